@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Runs every compiled test file (.build/**/*.test.js) with node:test, two files at a time (the machines have
+// two cores), under one overall time limit so that CI can never hang. Extra arguments narrow the set:
+//   npm test -- webauthn stores      (only files whose path contains one of the words)
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { spawn } from 'node:child_process';
+
+const root = new URL('../.build/', import.meta.url).pathname;
+const filters = process.argv.slice(2);
+const OVERALL_LIMIT_MS = 15 * 60 * 1000;
+
+function collect(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules') continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...collect(path));
+    else if (name.endsWith('.test.js')) out.push(path);
+  }
+  return out;
+}
+
+const files = collect(root)
+  .filter((f) => filters.length === 0 || filters.some((w) => relative(root, f).includes(w)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files found under .build/ (did the pretest compile run?)');
+  process.exit(1);
+}
+
+const child = spawn(
+  process.execPath,
+  ['--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
+const timer = setTimeout(() => {
+  console.error(`test run exceeded ${OVERALL_LIMIT_MS / 60000} minutes; stopping it`);
+  child.kill('SIGKILL');
+}, OVERALL_LIMIT_MS);
+child.on('exit', (code, signal) => {
+  clearTimeout(timer);
+  process.exit(code ?? (signal ? 1 : 0));
+});

@@ -1,0 +1,81 @@
+// The service's configuration as validated data. `src/config/load.ts` turns a JSON file (plus environment
+// overrides) into this shape, reporting every problem at once; everything else receives it as an argument.
+// Nothing here reads the environment or the disk.
+
+export type Variant = 'standard' | 'local';
+export type UserVerification = 'required' | 'preferred' | 'discouraged';
+export type AttestationConveyance = 'none' | 'indirect' | 'direct' | 'enterprise';
+
+/** COSE algorithm identifiers offered by default, in the order decisions.md fixes. RS1 (-65535) only on request. */
+export const DEFAULT_ALGORITHMS: readonly number[] = [-7, -35, -36, -8, -37, -38, -39, -257, -258, -259];
+
+export const DEFAULT_TIMEOUT_MS = 180_000;
+
+export interface AttestationPolicy {
+  /** Absolute paths of PEM files whose certificates are trust anchors for attestation chains. */
+  readonly trustAnchors: readonly string[];
+  /** Refuse registrations whose attestation does not chain to a trust anchor. */
+  readonly requireTrusted: boolean;
+  /** Absolute path of a FIDO MDS3 BLOB (JWT) file, or null. */
+  readonly metadata: string | null;
+  /** AAGUIDs (lower-case, dashed) that may register; empty = any. */
+  readonly aaguidAllow: readonly string[];
+  /** AAGUIDs that may never register. */
+  readonly aaguidDeny: readonly string[];
+}
+
+export interface ApplicationConfig {
+  readonly clientId: string;
+  readonly name: string;
+  readonly icon: string;
+  /** The registered developer domain: the RP ID of the standard variant. */
+  readonly domain: string;
+  /** Origins allowed in the standard variant (exact `scheme://host[:port]`). */
+  readonly origins: readonly string[];
+  readonly variants: readonly Variant[];
+  /**
+   * Origins allowed in the local variant. An entry without a port (`https://localhost`) allows any port
+   * of that scheme and host.
+   */
+  readonly localOrigins: readonly string[];
+  /** Ceremony lifetime and the `timeout` of options responses, in milliseconds. */
+  readonly timeoutMs: number;
+  /** COSE algorithms offered in pubKeyCredParams, in order. */
+  readonly algorithms: readonly number[];
+  /** Minimum user verification: `required` here overrides a weaker request. */
+  readonly userVerification: UserVerification | null;
+  /** `strict`: a counter that does not increase fails; `warn`: accepted, recorded as a clone warning. */
+  readonly counterPolicy: 'strict' | 'warn';
+  /** false: unknown users get options like known ones (no enumeration); true: CREDENTIAL_ID_NOT_FOUND. */
+  readonly revealUnknownUsers: boolean;
+  readonly allowCrossOrigin: boolean;
+  readonly attestation: AttestationPolicy;
+}
+
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+export type ChallengeStoreConfig =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'database' }
+  | { readonly kind: 'redis'; readonly url: string };
+
+export interface ServiceConfig {
+  readonly listen: { readonly host: string; readonly port: number };
+  readonly database: DatabaseConfig;
+  readonly challenges: ChallengeStoreConfig;
+  readonly local: { readonly enabled: boolean };
+  /** The vendor word of `User-agent: <vendor> AppID: <client id>`. */
+  readonly vendor: string;
+  /** Folder for generated secrets (and the default SQLite file). Absolute. */
+  readonly dataDir: string;
+  /** Path of the secrets file (user-handle key, local-blob keys). Absolute. */
+  readonly secretsFile: string;
+  readonly limits: {
+    readonly bodyBytes: number;
+    readonly usernameLength: number;
+    readonly displayNameLength: number;
+  };
+  readonly applications: readonly ApplicationConfig[];
+}

@@ -1,0 +1,48 @@
+// What the HTTP app and the ceremonies receive from the composition root (main.ts). Built once at start;
+// nothing in here is global. Tests build their own with memory stores and a fixed clock.
+
+import type { ApplicationConfig, ServiceConfig } from './config.js';
+import type { ChallengeStore, CredentialStore } from './stores/types.js';
+import type { TrustEvaluator } from './webauthn/attestation/types.js';
+import type { Runtime } from './util/runtime.js';
+
+/** An application as the ceremonies use it: its configuration plus what was prepared from it at start. */
+export interface Application extends ApplicationConfig {
+  /** Built once from `attestation` (anchors read and parsed at start, metadata indexed). */
+  readonly trust: TrustEvaluator;
+}
+
+export interface ApplicationDirectory {
+  /** undefined for an unknown or disabled Client ID. */
+  find(clientId: string): Promise<Application | undefined>;
+}
+
+export interface LocalBlobKey {
+  /** Short identifier stored in each blob so the right key opens it (rotation). */
+  readonly id: string;
+  /** 32 bytes (AES-256-GCM). */
+  readonly key: Buffer;
+}
+
+export interface Secrets {
+  /** HMAC-SHA-256 key deriving user handles from (Client ID, username). 32 bytes. */
+  readonly userHandleKey: Buffer;
+  /** Newest first: the first seals, all open. */
+  readonly localBlobKeys: readonly LocalBlobKey[];
+}
+
+export interface Logger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface ServiceDeps {
+  readonly config: ServiceConfig;
+  readonly applications: ApplicationDirectory;
+  readonly credentials: CredentialStore;
+  readonly challenges: ChallengeStore;
+  readonly secrets: Secrets;
+  readonly runtime: Runtime;
+  readonly log: Logger;
+}

@@ -1,0 +1,102 @@
+// Storage interfaces. Every backend (memory, sqlite, postgres, redis) implements these, and one contract
+// suite (test/stores/contract.ts) runs against each. All operations are async so that network backends fit.
+
+import type { UserVerification, Variant } from '../config.js';
+
+export type CeremonyType = 'registration' | 'authentication';
+
+/** What an options call promised; the result call finds it by (clientId, challenge). */
+export interface CeremonyRecord {
+  /** base64url of the random challenge bytes. */
+  readonly challenge: string;
+  readonly clientId: string;
+  readonly variant: Variant;
+  readonly type: CeremonyType;
+  /** The full `username` as sent (`user#domain`). */
+  readonly username: string;
+  /** base64url user handle (user.id) the options carried. */
+  readonly userHandle: string;
+  /** The user verification the ceremony requires (after applying the application's policy). */
+  readonly userVerification: UserVerification;
+  /** Standard variant: the origin header of the options call; local: null. */
+  readonly origin: string | null;
+  /** Authentication: the credential ids (base64url) offered in allowCredentials. */
+  readonly allowCredentials?: readonly string[];
+  /** Epoch milliseconds after which the ceremony is gone. */
+  readonly expiresAt: number;
+}
+
+export type TakeResult =
+  | { readonly state: 'taken'; readonly record: CeremonyRecord }
+  | { readonly state: 'used' }
+  | { readonly state: 'missing' };
+
+export interface ChallengeStore {
+  put(record: CeremonyRecord): Promise<void>;
+  /**
+   * Atomically removes and returns the ceremony, across processes. A second take of the same challenge
+   * (until it would have expired) answers `used`; an unknown or expired one `missing`. `now` is epoch ms.
+   */
+  take(clientId: string, challenge: string, now: number): Promise<TakeResult>;
+  close(): Promise<void>;
+}
+
+export type AttestationType = 'none' | 'self' | 'basic' | 'attca' | 'anonca' | 'uncertain';
+
+export interface CredentialRecord {
+  readonly clientId: string;
+  /** base64url credential id. */
+  readonly credentialId: string;
+  /** base64url user handle. */
+  readonly userHandle: string;
+  readonly username: string;
+  /** The credential public key exactly as the authenticator sent it (COSE_Key bytes). */
+  readonly publicKey: Uint8Array;
+  readonly algorithm: number;
+  readonly signCount: number;
+  readonly transports: readonly string[];
+  /** Lower-case dashed UUID; all zeros when the authenticator gives none. */
+  readonly aaguid: string;
+  readonly attestationFormat: string;
+  readonly attestationType: AttestationType;
+  /** Whether the attestation chained to a trust anchor. */
+  readonly attestationTrusted: boolean;
+  readonly backupEligible: boolean;
+  readonly backupState: boolean;
+  readonly userVerified: boolean;
+  /** credProps.rk as the client reported it, or null. */
+  readonly residentKey: boolean | null;
+  /** Set when a non-increasing counter was accepted under the `warn` counter policy. */
+  readonly cloneWarning: boolean;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+  readonly lastUsedAt: number | null;
+}
+
+/** The change one successful authentication makes; applied only if the stored counter is still `expectedSignCount`. */
+export interface CredentialUse {
+  readonly expectedSignCount: number;
+  readonly signCount: number;
+  readonly backupState: boolean;
+  readonly userVerified: boolean;
+  readonly cloneWarning: boolean;
+  readonly usedAt: number;
+}
+
+export interface CredentialStore {
+  /** Inserts durably; resolves only after the row is committed. `duplicate` if (clientId, credentialId) exists. */
+  create(record: CredentialRecord): Promise<'created' | 'duplicate'>;
+  find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined>;
+  listByUser(clientId: string, userHandle: string): Promise<CredentialRecord[]>;
+  /** Compare-and-set on signCount: false (nothing written) if the stored counter is no longer `expectedSignCount`. */
+  recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Raised by a store when its backend cannot be reached; the HTTP layer answers 503 SERVICE_UNAVAILABLE. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}

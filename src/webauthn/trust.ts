@@ -1,0 +1,29 @@
+// WebAuthn L3 §7.1 steps 23-24: the default trust evaluator built from an application's attestation policy.
+// Minimal first version; issue #4 adds FIDO metadata (MDS3), status reports and AAGUID lists.
+
+import type { X509Certificate } from 'node:crypto';
+import { FidoError } from '../errors.js';
+import { findAnchor, verifyPathInternals } from './certificates.js';
+import type { TrustDecision, TrustEvaluator, TrustInput } from './attestation/types.js';
+
+export interface TrustPolicyData {
+  readonly anchors: readonly X509Certificate[];
+  readonly requireTrusted: boolean;
+}
+
+export function createTrustEvaluator(policy: TrustPolicyData): TrustEvaluator {
+  return {
+    evaluate(input: TrustInput): TrustDecision {
+      const { trustPath, formatRoots = [] } = input.outcome;
+      let trusted = false;
+      if (trustPath.length > 0) {
+        // A broken chain (wrong order, expired) fails under every policy; an unknown root only makes
+        // the attestation "untrusted", which the default permissive policy accepts and records.
+        verifyPathInternals(trustPath, input.now);
+        trusted = findAnchor(trustPath, [...policy.anchors, ...formatRoots], input.now) !== undefined;
+      }
+      if (policy.requireTrusted && !trusted) throw new FidoError('ATTESTATION_NOT_TRUSTED');
+      return { trusted, authenticatorName: null };
+    },
+  };
+}

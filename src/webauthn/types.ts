@@ -1,0 +1,179 @@
+// Shapes shared by the verification core. Parsers turn bytes into these; verifiers read only these.
+// The core is pure: no I/O, no clock of its own (the ceremony passes `now`), no imports from http/ or stores/.
+
+import type { KeyObject, X509Certificate } from 'node:crypto';
+import type { AttestationType } from '../stores/types.js';
+import type { TrustEvaluator } from './attestation/types.js';
+
+/** A decoded CBOR value. Maps keep their key types (COSE keys use integers), byte strings are Buffers. */
+export type CborValue =
+  | number
+  | bigint
+  | string
+  | boolean
+  | null
+  | undefined
+  | Buffer
+  | CborValue[]
+  | Map<CborValue, CborValue>
+  | { readonly tag: number; readonly value: CborValue };
+
+// ----- JSON as it arrives (after the HTTP layer checked types and base64url alphabets) -----
+
+export interface RegistrationCredentialJSON {
+  readonly id: string;
+  readonly rawId: string;
+  readonly type: 'public-key';
+  readonly response: {
+    readonly clientDataJSON: string;
+    readonly attestationObject: string;
+    readonly transports?: readonly string[];
+  };
+  /** Client extension results (the spec's `extensions`). */
+  readonly extensions: Readonly<Record<string, unknown>>;
+}
+
+export interface AuthenticationCredentialJSON {
+  readonly id: string;
+  readonly rawId: string;
+  readonly type: 'public-key';
+  readonly response: {
+    readonly clientDataJSON: string;
+    readonly authenticatorData: string;
+    readonly signature: string;
+    readonly userHandle?: string | null;
+  };
+  readonly extensions: Readonly<Record<string, unknown>>;
+}
+
+// ----- Parsed values -----
+
+export interface CollectedClientData {
+  readonly type: string;
+  /** base64url text exactly as the client wrote it. */
+  readonly challenge: string;
+  readonly origin: string;
+  readonly crossOrigin: boolean;
+  readonly topOrigin: string | undefined;
+  readonly tokenBinding: { readonly status: string; readonly id?: string } | undefined;
+  /** The raw bytes, and their SHA-256 (computed once, here). */
+  readonly raw: Buffer;
+  readonly hash: Buffer;
+}
+
+export interface AuthenticatorFlags {
+  readonly up: boolean;
+  readonly uv: boolean;
+  readonly be: boolean;
+  readonly bs: boolean;
+  readonly at: boolean;
+  readonly ed: boolean;
+}
+
+export interface CredentialPublicKey {
+  /** COSE algorithm identifier from the key itself (label 3). */
+  readonly alg: number;
+  /** The COSE_Key bytes exactly as sent. */
+  readonly cose: Buffer;
+  /** The decoded COSE_Key map (for formats that compare coordinates, e.g. tpm, fido-u2f). */
+  readonly coseMap: Map<CborValue, CborValue>;
+  readonly keyObject: KeyObject;
+}
+
+export interface AttestedCredentialData {
+  /** 16 bytes. */
+  readonly aaguid: Buffer;
+  readonly credentialId: Buffer;
+  readonly publicKey: CredentialPublicKey;
+}
+
+export interface AuthenticatorData {
+  readonly raw: Buffer;
+  readonly rpIdHash: Buffer;
+  readonly flags: AuthenticatorFlags;
+  readonly signCount: number;
+  readonly attestedCredentialData: AttestedCredentialData | undefined;
+  readonly extensions: Map<CborValue, CborValue> | undefined;
+}
+
+export interface AttestationObject {
+  readonly fmt: string;
+  readonly attStmt: Map<CborValue, CborValue>;
+  readonly authData: AuthenticatorData;
+}
+
+export interface ParsedRegistration {
+  readonly credentialId: Buffer;
+  readonly clientData: CollectedClientData;
+  readonly attestationObject: AttestationObject;
+  readonly transports: readonly string[];
+  readonly extensions: Readonly<Record<string, unknown>>;
+}
+
+export interface ParsedAuthentication {
+  readonly credentialId: Buffer;
+  readonly clientData: CollectedClientData;
+  readonly authenticatorData: AuthenticatorData;
+  readonly signature: Buffer;
+  /** null when absent or empty. */
+  readonly userHandle: Buffer | null;
+  readonly extensions: Readonly<Record<string, unknown>>;
+}
+
+// ----- What a ceremony expects, and what verification returns -----
+
+export interface ClientDataExpectation {
+  /** base64url challenge as issued. */
+  readonly challenge: string;
+  /** Decides whether clientData.origin is acceptable (exact match in standard, localOrigins rules in local). */
+  readonly isAllowedOrigin: (origin: string) => boolean;
+  readonly allowCrossOrigin: boolean;
+  readonly rpId: string;
+  readonly requireUserVerification: boolean;
+}
+
+export interface RegistrationExpectation extends ClientDataExpectation {
+  /** COSE algorithms that were offered in pubKeyCredParams. */
+  readonly algorithms: readonly number[];
+  readonly trust: TrustEvaluator;
+  /** The ceremony's time, for certificate validity. */
+  readonly now: Date;
+}
+
+export interface VerifiedRegistration {
+  readonly credentialId: Buffer;
+  readonly publicKey: CredentialPublicKey;
+  readonly signCount: number;
+  readonly aaguid: string;
+  readonly fmt: string;
+  readonly attestationType: AttestationType;
+  readonly attestationTrusted: boolean;
+  /** Authenticator description from metadata, when known. */
+  readonly authenticatorName: string | null;
+  readonly flags: AuthenticatorFlags;
+}
+
+export interface StoredCredentialView {
+  readonly publicKey: KeyObject;
+  readonly algorithm: number;
+  readonly signCount: number;
+  /** base64url user handle of the owner. */
+  readonly userHandle: string;
+  readonly backupEligible: boolean;
+}
+
+export interface AuthenticationExpectation extends ClientDataExpectation {
+  readonly credential: StoredCredentialView;
+  readonly counterPolicy: 'strict' | 'warn';
+}
+
+export interface VerifiedAuthentication {
+  readonly signCount: number;
+  readonly flags: AuthenticatorFlags;
+  /** true when the counter did not increase and the `warn` policy accepted it. */
+  readonly cloneWarning: boolean;
+  /** true when BE differs from the stored value (recorded, not failed: see decisions.md). */
+  readonly backupEligibilityChanged: boolean;
+}
+
+export type { X509Certificate };
