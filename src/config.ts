@@ -66,6 +66,8 @@ export interface ServiceConfig {
   readonly database: DatabaseConfig;
   readonly challenges: ChallengeStoreConfig;
   readonly local: { readonly enabled: boolean };
+  /** The demo login page (served over HTTPS through the relay) that `npm start` brings up by default. */
+  readonly demo: { readonly enabled: boolean; readonly host: string; readonly port: number };
   /** The vendor word of `User-agent: <vendor> AppID: <client id>`. */
   readonly vendor: string;
   /** Folder for generated secrets (and the default SQLite file). Absolute. */

@@ -37,6 +37,27 @@ export interface Logger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
+/** What one operation call came to; reported once per request to `ServiceHooks.onOutcome`. */
+export interface OperationOutcome {
+  readonly operation: 'attestation/options' | 'attestation/result' | 'assertion/options' | 'assertion/result' | 'other';
+  readonly clientId: string | null;
+  readonly variant: 'standard' | 'local' | null;
+  readonly httpStatus: number;
+  /** null on success. */
+  readonly errorName: string | null;
+  readonly durationMs: number;
+  readonly requestId: string;
+  /** The caller's address as the socket reports it. */
+  readonly remoteAddress: string | null;
+}
+
+/** Optional instrumentation (metrics, audit) and admission (rate limits), wired by main.ts. */
+export interface ServiceHooks {
+  onOutcome?(outcome: OperationOutcome): void;
+  /** Asked before an operation runs; `allowed: false` answers 429 RATE_LIMITED with Retry-After. */
+  admit?(request: { readonly clientId: string; readonly remoteAddress: string | null }): Promise<{ readonly allowed: boolean; readonly retryAfterSeconds: number }>;
+}
+
 export interface ServiceDeps {
   readonly config: ServiceConfig;
   readonly applications: ApplicationDirectory;
@@ -45,4 +66,5 @@ export interface ServiceDeps {
   readonly secrets: Secrets;
   readonly runtime: Runtime;
   readonly log: Logger;
+  readonly hooks?: ServiceHooks;
 }

@@ -1,7 +1,9 @@
 // WebAuthn L3 §7.1 steps 23-24: the default trust evaluator built from an application's attestation policy.
 // Minimal first version; issue #4 adds FIDO metadata (MDS3), status reports and AAGUID lists.
 
-import type { X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { AttestationPolicy } from '../config.js';
 import { FidoError } from '../errors.js';
 import { findAnchor, verifyPathInternals } from './certificates.js';
 import type { TrustDecision, TrustEvaluator, TrustInput } from './attestation/types.js';
@@ -26,4 +28,18 @@ export function createTrustEvaluator(policy: TrustPolicyData): TrustEvaluator {
       return { trusted, authenticatorName: null };
     },
   };
+}
+
+/**
+ * Builds an application's evaluator from its configured policy, reading the PEM anchor files once (at
+ * start, never per request). Files may hold several certificates.
+ */
+export function loadTrustEvaluator(policy: AttestationPolicy): TrustEvaluator {
+  const anchors = policy.trustAnchors.flatMap((file) => readPemCertificates(readFileSync(file, 'utf8')));
+  return createTrustEvaluator({ anchors, requireTrusted: policy.requireTrusted });
+}
+
+export function readPemCertificates(pem: string): X509Certificate[] {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  return blocks.map((block) => new X509Certificate(block));
 }
