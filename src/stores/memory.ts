@@ -1,0 +1,161 @@
+// In-process stores: the reference implementation of src/stores/types.ts, and the challenge store of a
+// single-instance deployment. Every check-then-change below runs without an `await` in between, so it is
+// atomic with respect to every other call on the same store (Node runs one callback at a time).
+
+import type {
+  CeremonyRecord,
+  ChallengeStore,
+  CredentialRecord,
+  CredentialStore,
+  CredentialUse,
+  TakeResult,
+} from './types.js';
+
+/** Key of a (client, id) pair; NUL cannot occur in a Client ID the HTTP layer accepts. */
+const pairKey = (clientId: string, id: string): string => `${clientId}\u0000${id}`;
+
+type ChallengeEntry =
+  | { readonly kind: 'pending'; readonly record: CeremonyRecord }
+  | { readonly kind: 'used'; readonly expiresAt: number };
+
+export interface MemoryChallengeStoreOptions {
+  /**
+   * The clock used to sweep expired entries when ceremonies are put (the composition root passes
+   * `runtime.now`). Without it the store sweeps with the latest `now` it was given by `take`.
+   */
+  readonly clock?: () => number;
+}
+
+/** Sweeping is O(size); doing it after every `size / 2` (at least 64) changes keeps it O(1) amortised. */
+const MIN_SWEEP_INTERVAL = 64;
+
+export class MemoryChallengeStore implements ChallengeStore {
+  readonly #entries = new Map<string, ChallengeEntry>();
+  readonly #clock: (() => number) | undefined;
+  #latestNow = Number.NEGATIVE_INFINITY;
+  #changesSinceSweep = 0;
+
+  constructor(options: MemoryChallengeStoreOptions = {}) {
+    this.#clock = options.clock;
+  }
+
+  /** Entries held (pending ceremonies and used-markers); exposed for tests of the memory bound. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  async put(record: CeremonyRecord): Promise<void> {
+    this.#entries.set(pairKey(record.clientId, record.challenge), { kind: 'pending', record: copyCeremony(record) });
+    this.#noteChange(this.#clock?.() ?? this.#latestNow);
+  }
+
+  async take(clientId: string, challenge: string, now: number): Promise<TakeResult> {
+    this.#latestNow = Math.max(this.#latestNow, now);
+    const key = pairKey(clientId, challenge);
+    const entry = this.#entries.get(key);
+    let result: TakeResult;
+    if (entry === undefined) {
+      result = { state: 'missing' };
+    } else if (expiryOf(entry) < now) {
+      this.#entries.delete(key);
+      result = { state: 'missing' };
+    } else if (entry.kind === 'used') {
+      result = { state: 'used' };
+    } else {
+      // The marker lives as long as the ceremony would have, so a replay says "already used", not "unknown".
+      this.#entries.set(key, { kind: 'used', expiresAt: entry.record.expiresAt });
+      result = { state: 'taken', record: copyCeremony(entry.record) };
+    }
+    this.#noteChange(now);
+    return result;
+  }
+
+  /** Removes every entry that expired before `now`. */
+  sweep(now: number): void {
+    for (const [key, entry] of this.#entries) {
+      if (expiryOf(entry) < now) this.#entries.delete(key);
+    }
+    this.#changesSinceSweep = 0;
+  }
+
+  async close(): Promise<void> {
+    this.#entries.clear();
+  }
+
+  #noteChange(now: number): void {
+    this.#changesSinceSweep += 1;
+    if (this.#changesSinceSweep >= Math.max(MIN_SWEEP_INTERVAL, this.#entries.size / 2)) this.sweep(now);
+  }
+}
+
+function expiryOf(entry: ChallengeEntry): number {
+  return entry.kind === 'pending' ? entry.record.expiresAt : entry.expiresAt;
+}
+
+function copyCeremony(record: CeremonyRecord): CeremonyRecord {
+  const { allowCredentials, ...rest } = record;
+  return allowCredentials === undefined ? { ...rest } : { ...rest, allowCredentials: [...allowCredentials] };
+}
+
+export class MemoryCredentialStore implements CredentialStore {
+  readonly #byId = new Map<string, CredentialRecord>();
+  /** (clientId, userHandle) → credential ids, for listByUser. */
+  readonly #byUser = new Map<string, Set<string>>();
+
+  async create(record: CredentialRecord): Promise<'created' | 'duplicate'> {
+    const key = pairKey(record.clientId, record.credentialId);
+    if (this.#byId.has(key)) return 'duplicate';
+    this.#byId.set(key, copyCredential(record));
+    const userKey = pairKey(record.clientId, record.userHandle);
+    const ids = this.#byUser.get(userKey) ?? new Set<string>();
+    ids.add(record.credentialId);
+    this.#byUser.set(userKey, ids);
+    return 'created';
+  }
+
+  async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {
+    const record = this.#byId.get(pairKey(clientId, credentialId));
+    return record === undefined ? undefined : copyCredential(record);
+  }
+
+  async listByUser(clientId: string, userHandle: string): Promise<CredentialRecord[]> {
+    const ids = this.#byUser.get(pairKey(clientId, userHandle)) ?? new Set<string>();
+    const records: CredentialRecord[] = [];
+    for (const id of ids) {
+      const record = this.#byId.get(pairKey(clientId, id));
+      if (record !== undefined) records.push(copyCredential(record));
+    }
+    return records.sort(byCreation);
+  }
+
+  async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
+    const key = pairKey(clientId, credentialId);
+    const record = this.#byId.get(key);
+    if (record === undefined || record.signCount !== use.expectedSignCount) return false;
+    this.#byId.set(key, {
+      ...record,
+      signCount: use.signCount,
+      backupState: use.backupState,
+      userVerified: use.userVerified,
+      // A clone warning, once recorded, stays: later clean uses do not make the credential trustworthy again.
+      cloneWarning: record.cloneWarning || use.cloneWarning,
+      lastUsedAt: use.usedAt,
+    });
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.#byId.clear();
+    this.#byUser.clear();
+  }
+}
+
+/** listByUser order shared by every backend: oldest first, ties by credential id (code-unit order). */
+export function byCreation(a: CredentialRecord, b: CredentialRecord): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
+  return a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0;
+}
+
+function copyCredential(record: CredentialRecord): CredentialRecord {
+  return { ...record, publicKey: Uint8Array.from(record.publicKey), transports: [...record.transports] };
+}
