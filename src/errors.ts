@@ -76,6 +76,19 @@ export const ERRORS = {
   ASSERTION_SIGNATURE_VERIFICATION_FAIL: { status: 400, message: 'The assertion signature does not verify.' },
   SIGNATURE_COUNTER_NOT_INCREASED: { status: 400, message: 'The signature counter did not increase: the authenticator may have been cloned.' },
 
+  // --- Local variant (the `localhost` key blob; texts never carry key material) ---
+  LOCAL_EXTENSION_MISSING: { status: 400, message: 'A local-variant attestation result must carry extensions.localhost = true (the relay sets it).' },
+  LOCAL_EXTENSION_UNEXPECTED: { status: 400, message: 'extensions.localhost belongs to the local variant; this ceremony uses the standard variant.' },
+  LOCAL_BLOB_MISSING: { status: 400, message: 'A local-variant assertion result must carry extensions.localhost = the string the attestation result returned.' },
+  LOCAL_BLOB_NOT_STRING: { status: 400, message: 'extensions.localhost must be the string the attestation result returned (true is only for the attestation result).' },
+  LOCAL_BLOB_MALFORMED: { status: 400, message: 'extensions.localhost is not a well-formed key blob (not base64url, truncated, or with trailing bytes).' },
+  LOCAL_BLOB_VERSION_UNSUPPORTED: { status: 400, message: 'The key blob has a format version this service does not read; register the credential again.' },
+  LOCAL_BLOB_KEY_UNKNOWN: { status: 400, message: 'The key blob was sealed with a key this service does not hold (retired, or another deployment); register the credential again.' },
+  LOCAL_BLOB_TAMPERED: { status: 400, message: 'The key blob failed its authenticity check: it was altered or corrupted.' },
+  LOCAL_BLOB_APPLICATION_MISMATCH: { status: 400, message: 'The key blob was issued to another application (Client ID).' },
+  LOCAL_BLOB_USER_MISMATCH: { status: 400, message: 'The key blob was issued to another user than the one this ceremony is for.' },
+  LOCAL_BLOB_CREDENTIAL_MISMATCH: { status: 400, message: 'The key blob holds another credential than the one that signed (id/rawId).' },
+
   // --- Service ---
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time given in Retry-After.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing store is unreachable; retry shortly.' },
