@@ -1,0 +1,126 @@
+// Test PKI: roots, intermediates and leaves with chosen keys, validity and extensions, built with the
+// project's own certificate builder. Every test makes the certificates it needs; nothing is shared.
+
+import { generateKeyPairSync, type KeyObject, type X509Certificate } from 'node:crypto';
+import * as der from '../../src/util/der.js';
+import { buildCertificate, type CertificateSpec, type Extension, type NameSpec } from '../../src/util/x509-builder.js';
+
+export type KeyKind = 'p256' | 'p384' | 'p521' | 'rsa2048' | 'rsa3072' | 'ed25519';
+
+export interface KeyPair {
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+}
+
+export function generateKey(kind: KeyKind = 'p256'): KeyPair {
+  switch (kind) {
+    case 'p256': return generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    case 'p384': return generateKeyPairSync('ec', { namedCurve: 'P-384' });
+    case 'p521': return generateKeyPairSync('ec', { namedCurve: 'P-521' });
+    case 'rsa2048': return generateKeyPairSync('rsa', { modulusLength: 2048 });
+    case 'rsa3072': return generateKeyPairSync('rsa', { modulusLength: 3072 });
+    case 'ed25519': return generateKeyPairSync('ed25519');
+  }
+}
+
+/** Wide default validity so certificates work at the real clock and at fixed test clocks alike. */
+export const DEFAULT_NOT_BEFORE = new Date('2000-01-01T00:00:00Z');
+export const DEFAULT_NOT_AFTER = new Date('2049-12-31T23:59:59Z');
+
+export interface Issued {
+  readonly cert: X509Certificate;
+  readonly der: Buffer;
+  readonly pem: string;
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+  readonly subject: NameSpec;
+  readonly keyIdentifier: Buffer;
+}
+
+export interface IssueOptions extends Partial<Omit<CertificateSpec, 'publicKey' | 'signingKey' | 'issuer'>> {
+  /** Key kind to generate, or an existing key pair (e.g. the authenticator's attestation key). */
+  readonly key?: KeyKind | KeyPair;
+  /** Override the issuer name (e.g. to break name chaining on purpose). */
+  readonly issuerName?: NameSpec | Uint8Array;
+}
+
+function keyPairOf(key: IssueOptions['key'], fallback: KeyKind): KeyPair {
+  return typeof key === 'object' ? key : generateKey(key ?? fallback);
+}
+
+function issue(issuer: Issued | undefined, options: IssueOptions, defaults: Partial<CertificateSpec> & { subject: NameSpec }): Issued {
+  const { key, issuerName, ...spec } = options;
+  const pair = keyPairOf(key, 'p256');
+  const subject = spec.subject ?? defaults.subject;
+  const built = buildCertificate({
+    notBefore: DEFAULT_NOT_BEFORE,
+    notAfter: DEFAULT_NOT_AFTER,
+    ...defaults,
+    ...spec,
+    subject,
+    publicKey: pair.publicKey,
+    signingKey: issuer ? issuer.privateKey : pair.privateKey,
+    issuer: issuerName ?? (issuer ? issuer.subject : subject),
+    ...(issuer ? { authorityKeyIdentifier: issuer.keyIdentifier } : {}),
+  });
+  return { cert: built.cert, der: built.der, pem: built.pem, privateKey: pair.privateKey, publicKey: pair.publicKey, subject, keyIdentifier: built.keyIdentifier };
+}
+
+/** A self-signed CA certificate. */
+export function createRoot(options: IssueOptions = {}): Issued {
+  return issue(undefined, options, {
+    subject: { C: 'US', O: 'Test PKI', CN: 'Test Root CA' },
+    basicConstraints: { ca: true },
+    keyUsage: ['keyCertSign', 'cRLSign'],
+  });
+}
+
+/** An intermediate CA issued by `issuer`. */
+export function createIntermediate(issuer: Issued, options: IssueOptions = {}): Issued {
+  return issue(issuer, options, {
+    subject: { C: 'US', O: 'Test PKI', CN: 'Test Intermediate CA' },
+    basicConstraints: { ca: true },
+    keyUsage: ['keyCertSign', 'cRLSign'],
+  });
+}
+
+/** An end-entity certificate issued by `issuer` (CA flag false, digitalSignature). */
+export function createLeaf(issuer: Issued, options: IssueOptions = {}): Issued {
+  return issue(issuer, options, {
+    subject: { C: 'US', O: 'Test Authenticator Maker', OU: 'Authenticator Attestation', CN: 'Test Attestation Leaf' },
+    basicConstraints: { ca: false },
+    keyUsage: ['digitalSignature'],
+  });
+}
+
+export interface TestChain {
+  readonly root: Issued;
+  readonly intermediates: readonly Issued[];
+  readonly leaf: Issued;
+  /** x5c as an authenticator sends it: leaf first, then intermediates, never the root. */
+  readonly x5c: readonly Buffer[];
+}
+
+/** Root → `intermediateCount` intermediates → leaf. */
+export function createChain(options: { intermediateCount?: number; root?: IssueOptions; intermediate?: IssueOptions; leaf?: IssueOptions } = {}): TestChain {
+  const root = createRoot(options.root);
+  const intermediates: Issued[] = [];
+  let parent = root;
+  for (let i = 0; i < (options.intermediateCount ?? 1); i++) {
+    parent = createIntermediate(parent, { subject: { C: 'US', O: 'Test PKI', CN: `Test Intermediate CA ${i + 1}` }, ...options.intermediate });
+    intermediates.push(parent);
+  }
+  const leaf = createLeaf(parent, options.leaf);
+  return { root, intermediates, leaf, x5c: [leaf.der, ...[...intermediates].reverse().map((c) => c.der)] };
+}
+
+/** id-fido-gen-ce-aaguid (1.3.6.1.4.1.45724.1.1.4): OCTET STRING of the 16-byte AAGUID (§8.2.1). */
+export function aaguidExtension(aaguid: Uint8Array | string, critical = false): Extension {
+  const bytes = typeof aaguid === 'string' ? Buffer.from(aaguid.replace(/-/g, ''), 'hex') : Buffer.from(aaguid);
+  return { oid: '1.3.6.1.4.1.45724.1.1.4', critical, valueDer: der.octetString(bytes) };
+}
+
+/** id-fido-u2f-ce-transports (1.3.6.1.4.1.45724.2.1.1): a BIT STRING of transports (bit 2 = USB). */
+export function transportsExtension(bits = 0x20): Extension {
+  return { oid: '1.3.6.1.4.1.45724.2.1.1', valueDer: der.bitString(Buffer.from([bits]), 5) };
+}
