@@ -49,6 +49,9 @@ export interface OperationOutcome {
   readonly requestId: string;
   /** The caller's address as the socket reports it. */
   readonly remoteAddress: string | null;
+  /** For the audit log, when known: the request's `username` and the credential id of a result call. */
+  readonly username?: string | null;
+  readonly credentialId?: string | null;
 }
 
 /** Optional instrumentation (metrics, audit) and admission (rate limits), wired by main.ts. */

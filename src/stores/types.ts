@@ -39,6 +39,8 @@ export interface ChallengeStore {
    */
   take(clientId: string, challenge: string, now: number): Promise<TakeResult>;
   close(): Promise<void>;
+  /** Resolves when the backend answers (readiness probe); rejects when it does not. Optional. */
+  ping?(): Promise<void>;
 }
 
 export type AttestationType = 'none' | 'self' | 'basic' | 'attca' | 'anonca' | 'uncertain';
@@ -71,6 +73,8 @@ export interface CredentialRecord {
   /** Epoch milliseconds. */
   readonly createdAt: number;
   readonly lastUsedAt: number | null;
+  /** A name the user or an administrator gave the credential (admin API rename); absent or null = none. */
+  readonly nickname?: string | null;
 }
 
 /** The change one successful authentication makes; applied only if the stored counter is still `expectedSignCount`. */
@@ -91,6 +95,18 @@ export interface CredentialStore {
   /** Compare-and-set on signCount: false (nothing written) if the stored counter is no longer `expectedSignCount`. */
   recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean>;
   close(): Promise<void>;
+
+  // --- Administration (src/admin). Optional until every backend has them; the admin API answers 501 without. ---
+  /** Credentials of an application ordered by credentialId, the first `limit` after `after` (exclusive). */
+  listByApplication?(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]>;
+  /** Removes one credential; false if there was none. */
+  delete?(clientId: string, credentialId: string): Promise<boolean>;
+  /** Sets (or with null clears) the nickname; false if there is no such credential. */
+  rename?(clientId: string, credentialId: string, nickname: string | null): Promise<boolean>;
+  /** Removes every credential of an application (application deletion); resolves to how many. */
+  deleteByApplication?(clientId: string): Promise<number>;
+  /** Resolves when the backend answers (readiness probe); rejects (StoreUnavailableError) when it does not. */
+  ping?(): Promise<void>;
 }
 
 /** Raised by a store when its backend cannot be reached; the HTTP layer answers 503 SERVICE_UNAVAILABLE. */
