@@ -1,0 +1,70 @@
+// Thin adapters for the two most common Node frameworks. Neither framework is imported: the shapes below
+// are the few members the adapters use, so the relay stays dependency-free.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { failedEnvelope } from './errors.js';
+import type { RelayOptions } from './options.js';
+import { createRelay, RELAY_OPERATIONS, type Relay, type RelayAnswer } from './relay.js';
+
+/** Express / Connect middleware: `app.use(expressRelay({...}))`. Works with or without `express.json()` before it. */
+export function expressRelay(options: RelayOptions | Relay): Relay['handler'] {
+  return asRelay(options).handler;
+}
+
+interface FastifyReplyLike {
+  readonly raw: ServerResponse;
+  code(status: number): FastifyReplyLike;
+  header(name: string, value: string | number): FastifyReplyLike;
+  send(payload?: unknown): FastifyReplyLike;
+}
+
+interface FastifyRequestLike {
+  readonly raw: IncomingMessage;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: unknown;
+}
+
+interface FastifyLike {
+  removeAllContentTypeParsers(): void;
+  addContentTypeParser(
+    type: string,
+    options: { parseAs: 'buffer'; bodyLimit: number },
+    parser: (request: unknown, body: Buffer, done: (error: Error | null, body?: unknown) => void) => void,
+  ): void;
+  setErrorHandler(handler: (error: Error & { statusCode?: number }, request: unknown, reply: FastifyReplyLike) => unknown): void;
+  post(path: string, handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>): void;
+}
+
+/**
+ * Fastify plugin: `await app.register(fastifyRelay({...}))`. The relay reads the raw JSON itself (its own
+ * size limit, its own envelope for bad bodies); the parsers are replaced inside this plugin's scope only.
+ */
+export function fastifyRelay(options: RelayOptions | Relay): (fastify: FastifyLike) => Promise<void> {
+  const relay = asRelay(options);
+  return async (fastify) => {
+    fastify.removeAllContentTypeParsers();
+    fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: relay.maxBodyBytes }, (_request, body, done) => done(null, body));
+    fastify.setErrorHandler((error, _request, reply) => {
+      const name = error.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : error.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'MALFORMED_JSON';
+      const failure = failedEnvelope(name);
+      return reply.code(failure.status).header('cache-control', 'no-store').send(failure.body);
+    });
+    for (const operation of RELAY_OPERATIONS) {
+      fastify.post(`${relay.prefix}/${operation}`, async (request, reply) => {
+        const contentType = request.headers['content-type'];
+        const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const answer = await relay.relay(operation, { kind: 'raw', contentType: typeof contentType === 'string' ? contentType : undefined, bytes }, request.raw, reply.raw);
+        return sendFastify(reply, answer);
+      });
+    }
+  };
+}
+
+function sendFastify(reply: FastifyReplyLike, answer: RelayAnswer): FastifyReplyLike {
+  reply.code(answer.status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store');
+  if (answer.retryAfter !== undefined) reply.header('retry-after', answer.retryAfter);
+  return reply.send(answer.payload);
+}
+
+function asRelay(options: RelayOptions | Relay): Relay {
+  return 'relay' in options && typeof options.relay === 'function' ? options : createRelay(options as RelayOptions);
+}

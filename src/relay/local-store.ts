@@ -1,0 +1,104 @@
+// Local variant: the service keeps no public key, so the relay keeps the `localhost` blob it returns,
+// per user and credential, and sends it back on every assertion result (spec, "Relay behaviour for the
+// local variant"). The store is pluggable; memory and a JSON file are provided.
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export interface LocalCredential {
+  /** The full `username` (`<user>#localhost`). */
+  readonly username: string;
+  /** The credential id as the browser sent it (`id`, base64url). */
+  readonly credentialId: string;
+  /** The opaque string from the attestation result's `localhost` field. */
+  readonly localhost: string;
+  /** `response.transports` of the registration, reused in `allowCredentials`. */
+  readonly transports: readonly string[];
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+}
+
+export interface LocalCredentialStore {
+  /** Saves or replaces the entry for (username, credentialId). Resolves once it is durable. */
+  save(credential: LocalCredential): Promise<void>;
+  find(username: string, credentialId: string): Promise<LocalCredential | undefined>;
+  /** The user's credentials, oldest first. */
+  list(username: string): Promise<readonly LocalCredential[]>;
+}
+
+const keyOf = (username: string, credentialId: string) => JSON.stringify([username, credentialId]);
+
+export class MemoryLocalStore implements LocalCredentialStore {
+  readonly #entries = new Map<string, LocalCredential>();
+
+  async save(credential: LocalCredential): Promise<void> {
+    this.#entries.set(keyOf(credential.username, credential.credentialId), { ...credential, transports: [...credential.transports] });
+  }
+
+  async find(username: string, credentialId: string): Promise<LocalCredential | undefined> {
+    return this.#entries.get(keyOf(username, credentialId));
+  }
+
+  async list(username: string): Promise<readonly LocalCredential[]> {
+    return [...this.#entries.values()].filter((entry) => entry.username === username);
+  }
+}
+
+interface FileShape {
+  readonly version: 1;
+  readonly credentials: LocalCredential[];
+}
+
+/**
+ * One JSON file, read once, rewritten whole on each save (write to a temporary file, then rename, so a
+ * crash never leaves half a file). Saves are queued so two registrations never overwrite each other.
+ * Meant for development, like the local variant itself.
+ */
+export class FileLocalStore implements LocalCredentialStore {
+  readonly #path: string;
+  #loaded: Promise<Map<string, LocalCredential>> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  async save(credential: LocalCredential): Promise<void> {
+    const run = this.#queue.then(async () => {
+      const entries = await this.#entries();
+      entries.set(keyOf(credential.username, credential.credentialId), { ...credential, transports: [...credential.transports] });
+      const shape: FileShape = { version: 1, credentials: [...entries.values()] };
+      await mkdir(dirname(this.#path), { recursive: true });
+      const temporary = `${this.#path}.${process.pid}.tmp`;
+      await writeFile(temporary, `${JSON.stringify(shape, null, 2)}\n`, { mode: 0o600 });
+      await rename(temporary, this.#path);
+    });
+    this.#queue = run.catch(() => undefined);
+    await run;
+  }
+
+  async find(username: string, credentialId: string): Promise<LocalCredential | undefined> {
+    return (await this.#entries()).get(keyOf(username, credentialId));
+  }
+
+  async list(username: string): Promise<readonly LocalCredential[]> {
+    return [...(await this.#entries()).values()].filter((entry) => entry.username === username);
+  }
+
+  #entries(): Promise<Map<string, LocalCredential>> {
+    this.#loaded ??= this.#load();
+    return this.#loaded;
+  }
+
+  async #load(): Promise<Map<string, LocalCredential>> {
+    let text: string;
+    try {
+      text = await readFile(this.#path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+      throw error;
+    }
+    const shape = JSON.parse(text) as Partial<FileShape>;
+    if (shape.version !== 1 || !Array.isArray(shape.credentials)) throw new Error(`${this.#path} is not a relay credential file`);
+    return new Map(shape.credentials.map((entry) => [keyOf(entry.username, entry.credentialId), entry]));
+  }
+}

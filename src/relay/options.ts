@@ -1,0 +1,134 @@
+// What an integrator configures. Validated once when the relay is created: a wrong option fails at start,
+// never on a user's request.
+import type { IncomingMessage } from 'node:http';
+import type { LocalCredentialStore } from './local-store.js';
+
+export type RelayVariant = 'standard' | 'local';
+
+/** What the registration hook is asked (spec point 6: the integrator decides who may register). */
+export interface RegistrationRequest {
+  /** The `username` of the attestation options request, e.g. `alice#idp.example.com`. */
+  readonly username: string;
+  readonly displayName: string | undefined;
+  /** The browser's request: read your session cookie here. Its body has already been read. */
+  readonly request: IncomingMessage;
+}
+
+/** `true` forwards the request; `false` (or `{allowed: false, reason}`) answers 403 REGISTRATION_NOT_ALLOWED. */
+export type RegistrationDecision = boolean | { readonly allowed: boolean; readonly reason?: string };
+
+/** Told once per successful or failed result call, before the answer is written (set a cookie here). */
+export interface CeremonyResult {
+  readonly operation: 'attestation' | 'assertion';
+  /** The username of the options call this result belongs to, if this relay saw it. */
+  readonly username: string | undefined;
+  readonly credentialId: string | undefined;
+  readonly ok: boolean;
+  readonly httpStatus: number;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly request: IncomingMessage;
+  /** The browser's response: headers may still be set (e.g. Set-Cookie). */
+  readonly response: import('node:http').ServerResponse;
+}
+
+export interface RelayLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface RelayOptions {
+  /** Base address of the passkey service; `/api/attestation/options` etc. are appended to its path. */
+  readonly serviceUrl: string;
+  /** The application's Client ID, sent as `User-agent: <vendor> AppID: <clientId>`. */
+  readonly clientId: string;
+  /** The vendor word of the User-agent value. Default `Vendor`. */
+  readonly vendor?: string;
+  /** `standard` (default) sends the `origin` header; `local` does the spec's local bookkeeping and sends none. */
+  readonly variant?: RelayVariant;
+  /** Standard variant: the page's origin as registered for the application, e.g. `https://idp.example.com`. */
+  readonly origin?: string;
+  /** Path prefix of the relay's own routes, e.g. `/passkey` → `/passkey/attestation/options`. Default ''. */
+  readonly prefix?: string;
+  /** Largest accepted browser body in bytes. Default 65536 (the service's default limit). */
+  readonly maxBodyBytes?: number;
+  /** Time allowed for the service's whole answer in milliseconds. Default 10000. */
+  readonly upstreamTimeoutMs?: number;
+  /** Asked before attestation options are forwarded. Required: `() => true` lets anybody register. */
+  readonly mayRegister: (request: RegistrationRequest) => RegistrationDecision | Promise<RegistrationDecision>;
+  /** Local variant: where the `localhost` blobs are kept. Default: in memory (lost on restart). */
+  readonly localStore?: LocalCredentialStore;
+  /**
+   * Local variant: put the user's kept credentials into `allowCredentials` of assertion options, because
+   * the service stores nothing and cannot list them (non-discoverable keys need the list). Default true.
+   */
+  readonly localAllowCredentials?: boolean;
+  /** Told about every result call's outcome. */
+  readonly onResult?: (result: CeremonyResult) => void | Promise<void>;
+  readonly log?: RelayLogger;
+}
+
+export interface ResolvedRelayOptions {
+  readonly serviceUrl: URL;
+  readonly userAgent: string;
+  readonly variant: RelayVariant;
+  readonly origin: string | undefined;
+  readonly prefix: string;
+  readonly maxBodyBytes: number;
+  readonly upstreamTimeoutMs: number;
+  readonly mayRegister: RelayOptions['mayRegister'];
+  readonly localStore: LocalCredentialStore | undefined;
+  readonly localAllowCredentials: boolean;
+  readonly onResult: RelayOptions['onResult'];
+  readonly log: RelayLogger | undefined;
+}
+
+const TOKEN = /^[\x21-\x7e]+$/; // visible ASCII, no spaces: keeps the User-agent value exactly one token pair
+
+/** Checks every option and reports all problems at once. */
+export function resolveRelayOptions(options: RelayOptions, defaultStore: () => LocalCredentialStore): ResolvedRelayOptions {
+  const problems: string[] = [];
+  let serviceUrl: URL | undefined;
+  try {
+    serviceUrl = new URL(options.serviceUrl);
+    if (serviceUrl.protocol !== 'http:' && serviceUrl.protocol !== 'https:') problems.push('serviceUrl must be http: or https:');
+  } catch {
+    problems.push('serviceUrl is not a URL');
+  }
+  const vendor = options.vendor ?? 'Vendor';
+  if (!TOKEN.test(vendor)) problems.push('vendor must be one word of visible ASCII');
+  if (typeof options.clientId !== 'string' || !TOKEN.test(options.clientId)) problems.push('clientId must be a non-empty string of visible ASCII without spaces');
+  const variant = options.variant ?? 'standard';
+  if (variant !== 'standard' && variant !== 'local') problems.push('variant must be "standard" or "local"');
+  let origin: string | undefined;
+  if (variant === 'standard') {
+    try {
+      const url = new URL(options.origin ?? '');
+      origin = url.origin;
+      if (origin !== options.origin) problems.push(`origin must be exactly scheme://host[:port] (did you mean ${origin}?)`);
+    } catch {
+      problems.push('the standard variant needs origin (the page origin registered for the application)');
+    }
+  }
+  const prefix = (options.prefix ?? '').replace(/\/+$/, '');
+  if (prefix !== '' && !prefix.startsWith('/')) problems.push('prefix must start with "/"');
+  const maxBodyBytes = options.maxBodyBytes ?? 65_536;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1024) problems.push('maxBodyBytes must be an integer ≥ 1024');
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 10_000;
+  if (!Number.isInteger(upstreamTimeoutMs) || upstreamTimeoutMs < 1) problems.push('upstreamTimeoutMs must be a positive integer');
+  if (typeof options.mayRegister !== 'function') problems.push('mayRegister is required (the integrator decides who may register; () => true allows anybody)');
+  if (problems.length > 0 || !serviceUrl) throw new Error(`invalid relay options: ${problems.join('; ')}`);
+  return {
+    serviceUrl,
+    userAgent: `${vendor} AppID: ${options.clientId}`,
+    variant,
+    origin,
+    prefix,
+    maxBodyBytes,
+    upstreamTimeoutMs,
+    mayRegister: options.mayRegister,
+    localStore: variant === 'local' ? options.localStore ?? defaultStore() : undefined,
+    localAllowCredentials: options.localAllowCredentials ?? true,
+    onResult: options.onResult,
+    log: options.log,
+  };
+}

@@ -1,0 +1,295 @@
+// The relay: the integrator's endpoint on the page's own origin (spec point 5). It maps its four paths onto
+// the service's `/api/…` paths, sets the caller headers itself, and passes the service's answer through.
+// In the local variant it does the spec's three bookkeeping steps around the `localhost` blob.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { failedEnvelope, type Envelope, type RelayErrorName } from './errors.js';
+import { isJsonContentType, parseJsonObject, readJsonBody, type BodyResult } from './body.js';
+import { challengeOf, PendingCeremonies } from './ceremonies.js';
+import { MemoryLocalStore } from './local-store.js';
+import { resolveRelayOptions, type RelayOptions, type ResolvedRelayOptions } from './options.js';
+import { postToService } from './upstream.js';
+
+export type RelayOperation = 'attestation/options' | 'attestation/result' | 'assertion/options' | 'assertion/result';
+export const RELAY_OPERATIONS: readonly RelayOperation[] = ['attestation/options', 'attestation/result', 'assertion/options', 'assertion/result'];
+
+/** What the browser sent: raw bytes (node:http, Fastify) or a body a framework already parsed (Express). */
+export type RelayInput =
+  | { readonly kind: 'raw'; readonly contentType: string | undefined; readonly bytes: Buffer }
+  | { readonly kind: 'parsed'; readonly body: unknown };
+
+export interface RelayAnswer {
+  readonly status: number;
+  /** The JSON bytes to send (the service's own bytes when the relay changed nothing). */
+  readonly payload: Buffer;
+  /** The service's Retry-After (429), passed on. */
+  readonly retryAfter?: string;
+}
+
+export interface Relay {
+  /** The normalised path prefix ('' or '/something'). */
+  readonly prefix: string;
+  readonly maxBodyBytes: number;
+  /** `node:http` / Connect / Express handler. Paths that are not the relay's go to `next` (or get 404). */
+  readonly handler: (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
+  /** The operation a path names, or undefined. */
+  operationOf(pathname: string): RelayOperation | undefined;
+  /** Framework-neutral core: one browser call in, the answer to send out. Never throws. */
+  relay(operation: RelayOperation, input: RelayInput, request: IncomingMessage, response: ServerResponse): Promise<RelayAnswer>;
+}
+
+type Body = Record<string, unknown>;
+type Outcome = { readonly status: number; readonly body: Envelope; readonly raw?: Buffer; readonly retryAfter?: string };
+
+export function createRelay(options: RelayOptions): Relay {
+  const config = resolveRelayOptions(options, () => new MemoryLocalStore());
+  const pending = new PendingCeremonies();
+  const paths = new Map(RELAY_OPERATIONS.map((operation) => [`${config.prefix}/${operation}`, operation]));
+  const operationOf = (pathname: string) => paths.get(pathname);
+
+  async function relay(operation: RelayOperation, input: RelayInput, request: IncomingMessage, response: ServerResponse): Promise<RelayAnswer> {
+    try {
+      const parsed = parseInput(input, config.maxBodyBytes);
+      if (parsed.kind !== 'ok') return toAnswer(failedEnvelope(bodyError(parsed)));
+      const outcome = await run(config, pending, operation, parsed.value, request, response);
+      return toAnswer(outcome);
+    } catch (error) {
+      config.log?.error({ operation, error: String(error) }, 'relay failed');
+      return toAnswer(failedEnvelope('RELAY_INTERNAL_ERROR'));
+    }
+  }
+
+  const handler: Relay['handler'] = (request, response, next) => {
+    const operation = operationOf(new URL(request.url ?? '/', 'http://relay.invalid').pathname);
+    if (operation === undefined) {
+      if (next) return next();
+      return void send(response, toAnswer(failedEnvelope('NOT_FOUND')));
+    }
+    if (request.method !== 'POST') {
+      response.setHeader('allow', 'POST');
+      request.resume();
+      return void send(response, toAnswer(failedEnvelope('METHOD_NOT_ALLOWED')));
+    }
+    void inputOf(request, config.maxBodyBytes)
+      .then((input) => (input.kind === 'answer' ? input.answer : relay(operation, input, request, response)))
+      .then((answer) => send(response, answer), (error) => {
+        config.log?.error({ operation, error: String(error) }, 'relay failed');
+        send(response, toAnswer(failedEnvelope('RELAY_INTERNAL_ERROR')));
+      });
+  };
+
+  return { prefix: config.prefix, maxBodyBytes: config.maxBodyBytes, handler, operationOf, relay };
+}
+
+/** Reads the body unless a framework (e.g. express.json()) already did. */
+async function inputOf(request: IncomingMessage, limit: number): Promise<RelayInput | { kind: 'answer'; answer: RelayAnswer }> {
+  const preParsed = (request as { body?: unknown }).body;
+  if (preParsed !== undefined && request.readableEnded) {
+    return Buffer.isBuffer(preParsed) || typeof preParsed === 'string'
+      ? { kind: 'raw', contentType: request.headers['content-type'], bytes: Buffer.from(preParsed) }
+      : { kind: 'parsed', body: preParsed };
+  }
+  const result = await readJsonBody(request, limit);
+  if (result.kind !== 'ok') return { kind: 'answer', answer: toAnswer(failedEnvelope(bodyError(result))) };
+  return { kind: 'parsed', body: result.value };
+}
+
+function parseInput(input: RelayInput, limit: number): BodyResult {
+  if (input.kind === 'parsed') {
+    const body = input.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return { kind: 'malformed' };
+    return { kind: 'ok', value: body as Body };
+  }
+  if (!isJsonContentType(input.contentType)) return { kind: 'not-json-type' };
+  if (input.bytes.length > limit) return { kind: 'too-large' };
+  return parseJsonObject(input.bytes.toString('utf8'));
+}
+
+function bodyError(result: Exclude<BodyResult, { kind: 'ok' }>): RelayErrorName {
+  if (result.kind === 'too-large') return 'PAYLOAD_TOO_LARGE';
+  if (result.kind === 'not-json-type') return 'UNSUPPORTED_MEDIA_TYPE';
+  return 'MALFORMED_JSON';
+}
+
+async function run(config: ResolvedRelayOptions, pending: PendingCeremonies, operation: RelayOperation, body: Body,
+  request: IncomingMessage, response: ServerResponse): Promise<Outcome> {
+  switch (operation) {
+    case 'attestation/options': {
+      const username = typeof body.username === 'string' ? body.username : undefined;
+      // Spec point 6: the integrator decides who may register, before the service issues a challenge.
+      if (username !== undefined) {
+        const refusal = await askRegistrationHook(config, username, body, request);
+        if (refusal !== undefined) return refusal;
+      }
+      const outcome = await forward(config, operation, body);
+      if (username !== undefined) rememberOptions(pending, 'attestation', username, outcome);
+      return outcome;
+    }
+    case 'assertion/options': {
+      const username = typeof body.username === 'string' ? body.username : undefined;
+      let outcome = await forward(config, operation, body);
+      if (username !== undefined) {
+        rememberOptions(pending, 'assertion', username, outcome);
+        if (config.localStore && config.localAllowCredentials) outcome = await withKeptCredentials(config, username, outcome);
+      }
+      return outcome;
+    }
+    case 'attestation/result':
+    case 'assertion/result':
+      return runResult(config, pending, operation, body, request, response);
+  }
+}
+
+async function runResult(config: ResolvedRelayOptions, pending: PendingCeremonies, operation: 'attestation/result' | 'assertion/result',
+  body: Body, request: IncomingMessage, response: ServerResponse): Promise<Outcome> {
+  const kind = operation === 'attestation/result' ? 'attestation' : 'assertion';
+  const challenge = challengeOf(body);
+  const ceremony = challenge === undefined ? undefined : pending.take(challenge, kind);
+  const credentialId = typeof body.id === 'string' ? body.id : undefined;
+  let sent = body;
+  if (config.localStore) {
+    // Without the options call's username the blob could not be filed (registration) or found (sign-in).
+    if (ceremony === undefined) return failedEnvelope('RELAY_CEREMONY_UNKNOWN');
+    if (kind === 'attestation') {
+      // Local step 1: mark the attestation result as a local-variant call.
+      sent = withExtension(body, true);
+    } else {
+      // Local step 3: send the kept blob with every assertion result.
+      const kept = credentialId === undefined ? undefined : await config.localStore.find(ceremony.username, credentialId);
+      if (kept === undefined) return failedEnvelope('LOCAL_CREDENTIAL_UNKNOWN');
+      sent = withExtension(body, kept.localhost);
+    }
+  }
+  let outcome = await forward(config, operation, sent);
+  if (config.localStore && kind === 'attestation' && outcome.body.status === 'ok' && ceremony && credentialId !== undefined) {
+    outcome = await keepBlob(config, ceremony.username, credentialId, body, outcome);
+  }
+  await tellResult(config, { operation: kind, username: ceremony?.username, credentialId, outcome, request, response });
+  return outcome;
+}
+
+/** Local step 2: keep the `localhost` string of a successful attestation result, per user and credential. */
+async function keepBlob(config: ResolvedRelayOptions, username: string, credentialId: string, body: Body, outcome: Outcome): Promise<Outcome> {
+  const localhost = outcome.body.localhost;
+  if (typeof localhost !== 'string') return outcome; // the service answered ok without a blob: pass it on as is
+  const transports = (body.response as { transports?: unknown } | undefined)?.transports;
+  try {
+    await config.localStore!.save({
+      username,
+      credentialId,
+      localhost,
+      transports: Array.isArray(transports) ? transports.filter((t): t is string => typeof t === 'string') : [],
+      createdAt: Date.now(),
+    });
+    return outcome;
+  } catch (error) {
+    config.log?.error({ username, error: String(error) }, 'relay could not keep the localhost blob');
+    return failedEnvelope('RELAY_STORE_FAILED');
+  }
+}
+
+/**
+ * The service keeps no keys in the local variant, so it cannot list the user's credentials; the relay
+ * can. A non-discoverable key (e.g. a U2F security key) is only found when its id is in allowCredentials.
+ */
+async function withKeptCredentials(config: ResolvedRelayOptions, username: string, outcome: Outcome): Promise<Outcome> {
+  if (outcome.body.status !== 'ok') return outcome;
+  const kept = await config.localStore!.list(username);
+  if (kept.length === 0) return outcome;
+  const allowCredentials = kept.map((entry) => ({
+    type: 'public-key',
+    id: entry.credentialId,
+    ...(entry.transports.length > 0 ? { transports: entry.transports } : {}),
+  }));
+  return { ...outcome, raw: undefined, body: { ...outcome.body, allowCredentials } };
+}
+
+function withExtension(body: Body, localhost: true | string): Body {
+  const extensions = body.extensions;
+  if (extensions === undefined) return { ...body, extensions: { localhost } };
+  // A non-object is the browser's mistake: pass it on so the service names it precisely.
+  if (extensions === null || typeof extensions !== 'object' || Array.isArray(extensions)) return body;
+  return { ...body, extensions: { ...(extensions as Body), localhost } };
+}
+
+async function askRegistrationHook(config: ResolvedRelayOptions, username: string, body: Body, request: IncomingMessage): Promise<Outcome | undefined> {
+  const displayName = typeof body.displayName === 'string' ? body.displayName : undefined;
+  let decision;
+  try {
+    decision = await config.mayRegister({ username, displayName, request });
+  } catch (error) {
+    // Fail closed: a hook that cannot decide has not allowed anything.
+    config.log?.error({ username, error: String(error) }, 'registration hook failed');
+    return failedEnvelope('REGISTRATION_NOT_ALLOWED');
+  }
+  if (decision === true) return undefined;
+  if (typeof decision === 'object' && decision !== null && decision.allowed === true) return undefined;
+  const reason = typeof decision === 'object' && decision !== null ? decision.reason : undefined;
+  return failedEnvelope('REGISTRATION_NOT_ALLOWED', reason);
+}
+
+function rememberOptions(pending: PendingCeremonies, operation: 'attestation' | 'assertion', username: string, outcome: Outcome): void {
+  const { challenge, timeout } = outcome.body;
+  if (outcome.body.status !== 'ok' || typeof challenge !== 'string') return;
+  // The service's own lifetime (ms) plus a margin for the slowest user; bounded either way.
+  const lifetime = typeof timeout === 'number' && timeout > 0 ? Math.min(timeout, 3_600_000) + 60_000 : 600_000;
+  pending.remember(challenge, { operation, username }, lifetime);
+}
+
+async function tellResult(config: ResolvedRelayOptions, event: { operation: 'attestation' | 'assertion'; username: string | undefined;
+  credentialId: string | undefined; outcome: Outcome; request: IncomingMessage; response: ServerResponse }): Promise<void> {
+  if (!config.onResult) return;
+  try {
+    await config.onResult({
+      operation: event.operation,
+      username: event.username,
+      credentialId: event.credentialId,
+      ok: event.outcome.body.status === 'ok',
+      httpStatus: event.outcome.status,
+      body: event.outcome.body,
+      request: event.request,
+      response: event.response,
+    });
+  } catch (error) {
+    config.log?.warn({ error: String(error) }, 'onResult hook failed');
+  }
+}
+
+async function forward(config: ResolvedRelayOptions, operation: RelayOperation, body: Body): Promise<Outcome> {
+  const url = new URL(config.serviceUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/api/${operation}`;
+  const result = await postToService({
+    url,
+    userAgent: config.userAgent,
+    origin: config.origin,
+    body: Buffer.from(JSON.stringify(body)),
+    timeoutMs: config.upstreamTimeoutMs,
+  });
+  switch (result.kind) {
+    case 'answer':
+      return { status: result.status, body: result.body, raw: result.raw, ...(result.retryAfter ? { retryAfter: result.retryAfter } : {}) };
+    case 'timeout':
+      config.log?.warn({ operation, url: url.href }, 'passkey service timed out');
+      return failedEnvelope('RELAY_UPSTREAM_TIMEOUT');
+    case 'unreachable':
+      config.log?.warn({ operation, url: url.href, reason: result.reason }, 'passkey service unreachable');
+      return failedEnvelope('RELAY_UPSTREAM_UNREACHABLE');
+    case 'invalid':
+      config.log?.warn({ operation, url: url.href, reason: result.reason }, 'passkey service answer unusable');
+      return failedEnvelope('RELAY_UPSTREAM_INVALID_RESPONSE');
+  }
+}
+
+function toAnswer(outcome: Outcome): RelayAnswer {
+  const payload = outcome.raw ?? Buffer.from(JSON.stringify(outcome.body));
+  return outcome.retryAfter === undefined ? { status: outcome.status, payload } : { status: outcome.status, payload, retryAfter: outcome.retryAfter };
+}
+
+function send(response: ServerResponse, answer: RelayAnswer): void {
+  if (response.headersSent) return;
+  response.statusCode = answer.status;
+  response.setHeader('content-type', 'application/json; charset=utf-8');
+  response.setHeader('content-length', answer.payload.length);
+  response.setHeader('cache-control', 'no-store');
+  if (answer.retryAfter !== undefined) response.setHeader('retry-after', answer.retryAfter);
+  response.end(answer.payload);
+}
