@@ -1,0 +1,35 @@
+// PostgreSQL backends: credentials, and ceremonies for `challenges: "database"`. Each store opens its own
+// bounded pool and refuses to start unless the schema is migrated to exactly this build's version.
+// Imported dynamically by src/stores/open.ts, so `pg` loads only where PostgreSQL is configured.
+
+import type { ChallengeStore, CredentialStore } from './types.js';
+import { createPool, schemaIdentifier, type PostgresOptions } from './postgres-connection.js';
+import { checkPostgresSchema } from './postgres-migrate.js';
+import { PostgresCredentialStore } from './postgres-credentials.js';
+import { PostgresChallengeStore, type SweepOptions } from './postgres-challenges.js';
+
+export type { PostgresOptions } from './postgres-connection.js';
+export { migratePostgres, SchemaVersionError, type MigrationReport } from './postgres-migrate.js';
+export { POSTGRES_SCHEMA_VERSION } from './migrations/postgres/index.js';
+
+async function openPool(url: string, options: PostgresOptions) {
+  const schema = schemaIdentifier(options.schema);
+  const pool = createPool(url, options);
+  try {
+    await checkPostgresSchema(pool, options.schema);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  return { pool, schema };
+}
+
+export async function openPostgresCredentialStore(url: string, options: PostgresOptions = {}): Promise<CredentialStore> {
+  const { pool, schema } = await openPool(url, options);
+  return new PostgresCredentialStore(pool, schema);
+}
+
+export async function openPostgresChallengeStore(url: string, options: PostgresOptions & SweepOptions = {}): Promise<ChallengeStore> {
+  const { pool, schema } = await openPool(url, options);
+  return new PostgresChallengeStore(pool, schema, options);
+}

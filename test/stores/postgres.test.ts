@@ -1,0 +1,200 @@
+// PostgreSQL stores: the shared contract (credentials, and ceremonies for `challenges: "database"`),
+// numbered migrations and the start-up schema check, housekeeping, and behaviour while the database is
+// unreachable. Runs against the machine's PostgreSQL in a schema of its own, dropped at the end.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  migratePostgres,
+  openPostgresChallengeStore,
+  openPostgresCredentialStore,
+  POSTGRES_SCHEMA_VERSION,
+  SchemaVersionError,
+} from '../../src/stores/postgres.js';
+import { POSTGRES_MIGRATIONS } from '../../src/stores/migrations/postgres/index.js';
+import { StoreUnavailableError } from '../../src/stores/types.js';
+import { ceremony, challengeStoreContract, credential, credentialStoreContract } from './contract.js';
+import { freshSchema, POSTGRES_URL, sql, type TestSchema } from '../scale/support/backends.js';
+import { startProxy } from '../scale/support/proxy.js';
+
+const schemas: TestSchema[] = [];
+let shared: TestSchema | undefined;
+after(async () => {
+  await Promise.all(schemas.map((s) => s.drop()));
+});
+
+/** The schema the contract runs in, created and migrated on first use. */
+async function contractSchema(): Promise<string> {
+  if (shared === undefined) {
+    shared = await freshSchema('contract');
+    schemas.push(shared);
+  }
+  return shared.schema;
+}
+
+async function newSchema(label: string, migrate = true): Promise<string> {
+  const created = await freshSchema(label, { migrate });
+  schemas.push(created);
+  return created.schema;
+}
+
+credentialStoreContract('postgres', async () => openPostgresCredentialStore(POSTGRES_URL, { schema: await contractSchema() }), {
+  reopen: async () => openPostgresCredentialStore(POSTGRES_URL, { schema: await contractSchema() }),
+});
+
+challengeStoreContract('postgres (challenges: "database")', async () => openPostgresChallengeStore(POSTGRES_URL, { schema: await contractSchema() }), {
+  reopen: async () => openPostgresChallengeStore(POSTGRES_URL, { schema: await contractSchema() }),
+});
+
+describe('PostgreSQL migrations', () => {
+  it('the migrations are numbered 1…N without gaps, and N is the schema version', () => {
+    assert.deepEqual(POSTGRES_MIGRATIONS.map((m) => m.version), Array.from({ length: POSTGRES_MIGRATIONS.length }, (_, i) => i + 1));
+    assert.equal(POSTGRES_SCHEMA_VERSION, POSTGRES_MIGRATIONS.length);
+  });
+
+  it('migrate applies every migration once, records it, and a second run applies nothing', async () => {
+    const schema = await newSchema('migrate', false);
+    const first = await migratePostgres(POSTGRES_URL, { schema });
+    assert.equal(first.from, 0);
+    assert.equal(first.to, POSTGRES_SCHEMA_VERSION);
+    assert.deepEqual(first.applied.map((m) => m.version), POSTGRES_MIGRATIONS.map((m) => m.version));
+    const second = await migratePostgres(POSTGRES_URL, { schema });
+    assert.deepEqual(second, { from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION, applied: [] });
+    const rows = await sql<{ version: number }>(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
+    assert.deepEqual(rows.map((r) => r.version), POSTGRES_MIGRATIONS.map((m) => m.version));
+  });
+
+  it('several instances migrating at once apply each migration exactly once', async () => {
+    const schema = await newSchema('migrate_race', false);
+    const reports = await Promise.all([1, 2, 3].map(() => migratePostgres(POSTGRES_URL, { schema })));
+    assert.equal(reports.filter((r) => r.applied.length > 0).length, 1);
+    const rows = await sql<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".schema_migrations`);
+    assert.equal(Number(rows[0]?.n), POSTGRES_SCHEMA_VERSION);
+  });
+
+  it('a store refuses to start on an unmigrated schema, saying to run migrate', async () => {
+    const schema = await newSchema('unmigrated', false);
+    for (const open of [openPostgresCredentialStore, openPostgresChallengeStore]) {
+      await assert.rejects(open(POSTGRES_URL, { schema }), (error: unknown) =>
+        error instanceof SchemaVersionError && /not migrated/.test(error.message) && /migrate/.test(error.message));
+    }
+  });
+
+  it('a store refuses to start on a schema newer than this build', async () => {
+    const schema = await newSchema('newer');
+    await sql(`INSERT INTO "${schema}".schema_migrations (version, name) VALUES ($1, 'from the future')`, [POSTGRES_SCHEMA_VERSION + 1]);
+    await assert.rejects(openPostgresCredentialStore(POSTGRES_URL, { schema }), (error: unknown) =>
+      error instanceof SchemaVersionError && /newer than this build/.test(error.message));
+    await assert.rejects(migratePostgres(POSTGRES_URL, { schema }), SchemaVersionError);
+  });
+
+  it('a store refuses to start on a schema behind this build', async () => {
+    const schema = await newSchema('behind');
+    await sql(`DELETE FROM "${schema}".schema_migrations WHERE version = $1`, [POSTGRES_SCHEMA_VERSION]);
+    if (POSTGRES_SCHEMA_VERSION > 1) {
+      await assert.rejects(openPostgresCredentialStore(POSTGRES_URL, { schema }), /is at version .* needs/);
+    } else {
+      await assert.rejects(openPostgresCredentialStore(POSTGRES_URL, { schema }), /not migrated/);
+    }
+  });
+
+  it('a schema name that is not a plain identifier is refused before any SQL is sent', async () => {
+    await assert.rejects(migratePostgres(POSTGRES_URL, { schema: 'x"; DROP TABLE y; --' }), /schema name/);
+  });
+});
+
+describe('PostgreSQL challenge store housekeeping', () => {
+  it('sweeps expired ceremonies and used-markers, keeping live ones', async () => {
+    const schema = await newSchema('sweep');
+    let now = Date.now();
+    const store = await openPostgresChallengeStore(POSTGRES_URL, { schema, clock: () => now, sweepIntervalMs: 1000 });
+    try {
+      const clientId = 'sweep-client';
+      const dead = ceremony({ clientId, expiresAt: now + 500 });
+      const takenDead = ceremony({ clientId, expiresAt: now + 500 });
+      for (const r of [dead, takenDead]) await store.put(r);
+      assert.equal((await store.take(clientId, takenDead.challenge, now)).state, 'taken');
+      now += 5000;
+      const live = ceremony({ clientId, expiresAt: now + 60_000 });
+      await store.put(live); // starts a sweep (interval passed); close() waits for it below
+      await store.close();
+      const pending = await sql<{ challenge: string }>(`SELECT challenge FROM "${schema}".challenges`);
+      const used = await sql<{ challenge: string }>(`SELECT challenge FROM "${schema}".used_challenges`);
+      assert.deepEqual(pending.map((r) => r.challenge), [live.challenge]);
+      assert.deepEqual(used, []);
+    } finally {
+      await store.close().catch(() => undefined);
+    }
+  });
+
+  it('a taken ceremony leaves no pending row behind (nothing to replay from the table)', async () => {
+    const schema = await newSchema('taken');
+    const store = await openPostgresChallengeStore(POSTGRES_URL, { schema });
+    try {
+      const record = ceremony();
+      await store.put(record);
+      await store.take(record.clientId, record.challenge, Date.now());
+      assert.deepEqual(await sql(`SELECT 1 FROM "${schema}".challenges`), []);
+      assert.equal((await sql(`SELECT 1 FROM "${schema}".used_challenges`)).length, 1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('PostgreSQL unreachable', () => {
+  let schema: string;
+  before(async () => { schema = await newSchema('fault'); });
+
+  it('opening a store on a port where nothing listens fails fast with StoreUnavailableError', async () => {
+    const proxy = await startProxy('127.0.0.1', 5432);
+    const url = proxy.url(POSTGRES_URL);
+    await proxy.close();
+    await assert.rejects(openPostgresCredentialStore(url, { schema, connectTimeoutMs: 1000 }), StoreUnavailableError);
+  });
+
+  it('while the database is cut every call fails with StoreUnavailableError, and works again once it returns', async () => {
+    const proxy = await startProxy('127.0.0.1', 5432);
+    const url = proxy.url(POSTGRES_URL);
+    const credentials = await openPostgresCredentialStore(url, { schema, connectTimeoutMs: 1000, queryTimeoutMs: 2000 });
+    const challenges = await openPostgresChallengeStore(url, { schema, connectTimeoutMs: 1000, queryTimeoutMs: 2000 });
+    try {
+      const before = credential();
+      assert.equal(await credentials.create(before), 'created');
+      proxy.cut();
+      const record = ceremony();
+      await assert.rejects(credentials.find(before.clientId, before.credentialId), StoreUnavailableError);
+      await assert.rejects(credentials.create(credential()), StoreUnavailableError);
+      await assert.rejects(credentials.recordUse(before.clientId, before.credentialId, {
+        expectedSignCount: 0, signCount: 1, backupState: false, userVerified: true, cloneWarning: false, usedAt: Date.now(),
+      }), StoreUnavailableError);
+      await assert.rejects(challenges.put(record), StoreUnavailableError);
+      await assert.rejects(challenges.take(record.clientId, record.challenge, Date.now()), StoreUnavailableError);
+      proxy.restore();
+      assert.equal((await credentials.find(before.clientId, before.credentialId))?.credentialId, before.credentialId);
+      await challenges.put(record);
+      assert.equal((await challenges.take(record.clientId, record.challenge, Date.now())).state, 'taken');
+    } finally {
+      await credentials.close();
+      await challenges.close();
+      await proxy.close();
+    }
+  });
+
+  it('a database that stops answering (hung, silent network) fails the call after the query bound, then recovers', async () => {
+    const proxy = await startProxy('127.0.0.1', 5432);
+    const credentials = await openPostgresCredentialStore(proxy.url(POSTGRES_URL), { schema, connectTimeoutMs: 1000, queryTimeoutMs: 1000 });
+    try {
+      const record = credential();
+      await credentials.create(record);
+      proxy.freeze();
+      await assert.rejects(credentials.find(record.clientId, record.credentialId), (error: unknown) =>
+        error instanceof StoreUnavailableError && /timeout/i.test(error.message));
+      proxy.restore();
+      assert.equal((await credentials.find(record.clientId, record.credentialId))?.credentialId, record.credentialId);
+    } finally {
+      await credentials.close();
+      await proxy.close();
+    }
+  });
+});
