@@ -1,0 +1,189 @@
+// Validation of one entry of `applications`: a Client ID, its domain and origins, and its policy.
+
+import { X509Certificate } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { DEFAULT_ALGORITHMS, type ApplicationConfig, type AttestationPolicy, type UserVerification, type Variant } from '../config.js';
+import { DEFAULTS } from './defaults.js';
+import {
+  joinPath, readArray, readBoolean, readEnum, readInteger, readObject, readString, type JsonObject, type Problems,
+} from './checks.js';
+import { domainProblem, hostMatchesDomain, parseOrigin } from './web.js';
+
+export const APPLICATION_KEYS = [
+  'clientId', 'name', 'icon', 'domain', 'origins', 'variants', 'localOrigins', 'timeoutMs', 'algorithms',
+  'userVerification', 'counterPolicy', 'revealUnknownUsers', 'allowCrossOrigin', 'attestation',
+] as const;
+export const ATTESTATION_KEYS = ['trustAnchors', 'requireTrusted', 'metadata', 'aaguidAllow', 'aaguidDeny'] as const;
+
+/** A Client ID travels in `User-agent: <vendor> AppID: <client id>`: visible ASCII, no spaces. */
+export const CLIENT_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
+const AAGUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** RS1 is offered only when an application lists it explicitly. */
+const KNOWN_ALGORITHMS = [...DEFAULT_ALGORITHMS, -65535];
+const MIN_TIMEOUT_MS = 10_000;
+const MAX_TIMEOUT_MS = 3_600_000;
+
+export interface ApplicationContext {
+  readonly problems: Problems;
+  /** Resolves a (possibly relative) path written at `keyPath`. */
+  readonly resolvePath: (keyPath: string, value: string) => string;
+}
+
+export function readApplication(ctx: ApplicationContext, path: string, raw: unknown): ApplicationConfig | undefined {
+  const { problems } = ctx;
+  const app = readObject(problems, path, raw, APPLICATION_KEYS);
+  if (app === undefined) return undefined;
+  const at = (key: string) => joinPath(path, key);
+  const optional = <T>(key: string, fallback: T, read: (p: string, v: unknown) => T | undefined): T | undefined =>
+    app[key] === undefined ? fallback : read(at(key), app[key]);
+
+  const clientId = readString(problems, at('clientId'), app.clientId, { max: 128, pattern: CLIENT_ID_PATTERN, hint: 'visible ASCII characters without spaces, at most 128' });
+  const name = readString(problems, at('name'), app.name, { max: 256 });
+  const icon = optional('icon', DEFAULTS.application.icon, (p, v) => readString(problems, p, v, { min: 0, max: 2048 }));
+  const domain = readDomain(problems, at('domain'), app.domain);
+  const variants = optional<Variant[]>('variants', [...DEFAULTS.application.variants], (p, v) =>
+    readArray(problems, p, v, (ip, iv) => readEnum<Variant>(problems, ip, iv, ['standard', 'local']), { min: 1 }));
+  const origins = optional<string[]>('origins', [], (p, v) => readArray(problems, p, v, (ip, iv) => readStandardOrigin(problems, ip, iv, domain)));
+  if (variants?.includes('standard') && origins !== undefined && origins.length === 0) {
+    problems.add(at('origins'), 'the standard variant is listed in variants, so at least one origin is required');
+  }
+  const localOrigins = optional<string[]>('localOrigins', [...DEFAULTS.application.localOrigins], (p, v) =>
+    readArray(problems, p, v, (ip, iv) => readLocalOrigin(problems, ip, iv)));
+  const timeoutMs = optional('timeoutMs', DEFAULTS.application.timeoutMs, (p, v) => readInteger(problems, p, v, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS));
+  const algorithms = optional<number[]>('algorithms', [...DEFAULTS.application.algorithms], (p, v) =>
+    readArray(problems, p, v, (ip, iv) => readAlgorithm(problems, ip, iv), { min: 1 }));
+  const userVerification = optional<UserVerification | null>('userVerification', DEFAULTS.application.userVerification, (p, v) =>
+    v === null ? null : readEnum<UserVerification>(problems, p, v, ['required', 'preferred', 'discouraged']));
+  const counterPolicy = optional<'strict' | 'warn'>('counterPolicy', DEFAULTS.application.counterPolicy, (p, v) => readEnum(problems, p, v, ['strict', 'warn']));
+  const revealUnknownUsers = optional('revealUnknownUsers', DEFAULTS.application.revealUnknownUsers, (p, v) => readBoolean(problems, p, v));
+  const allowCrossOrigin = optional('allowCrossOrigin', DEFAULTS.application.allowCrossOrigin, (p, v) => readBoolean(problems, p, v));
+  const attestation = app.attestation === undefined ? emptyPolicy() : readAttestation(ctx, at('attestation'), app.attestation);
+
+  if (clientId === undefined || name === undefined || icon === undefined || domain === undefined || variants === undefined ||
+      origins === undefined || localOrigins === undefined || timeoutMs === undefined || algorithms === undefined ||
+      userVerification === undefined || counterPolicy === undefined || revealUnknownUsers === undefined ||
+      allowCrossOrigin === undefined || attestation === undefined) {
+    return undefined;
+  }
+  return {
+    clientId, name, icon, domain, origins, variants, localOrigins, timeoutMs, algorithms, userVerification,
+    counterPolicy, revealUnknownUsers, allowCrossOrigin, attestation,
+  };
+}
+
+function readDomain(problems: Problems, path: string, value: unknown): string | undefined {
+  const domain = readString(problems, path, value, { max: 253 });
+  if (domain === undefined) return undefined;
+  const problem = domainProblem(domain);
+  if (problem !== undefined) {
+    problems.add(path, problem);
+    return undefined;
+  }
+  return domain;
+}
+
+function readStandardOrigin(problems: Problems, path: string, value: unknown, domain: string | undefined): string | undefined {
+  const text = readString(problems, path, value, { max: 2048 });
+  if (text === undefined) return undefined;
+  const origin = parseOrigin(text);
+  if (typeof origin === 'string') {
+    problems.add(path, origin);
+    return undefined;
+  }
+  if (domain !== undefined && !hostMatchesDomain(origin.host, domain)) {
+    problems.add(path, `${JSON.stringify(text)} is not on the application's domain ${JSON.stringify(domain)} (or a subdomain of it), so its RP ID could not be used there`);
+    return undefined;
+  }
+  return text;
+}
+
+function readLocalOrigin(problems: Problems, path: string, value: unknown): string | undefined {
+  const text = readString(problems, path, value, { max: 2048 });
+  if (text === undefined) return undefined;
+  const origin = parseOrigin(text);
+  if (typeof origin === 'string') {
+    problems.add(path, origin);
+    return undefined;
+  }
+  return text;
+}
+
+function readAlgorithm(problems: Problems, path: string, value: unknown): number | undefined {
+  if (typeof value !== 'number' || !KNOWN_ALGORITHMS.includes(value)) {
+    problems.add(path, `must be one of the supported COSE algorithms ${KNOWN_ALGORITHMS.join(', ')}, got ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  return value;
+}
+
+function emptyPolicy(): AttestationPolicy {
+  return { trustAnchors: [], requireTrusted: false, metadata: null, aaguidAllow: [], aaguidDeny: [] };
+}
+
+function readAttestation(ctx: ApplicationContext, path: string, raw: unknown): AttestationPolicy | undefined {
+  const { problems } = ctx;
+  const policy: JsonObject | undefined = readObject(problems, path, raw, ATTESTATION_KEYS);
+  if (policy === undefined) return undefined;
+  const at = (key: string) => joinPath(path, key);
+  const trustAnchors = policy.trustAnchors === undefined ? [] : readArray(problems, at('trustAnchors'), policy.trustAnchors, (p, v) => readAnchorFile(ctx, p, v));
+  const requireTrusted = policy.requireTrusted === undefined ? false : readBoolean(problems, at('requireTrusted'), policy.requireTrusted);
+  const metadata = policy.metadata === undefined || policy.metadata === null ? null : readExistingFile(ctx, at('metadata'), policy.metadata);
+  const aaguidAllow = policy.aaguidAllow === undefined ? [] : readArray(problems, at('aaguidAllow'), policy.aaguidAllow, (p, v) => readAaguid(problems, p, v));
+  const aaguidDeny = policy.aaguidDeny === undefined ? [] : readArray(problems, at('aaguidDeny'), policy.aaguidDeny, (p, v) => readAaguid(problems, p, v));
+  for (const aaguid of aaguidAllow ?? []) {
+    if (aaguidDeny?.includes(aaguid)) problems.add(at('aaguidDeny'), `${aaguid} is also in aaguidAllow; an AAGUID can be in only one list`);
+  }
+  if (trustAnchors === undefined || requireTrusted === undefined || metadata === undefined || aaguidAllow === undefined || aaguidDeny === undefined) {
+    return undefined;
+  }
+  return { trustAnchors, requireTrusted, metadata, aaguidAllow, aaguidDeny };
+}
+
+function readAaguid(problems: Problems, path: string, value: unknown): string | undefined {
+  const text = readString(problems, path, value, { pattern: AAGUID_PATTERN, hint: 'an AAGUID is a dashed UUID such as "cb69481e-8ff7-4039-93ec-0a2729a154a8"' });
+  return text?.toLowerCase();
+}
+
+/** An absolute path to an existing regular file, or undefined (and a problem). */
+function readExistingFile(ctx: ApplicationContext, path: string, value: unknown): string | undefined {
+  const text = readString(ctx.problems, path, value, { max: 4096 });
+  if (text === undefined) return undefined;
+  const file = ctx.resolvePath(path, text);
+  try {
+    if (!statSync(file).isFile()) {
+      ctx.problems.add(path, `${file} is not a file`);
+      return undefined;
+    }
+  } catch (error) {
+    ctx.problems.add(path, `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    return undefined;
+  }
+  return file;
+}
+
+/** A trust anchor file must hold at least one PEM certificate that parses; a broken anchor fails at start, not at the first registration. */
+function readAnchorFile(ctx: ApplicationContext, path: string, value: unknown): string | undefined {
+  const file = readExistingFile(ctx, path, value);
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    ctx.problems.add(path, `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    return undefined;
+  }
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) {
+    ctx.problems.add(path, `${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+    return undefined;
+  }
+  for (const [index, block] of blocks.entries()) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      ctx.problems.add(path, `${file}: certificate ${index + 1} does not parse`);
+      return undefined;
+    }
+  }
+  return file;
+}

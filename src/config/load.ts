@@ -1,0 +1,206 @@
+// Turns a JSON config file (or the built-in default) plus environment overrides into a validated
+// ServiceConfig, or throws a ConfigError listing every problem. Paths in the file are relative to the file;
+// paths given by environment variables (or the built-in default) are relative to the working directory.
+
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type {
+  ApplicationConfig, ChallengeStoreConfig, DatabaseConfig, ServiceConfig,
+} from '../config.js';
+import { readApplication } from './application.js';
+import {
+  describe, isObject, joinPath, readArray, readBoolean, readInteger, readObject, readString, Problems, type JsonObject,
+} from './checks.js';
+import { builtInConfig, DEFAULTS } from './defaults.js';
+import { applyEnvOverrides } from './env.js';
+import { ConfigError } from './errors.js';
+import { postgresUrlProblem, redactUrl, redisUrlProblem } from './web.js';
+
+export { ConfigError } from './errors.js';
+
+export interface LoadConfigOptions {
+  /** The config file; without one, the built-in default configuration is used. */
+  readonly file?: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+export const TOP_LEVEL_KEYS = [
+  '$schema', 'listen', 'database', 'challenges', 'local', 'demo', 'vendor', 'dataDir', 'secretsFile', 'limits', 'applications',
+] as const;
+
+/** `<vendor> AppID: <client id>`: the vendor word is one token. */
+const VENDOR_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function loadConfig(options: LoadConfigOptions): ServiceConfig {
+  const file = options.file === undefined ? undefined : resolve(options.cwd, options.file);
+  const raw = file === undefined ? builtInConfig() : readJsonFile(file);
+  const problems = new Problems();
+  const fromEnv = applyEnvOverrides(raw, options.env, problems);
+  const fileDir = file === undefined ? options.cwd : dirname(file);
+  const resolvePath = (keyPath: string, value: string): string =>
+    isAbsolute(value) ? value : resolve(fromEnv.has(keyPath) ? options.cwd : fileDir, value);
+  const config = validateConfig(raw, problems, resolvePath);
+  if (problems.list.length > 0 || config === undefined) {
+    throw new ConfigError(problems.list.length > 0 ? problems.list : ['the configuration is unusable'], file ?? 'built-in defaults');
+  }
+  return config;
+}
+
+function readJsonFile(file: string): JsonObject {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError([`cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`], file);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError([`the config file is not valid JSON: ${(error as Error).message}`], file);
+  }
+  if (!isObject(value)) throw new ConfigError([`the config file must hold a JSON object, not ${describe(value)}`], file);
+  return value;
+}
+
+/**
+ * Validates a raw configuration object; records every problem in `problems` and returns the config only
+ * when there are none. `resolvePath(keyPath, value)` makes a written path absolute.
+ */
+export function validateConfig(
+  raw: unknown,
+  problems: Problems,
+  resolvePath: (keyPath: string, value: string) => string,
+): ServiceConfig | undefined {
+  const top = readObject(problems, '', raw, TOP_LEVEL_KEYS);
+  if (top === undefined) return undefined;
+  const listen = readListen(problems, 'listen', top.listen ?? {}, DEFAULTS.listen);
+  const vendor = top.vendor === undefined ? DEFAULTS.vendor
+    : readString(problems, 'vendor', top.vendor, { max: 64, pattern: VENDOR_PATTERN, hint: 'one word of letters, digits, ".", "_" or "-"' });
+  const dataDirText = top.dataDir === undefined ? DEFAULTS.dataDir : readString(problems, 'dataDir', top.dataDir, { max: 4096 });
+  const dataDir = dataDirText === undefined ? undefined : resolvePath('dataDir', dataDirText);
+  const secretsText = top.secretsFile === undefined ? undefined : readString(problems, 'secretsFile', top.secretsFile, { max: 4096 });
+  const secretsFile = secretsText !== undefined ? resolvePath('secretsFile', secretsText)
+    : top.secretsFile === undefined && dataDir !== undefined ? join(dataDir, DEFAULTS.secretsFileName) : undefined;
+  const database = top.database === undefined
+    ? dataDir === undefined ? undefined : { kind: 'sqlite' as const, path: join(dataDir, DEFAULTS.databaseFile) }
+    : readDatabase(problems, top.database, resolvePath);
+  const challenges = top.challenges === undefined ? { kind: 'memory' as const } : readChallenges(problems, top.challenges);
+  const local = readLocal(problems, top.local);
+  const demo = readDemo(problems, top.demo);
+  const limits = readLimits(problems, top.limits);
+  const applications = readApplications(problems, top.applications, resolvePath);
+
+  if (demo?.enabled && applications !== undefined && applications.length === 0) {
+    problems.add('demo.enabled', 'the demo needs an application to serve (it serves the first of applications)');
+  }
+  if (demo?.enabled && listen !== undefined && demo.port !== 0 && demo.port === listen.port && demo.host === listen.host) {
+    problems.add('demo.port', `the demo and the service cannot both listen on ${listen.host}:${listen.port}`);
+  }
+  if (listen === undefined || vendor === undefined || dataDir === undefined || secretsFile === undefined || database === undefined ||
+      challenges === undefined || local === undefined || demo === undefined || limits === undefined || applications === undefined) {
+    return undefined;
+  }
+  return { listen, database, challenges, local, demo, vendor, dataDir, secretsFile, limits, applications };
+}
+
+function readListen(problems: Problems, path: string, raw: unknown, fallback: { host: string; port: number }): { host: string; port: number } | undefined {
+  const listen = readObject(problems, path, raw, ['host', 'port']);
+  if (listen === undefined) return undefined;
+  const host = listen.host === undefined ? fallback.host : readString(problems, joinPath(path, 'host'), listen.host, { max: 253 });
+  const port = listen.port === undefined ? fallback.port : readInteger(problems, joinPath(path, 'port'), listen.port, 0, 65535);
+  return host === undefined || port === undefined ? undefined : { host, port };
+}
+
+function readDatabase(problems: Problems, raw: unknown, resolvePath: (keyPath: string, value: string) => string): DatabaseConfig | undefined {
+  const text = readString(problems, 'database', raw, { max: 4096 });
+  if (text === undefined) return undefined;
+  if (text.startsWith('sqlite:')) {
+    const path = text.slice('sqlite:'.length);
+    if (path === '') {
+      problems.add('database', '"sqlite:" needs a file path, e.g. "sqlite:./data/fido2.db"');
+      return undefined;
+    }
+    return { kind: 'sqlite', path: resolvePath('database', path) };
+  }
+  if (text.startsWith('postgres://') || text.startsWith('postgresql://')) {
+    const problem = postgresUrlProblem(text);
+    if (problem !== undefined) {
+      problems.add('database', problem);
+      return undefined;
+    }
+    return { kind: 'postgres', url: text };
+  }
+  problems.add('database', `must be "sqlite:<path>" or a "postgres://" URL, got ${JSON.stringify(redactUrl(text))}`);
+  return undefined;
+}
+
+function readChallenges(problems: Problems, raw: unknown): ChallengeStoreConfig | undefined {
+  const text = readString(problems, 'challenges', raw, { max: 4096 });
+  if (text === undefined) return undefined;
+  if (text === 'memory' || text === 'database') return { kind: text };
+  if (text.startsWith('redis://') || text.startsWith('rediss://')) {
+    const problem = redisUrlProblem(text);
+    if (problem !== undefined) {
+      problems.add('challenges', problem);
+      return undefined;
+    }
+    return { kind: 'redis', url: text };
+  }
+  problems.add('challenges', `must be "memory", "database" or a "redis://" URL, got ${JSON.stringify(redactUrl(text))}`);
+  return undefined;
+}
+
+function readLocal(problems: Problems, raw: unknown): { enabled: boolean } | undefined {
+  if (raw === undefined) return { enabled: DEFAULTS.localEnabled };
+  const local = readObject(problems, 'local', raw, ['enabled']);
+  if (local === undefined) return undefined;
+  const enabled = local.enabled === undefined ? DEFAULTS.localEnabled : readBoolean(problems, 'local.enabled', local.enabled);
+  return enabled === undefined ? undefined : { enabled };
+}
+
+/** The demo is on in the built-in configuration only: a config file turns it on explicitly. */
+function readDemo(problems: Problems, raw: unknown): ServiceConfig['demo'] | undefined {
+  const demo = readObject(problems, 'demo', raw ?? {}, ['enabled', 'host', 'port']);
+  if (demo === undefined) return undefined;
+  const enabled = demo.enabled === undefined ? false : readBoolean(problems, 'demo.enabled', demo.enabled);
+  const listen = readListen(problems, 'demo', { host: demo.host, port: demo.port }, DEFAULTS.demo);
+  return enabled === undefined || listen === undefined ? undefined : { enabled, ...listen };
+}
+
+function readLimits(problems: Problems, raw: unknown): ServiceConfig['limits'] | undefined {
+  const limits = readObject(problems, 'limits', raw ?? {}, ['bodyBytes', 'usernameLength', 'displayNameLength']);
+  if (limits === undefined) return undefined;
+  const read = (key: 'bodyBytes' | 'usernameLength' | 'displayNameLength', min: number, max: number) =>
+    limits[key] === undefined ? DEFAULTS.limits[key] : readInteger(problems, `limits.${key}`, limits[key], min, max);
+  const bodyBytes = read('bodyBytes', 1024, 16 * 1024 * 1024);
+  const usernameLength = read('usernameLength', 8, 4096);
+  const displayNameLength = read('displayNameLength', 1, 4096);
+  return bodyBytes === undefined || usernameLength === undefined || displayNameLength === undefined
+    ? undefined : { bodyBytes, usernameLength, displayNameLength };
+}
+
+function readApplications(problems: Problems, raw: unknown, resolvePath: (keyPath: string, value: string) => string): ApplicationConfig[] | undefined {
+  if (raw === undefined) {
+    problems.add('applications', 'is required: the list of applications (Client IDs) this service serves');
+    return undefined;
+  }
+  // Duplicates are checked by Client ID (two entries may differ elsewhere), and on the raw entries so that
+  // they are reported even when another entry has problems of its own.
+  const apps = readArray(problems, 'applications', raw, (path, value) => readApplication({ problems, resolvePath }, path, value), { unique: false });
+  const seen = new Map<string, number>();
+  let duplicate = false;
+  (Array.isArray(raw) ? raw : []).forEach((entry, index) => {
+    const clientId = isObject(entry) && typeof entry.clientId === 'string' ? entry.clientId : undefined;
+    if (clientId === undefined) return;
+    const first = seen.get(clientId);
+    if (first !== undefined) {
+      problems.add(`applications[${index}].clientId`, `${JSON.stringify(clientId)} is already used by applications[${first}]`);
+      duplicate = true;
+    } else {
+      seen.set(clientId, index);
+    }
+  });
+  return duplicate ? undefined : apps;
+}

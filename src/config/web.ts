@@ -1,0 +1,84 @@
+// Checks of the web identifiers a configuration names: RP ID domains, origins, database and Redis URLs.
+// Each returns a problem text, or undefined when the value is fine.
+
+const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A registrable-looking host name in canonical form: lower-case labels, no trailing dot, not an IP address. */
+export function domainProblem(domain: string): string | undefined {
+  if (domain.length > 253) return 'is longer than 253 characters';
+  const labels = domain.toLowerCase().split('.');
+  if (labels.some((label) => !LABEL.test(label))) {
+    return `${JSON.stringify(domain)} is not a host name (letters, digits and hyphens in dot-separated labels; no scheme, port, path or trailing dot)`;
+  }
+  if (domain !== domain.toLowerCase()) return `must be lower-case (${JSON.stringify(domain.toLowerCase())})`;
+  if (labels.every((label) => /^[0-9]+$/.test(label))) return `${JSON.stringify(domain)} is an IP address; WebAuthn RP IDs are domains`;
+  if (domain === 'localhost') return '"localhost" is the RP ID of the local variant; the standard variant needs the application\'s own domain';
+  return undefined;
+}
+
+export interface ParsedOrigin {
+  readonly scheme: 'https' | 'http';
+  readonly host: string;
+  /** undefined when the origin was written without a port (local origins: any port). */
+  readonly port: string | undefined;
+}
+
+/**
+ * An origin exactly as browsers serialise it (`scheme://host[:port]`): no path, query, fragment, user info,
+ * trailing slash or default port; lower-case. A mismatch in form would make every comparison fail silently.
+ */
+export function parseOrigin(value: string): ParsedOrigin | string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${JSON.stringify(value)} is not an origin (expected scheme://host[:port])`;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${JSON.stringify(value)} must use https (or http for localhost)`;
+  if (url.origin === 'null' || url.origin !== value) {
+    return `${JSON.stringify(value)} is not in origin form; did you mean ${JSON.stringify(url.origin)}? (scheme://host[:port], lower-case, no path or trailing slash, no default port)`;
+  }
+  const scheme = url.protocol === 'https:' ? 'https' : 'http';
+  if (scheme === 'http' && url.hostname !== 'localhost' && !url.hostname.endsWith('.localhost')) {
+    return `${JSON.stringify(value)} uses http, which browsers allow for WebAuthn only on localhost; use https`;
+  }
+  return { scheme, host: url.hostname, port: url.port === '' ? undefined : url.port };
+}
+
+/** Whether `host` may use RP ID `domain`: equal, or a subdomain of it (WebAuthn L3 §5.1.3 / §5.1.4 step 8). */
+export function hostMatchesDomain(host: string, domain: string): boolean {
+  return host === domain || host.endsWith(`.${domain}`);
+}
+
+export function postgresUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${JSON.stringify(redactUrl(value))} is not a URL (postgres://user@host:5432/database)`;
+  }
+  if (url.hostname === '' && !url.searchParams.has('host')) return 'the postgres:// URL names no host';
+  return undefined;
+}
+
+export function redisUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${JSON.stringify(redactUrl(value))} is not a URL (redis://host:6379)`;
+  }
+  if (url.hostname === '') return 'the redis:// URL names no host';
+  return undefined;
+}
+
+/** A URL with its password replaced, for messages and logs (a database URL may carry credentials). */
+export function redactUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  }
+}
