@@ -22,6 +22,16 @@ export interface AttestationPolicy {
   readonly aaguidAllow: readonly string[];
   /** AAGUIDs that may never register. */
   readonly aaguidDeny: readonly string[];
+  /**
+   * Absolute paths of PEM files with the roots that sign `metadata` BLOBs. Absent or empty = the bundled
+   * roots of the real FIDO MDS3 (set it for the FIDO conformance tool's test MDS). Optional (additive).
+   */
+  readonly metadataRoots?: readonly string[];
+  /**
+   * Refuse authentication (AUTHENTICATOR_STATUS_NOT_ACCEPTED) by a credential whose authenticator model
+   * the metadata now reports compromised or revoked. Absent = false. Optional (additive).
+   */
+  readonly enforceStatusAtAuthentication?: boolean;
 }
 
 export interface ApplicationConfig {

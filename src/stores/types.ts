@@ -75,6 +75,8 @@ export interface CredentialRecord {
   readonly lastUsedAt: number | null;
   /** A name the user or an administrator gave the credential (admin API rename); absent or null = none. */
   readonly nickname?: string | null;
+  /** The authenticator's description from FIDO metadata at registration (TrustDecision.authenticatorName); absent or null = unknown. */
+  readonly authenticatorName?: string | null;
 }
 
 /** The change one successful authentication makes; applied only if the stored counter is still `expectedSignCount`. */

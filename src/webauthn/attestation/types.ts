@@ -53,4 +53,10 @@ export interface TrustDecision {
  */
 export interface TrustEvaluator {
   evaluate(input: TrustInput): TrustDecision;
+  /**
+   * §7.2 policy hook, called by the assertion ceremony before it accepts a stored credential: throws
+   * AUTHENTICATOR_STATUS_NOT_ACCEPTED when the application enforces metadata status at authentication and
+   * the credential's authenticator model is now reported compromised or revoked. Optional (additive).
+   */
+  checkAuthentication?(input: { readonly aaguid: string; readonly now: Date }): void;
 }
