@@ -1,0 +1,65 @@
+// The admission hook (ServiceHooks.admit): each request of the four operations takes a token from its
+// application's bucket and from its client address's bucket; if either is empty the http layer answers
+// 429 RATE_LIMITED with Retry-After.
+import type { Logger, ServiceHooks } from '../service.js';
+import { addressKey } from './address.js';
+import type { BucketRequest, BucketStore, RateLimitRule } from './types.js';
+import { validateRule } from './types.js';
+
+/** The `rateLimits` configuration (see docs/operations.md). null switches a limit off. */
+export interface RateLimitOptions {
+  /** Per Client ID, all of its callers together. */
+  readonly perApplication: RateLimitRule | null;
+  /** Per client address (an IPv6 address counts as its /64), across applications. */
+  readonly perAddress: RateLimitRule | null;
+  /** Per-application overrides of `perApplication` (null: no application limit for that Client ID). */
+  readonly applications?: Readonly<Record<string, RateLimitRule | null>>;
+  /** Addresses never limited per address (e.g. the relay of a trusted integrator). Exact match after normalisation. */
+  readonly exemptAddresses?: readonly string[];
+  /** When the bucket store fails: admit (default; the failure is logged) or refuse with 429. */
+  readonly onStoreError?: 'allow' | 'deny';
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitOptions = {
+  perApplication: { burst: 200, perSecond: 50 },
+  perAddress: { burst: 100, perSecond: 20 },
+  onStoreError: 'allow',
+};
+
+export interface RateLimitHooks extends Required<Pick<ServiceHooks, 'admit'>> {}
+
+export interface RateLimitDeps {
+  readonly store: BucketStore;
+  /** Epoch ms (runtime.now). */
+  readonly now: () => number;
+  readonly log?: Logger;
+}
+
+export function createRateLimitHooks(options: RateLimitOptions, deps: RateLimitDeps): RateLimitHooks {
+  if (options.perApplication) validateRule(options.perApplication, 'rateLimits.perApplication');
+  if (options.perAddress) validateRule(options.perAddress, 'rateLimits.perAddress');
+  for (const [id, rule] of Object.entries(options.applications ?? {})) {
+    if (rule) validateRule(rule, `rateLimits.applications.${id}`);
+  }
+  const exempt = new Set((options.exemptAddresses ?? []).map((a) => addressKey(a)));
+  const overrides = new Map(Object.entries(options.applications ?? {}));
+
+  return {
+    async admit({ clientId, remoteAddress }) {
+      const buckets: BucketRequest[] = [];
+      const appRule = overrides.has(clientId) ? overrides.get(clientId)! : options.perApplication;
+      if (appRule) buckets.push({ key: `app:${clientId}`, rule: appRule });
+      const address = addressKey(remoteAddress);
+      if (options.perAddress && !exempt.has(address)) buckets.push({ key: `addr:${address}`, rule: options.perAddress });
+      if (buckets.length === 0) return { allowed: true, retryAfterSeconds: 0 };
+      try {
+        return await deps.store.consume(buckets, deps.now());
+      } catch (error) {
+        const deny = options.onStoreError === 'deny';
+        deps.log?.warn({ event: 'rate_limit_store_error', error: error instanceof Error ? error.message : String(error), decision: deny ? 'deny' : 'allow' },
+          'rate-limit store failed');
+        return deny ? { allowed: false, retryAfterSeconds: 1 } : { allowed: true, retryAfterSeconds: 0 };
+      }
+    },
+  };
+}
