@@ -16,6 +16,7 @@ export interface SweepOptions {
 
 export class PostgresChallengeStore implements ChallengeStore {
   readonly #pool: pg.Pool;
+  #closed = false;
   readonly #clock: () => number;
   readonly #sweepIntervalMs: number;
   #lastSweep = Number.NEGATIVE_INFINITY;
@@ -65,7 +66,13 @@ export class PostgresChallengeStore implements ChallengeStore {
     for (const statement of this.#sql.sweep) await guarded('challenge sweep', () => this.#pool.query(statement, [now]));
   }
 
+  async ping(): Promise<void> {
+    await guarded('ping', () => this.#pool.query('SELECT 1'));
+  }
+
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     await this.#sweeping;
     await this.#pool.end();
   }

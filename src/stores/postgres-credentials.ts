@@ -8,7 +8,7 @@ import { guarded, toNumber } from './postgres-connection.js';
 
 const COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
   aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
-  user_verified, resident_key, clone_warning, created_at, last_used_at`;
+  user_verified, resident_key, clone_warning, created_at, last_used_at, nickname`;
 
 interface CredentialRow {
   client_id: string;
@@ -30,10 +30,11 @@ interface CredentialRow {
   clone_warning: boolean;
   created_at: string | number;
   last_used_at: string | number | null;
+  nickname: string | null;
 }
 
 function fromRow(row: CredentialRow): CredentialRecord {
-  return {
+  const record: CredentialRecord = {
     clientId: row.client_id,
     credentialId: row.credential_id,
     userHandle: row.user_handle,
@@ -54,15 +55,25 @@ function fromRow(row: CredentialRow): CredentialRecord {
     createdAt: toNumber(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : toNumber(row.last_used_at),
   };
+  // "absent or null = none": absent keeps records without a nickname equal to what was created.
+  return row.nickname === null ? record : { ...record, nickname: row.nickname };
 }
+
+/** Page sizes of the admin listing are bounded whatever the caller asks. */
+const MAX_PAGE = 1000;
 
 export class PostgresCredentialStore implements CredentialStore {
   readonly #pool: pg.Pool;
+  #closed = false;
   readonly #sql: {
     readonly insert: string;
     readonly find: string;
     readonly listByUser: string;
     readonly recordUse: string;
+    readonly listByApplication: string;
+    readonly delete: string;
+    readonly rename: string;
+    readonly deleteByApplication: string;
   };
 
   /** `schema` is the quoted identifier; the schema must already be migrated (see postgres-migrate.ts). */
@@ -71,16 +82,22 @@ export class PostgresCredentialStore implements CredentialStore {
     const table = `${schema}.credentials`;
     this.#sql = {
       insert: `INSERT INTO ${table} (${COLUMNS})
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
                ON CONFLICT (client_id, credential_id) DO NOTHING`,
       find: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND credential_id = $2`,
-      // Same order as every backend: oldest first, ties by credential id in code-unit order (COLLATE "C").
+      // Same order as every backend: oldest first, ties by credential id in code-unit order (the column is COLLATE "C").
       listByUser: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND user_handle = $2
-                   ORDER BY created_at, credential_id COLLATE "C"`,
+                   ORDER BY created_at, credential_id`,
       recordUse: `UPDATE ${table}
                   SET sign_count = $4, backup_state = $5, user_verified = $6,
                       clone_warning = clone_warning OR $7, last_used_at = $8
                   WHERE client_id = $1 AND credential_id = $2 AND sign_count = $3`,
+      // Keyset pagination on the primary key: stable under concurrent inserts, no OFFSET scans.
+      listByApplication: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND ($2::text IS NULL OR credential_id > $2)
+                          ORDER BY credential_id LIMIT $3`,
+      delete: `DELETE FROM ${table} WHERE client_id = $1 AND credential_id = $2`,
+      rename: `UPDATE ${table} SET nickname = $3 WHERE client_id = $1 AND credential_id = $2`,
+      deleteByApplication: `DELETE FROM ${table} WHERE client_id = $1`,
     };
   }
 
@@ -90,6 +107,7 @@ export class PostgresCredentialStore implements CredentialStore {
       record.algorithm, record.signCount, [...record.transports], record.aaguid, record.attestationFormat,
       record.attestationType, record.attestationTrusted, record.backupEligible, record.backupState,
       record.userVerified, record.residentKey, record.cloneWarning, record.createdAt, record.lastUsedAt,
+      record.nickname ?? null,
     ]));
     // The statement returned only after COMMIT (autocommit): with synchronous_commit on, the row is durable.
     return result.rowCount === 1 ? 'created' : 'duplicate';
@@ -114,7 +132,36 @@ export class PostgresCredentialStore implements CredentialStore {
     return result.rowCount === 1;
   }
 
+  async listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]> {
+    const limit = Math.max(0, Math.min(MAX_PAGE, Math.floor(page.limit)));
+    if (limit === 0) return [];
+    const result = await guarded('credential admin list', () =>
+      this.#pool.query<CredentialRow>(this.#sql.listByApplication, [clientId, page.after ?? null, limit]));
+    return result.rows.map(fromRow);
+  }
+
+  async delete(clientId: string, credentialId: string): Promise<boolean> {
+    const result = await guarded('credential delete', () => this.#pool.query(this.#sql.delete, [clientId, credentialId]));
+    return result.rowCount === 1;
+  }
+
+  async rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean> {
+    const result = await guarded('credential rename', () => this.#pool.query(this.#sql.rename, [clientId, credentialId, nickname]));
+    return result.rowCount === 1;
+  }
+
+  async deleteByApplication(clientId: string): Promise<number> {
+    const result = await guarded('credential delete by application', () => this.#pool.query(this.#sql.deleteByApplication, [clientId]));
+    return result.rowCount ?? 0;
+  }
+
+  async ping(): Promise<void> {
+    await guarded('ping', () => this.#pool.query('SELECT 1'));
+  }
+
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     await this.#pool.end();
   }
 }

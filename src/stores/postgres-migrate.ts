@@ -49,11 +49,16 @@ async function withClient<T>(url: string, options: PostgresOptions, what: string
 }
 
 /**
- * Applies every pending migration in one transaction, under an advisory lock so that several instances
- * (or operators) running it at once apply each migration exactly once. Idempotent.
+ * Applies every pending migration (up to `toVersion`; default all) in one transaction, under an advisory
+ * lock so that several instances (or operators) running it at once apply each migration exactly once.
+ * Idempotent.
  */
-export async function migratePostgres(url: string, options: PostgresOptions = {}): Promise<MigrationReport> {
+export async function migratePostgres(url: string, options: PostgresOptions & { readonly toVersion?: number } = {}): Promise<MigrationReport> {
   const schema = schemaIdentifier(options.schema);
+  const target = options.toVersion ?? POSTGRES_SCHEMA_VERSION;
+  if (!Number.isInteger(target) || target < 0 || target > POSTGRES_SCHEMA_VERSION) {
+    throw new Error(`toVersion must be an integer from 0 to ${POSTGRES_SCHEMA_VERSION}`);
+  }
   return withClient(url, options, 'migrate', async (client) => {
     await client.query('BEGIN');
     try {
@@ -66,13 +71,13 @@ export async function migratePostgres(url: string, options: PostgresOptions = {}
       )`);
       const from = await appliedVersion(client, schema);
       if (from > POSTGRES_SCHEMA_VERSION) throw newerSchema(schema, from);
-      const pending = POSTGRES_MIGRATIONS.filter((m) => m.version > from);
+      const pending = POSTGRES_MIGRATIONS.filter((m) => m.version > from && m.version <= target);
       for (const migration of pending) {
         for (const statement of migration.statements(schema)) await client.query(statement);
         await client.query(`INSERT INTO ${schema}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
       }
       await client.query('COMMIT');
-      return { from, to: POSTGRES_SCHEMA_VERSION, applied: pending.map(({ version, name }) => ({ version, name })) };
+      return { from, to: Math.max(from, target), applied: pending.map(({ version, name }) => ({ version, name })) };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;

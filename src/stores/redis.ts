@@ -83,6 +83,10 @@ export class RedisChallengeStore implements ChallengeStore {
     return { state: 'missing' };
   }
 
+  async ping(): Promise<void> {
+    await this.#run('ping', ['PING']);
+  }
+
   async close(): Promise<void> {
     if (this.#client.isOpen) await this.#client.close();
     else this.#client.destroy();

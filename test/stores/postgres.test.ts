@@ -91,15 +91,92 @@ describe('PostgreSQL migrations', () => {
   it('a store refuses to start on a schema behind this build', async () => {
     const schema = await newSchema('behind');
     await sql(`DELETE FROM "${schema}".schema_migrations WHERE version = $1`, [POSTGRES_SCHEMA_VERSION]);
-    if (POSTGRES_SCHEMA_VERSION > 1) {
-      await assert.rejects(openPostgresCredentialStore(POSTGRES_URL, { schema }), /is at version .* needs/);
-    } else {
-      await assert.rejects(openPostgresCredentialStore(POSTGRES_URL, { schema }), /not migrated/);
+    await assert.rejects(openPostgresCredentialStore(POSTGRES_URL, { schema }), (error: unknown) =>
+      error instanceof SchemaVersionError && /is at version \d+, this build needs/.test(error.message) && /migrate/.test(error.message));
+  });
+
+  it('upgrading a database from version 1 keeps its credentials and reaches the current version', async () => {
+    const schema = await newSchema('upgrade', false);
+    assert.deepEqual((await migratePostgres(POSTGRES_URL, { schema, toVersion: 1 })).applied.map((m) => m.version), [1]);
+    await assert.rejects(openPostgresCredentialStore(POSTGRES_URL, { schema }), /is at version 1, this build needs/);
+    const old = credential();
+    await sql(`INSERT INTO "${schema}".credentials (client_id, credential_id, user_handle, username, public_key, algorithm,
+      sign_count, transports, aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible,
+      backup_state, user_verified, resident_key, clone_warning, created_at, last_used_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`, [
+      old.clientId, old.credentialId, old.userHandle, old.username, Buffer.from(old.publicKey), old.algorithm,
+      old.signCount, old.transports, old.aaguid, old.attestationFormat, old.attestationType, old.attestationTrusted,
+      old.backupEligible, old.backupState, old.userVerified, old.residentKey, old.cloneWarning, old.createdAt, old.lastUsedAt]);
+    const report = await migratePostgres(POSTGRES_URL, { schema });
+    assert.equal(report.from, 1);
+    assert.equal(report.to, POSTGRES_SCHEMA_VERSION);
+    const store = await openPostgresCredentialStore(POSTGRES_URL, { schema });
+    try {
+      const found = await store.find(old.clientId, old.credentialId);
+      assert.equal(found?.credentialId, old.credentialId);
+      assert.deepEqual(Buffer.from(found!.publicKey), Buffer.from(old.publicKey));
+    } finally {
+      await store.close();
     }
   });
 
   it('a schema name that is not a plain identifier is refused before any SQL is sent', async () => {
     await assert.rejects(migratePostgres(POSTGRES_URL, { schema: 'x"; DROP TABLE y; --' }), /schema name/);
+  });
+});
+
+describe('PostgreSQL credential administration (optional CredentialStore methods)', () => {
+  it('rename sets and clears a nickname; absent means none', async () => {
+    const store = await openPostgresCredentialStore(POSTGRES_URL, { schema: await contractSchema() });
+    try {
+      const record = credential();
+      await store.create(record);
+      assert.equal('nickname' in (await store.find(record.clientId, record.credentialId))!, false);
+      assert.equal(await store.rename!(record.clientId, record.credentialId, 'Work laptop'), true);
+      assert.equal((await store.find(record.clientId, record.credentialId))?.nickname, 'Work laptop');
+      assert.equal(await store.rename!(record.clientId, record.credentialId, null), true);
+      assert.equal('nickname' in (await store.find(record.clientId, record.credentialId))!, false);
+      assert.equal(await store.rename!(record.clientId, 'dW5rbm93bg', 'x'), false);
+      const named = credential({ nickname: 'Phone' });
+      await store.create(named);
+      assert.equal((await store.find(named.clientId, named.credentialId))?.nickname, 'Phone');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('listByApplication pages by credential id; delete and deleteByApplication remove', async () => {
+    const store = await openPostgresCredentialStore(POSTGRES_URL, { schema: await contractSchema() });
+    try {
+      const clientId = `admin-${Date.now()}-${Math.random()}`;
+      const ids = ['b', 'A', 'a', 'c-', 'Z_', 'c'];
+      for (const id of ids) await store.create(credential({ clientId, credentialId: id }));
+      await store.create(credential({ credentialId: 'a' })); // another application
+      const sorted = [...ids].sort();
+      const first = await store.listByApplication!(clientId, { limit: 4 });
+      assert.deepEqual(first.map((r) => r.credentialId), sorted.slice(0, 4));
+      const rest = await store.listByApplication!(clientId, { limit: 4, after: first.at(-1)!.credentialId });
+      assert.deepEqual(rest.map((r) => r.credentialId), sorted.slice(4));
+      assert.equal(await store.delete!(clientId, 'a'), true);
+      assert.equal(await store.delete!(clientId, 'a'), false);
+      assert.equal(await store.find(clientId, 'a'), undefined);
+      assert.equal(await store.deleteByApplication!(clientId), ids.length - 1);
+      assert.deepEqual(await store.listByApplication!(clientId, { limit: 10 }), []);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('ping answers while the database is up', async () => {
+    const credentials = await openPostgresCredentialStore(POSTGRES_URL, { schema: await contractSchema() });
+    const challenges = await openPostgresChallengeStore(POSTGRES_URL, { schema: await contractSchema() });
+    try {
+      await credentials.ping!();
+      await challenges.ping!();
+    } finally {
+      await credentials.close();
+      await challenges.close();
+    }
   });
 });
 
@@ -170,6 +247,7 @@ describe('PostgreSQL unreachable', () => {
       }), StoreUnavailableError);
       await assert.rejects(challenges.put(record), StoreUnavailableError);
       await assert.rejects(challenges.take(record.clientId, record.challenge, Date.now()), StoreUnavailableError);
+      await assert.rejects(credentials.ping!(), StoreUnavailableError);
       proxy.restore();
       assert.equal((await credentials.find(before.clientId, before.credentialId))?.credentialId, before.credentialId);
       await challenges.put(record);

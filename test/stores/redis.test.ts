@@ -112,6 +112,7 @@ describe('Redis unreachable', () => {
       const record = ceremony();
       await assert.rejects(store.put(record), StoreUnavailableError);
       await assert.rejects(store.take(kept.clientId, kept.challenge, Date.now()), StoreUnavailableError);
+      await assert.rejects(store.ping!(), StoreUnavailableError);
       proxy.restore();
       // The client reconnects in the background (at most every ~2 s); bounded wait for it.
       const deadline = Date.now() + 15_000;

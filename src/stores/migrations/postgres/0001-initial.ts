@@ -1,4 +1,5 @@
-// Credentials, pending ceremonies and used-challenge markers.
+// Credentials, pending ceremonies and used-challenge markers. Ids sort by code unit (COLLATE "C"), the
+// order every backend lists them in.
 import type { PostgresMigration } from './migration.js';
 
 export const migration: PostgresMigration = {
@@ -6,8 +7,8 @@ export const migration: PostgresMigration = {
   name: 'credentials and challenges',
   statements: (schema) => [
     `CREATE TABLE ${schema}.credentials (
-       client_id           text     NOT NULL,
-       credential_id       text     NOT NULL,
+       client_id           text     COLLATE "C" NOT NULL,
+       credential_id       text     COLLATE "C" NOT NULL,
        user_handle         text     NOT NULL,
        username            text     NOT NULL,
        public_key          bytea    NOT NULL,

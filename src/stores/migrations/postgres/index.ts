@@ -1,10 +1,11 @@
 // Every PostgreSQL migration, in order. A new migration is a new file here and one more line below.
 import type { PostgresMigration } from './migration.js';
 import { migration as m0001 } from './0001-initial.js';
+import { migration as m0002 } from './0002-nickname.js';
 
 export type { PostgresMigration } from './migration.js';
 
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [m0001];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [m0001, m0002];
 
 /** The schema version this build expects. */
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
