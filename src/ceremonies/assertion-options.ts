@@ -1,0 +1,71 @@
+// POST /api/assertion/options: the authentication challenge (specification "Assertion options response",
+// decisions.md "Options responses"). Stores the ceremony with the credential ids it offered.
+
+import type { UserVerification } from '../config.js';
+import { FidoError } from '../errors.js';
+import { encodeBase64url } from '../util/base64url.js';
+import { CHALLENGE_BYTES } from './attestation-options.js';
+import type { CeremonyContext } from './context.js';
+import { requireStandardOrigin } from './origins.js';
+import type { AssertionOptionsRequest } from './requests.js';
+import { deriveFakeCredentialId, deriveUserHandle } from './user-handle.js';
+import { parseUsername } from './username.js';
+
+interface Descriptor {
+  readonly type: 'public-key';
+  readonly id: string;
+  readonly transports: string[];
+}
+
+/** What a fake credential claims: the transports of a typical platform passkey. */
+const FAKE_TRANSPORTS = ['internal', 'hybrid'];
+
+export async function assertionOptions(ctx: CeremonyContext, request: AssertionOptionsRequest): Promise<Record<string, unknown>> {
+  const { application: app, deps } = ctx;
+  const name = parseUsername(request.username, app, deps.config.local.enabled);
+  ctx.noteVariant(name.variant);
+  const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, app.origins) : null;
+
+  const userHandle = deriveUserHandle(deps.secrets.userHandleKey, ctx.clientId, name.username);
+  const allowCredentials = name.variant === 'standard' ? await standardAllowList(ctx, name.username, userHandle) : [];
+  const userVerification: UserVerification = app.userVerification === 'required' ? 'required' : request.userVerification ?? 'preferred';
+  const challenge = encodeBase64url(deps.runtime.randomBytes(CHALLENGE_BYTES));
+
+  await deps.challenges.put({
+    challenge,
+    clientId: ctx.clientId,
+    variant: name.variant,
+    type: 'authentication',
+    username: name.username,
+    userHandle,
+    userVerification,
+    origin,
+    allowCredentials: allowCredentials.map((d) => d.id),
+    expiresAt: deps.runtime.now() + app.timeoutMs,
+  });
+
+  return {
+    challenge,
+    timeout: app.timeoutMs,
+    rpId: name.rpId,
+    allowCredentials,
+    userVerification,
+    extensions: { ...request.extensions },
+  };
+}
+
+/**
+ * The user's credentials with their stored transports. A user without any gets ONE stable fake credential,
+ * so that the answer looks like a known user's (decisions.md), unless the application opted to reveal it.
+ */
+async function standardAllowList(ctx: CeremonyContext, username: string, userHandle: string): Promise<Descriptor[]> {
+  const stored = await ctx.deps.credentials.listByUser(ctx.clientId, userHandle);
+  if (stored.length > 0) {
+    return stored.map((c) => ({ type: 'public-key', id: c.credentialId, transports: [...c.transports] }));
+  }
+  if (ctx.application.revealUnknownUsers) {
+    throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'This user has no registered credential.');
+  }
+  const fakeId = deriveFakeCredentialId(ctx.deps.secrets.userHandleKey, ctx.clientId, username);
+  return [{ type: 'public-key', id: fakeId, transports: [...FAKE_TRANSPORTS] }];
+}

@@ -1,0 +1,94 @@
+// POST /api/assertion/result: verifies an authentication (WebAuthn L3 §7.2, in src/webauthn/authentication.ts)
+// against the ceremony its challenge names. Standard: the credential must be one the options offered and
+// stored for this application; its counter and flags are updated with a compare-and-set. Local: the key
+// comes from the sealed blob in extensions.localhost, and nothing is written anywhere.
+
+import { FidoError } from '../errors.js';
+import type { CeremonyRecord, CredentialRecord } from '../stores/types.js';
+import { encodeBase64url } from '../util/base64url.js';
+import { verifyAuthentication } from '../webauthn/authentication.js';
+import { parseClientData } from '../webauthn/client-data.js';
+import { parseAuthentication } from '../webauthn/parse.js';
+import type { AuthenticationExpectation, StoredCredentialView } from '../webauthn/types.js';
+import type { CeremonyContext } from './context.js';
+import { openLocalCredential } from './local-blob.js';
+import { exactOrigin, localOriginMatcher } from './origins.js';
+import type { AssertionResultRequest } from './requests.js';
+import { claimedVariant, takeCeremony } from './session.js';
+import { LOCAL_RP_ID } from './username.js';
+
+export async function assertionResult(ctx: CeremonyContext, request: AssertionResultRequest): Promise<Record<string, unknown>> {
+  const variant = claimedVariant(ctx, request.localMarker);
+  const clientData = parseClientData(request.response.clientDataJSON);
+  // From here on the ceremony is consumed, whether verification then succeeds or fails.
+  const ceremony = await takeCeremony(ctx, clientData.challenge, 'authentication', variant);
+  const parsed = parseAuthentication(request, clientData);
+  const credentialId = encodeBase64url(parsed.credentialId);
+
+  if (variant === 'local') {
+    // The blob is the only record of the credential. The counter cannot be tracked without storage: the
+    // stored counter counts as 0, so any counter is accepted (docs/api.md, docs/local-variant.md).
+    const local = openLocalCredential(request.localMarker, ctx.deps.secrets.localBlobKeys, {
+      clientId: ctx.clientId, credentialId, userHandle: ceremony.userHandle,
+    });
+    const view = credentialView(ctx, credentialId, local.publicKey, local.algorithm, 0, local.userHandle, local.backupEligible);
+    verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
+    return {};
+  }
+
+  const stored = await offeredCredential(ctx, ceremony, credentialId);
+  const view = credentialView(ctx, credentialId, stored.publicKey, stored.algorithm, stored.signCount, stored.userHandle, stored.backupEligible);
+  const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
+  const written = await ctx.deps.credentials.recordUse(ctx.clientId, credentialId, {
+    expectedSignCount: stored.signCount,
+    // Under the `warn` policy a counter that went backwards is accepted, never stored lower.
+    signCount: Math.max(stored.signCount, verified.signCount),
+    backupState: verified.flags.bs,
+    userVerified: verified.flags.uv,
+    cloneWarning: stored.cloneWarning || verified.cloneWarning,
+    usedAt: ctx.deps.runtime.now(),
+  });
+  if (!written) {
+    // Another authentication with this credential changed the counter since we read it.
+    throw new FidoError('SIGNATURE_COUNTER_NOT_INCREASED', 'A concurrent authentication with this credential was accepted first.');
+  }
+  if (verified.cloneWarning) {
+    ctx.deps.log.warn({ clientId: ctx.clientId, credentialId }, 'signature counter did not increase; accepted under the warn policy');
+  }
+  return {};
+}
+
+/** The credential must be one the options offered, and stored for this application and user. */
+async function offeredCredential(ctx: CeremonyContext, ceremony: CeremonyRecord, credentialId: string): Promise<CredentialRecord> {
+  if (!(ceremony.allowCredentials ?? []).includes(credentialId)) {
+    throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'The credential was not offered in the options of this challenge.');
+  }
+  const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
+  if (!stored || stored.userHandle !== ceremony.userHandle) throw new FidoError('CREDENTIAL_ID_NOT_FOUND');
+  return stored;
+}
+
+function credentialView(
+  ctx: CeremonyContext,
+  credentialId: string,
+  cose: Uint8Array,
+  algorithm: number,
+  signCount: number,
+  userHandle: string,
+  backupEligible: boolean,
+): StoredCredentialView {
+  return { publicKey: ctx.keys.get(ctx.clientId, credentialId, cose), algorithm, signCount, userHandle, backupEligible };
+}
+
+function expectationFor(ctx: CeremonyContext, ceremony: CeremonyRecord, credential: StoredCredentialView): AuthenticationExpectation {
+  const app = ctx.application;
+  return {
+    challenge: ceremony.challenge,
+    isAllowedOrigin: ceremony.variant === 'standard' ? exactOrigin(ceremony.origin ?? '') : localOriginMatcher(app.localOrigins),
+    allowCrossOrigin: app.allowCrossOrigin,
+    rpId: ceremony.variant === 'standard' ? app.domain : LOCAL_RP_ID,
+    requireUserVerification: ceremony.userVerification === 'required',
+    credential,
+    counterPolicy: app.counterPolicy,
+  };
+}

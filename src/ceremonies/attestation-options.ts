@@ -1,0 +1,68 @@
+// POST /api/attestation/options: the registration challenge (specification "Attestation options response",
+// decisions.md "Options responses"). Stores the ceremony the result call will take by its challenge.
+
+import type { UserVerification } from '../config.js';
+import { encodeBase64url } from '../util/base64url.js';
+import type { CeremonyContext } from './context.js';
+import { requireStandardOrigin } from './origins.js';
+import type { AttestationOptionsRequest, AuthenticatorSelection } from './requests.js';
+import { deriveUserHandle } from './user-handle.js';
+import { parseUsername } from './username.js';
+
+/** 32 random bytes: 256 bits, above WebAuthn's 16-byte minimum (decisions.md "Ceremonies"). */
+export const CHALLENGE_BYTES = 32;
+
+export async function attestationOptions(ctx: CeremonyContext, request: AttestationOptionsRequest): Promise<Record<string, unknown>> {
+  const { application: app, deps } = ctx;
+  const name = parseUsername(request.username, app, deps.config.local.enabled);
+  ctx.noteVariant(name.variant);
+  const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, app.origins) : null;
+
+  const userHandle = deriveUserHandle(deps.secrets.userHandleKey, ctx.clientId, name.username);
+  const challenge = encodeBase64url(deps.runtime.randomBytes(CHALLENGE_BYTES));
+  const userVerification = effectiveUserVerification(request.authenticatorSelection?.userVerification, app.userVerification);
+
+  // Standard: the user's existing credentials, so the browser does not register the same authenticator
+  // twice. Local stores nothing, so it has nothing to exclude.
+  const existing = name.variant === 'standard' ? await deps.credentials.listByUser(ctx.clientId, userHandle) : [];
+
+  await deps.challenges.put({
+    challenge,
+    clientId: ctx.clientId,
+    variant: name.variant,
+    type: 'registration',
+    username: name.username,
+    userHandle,
+    userVerification,
+    origin,
+    expiresAt: deps.runtime.now() + app.timeoutMs,
+  });
+
+  return {
+    rp: { name: app.name, icon: app.icon, id: name.rpId },
+    user: { name: name.username, icon: '', id: userHandle, displayName: request.displayName ?? name.user },
+    challenge,
+    pubKeyCredParams: app.algorithms.map((alg) => ({ type: 'public-key', alg })),
+    timeout: app.timeoutMs,
+    excludeCredentials: existing.map((c) => ({ type: 'public-key', id: c.credentialId, transports: [...c.transports] })),
+    authenticatorSelection: echoSelection(request.authenticatorSelection, app.userVerification),
+    attestation: request.attestation ?? 'none',
+    extensions: { ...request.extensions, credProps: true },
+  };
+}
+
+/** `required` wins from either side; otherwise what was asked, default `preferred`. */
+export function effectiveUserVerification(requested: UserVerification | undefined, policy: UserVerification | null): UserVerification {
+  if (policy === 'required' || requested === 'required') return 'required';
+  return requested ?? 'preferred';
+}
+
+/**
+ * Echoes authenticatorSelection exactly as sent (adding nothing), with one exception: an application whose
+ * policy requires user verification says so, because the result will enforce it.
+ */
+function echoSelection(sent: AuthenticatorSelection | undefined, policy: UserVerification | null): AuthenticatorSelection {
+  const selection = { ...sent };
+  if (policy === 'required') return { ...selection, userVerification: 'required' };
+  return selection;
+}

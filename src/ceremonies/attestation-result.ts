@@ -1,0 +1,104 @@
+// POST /api/attestation/result: verifies a registration (WebAuthn L3 §7.1, in src/webauthn/registration.ts)
+// against the ceremony its challenge names. Standard: stores the credential and answers ok only once the
+// store has it. Local: stores nothing and answers the sealed credential as `localhost`.
+
+import { FidoError } from '../errors.js';
+import type { Application } from '../service.js';
+import type { CeremonyRecord, CredentialRecord } from '../stores/types.js';
+import { encodeBase64url } from '../util/base64url.js';
+import { parseClientData } from '../webauthn/client-data.js';
+import { parseRegistration } from '../webauthn/parse.js';
+import { verifyRegistration } from '../webauthn/registration.js';
+import type { RegistrationExpectation, VerifiedRegistration } from '../webauthn/types.js';
+import type { CeremonyContext } from './context.js';
+import { localCredentialFromRecord, sealLocalCredential } from './local-blob.js';
+import { exactOrigin, localOriginMatcher } from './origins.js';
+import type { AttestationResultRequest } from './requests.js';
+import { claimedVariant, takeCeremony } from './session.js';
+import { LOCAL_RP_ID } from './username.js';
+
+export async function attestationResult(ctx: CeremonyContext, request: AttestationResultRequest): Promise<Record<string, unknown>> {
+  const variant = claimedVariant(ctx, request.localMarker);
+  if (variant === 'local' && request.localMarker !== true) {
+    throw new FidoError('LOCAL_EXTENSION_MISSING', 'extensions.localhost must be the boolean true in an attestation result.');
+  }
+  const clientData = parseClientData(request.response.clientDataJSON);
+  // From here on the ceremony is consumed, whether verification then succeeds or fails.
+  const ceremony = await takeCeremony(ctx, clientData.challenge, 'registration', variant);
+
+  const parsed = parseRegistration(request, clientData);
+  const verified = verifyRegistration(parsed, expectationFor(ctx, ceremony));
+  checkAaguidPolicy(ctx.application, verified.aaguid);
+  const credential = credentialRecord(ctx, ceremony, verified, request);
+
+  if (variant === 'local') {
+    const sealed = sealLocalCredential(localCredentialFromRecord(credential, LOCAL_RP_ID), ctx.deps.secrets.localBlobKeys, ctx.deps.runtime.randomBytes);
+    return { localhost: sealed };
+  }
+  // A credential is answered ok only after it is durably stored (decisions.md "Limits and bad input").
+  const created = await ctx.deps.credentials.create(credential);
+  if (created === 'duplicate') throw new FidoError('DUPLICATED_CREDENTIAL_ID');
+  return {};
+}
+
+function expectationFor(ctx: CeremonyContext, ceremony: CeremonyRecord): RegistrationExpectation {
+  const app = ctx.application;
+  return {
+    challenge: ceremony.challenge,
+    isAllowedOrigin: ceremony.variant === 'standard' ? exactOrigin(ceremony.origin ?? '') : localOriginMatcher(app.localOrigins),
+    allowCrossOrigin: app.allowCrossOrigin,
+    rpId: ceremony.variant === 'standard' ? app.domain : LOCAL_RP_ID,
+    requireUserVerification: ceremony.userVerification === 'required',
+    algorithms: app.algorithms,
+    trust: app.trust,
+    now: new Date(ctx.deps.runtime.now()),
+  };
+}
+
+/** The application's AAGUID allow and deny lists (config `attestation.aaguidAllow` / `aaguidDeny`). */
+function checkAaguidPolicy(app: Application, aaguid: string): void {
+  const { aaguidAllow, aaguidDeny } = app.attestation;
+  if (aaguidDeny.includes(aaguid)) {
+    throw new FidoError('ATTESTATION_NOT_TRUSTED', `Authenticators of AAGUID ${aaguid} may not register with this application.`);
+  }
+  if (aaguidAllow.length > 0 && !aaguidAllow.includes(aaguid)) {
+    throw new FidoError('ATTESTATION_NOT_TRUSTED', `AAGUID ${aaguid} is not on this application's list of allowed authenticators.`);
+  }
+}
+
+function credentialRecord(
+  ctx: CeremonyContext,
+  ceremony: CeremonyRecord,
+  verified: VerifiedRegistration,
+  request: AttestationResultRequest,
+): CredentialRecord {
+  return {
+    clientId: ctx.clientId,
+    credentialId: encodeBase64url(verified.credentialId),
+    userHandle: ceremony.userHandle,
+    username: ceremony.username,
+    publicKey: verified.publicKey.cose,
+    algorithm: verified.publicKey.alg,
+    signCount: verified.signCount,
+    transports: request.response.transports ?? [],
+    aaguid: verified.aaguid,
+    attestationFormat: verified.fmt,
+    attestationType: verified.attestationType,
+    attestationTrusted: verified.attestationTrusted,
+    backupEligible: verified.flags.be,
+    backupState: verified.flags.bs,
+    userVerified: verified.flags.uv,
+    residentKey: residentKeyOf(request.extensions),
+    cloneWarning: false,
+    createdAt: ctx.deps.runtime.now(),
+    lastUsedAt: null,
+  };
+}
+
+/** credProps.rk as the client reported it (a client extension output, not signed), or null. */
+function residentKeyOf(extensions: Readonly<Record<string, unknown>>): boolean | null {
+  const credProps = extensions.credProps;
+  if (typeof credProps !== 'object' || credProps === null) return null;
+  const rk = (credProps as Record<string, unknown>).rk;
+  return typeof rk === 'boolean' ? rk : null;
+}

@@ -1,0 +1,17 @@
+// What each operation receives from the HTTP layer: the dependencies, the caller's application (already
+// found from the Client ID), the origin header, and the per-app caches. Built per request.
+
+import type { Variant } from '../config.js';
+import type { Application, ServiceDeps } from '../service.js';
+import type { KeyCache } from './key-cache.js';
+
+export interface CeremonyContext {
+  readonly deps: ServiceDeps;
+  readonly application: Application;
+  readonly clientId: string;
+  /** The single origin header, or undefined when absent. */
+  readonly originHeader: string | undefined;
+  readonly keys: KeyCache;
+  /** Reports the variant as soon as it is known (for the outcome hook and the logs). */
+  noteVariant(variant: Variant): void;
+}

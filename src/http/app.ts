@@ -1,0 +1,198 @@
+// The HTTP app: `buildApp(deps)` never listens. `handler` serves node:http; `inject` serves an in-memory
+// request through the very same `serve` path (only the socket is missing), for the ceremony tests.
+//
+// Order of checks for every request: route (404/405) → Client ID in User-agent (400) → admission (429)
+// → application (403) → Content-Type (415) → body size (413) → JSON (400) → schema (400) → operation.
+// Every answer is the JSON envelope with an X-Request-Id header; OperationOutcome is reported once.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { Variant } from '../config.js';
+import { FidoError } from '../errors.js';
+import { KeyCache } from '../ceremonies/key-cache.js';
+import type { CeremonyContext } from '../ceremonies/context.js';
+import type { OperationOutcome, ServiceDeps } from '../service.js';
+import { BodyTooLarge, checkContentType, parseJsonBody, readBody } from './body.js';
+import { failed, ok, replyForError, type Reply } from './envelope.js';
+import { parseClientId, singleOrigin } from './headers.js';
+import { ALLOWED_METHODS, ROUTES } from './routes.js';
+
+export interface InjectRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer;
+  readonly remoteAddress?: string;
+}
+
+export interface InjectResponse {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  json(): any;
+}
+
+export interface App {
+  handler(req: IncomingMessage, res: ServerResponse): void;
+  inject(request: InjectRequest): Promise<InjectResponse>;
+}
+
+/** One request, whichever way it arrived. Header values are every occurrence, so doubles can be refused. */
+interface Call {
+  readonly method: string;
+  readonly url: string;
+  header(name: string): readonly string[] | undefined;
+  readonly body: Readable;
+  readonly remoteAddress: string | null;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** What is known about the request so far, for the outcome hook and the logs. */
+interface Trace {
+  operation: OperationOutcome['operation'];
+  clientId: string | null;
+  variant: Variant | null;
+}
+
+/** inject() feeds its body in chunks of this size, like a socket would. */
+const INJECT_CHUNK = 16 * 1024;
+
+export interface AppOptions {
+  /** The imported-key cache (default: a new one of the default capacity); tests pass theirs to watch it. */
+  readonly keyCache?: KeyCache;
+}
+
+export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
+  const keys = options.keyCache ?? new KeyCache();
+  const requestIdPrefix = deps.runtime.randomBytes(6).toString('base64url');
+  let requestCount = 0;
+
+  async function dispatch(call: Call, trace: Trace): Promise<Reply> {
+    const path = call.url.split('?', 1)[0]!;
+    const route = ROUTES.get(path);
+    if (!route) return failed('NOT_FOUND');
+    if (call.method !== 'POST') return failed('METHOD_NOT_ALLOWED', undefined, { allow: ALLOWED_METHODS });
+    trace.operation = route.operation;
+
+    const clientId = parseClientId(call.header('user-agent'), deps.config.vendor);
+    trace.clientId = clientId;
+    if (deps.hooks?.admit) {
+      const decision = await deps.hooks.admit({ clientId, remoteAddress: call.remoteAddress });
+      if (!decision.allowed) {
+        const seconds = Math.max(1, Math.ceil(decision.retryAfterSeconds));
+        return failed('RATE_LIMITED', undefined, { 'retry-after': String(seconds) });
+      }
+    }
+    const application = await deps.applications.find(clientId);
+    if (!application) throw new FidoError('CLIENT_ID_UNKNOWN');
+
+    checkContentType(call.header('content-type'));
+    const raw = await readBody(call.body, deps.config.limits.bodyBytes, call.header('content-length'));
+    const json = parseJsonBody(raw);
+
+    const ctx: CeremonyContext = {
+      deps,
+      application,
+      clientId,
+      originHeader: singleOrigin(call.header('origin')),
+      keys,
+      noteVariant: (variant) => { trace.variant = variant; },
+    };
+    return ok(await route.run(ctx, json, deps.config.limits));
+  }
+
+  async function serve(call: Call): Promise<Answer> {
+    const started = deps.runtime.now();
+    const requestId = `${requestIdPrefix}-${(requestCount++).toString(36)}`;
+    const trace: Trace = { operation: 'other', clientId: null, variant: null };
+    let reply: Reply;
+    let closeConnection = false;
+    try {
+      reply = await dispatch(call, trace);
+    } catch (error) {
+      // The rest of an oversized body is never read: close the connection after answering.
+      closeConnection = error instanceof BodyTooLarge;
+      const classified = replyForError(error);
+      reply = classified.reply;
+      if (classified.unexpected) {
+        deps.log.error({ requestId, operation: trace.operation, clientId: trace.clientId, error: describe(error) }, 'request failed unexpectedly');
+      }
+    }
+    reportOutcome(requestId, trace, reply, started, call.remoteAddress);
+    const body = JSON.stringify(reply.body);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'x-request-id': requestId,
+      ...reply.headers,
+    };
+    if (closeConnection) headers.connection = 'close';
+    return { status: reply.status, headers, body };
+  }
+
+  function reportOutcome(requestId: string, trace: Trace, reply: Reply, started: number, remoteAddress: string | null): void {
+    const onOutcome = deps.hooks?.onOutcome;
+    if (!onOutcome) return;
+    const errorMessage = reply.body.errorMessage;
+    try {
+      onOutcome({
+        operation: trace.operation,
+        clientId: trace.clientId,
+        variant: trace.variant,
+        httpStatus: reply.status,
+        errorName: Array.isArray(errorMessage) ? String(errorMessage[0]) : null,
+        durationMs: Math.max(0, deps.runtime.now() - started),
+        requestId,
+        remoteAddress,
+      });
+    } catch (error) {
+      // Instrumentation must never change an answer.
+      deps.log.warn({ requestId, error: describe(error) }, 'outcome hook failed');
+    }
+  }
+
+  return {
+    handler(req, res) {
+      const call: Call = {
+        method: req.method ?? '',
+        url: req.url ?? '/',
+        header: (name) => req.headersDistinct[name],
+        body: req,
+        remoteAddress: req.socket.remoteAddress ?? null,
+      };
+      void serve(call).then((answer) => {
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+      });
+    },
+
+    async inject(request) {
+      const headers = new Map<string, string>();
+      for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name.toLowerCase(), value);
+      const bytes = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body);
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += INJECT_CHUNK) chunks.push(bytes.subarray(at, at + INJECT_CHUNK));
+      const answer = await serve({
+        method: request.method.toUpperCase(),
+        url: request.url,
+        header: (name) => (headers.has(name) ? [headers.get(name)!] : undefined),
+        body: Readable.from(chunks),
+        remoteAddress: request.remoteAddress ?? '127.0.0.1',
+      });
+      return { ...answer, json: () => JSON.parse(answer.body) };
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
+}

@@ -1,0 +1,44 @@
+// The four operations: path → operation name, request schema, ceremony. Nothing else is routed.
+
+import { assertionOptions } from '../ceremonies/assertion-options.js';
+import { assertionResult } from '../ceremonies/assertion-result.js';
+import { attestationOptions } from '../ceremonies/attestation-options.js';
+import { attestationResult } from '../ceremonies/attestation-result.js';
+import type { CeremonyContext } from '../ceremonies/context.js';
+import type { OperationOutcome } from '../service.js';
+import {
+  assertionOptionsRequest,
+  assertionResultRequest,
+  attestationOptionsRequest,
+  attestationResultRequest,
+  type SchemaLimits,
+} from './schemas.js';
+
+export type OperationName = Exclude<OperationOutcome['operation'], 'other'>;
+
+export interface Route {
+  readonly operation: OperationName;
+  /** Checks the parsed JSON body against the schema, then runs the ceremony; resolves to the ok fields. */
+  run(ctx: CeremonyContext, body: unknown, limits: SchemaLimits): Promise<Record<string, unknown>>;
+}
+
+export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
+  ['/api/attestation/options', {
+    operation: 'attestation/options',
+    run: (ctx, body, limits) => attestationOptions(ctx, attestationOptionsRequest(body, limits)),
+  }],
+  ['/api/attestation/result', {
+    operation: 'attestation/result',
+    run: (ctx, body) => attestationResult(ctx, attestationResultRequest(body)),
+  }],
+  ['/api/assertion/options', {
+    operation: 'assertion/options',
+    run: (ctx, body, limits) => assertionOptions(ctx, assertionOptionsRequest(body, limits)),
+  }],
+  ['/api/assertion/result', {
+    operation: 'assertion/result',
+    run: (ctx, body) => assertionResult(ctx, assertionResultRequest(body)),
+  }],
+]);
+
+export const ALLOWED_METHODS = 'POST';
