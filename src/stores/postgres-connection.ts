@@ -26,6 +26,23 @@ export function schemaIdentifier(schema: string | undefined): string {
   return `"${name}"`;
 }
 
+/**
+ * Takes our own `schema` parameter out of a postgres:// URL (`postgres://host/db?schema=passkey`), so that a
+ * deployment chooses its schema in the one `database` setting. An explicit `options.schema` wins.
+ */
+export function splitSchema(url: string, options: PostgresOptions): { url: string; options: PostgresOptions } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url, options };
+  }
+  const fromUrl = parsed.searchParams.get('schema');
+  if (fromUrl === null) return { url, options };
+  parsed.searchParams.delete('schema');
+  return { url: parsed.toString(), options: { ...options, schema: options.schema ?? fromUrl } };
+}
+
 export function createPool(url: string, options: PostgresOptions = {}): pg.Pool {
   const queryTimeoutMs = options.queryTimeoutMs ?? 5000;
   const pool = new pg.Pool({

@@ -3,16 +3,26 @@
 // Imported dynamically by src/stores/open.ts, so `pg` loads only where PostgreSQL is configured.
 
 import type { ChallengeStore, CredentialStore } from './types.js';
-import { createPool, schemaIdentifier, type PostgresOptions } from './postgres-connection.js';
-import { checkPostgresSchema } from './postgres-migrate.js';
+import { createPool, schemaIdentifier, splitSchema, type PostgresOptions } from './postgres-connection.js';
+import { checkPostgresSchema, migratePostgres as migrate, type MigrationReport } from './postgres-migrate.js';
 import { PostgresCredentialStore } from './postgres-credentials.js';
 import { PostgresChallengeStore, type SweepOptions } from './postgres-challenges.js';
 
 export type { PostgresOptions } from './postgres-connection.js';
-export { migratePostgres, SchemaVersionError, type MigrationReport } from './postgres-migrate.js';
+export { SchemaVersionError, type MigrationReport } from './postgres-migrate.js';
 export { POSTGRES_SCHEMA_VERSION } from './migrations/postgres/index.js';
 
-async function openPool(url: string, options: PostgresOptions) {
+/**
+ * Applies the pending numbered migrations (src/stores/migrations/postgres/) to the schema named by
+ * `options.schema`, else the URL's `?schema=`, else `public`. What the CLI's `migrate` command runs.
+ */
+export async function migratePostgres(url: string, options: PostgresOptions & { readonly toVersion?: number } = {}): Promise<MigrationReport> {
+  const split = splitSchema(url, options);
+  return migrate(split.url, split.options);
+}
+
+async function openPool(givenUrl: string, givenOptions: PostgresOptions) {
+  const { url, options } = splitSchema(givenUrl, givenOptions);
   const schema = schemaIdentifier(options.schema);
   const pool = createPool(url, options);
   try {

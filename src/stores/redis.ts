@@ -135,7 +135,8 @@ export class RedisChallengeStore implements ChallengeStore {
 }
 
 /** Opens a client and waits (bounded) for the first connection; refuses to start if Redis is unreachable. */
-export async function openRedisChallengeStore(url: string, options: RedisOptions = {}): Promise<ChallengeStore> {
+export async function openRedisChallengeStore(givenUrl: string, givenOptions: RedisOptions = {}): Promise<ChallengeStore> {
+  const { url, options } = splitPrefix(givenUrl, givenOptions);
   const connectTimeout = options.connectTimeoutMs ?? 3000;
   const client: Client = createClient({
     url,
@@ -166,6 +167,23 @@ export async function openRedisChallengeStore(url: string, options: RedisOptions
     clearTimeout(timer);
   }
   return new RedisChallengeStore(client, options);
+}
+
+/**
+ * Takes our own `prefix` parameter out of a redis:// URL (`redis://host:6379?prefix=shop:`), so that a
+ * deployment chooses its key prefix in the one `challenges` setting. An explicit `options.prefix` wins.
+ */
+function splitPrefix(url: string, options: RedisOptions): { url: string; options: RedisOptions } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url, options };
+  }
+  const fromUrl = parsed.searchParams.get('prefix');
+  if (fromUrl === null) return { url, options };
+  parsed.searchParams.delete('prefix');
+  return { url: parsed.toString(), options: { ...options, prefix: options.prefix ?? fromUrl } };
 }
 
 /** The URL without its password, for messages. */

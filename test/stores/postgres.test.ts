@@ -120,6 +120,20 @@ describe('PostgreSQL migrations', () => {
     }
   });
 
+  it('the schema can be given in the URL (?schema=), for migrate and for the stores', async () => {
+    const schema = await newSchema('url', false);
+    const url = `${POSTGRES_URL}?schema=${schema}`;
+    assert.equal((await migratePostgres(url)).to, POSTGRES_SCHEMA_VERSION);
+    const store = await openPostgresCredentialStore(url);
+    try {
+      const record = credential();
+      await store.create(record);
+      assert.equal((await sql(`SELECT 1 FROM "${schema}".credentials WHERE credential_id = $1`, [record.credentialId])).length, 1);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a schema name that is not a plain identifier is refused before any SQL is sent', async () => {
     await assert.rejects(migratePostgres(POSTGRES_URL, { schema: 'x"; DROP TABLE y; --' }), /schema name/);
   });

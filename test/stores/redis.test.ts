@@ -71,6 +71,20 @@ describe('Redis challenge store: keys and TTLs', () => {
     }
   });
 
+  it('the key prefix can be given in the URL (?prefix=)', async () => {
+    const own = freshPrefix('redis-url');
+    const store = await openRedisChallengeStore(`${REDIS_URL}?prefix=${encodeURIComponent(own.prefix)}`);
+    try {
+      const record = ceremony();
+      await store.put(record);
+      assert.equal((await own.keys()).length, 1);
+      assert.deepEqual(await store.take(record.clientId, record.challenge, Date.now()), { state: 'taken', record });
+    } finally {
+      await store.close();
+      await own.drop();
+    }
+  });
+
   it('recovers when the take script was flushed from Redis (e.g. after a Redis restart)', async () => {
     const own = freshPrefix('redis-noscript');
     const store = await openRedisChallengeStore(REDIS_URL, { prefix: own.prefix });
