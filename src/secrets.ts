@@ -1,0 +1,206 @@
+// The service's secrets: the user-handle HMAC key and the local-blob keys (newest first, with ids for
+// rotation). They come from environment variables or a JSON key file (mode 0600); a single instance on
+// SQLite generates the file on first start. Several instances sharing PostgreSQL must share the secrets
+// too, so there they must be configured: generating them per instance would give each instance other
+// user handles and blobs the others cannot open.
+// Never log a secret value: messages name variables, files and key ids only.
+
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ServiceConfig } from './config.js';
+import type { LocalBlobKey, Logger, Secrets } from './service.js';
+
+export const USER_HANDLE_KEY_ENV = 'PASSKEY_USER_HANDLE_KEY';
+export const LOCAL_BLOB_KEYS_ENV = 'PASSKEY_LOCAL_BLOB_KEYS';
+
+const KEY_BYTES = 32;
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_-]+)$/;
+
+/** A problem with the secrets; the message is safe to print (it never holds a key). */
+export class SecretsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SecretsError';
+  }
+}
+
+/** The key file's format (version 1). Keys are base64url; localBlobKeys are newest first. */
+export interface SecretsFile {
+  readonly version: 1;
+  readonly userHandleKey: string;
+  readonly localBlobKeys: readonly { readonly id: string; readonly key: string }[];
+}
+
+export interface LoadSecretsOptions {
+  readonly config: Pick<ServiceConfig, 'secretsFile' | 'database'>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly randomBytes: (size: number) => Buffer;
+  readonly log?: Logger;
+}
+
+/**
+ * Environment variables win over the file, each secret on its own. Without either: generate the file
+ * (SQLite), or refuse (PostgreSQL).
+ */
+export function loadSecrets(options: LoadSecretsOptions): Secrets {
+  const { config, env, log } = options;
+  const fromEnv = secretsFromEnv(env);
+  if (fromEnv.userHandleKey !== undefined && fromEnv.localBlobKeys !== undefined) {
+    return { userHandleKey: fromEnv.userHandleKey, localBlobKeys: fromEnv.localBlobKeys };
+  }
+  const file = config.secretsFile;
+  let stored = readSecretsFile(file);
+  if (stored === undefined) {
+    if (config.database.kind === 'postgres') {
+      throw new SecretsError(
+        `Secrets are not configured. With a PostgreSQL database, several instances share the data, so they must share ` +
+        `the secrets: set ${USER_HANDLE_KEY_ENV} and ${LOCAL_BLOB_KEYS_ENV}, or give every instance the same key file ` +
+        `(secretsFile, now ${file}; create one with "passkey-server secrets init --file <path>"). ` +
+        `They are never generated on their own in this setup.`);
+    }
+    const generated = generateSecrets(options.randomBytes);
+    writeSecretsFile(file, generated);
+    log?.info({ file, localBlobKeyIds: generated.localBlobKeys.map((k) => k.id) }, 'generated new secrets (first start)');
+    stored = generated;
+  } else {
+    warnIfReadableByOthers(file, log);
+  }
+  const parsed = parseSecretsFile(stored, file);
+  return {
+    userHandleKey: fromEnv.userHandleKey ?? parsed.userHandleKey,
+    localBlobKeys: fromEnv.localBlobKeys ?? parsed.localBlobKeys,
+  };
+}
+
+function secretsFromEnv(env: Readonly<Record<string, string | undefined>>): Partial<Secrets> {
+  const handle = env[USER_HANDLE_KEY_ENV];
+  const blobs = env[LOCAL_BLOB_KEYS_ENV];
+  return {
+    userHandleKey: handle ? decodeKey(handle.trim(), USER_HANDLE_KEY_ENV) : undefined,
+    localBlobKeys: blobs ? parseKeyList(blobs) : undefined,
+  };
+}
+
+/** `id:key,id:key`, newest first (the first seals, all open). */
+function parseKeyList(text: string): LocalBlobKey[] {
+  const entries = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length === 0) throw new SecretsError(`${LOCAL_BLOB_KEYS_ENV} holds no key; expected "<id>:<base64 32-byte key>[,<id>:<key>…]", newest first`);
+  const keys = entries.map((entry, index) => {
+    const cut = entry.indexOf(':');
+    if (cut < 0) throw new SecretsError(`${LOCAL_BLOB_KEYS_ENV} entry ${index + 1} has no "<id>:" prefix; expected "<id>:<base64 32-byte key>"`);
+    return checkedKey(entry.slice(0, cut), entry.slice(cut + 1), `${LOCAL_BLOB_KEYS_ENV} entry ${index + 1}`);
+  });
+  checkUniqueIds(keys, LOCAL_BLOB_KEYS_ENV);
+  return keys;
+}
+
+function checkedKey(id: string, key: string, where: string): LocalBlobKey {
+  if (!KEY_ID.test(id)) throw new SecretsError(`${where}: the key id must be 1-32 letters, digits, "_" or "-"`);
+  return { id, key: decodeKey(key, `${where} (id ${id})`) };
+}
+
+function checkUniqueIds(keys: readonly LocalBlobKey[], where: string): void {
+  const ids = keys.map((k) => k.id);
+  const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (duplicate !== undefined) throw new SecretsError(`${where}: the key id "${duplicate}" appears twice`);
+}
+
+/** Standard base64 or base64url of exactly 32 bytes (e.g. `openssl rand -base64 32`). */
+function decodeKey(text: string, where: string): Buffer {
+  const bytes = BASE64.test(text) ? Buffer.from(text, 'base64') : undefined;
+  if (bytes === undefined || bytes.length !== KEY_BYTES) {
+    throw new SecretsError(`${where}: must be ${KEY_BYTES} random bytes in base64 or base64url (e.g. from "openssl rand -base64 32")`);
+  }
+  return bytes;
+}
+
+function readSecretsFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SecretsError(`cannot read the secrets file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new SecretsError(`the secrets file ${file} is not valid JSON (it is never rewritten automatically: fix or restore it)`);
+  }
+}
+
+function parseSecretsFile(value: unknown, file: string): Secrets {
+  const where = `secrets file ${file}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SecretsError(`${where}: must hold a JSON object`);
+  const data = value as Record<string, unknown>;
+  if (data.version !== 1) throw new SecretsError(`${where}: "version" must be 1`);
+  if (typeof data.userHandleKey !== 'string') throw new SecretsError(`${where}: "userHandleKey" is missing`);
+  const userHandleKey = decodeKey(data.userHandleKey, `${where}: userHandleKey`);
+  if (!Array.isArray(data.localBlobKeys) || data.localBlobKeys.length === 0) {
+    throw new SecretsError(`${where}: "localBlobKeys" must be a non-empty array of {id, key}, newest first`);
+  }
+  const localBlobKeys = data.localBlobKeys.map((entry: unknown, index) => {
+    const item = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+    if (typeof item.id !== 'string' || typeof item.key !== 'string') throw new SecretsError(`${where}: localBlobKeys[${index}] must be {id, key}`);
+    return checkedKey(item.id, item.key, `${where}: localBlobKeys[${index}]`);
+  });
+  checkUniqueIds(localBlobKeys, where);
+  return { userHandleKey, localBlobKeys };
+}
+
+function newKeyId(randomBytes: (size: number) => Buffer): string {
+  return `k${randomBytes(6).toString('base64url')}`;
+}
+
+export function generateSecrets(randomBytes: (size: number) => Buffer): SecretsFile {
+  return {
+    version: 1,
+    userHandleKey: randomBytes(KEY_BYTES).toString('base64url'),
+    localBlobKeys: [{ id: newKeyId(randomBytes), key: randomBytes(KEY_BYTES).toString('base64url') }],
+  };
+}
+
+/** Writes the file atomically (temporary file, then rename), readable by its owner only. */
+export function writeSecretsFile(file: string, content: SecretsFile): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(temporary, 0o600);
+  renameSync(temporary, file);
+}
+
+/**
+ * Creates a secrets file; refuses to overwrite one (that would change every user handle and make every
+ * local blob unreadable).
+ */
+export function initSecretsFile(file: string, randomBytes: (size: number) => Buffer): void {
+  if (readSecretsFile(file) !== undefined) throw new SecretsError(`the secrets file ${file} exists already; it is never overwritten`);
+  writeSecretsFile(file, generateSecrets(randomBytes));
+}
+
+/**
+ * Adds a new newest local-blob key (it seals from the next start on) and keeps the older ones, so blobs
+ * issued before still open. Returns the new key's id.
+ */
+export function rotateLocalBlobKey(file: string, randomBytes: (size: number) => Buffer): string {
+  const stored = readSecretsFile(file);
+  if (stored === undefined) throw new SecretsError(`the secrets file ${file} does not exist (it is created at the first start, or by "secrets init")`);
+  const current = parseSecretsFile(stored, file);
+  let id = newKeyId(randomBytes);
+  while (current.localBlobKeys.some((k) => k.id === id)) id = newKeyId(randomBytes);
+  writeSecretsFile(file, {
+    version: 1,
+    userHandleKey: current.userHandleKey.toString('base64url'),
+    localBlobKeys: [{ id, key: randomBytes(KEY_BYTES).toString('base64url') }, ...current.localBlobKeys.map((k) => ({ id: k.id, key: k.key.toString('base64url') }))],
+  });
+  return id;
+}
+
+function warnIfReadableByOthers(file: string, log: Logger | undefined): void {
+  if (process.platform === 'win32') return;
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o077) !== 0) {
+    log?.warn({ file, mode: mode.toString(8) }, 'the secrets file is readable by other users; run chmod 600 on it');
+  }
+}
