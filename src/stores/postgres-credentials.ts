@@ -8,7 +8,7 @@ import { guarded, toNumber } from './postgres-connection.js';
 
 const COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
   aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
-  user_verified, resident_key, clone_warning, created_at, last_used_at, nickname`;
+  user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name`;
 
 interface CredentialRow {
   client_id: string;
@@ -31,6 +31,7 @@ interface CredentialRow {
   created_at: string | number;
   last_used_at: string | number | null;
   nickname: string | null;
+  authenticator_name: string | null;
 }
 
 function fromRow(row: CredentialRow): CredentialRecord {
@@ -55,8 +56,12 @@ function fromRow(row: CredentialRow): CredentialRecord {
     createdAt: toNumber(row.created_at),
     lastUsedAt: row.last_used_at === null ? null : toNumber(row.last_used_at),
   };
-  // "absent or null = none": absent keeps records without a nickname equal to what was created.
-  return row.nickname === null ? record : { ...record, nickname: row.nickname };
+  // "absent or null = none": absent keeps a record created without these fields equal to what comes back.
+  return {
+    ...record,
+    ...(row.nickname === null ? {} : { nickname: row.nickname }),
+    ...(row.authenticator_name === null ? {} : { authenticatorName: row.authenticator_name }),
+  };
 }
 
 /** Page sizes of the admin listing are bounded whatever the caller asks. */
@@ -82,7 +87,7 @@ export class PostgresCredentialStore implements CredentialStore {
     const table = `${schema}.credentials`;
     this.#sql = {
       insert: `INSERT INTO ${table} (${COLUMNS})
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
                ON CONFLICT (client_id, credential_id) DO NOTHING`,
       find: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND credential_id = $2`,
       // Same order as every backend: oldest first, ties by credential id in code-unit order (the column is COLLATE "C").
@@ -107,7 +112,7 @@ export class PostgresCredentialStore implements CredentialStore {
       record.algorithm, record.signCount, [...record.transports], record.aaguid, record.attestationFormat,
       record.attestationType, record.attestationTrusted, record.backupEligible, record.backupState,
       record.userVerified, record.residentKey, record.cloneWarning, record.createdAt, record.lastUsedAt,
-      record.nickname ?? null,
+      record.nickname ?? null, record.authenticatorName ?? null,
     ]));
     // The statement returned only after COMMIT (autocommit): with synchronous_commit on, the row is durable.
     return result.rowCount === 1 ? 'created' : 'duplicate';

@@ -140,7 +140,7 @@ describe('PostgreSQL migrations', () => {
 });
 
 describe('PostgreSQL credential administration (optional CredentialStore methods)', () => {
-  it('rename sets and clears a nickname; absent means none', async () => {
+  it('rename sets and clears a nickname; nickname and authenticator name round-trip, absent means none', async () => {
     const store = await openPostgresCredentialStore(POSTGRES_URL, { schema: await contractSchema() });
     try {
       const record = credential();
@@ -151,9 +151,12 @@ describe('PostgreSQL credential administration (optional CredentialStore methods
       assert.equal(await store.rename!(record.clientId, record.credentialId, null), true);
       assert.equal('nickname' in (await store.find(record.clientId, record.credentialId))!, false);
       assert.equal(await store.rename!(record.clientId, 'dW5rbm93bg', 'x'), false);
-      const named = credential({ nickname: 'Phone' });
+      const named = credential({ nickname: 'Phone', authenticatorName: 'YubiKey 5 NFC' });
       await store.create(named);
-      assert.equal((await store.find(named.clientId, named.credentialId))?.nickname, 'Phone');
+      const found = await store.find(named.clientId, named.credentialId);
+      assert.equal(found?.nickname, 'Phone');
+      assert.equal(found?.authenticatorName, 'YubiKey 5 NFC');
+      assert.equal('authenticatorName' in (await store.find(record.clientId, record.credentialId))!, false);
     } finally {
       await store.close();
     }

@@ -1,7 +1,7 @@
 // Every PostgreSQL migration, in order. A new migration is a new file here and one more line below.
 import type { PostgresMigration } from './migration.js';
 import { migration as m0001 } from './0001-initial.js';
-import { migration as m0002 } from './0002-nickname.js';
+import { migration as m0002 } from './0002-credential-names.js';
 
 export type { PostgresMigration } from './migration.js';
 
