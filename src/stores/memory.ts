@@ -78,6 +78,8 @@ export class MemoryChallengeStore implements ChallengeStore {
     this.#changesSinceSweep = 0;
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     this.#entries.clear();
   }
@@ -144,11 +146,53 @@ export class MemoryCredentialStore implements CredentialStore {
     return true;
   }
 
+  async listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]> {
+    const limit = Math.max(0, Math.min(MAX_ADMIN_PAGE, Math.floor(page.limit)));
+    const after = page.after;
+    return [...this.#byId.values()]
+      .filter((r) => r.clientId === clientId && (after === undefined || r.credentialId > after))
+      .sort((a, b) => (a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0))
+      .slice(0, limit)
+      .map(copyCredential);
+  }
+
+  async delete(clientId: string, credentialId: string): Promise<boolean> {
+    return this.#remove(clientId, credentialId);
+  }
+
+  #remove(clientId: string, credentialId: string): boolean {
+    const key = pairKey(clientId, credentialId);
+    const record = this.#byId.get(key);
+    if (record === undefined) return false;
+    this.#byId.delete(key);
+    this.#byUser.get(pairKey(clientId, record.userHandle))?.delete(credentialId);
+    return true;
+  }
+
+  async rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean> {
+    const key = pairKey(clientId, credentialId);
+    const record = this.#byId.get(key);
+    if (record === undefined) return false;
+    this.#byId.set(key, { ...record, nickname });
+    return true;
+  }
+
+  async deleteByApplication(clientId: string): Promise<number> {
+    const ids = [...this.#byId.values()].filter((r) => r.clientId === clientId).map((r) => r.credentialId);
+    for (const id of ids) this.#remove(clientId, id);
+    return ids.length;
+  }
+
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     this.#byId.clear();
     this.#byUser.clear();
   }
 }
+
+/** Admin listing pages are bounded whatever the caller asks (the same bound on every backend). */
+export const MAX_ADMIN_PAGE = 1000;
 
 /** listByUser order shared by every backend: oldest first, ties by credential id (code-unit order). */
 export function byCreation(a: CredentialRecord, b: CredentialRecord): number {
@@ -156,6 +200,14 @@ export function byCreation(a: CredentialRecord, b: CredentialRecord): number {
   return a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0;
 }
 
+/** A copy in the shape every backend returns: the optional names are absent when null ("absent or null = none"). */
 function copyCredential(record: CredentialRecord): CredentialRecord {
-  return { ...record, publicKey: Uint8Array.from(record.publicKey), transports: [...record.transports] };
+  const { nickname, authenticatorName, ...rest } = record;
+  return {
+    ...rest,
+    publicKey: Uint8Array.from(record.publicKey),
+    transports: [...record.transports],
+    ...(nickname == null ? {} : { nickname }),
+    ...(authenticatorName == null ? {} : { authenticatorName }),
+  };
 }

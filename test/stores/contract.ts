@@ -25,6 +25,8 @@ export type StoreFactory<S> = () => S | Promise<S>;
 export interface ContractOptions<S> {
   /** A second handle on the same backing state as `store`; the caller closes it. */
   readonly reopen?: (store: S) => S | Promise<S>;
+  /** Credential stores: also run the optional administration methods (listByApplication, delete, rename, …). */
+  readonly admin?: boolean;
 }
 
 const MINUTE = 60_000;
@@ -87,9 +89,18 @@ function use(overrides: Partial<CredentialUse> = {}): CredentialUse {
 }
 
 /** Compares credentials whatever byte container (Buffer or Uint8Array) a backend returns. */
+/** Compares credentials whatever byte container (Buffer or Uint8Array) a backend returns, and whether
+ * it returns the optional names as absent or null ("absent or null = none"). */
 function normalized(record: CredentialRecord | undefined): unknown {
   if (record === undefined) return undefined;
-  return { ...record, publicKey: Buffer.from(record.publicKey).toString('hex'), transports: [...record.transports] };
+  const { nickname, authenticatorName, ...rest } = record;
+  return {
+    ...rest,
+    publicKey: Buffer.from(record.publicKey).toString('hex'),
+    transports: [...record.transports],
+    nickname: nickname ?? null,
+    authenticatorName: authenticatorName ?? null,
+  };
 }
 
 async function withStore<S extends { close(): Promise<void> }>(factory: StoreFactory<S>, body: (store: S) => Promise<void>): Promise<void> {
@@ -270,6 +281,17 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
       });
     });
 
+    it('keeps the optional names (nickname, authenticatorName)', async () => {
+      await withStore(factory, async (store) => {
+        const named = credential({ nickname: 'Work laptop', authenticatorName: 'YubiKey 5 Series' });
+        const unnamed = credential({ nickname: null, authenticatorName: null });
+        await store.create(named);
+        await store.create(unnamed);
+        assert.deepEqual(normalized(await store.find(named.clientId, named.credentialId)), normalized(named));
+        assert.deepEqual(normalized(await store.find(unnamed.clientId, unnamed.credentialId)), normalized(unnamed));
+      });
+    });
+
     it('find of an unknown credential is undefined', async () => {
       await withStore(factory, async (store) => {
         assert.equal(await store.find(freshClientId(), 'bm90LWhlcmU'), undefined);
@@ -411,6 +433,76 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
         found.publicKey[0] = (found.publicKey[0]! + 1) % 256;
         assert.deepEqual(normalized(await store.find(record.clientId, record.credentialId)), normalized(record));
       });
+    });
+
+    if (options.admin) adminContract(factory);
+  });
+}
+
+function adminContract(factory: StoreFactory<CredentialStore>): void {
+  const admin = (store: CredentialStore) => {
+    const { listByApplication, delete: remove, rename, deleteByApplication } = store;
+    assert.ok(listByApplication && remove && rename && deleteByApplication, 'the store has the administration methods');
+    return {
+      list: listByApplication.bind(store), remove: remove.bind(store), rename: rename.bind(store), removeAll: deleteByApplication.bind(store),
+    };
+  };
+
+  it('admin: listByApplication pages by credential id (code-unit order), bounded by limit, after exclusive', async () => {
+    await withStore(factory, async (store) => {
+      const clientId = freshClientId();
+      const ids = ['b', 'A', 'a', 'c-1', 'Z_', '0'];
+      for (const [i, id] of ids.entries()) await store.create(credential({ clientId, credentialId: id, createdAt: 1000 - i }));
+      await store.create(credential({ credentialId: 'a' }));
+      const { list } = admin(store);
+      const sorted = [...ids].sort();
+      assert.deepEqual((await list(clientId, { limit: 100 })).map((r) => r.credentialId), sorted);
+      assert.deepEqual((await list(clientId, { limit: 2 })).map((r) => r.credentialId), sorted.slice(0, 2));
+      assert.deepEqual((await list(clientId, { limit: 2, after: sorted[1]! })).map((r) => r.credentialId), sorted.slice(2, 4));
+      assert.deepEqual(await list(clientId, { limit: 0 }), []);
+      assert.deepEqual(await list(freshClientId(), { limit: 10 }), []);
+    });
+  });
+
+  it('admin: delete removes one credential (also from listByUser), false when there is none', async () => {
+    await withStore(factory, async (store) => {
+      const record = credential();
+      const sibling = credential({ clientId: record.clientId, userHandle: record.userHandle, createdAt: record.createdAt + 1 });
+      await store.create(record);
+      await store.create(sibling);
+      const { remove } = admin(store);
+      assert.equal(await remove(record.clientId, record.credentialId), true);
+      assert.equal(await store.find(record.clientId, record.credentialId), undefined);
+      assert.deepEqual((await store.listByUser(record.clientId, record.userHandle)).map((r) => r.credentialId), [sibling.credentialId]);
+      assert.equal(await remove(record.clientId, record.credentialId), false);
+      assert.equal(await store.create(record), 'created', 'the id may be registered again');
+    });
+  });
+
+  it('admin: rename sets and clears the nickname, false when there is none', async () => {
+    await withStore(factory, async (store) => {
+      const record = credential();
+      await store.create(record);
+      const { rename } = admin(store);
+      assert.equal(await rename(record.clientId, record.credentialId, 'Phone'), true);
+      assert.equal((await store.find(record.clientId, record.credentialId))?.nickname, 'Phone');
+      assert.equal(await rename(record.clientId, record.credentialId, null), true);
+      assert.equal((await store.find(record.clientId, record.credentialId))?.nickname ?? null, null);
+      assert.equal(await rename(freshClientId(), record.credentialId, 'x'), false);
+    });
+  });
+
+  it('admin: deleteByApplication removes every credential of one application only', async () => {
+    await withStore(factory, async (store) => {
+      const clientId = freshClientId();
+      for (let i = 0; i < 3; i += 1) await store.create(credential({ clientId }));
+      const other = credential();
+      await store.create(other);
+      const { removeAll, list } = admin(store);
+      assert.equal(await removeAll(clientId), 3);
+      assert.deepEqual(await list(clientId, { limit: 10 }), []);
+      assert.ok(await store.find(other.clientId, other.credentialId));
+      assert.equal(await removeAll(clientId), 0);
     });
   });
 }
