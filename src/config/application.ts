@@ -13,7 +13,9 @@ export const APPLICATION_KEYS = [
   'clientId', 'name', 'icon', 'domain', 'origins', 'variants', 'localOrigins', 'timeoutMs', 'algorithms',
   'userVerification', 'counterPolicy', 'revealUnknownUsers', 'allowCrossOrigin', 'attestation',
 ] as const;
-export const ATTESTATION_KEYS = ['trustAnchors', 'requireTrusted', 'metadata', 'aaguidAllow', 'aaguidDeny'] as const;
+export const ATTESTATION_KEYS = [
+  'trustAnchors', 'requireTrusted', 'metadata', 'metadataRoots', 'enforceStatusAtAuthentication', 'aaguidAllow', 'aaguidDeny',
+] as const;
 
 /** A Client ID travels in `User-agent: <vendor> AppID: <client id>`: visible ASCII, no spaces. */
 export const CLIENT_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
@@ -117,7 +119,7 @@ function readAlgorithm(problems: Problems, path: string, value: unknown): number
 }
 
 function emptyPolicy(): AttestationPolicy {
-  return { trustAnchors: [], requireTrusted: false, metadata: null, aaguidAllow: [], aaguidDeny: [] };
+  return { trustAnchors: [], requireTrusted: false, metadata: null, metadataRoots: [], enforceStatusAtAuthentication: false, aaguidAllow: [], aaguidDeny: [] };
 }
 
 function readAttestation(ctx: ApplicationContext, path: string, raw: unknown): AttestationPolicy | undefined {
@@ -128,15 +130,22 @@ function readAttestation(ctx: ApplicationContext, path: string, raw: unknown): A
   const trustAnchors = policy.trustAnchors === undefined ? [] : readArray(problems, at('trustAnchors'), policy.trustAnchors, (p, v) => readAnchorFile(ctx, p, v));
   const requireTrusted = policy.requireTrusted === undefined ? false : readBoolean(problems, at('requireTrusted'), policy.requireTrusted);
   const metadata = policy.metadata === undefined || policy.metadata === null ? null : readExistingFile(ctx, at('metadata'), policy.metadata);
+  const metadataRoots = policy.metadataRoots === undefined ? [] : readArray(problems, at('metadataRoots'), policy.metadataRoots, (p, v) => readAnchorFile(ctx, p, v));
+  const enforceStatusAtAuthentication = policy.enforceStatusAtAuthentication === undefined ? false
+    : readBoolean(problems, at('enforceStatusAtAuthentication'), policy.enforceStatusAtAuthentication);
+  if (metadataRoots !== undefined && metadataRoots.length > 0 && policy.metadata == null) {
+    problems.add(at('metadataRoots'), 'is set but metadata is not: the roots sign the metadata BLOB, so give the BLOB too');
+  }
   const aaguidAllow = policy.aaguidAllow === undefined ? [] : readArray(problems, at('aaguidAllow'), policy.aaguidAllow, (p, v) => readAaguid(problems, p, v));
   const aaguidDeny = policy.aaguidDeny === undefined ? [] : readArray(problems, at('aaguidDeny'), policy.aaguidDeny, (p, v) => readAaguid(problems, p, v));
   for (const aaguid of aaguidAllow ?? []) {
     if (aaguidDeny?.includes(aaguid)) problems.add(at('aaguidDeny'), `${aaguid} is also in aaguidAllow; an AAGUID can be in only one list`);
   }
-  if (trustAnchors === undefined || requireTrusted === undefined || metadata === undefined || aaguidAllow === undefined || aaguidDeny === undefined) {
+  if (trustAnchors === undefined || requireTrusted === undefined || metadata === undefined || metadataRoots === undefined ||
+      enforceStatusAtAuthentication === undefined || aaguidAllow === undefined || aaguidDeny === undefined) {
     return undefined;
   }
-  return { trustAnchors, requireTrusted, metadata, aaguidAllow, aaguidDeny };
+  return { trustAnchors, requireTrusted, metadata, metadataRoots, enforceStatusAtAuthentication, aaguidAllow, aaguidDeny };
 }
 
 function readAaguid(problems: Problems, path: string, value: unknown): string | undefined {

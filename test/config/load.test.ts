@@ -33,7 +33,7 @@ function assertProblem(problems: readonly string[], path: string, words = ''): v
   assert.ok(problems.some((p) => p.startsWith(path) && p.includes(words)), `no problem "${path} … ${words}" in:\n${problems.join('\n')}`);
 }
 
-const DEFAULT_POLICY = { trustAnchors: [], requireTrusted: false, metadata: null, aaguidAllow: [], aaguidDeny: [] };
+const DEFAULT_POLICY = { trustAnchors: [], requireTrusted: false, metadata: null, metadataRoots: [], enforceStatusAtAuthentication: false, aaguidAllow: [], aaguidDeny: [] };
 
 describe('loadConfig without a file: the built-in default', () => {
   it('is SQLite in ./data, memory challenges, 127.0.0.1:8787, local on, demo on 127.0.0.1:8443, one demo application', () => {
@@ -135,8 +135,8 @@ describe('loadConfig with a file', () => {
         localOrigins: ['https://dev.acme.test:3000', 'http://localhost'], timeoutMs: 60000, algorithms: [-8, -7, -65535],
         userVerification: 'required', counterPolicy: 'warn', revealUnknownUsers: true, allowCrossOrigin: true,
         attestation: {
-          trustAnchors: ['../pki/a.pem'], requireTrusted: true, metadata: '../mds/blob.jwt',
-          aaguidAllow: ['CB69481E-8FF7-4039-93EC-0A2729A154A8'], aaguidDeny: ['00000000-0000-0000-0000-000000000001'],
+          trustAnchors: ['../pki/a.pem'], requireTrusted: true, metadata: '../mds/blob.jwt', metadataRoots: ['../pki/a.pem'],
+          enforceStatusAtAuthentication: true, aaguidAllow: ['CB69481E-8FF7-4039-93EC-0A2729A154A8'], aaguidDeny: ['00000000-0000-0000-0000-000000000001'],
         },
       }],
     });
@@ -158,7 +158,7 @@ describe('loadConfig with a file', () => {
         userVerification: 'required', counterPolicy: 'warn', revealUnknownUsers: true, allowCrossOrigin: true,
         attestation: {
           trustAnchors: [join(dir, 'pki', 'a.pem')], requireTrusted: true, metadata: join(dir, 'mds', 'blob.jwt'),
-          aaguidAllow: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'], aaguidDeny: ['00000000-0000-0000-0000-000000000001'],
+          metadataRoots: [join(dir, 'pki', 'a.pem')], enforceStatusAtAuthentication: true, aaguidAllow: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'], aaguidDeny: ['00000000-0000-0000-0000-000000000001'],
         },
       }],
     } satisfies ServiceConfig);
@@ -328,6 +328,8 @@ describe('loadConfig: each validation rule', () => {
     ['trust anchor file missing', { attestation: { trustAnchors: ['roots/none.pem'] } }, 'attestation.trustAnchors[0]', 'ENOENT'],
     ['trust anchor is a folder', { attestation: { trustAnchors: ['.'] } }, 'attestation.trustAnchors[0]', 'not a file'],
     ['metadata file missing', { attestation: { metadata: 'mds.jwt' } }, 'attestation.metadata', 'ENOENT'],
+    ['metadata root file missing', { attestation: { metadata: null, metadataRoots: ['mds-root.pem'] } }, 'attestation.metadataRoots[0]', 'ENOENT'],
+    ['enforceStatusAtAuthentication not a boolean', { attestation: { enforceStatusAtAuthentication: 'x' } }, 'attestation.enforceStatusAtAuthentication', 'true or false'],
     ['requireTrusted not a boolean', { attestation: { requireTrusted: 'yes' } }, 'attestation.requireTrusted', 'true or false'],
     ['bad AAGUID', { attestation: { aaguidAllow: ['cb69481e8ff7403993ec0a2729a154a8'] } }, 'attestation.aaguidAllow[0]', 'dashed UUID'],
     ['AAGUID in both lists', { attestation: { aaguidAllow: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'], aaguidDeny: ['CB69481E-8FF7-4039-93EC-0A2729A154A8'] } }, 'attestation.aaguidDeny', 'only one list'],
@@ -358,6 +360,13 @@ describe('loadConfig: each validation rule', () => {
     const problems = problemsOf(() => loadConfig({ file, env: {}, cwd: dir }));
     assertProblem(problems, 'applications[0].attestation.trustAnchors[0]', 'holds no PEM certificate');
     assertProblem(problems, 'applications[0].attestation.trustAnchors[1]', 'does not parse');
+  });
+
+  it('application: metadata roots without a metadata BLOB', () => {
+    const dir = tempDir();
+    writeFile(dir, 'mds-root.pem', ANCHOR_PEM);
+    const file = writeFile(dir, 'config.json', { applications: [minimalApp({ attestation: { metadataRoots: ['mds-root.pem'] } })] });
+    assertProblem(problemsOf(() => loadConfig({ file, env: {}, cwd: dir })), 'applications[0].attestation.metadataRoots', 'give the BLOB too');
   });
 
   it('a database URL password never appears in a problem', () => {
