@@ -1,0 +1,154 @@
+// WebAuthn L3 §7.1 steps 23-24: the application's trust decision (anchors, metadata, status, AAGUID lists).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { X509Certificate } from 'node:crypto';
+import type { AttestationPolicy } from '../../src/config.js';
+import { FidoError } from '../../src/errors.js';
+import type { AttestationOutcome } from '../../src/webauthn/attestation/types.js';
+import { attestationKeyIdentifier, indexMetadata, verifyMetadataBlob, ZERO_AAGUID } from '../../src/webauthn/metadata/index.js';
+import { createTrustEvaluator, loadTrustEvaluator, type TrustPolicyData } from '../../src/webauthn/trust.js';
+import { blobPayload, createTestMds, mdsEntry, type EntryOptions } from '../support/mds.js';
+import { createChain, createRoot } from '../support/pki.js';
+
+const NOW = new Date('2030-06-01T00:00:00Z');
+const AAGUID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+const mds = createTestMds();
+const chain = createChain();
+const x5c = [chain.leaf.cert, chain.intermediates[0]!.cert];
+
+function metadataWith(entries: EntryOptions[], nextUpdate = '2049-01-01') {
+  return indexMetadata(verifyMetadataBlob(mds.sign(blobPayload(entries.map(mdsEntry), { nextUpdate })), [mds.root.cert], NOW));
+}
+
+function evaluate(policy: Partial<TrustPolicyData>, outcome: AttestationOutcome, options: { aaguid?: string; fmt?: string; now?: Date } = {}) {
+  return createTrustEvaluator({ anchors: [], requireTrusted: false, ...policy }).evaluate({
+    fmt: options.fmt ?? 'packed', aaguid: options.aaguid ?? AAGUID, outcome, now: options.now ?? NOW,
+  });
+}
+
+const full = (trustPath: readonly X509Certificate[] = x5c): AttestationOutcome => ({ type: 'basic', trustPath });
+
+function fails(code: string, fn: () => unknown): void {
+  assert.throws(fn, (err: unknown) => err instanceof FidoError && err.code === code, `expected ${code}`);
+}
+
+describe('trust policy: default (permissive)', () => {
+  it('accepts an unknown root as untrusted, and none/self as untrusted', () => {
+    assert.deepEqual(evaluate({}, full()), { trusted: false, authenticatorName: null });
+    assert.deepEqual(evaluate({}, { type: 'none', trustPath: [] }), { trusted: false, authenticatorName: null });
+    assert.deepEqual(evaluate({}, { type: 'self', trustPath: [] }), { trusted: false, authenticatorName: null });
+  });
+
+  it('trusts a chain to a configured anchor, or to a format root', () => {
+    assert.equal(evaluate({ anchors: [chain.root.cert] }, full()).trusted, true);
+    assert.equal(evaluate({}, { ...full(), formatRoots: [chain.root.cert] }).trusted, true);
+  });
+
+  it('a broken chain fails under every policy', () => {
+    fails('CERTIFICATE_EXPIRED', () => evaluate({}, full(), { now: new Date('2050-06-01T00:00:00Z') }));
+  });
+
+  it('trusts a chain to the roots of the AAGUID\'s own metadata statement and names the authenticator', () => {
+    const metadata = metadataWith([{ aaguid: AAGUID, description: 'Test Key 5', roots: [chain.root.cert] }]);
+    assert.deepEqual(evaluate({ metadata }, full()), { trusted: true, authenticatorName: 'Test Key 5' });
+    // Another model's roots never vouch for this AAGUID.
+    const other = metadataWith([{ aaguid: AAGUID, description: 'Mine' }, { aaguid: '99999999-bbbb-4ccc-8ddd-eeeeeeeeeeee', roots: [chain.root.cert] }]);
+    assert.deepEqual(evaluate({ metadata: other }, full()), { trusted: false, authenticatorName: 'Mine' });
+  });
+
+  it('finds U2F metadata by attestation key identifier only when the AAGUID is zero', () => {
+    const metadata = metadataWith([{ keyIdentifiers: [attestationKeyIdentifier(chain.leaf.cert)], description: 'U2F Key', roots: [chain.root.cert] }]);
+    assert.deepEqual(evaluate({ metadata }, full(), { aaguid: ZERO_AAGUID, fmt: 'fido-u2f' }), { trusted: true, authenticatorName: 'U2F Key' });
+    assert.deepEqual(evaluate({ metadata }, full()), { trusted: false, authenticatorName: null });
+  });
+
+  it('self attestation is trusted when the statement lists basic_surrogate', () => {
+    const metadata = metadataWith([{ aaguid: AAGUID, attestationTypes: ['basic_surrogate'] }]);
+    assert.equal(evaluate({ metadata }, { type: 'self', trustPath: [] }).trusted, true);
+  });
+
+  it('an attestation type the statement does not list is not trusted (full attestation from a surrogate-only model)', () => {
+    const metadata = metadataWith([{ aaguid: AAGUID, attestationTypes: ['basic_surrogate'], roots: [chain.root.cert] }]);
+    assert.equal(evaluate({ metadata }, full()).trusted, false);
+    fails('ATTESTATION_NOT_TRUSTED', () => evaluate({ metadata, requireTrusted: true }, full()));
+  });
+});
+
+describe('trust policy: requireTrusted, status reports, AAGUID lists', () => {
+  it('ATTESTATION_NOT_TRUSTED for an unknown root, none and self', () => {
+    fails('ATTESTATION_NOT_TRUSTED', () => evaluate({ requireTrusted: true }, full()));
+    fails('ATTESTATION_NOT_TRUSTED', () => evaluate({ requireTrusted: true }, { type: 'none', trustPath: [] }));
+    fails('ATTESTATION_NOT_TRUSTED', () => evaluate({ requireTrusted: true }, { type: 'self', trustPath: [] }));
+    assert.equal(evaluate({ requireTrusted: true, anchors: [chain.root.cert] }, full()).trusted, true);
+  });
+
+  for (const status of ['REVOKED', 'USER_VERIFICATION_BYPASS', 'ATTESTATION_KEY_COMPROMISE', 'USER_KEY_REMOTE_COMPROMISE', 'USER_KEY_PHYSICAL_COMPROMISE']) {
+    it(`AUTHENTICATOR_STATUS_NOT_ACCEPTED when the latest status is ${status}, under every policy`, () => {
+      const metadata = metadataWith([{ aaguid: AAGUID, roots: [chain.root.cert], statusReports: [
+        { status: 'FIDO_CERTIFIED', effectiveDate: '2020-01-01' }, { status, effectiveDate: '2029-01-01' },
+      ] }]);
+      fails('AUTHENTICATOR_STATUS_NOT_ACCEPTED', () => evaluate({ metadata }, full()));
+      fails('AUTHENTICATOR_STATUS_NOT_ACCEPTED', () => evaluate({ metadata }, { type: 'none', trustPath: [] }));
+      // Before the report took effect, the same authenticator was fine.
+      assert.equal(evaluate({ metadata }, full(), { now: new Date('2028-01-01T00:00:00Z') }).trusted, true);
+    });
+  }
+
+  it('accepts an authenticator whose latest status is no longer a compromise (UPDATE_AVAILABLE after a bypass)', () => {
+    const metadata = metadataWith([{ aaguid: AAGUID, roots: [chain.root.cert], statusReports: [
+      { status: 'USER_VERIFICATION_BYPASS', effectiveDate: '2025-01-01' }, { status: 'UPDATE_AVAILABLE', effectiveDate: '2026-01-01' },
+    ] }]);
+    assert.equal(evaluate({ metadata }, full()).trusted, true);
+  });
+
+  it('AAGUID_NOT_ALLOWED: on the deny-list, or missing from a non-empty allow-list', () => {
+    fails('AAGUID_NOT_ALLOWED', () => evaluate({ aaguidDeny: [AAGUID] }, full()));
+    fails('AAGUID_NOT_ALLOWED', () => evaluate({ aaguidAllow: ['00000000-1111-4222-8333-444444444444'] }, full()));
+    assert.equal(evaluate({ aaguidAllow: [AAGUID] }, full()).trusted, false);
+  });
+
+  it('a stale BLOB (past nextUpdate) no longer makes chains trusted: METADATA_BLOB_EXPIRED under requireTrusted', () => {
+    const metadata = metadataWith([{ aaguid: AAGUID, description: 'Old Key', roots: [chain.root.cert] }], '2030-01-01');
+    assert.deepEqual(evaluate({ metadata }, full()), { trusted: false, authenticatorName: 'Old Key' });
+    fails('METADATA_BLOB_EXPIRED', () => evaluate({ metadata, requireTrusted: true }, full()));
+    // Application anchors do not depend on the BLOB's freshness.
+    assert.equal(evaluate({ metadata, requireTrusted: true, anchors: [chain.root.cert] }, full()).trusted, true);
+  });
+
+  it('checkAuthentication refuses a now-compromised model only where the application enforces it', () => {
+    const metadata = metadataWith([{ aaguid: AAGUID, statusReports: [{ status: 'USER_KEY_REMOTE_COMPROMISE', effectiveDate: '2030-01-01' }] }]);
+    const enforcing = createTrustEvaluator({ anchors: [], requireTrusted: false, metadata, enforceStatusAtAuthentication: true });
+    fails('AUTHENTICATOR_STATUS_NOT_ACCEPTED', () => enforcing.checkAuthentication?.({ aaguid: AAGUID, now: NOW }));
+    enforcing.checkAuthentication?.({ aaguid: AAGUID, now: new Date('2029-01-01T00:00:00Z') });
+    enforcing.checkAuthentication?.({ aaguid: '00000000-1111-4222-8333-444444444444', now: NOW });
+    const lenient = createTrustEvaluator({ anchors: [], requireTrusted: false, metadata });
+    lenient.checkAuthentication?.({ aaguid: AAGUID, now: NOW });
+  });
+});
+
+describe('loadTrustEvaluator', () => {
+  it('reads PEM anchors, the BLOB and its configured MDS roots from files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trust-'));
+    try {
+      const anchorFile = join(dir, 'anchors.pem');
+      writeFileSync(anchorFile, createRoot().pem + chain.root.pem);
+      const blobFile = join(dir, 'blob.jwt');
+      writeFileSync(blobFile, mds.sign(blobPayload([mdsEntry({ aaguid: AAGUID, description: 'From File' })])));
+      const rootFile = join(dir, 'mds-root.pem');
+      writeFileSync(rootFile, mds.root.pem);
+      const policy: AttestationPolicy = {
+        trustAnchors: [anchorFile], requireTrusted: true, metadata: blobFile, aaguidAllow: [], aaguidDeny: [], metadataRoots: [rootFile],
+      };
+      const evaluator = loadTrustEvaluator(policy, { now: NOW });
+      assert.deepEqual(evaluator.evaluate({ fmt: 'packed', aaguid: AAGUID, outcome: full(), now: NOW }), { trusted: true, authenticatorName: 'From File' });
+      // Without the test MDS root, the bundled real MDS roots refuse the test BLOB: the service must not start.
+      assert.throws(() => loadTrustEvaluator({ ...policy, metadataRoots: [] }, { now: NOW }),
+        (err: unknown) => err instanceof FidoError && err.code === 'METADATA_BLOB_SIGNATURE_INVALID');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
