@@ -1,0 +1,37 @@
+// Errors of the admin API (not of the four operations: those are in src/errors.ts). Same idea: a name
+// that is API, an HTTP status, a default text. Answers are {"error": NAME, "message": text, "problems"?: [...]}.
+
+export const ADMIN_ERRORS = {
+  UNAUTHORIZED: { status: 401, message: 'An admin token is required: Authorization: Bearer <token>.' },
+  NOT_FOUND: { status: 404, message: 'No such resource.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this resource.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  INVALID_REQUEST: { status: 400, message: 'The request is invalid; see problems.' },
+  APPLICATION_NOT_FOUND: { status: 404, message: 'No application with this Client ID.' },
+  APPLICATION_EXISTS: { status: 409, message: 'An application with this Client ID already exists.' },
+  APPLICATION_NOT_APPROVABLE: { status: 409, message: 'The standard variant needs at least one origin on the application\'s domain before it can be approved.' },
+  CREDENTIAL_NOT_FOUND: { status: 404, message: 'No credential with this id in this application.' },
+  NOT_SUPPORTED_BY_STORE: { status: 501, message: 'The configured store does not support this administrative operation yet.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'A backing store is unreachable; retry shortly.' },
+  INTERNAL_SERVER_ERROR: { status: 500, message: 'Unexpected error. The service log has the details under the request id.' },
+} as const satisfies Record<string, { readonly status: number; readonly message: string }>;
+
+export type AdminErrorName = keyof typeof ADMIN_ERRORS;
+
+export class AdminError extends Error {
+  readonly code: AdminErrorName;
+  readonly problems: readonly string[] | undefined;
+
+  constructor(code: AdminErrorName, message?: string, problems?: readonly string[]) {
+    super(message ?? ADMIN_ERRORS[code].message);
+    this.name = 'AdminError';
+    this.code = code;
+    this.problems = problems;
+  }
+
+  get status(): number {
+    return ADMIN_ERRORS[this.code].status;
+  }
+}

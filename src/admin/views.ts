@@ -1,0 +1,76 @@
+// What the admin API and CLI show: applications and credentials as JSON, times in ISO 8601, no key bytes.
+import type { ApplicationConfig } from '../config.js';
+import type { CredentialRecord } from '../stores/types.js';
+import { effectiveVariants, type ApplicationRecord } from './application-store.js';
+import { authenticatorName } from './authenticators.js';
+
+export interface ApplicationView extends ApplicationConfig {
+  readonly approved: boolean;
+  readonly disabled: boolean;
+  /** The variants the four operations accept now (standard only once approved). */
+  readonly activeVariants: ApplicationConfig['variants'];
+  readonly source: 'config' | 'admin';
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export function applicationView(record: ApplicationRecord): ApplicationView {
+  return {
+    ...record.config,
+    approved: record.approved,
+    disabled: record.disabled,
+    activeVariants: effectiveVariants(record),
+    source: record.source,
+    createdAt: new Date(record.createdAt).toISOString(),
+    updatedAt: new Date(record.updatedAt).toISOString(),
+  };
+}
+
+export interface CredentialView {
+  readonly clientId: string;
+  readonly credentialId: string;
+  readonly userHandle: string;
+  readonly username: string;
+  readonly nickname: string | null;
+  /** From FIDO metadata at registration, else from the AAGUID; null when unknown. */
+  readonly authenticatorName: string | null;
+  readonly aaguid: string;
+  readonly algorithm: number;
+  readonly transports: readonly string[];
+  readonly backupEligible: boolean;
+  readonly backupState: boolean;
+  readonly userVerified: boolean;
+  readonly residentKey: boolean | null;
+  readonly attestationFormat: string;
+  readonly attestationType: string;
+  readonly attestationTrusted: boolean;
+  readonly signCount: number;
+  readonly cloneWarning: boolean;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+}
+
+export function credentialView(record: CredentialRecord): CredentialView {
+  return {
+    clientId: record.clientId,
+    credentialId: record.credentialId,
+    userHandle: record.userHandle,
+    username: record.username,
+    nickname: record.nickname ?? null,
+    authenticatorName: authenticatorName(record.aaguid, record.authenticatorName),
+    aaguid: record.aaguid,
+    algorithm: record.algorithm,
+    transports: [...record.transports],
+    backupEligible: record.backupEligible,
+    backupState: record.backupState,
+    userVerified: record.userVerified,
+    residentKey: record.residentKey,
+    attestationFormat: record.attestationFormat,
+    attestationType: record.attestationType,
+    attestationTrusted: record.attestationTrusted,
+    signCount: record.signCount,
+    cloneWarning: record.cloneWarning,
+    createdAt: new Date(record.createdAt).toISOString(),
+    lastUsedAt: record.lastUsedAt === null ? null : new Date(record.lastUsedAt).toISOString(),
+  };
+}

@@ -1,0 +1,48 @@
+// Ceremony outcomes into the audit log, from the http layer's one-report-per-request hook. Result calls are
+// always recorded; options calls only when they fail (a successful options call is just a challenge handed
+// out; the metrics count those). Requests that never named a known application are not recorded (the
+// metrics and the request log have them), so that junk traffic cannot flood the audit log.
+import type { OperationOutcome, ServiceHooks } from '../service.js';
+import type { AuditLog } from './log.js';
+
+const NO_APPLICATION = new Set(['CLIENT_ID_MISSING', 'CLIENT_ID_MALFORMED', 'CLIENT_ID_UNKNOWN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED']);
+
+export interface AuditHooksOptions {
+  /** `failures` (default): options calls only when they fail; `all`: every options call too. */
+  readonly options?: 'failures' | 'all';
+}
+
+export function actionOf(operation: OperationOutcome['operation']): string | null {
+  switch (operation) {
+    case 'attestation/result': return 'ceremony.registration';
+    case 'assertion/result': return 'ceremony.authentication';
+    case 'attestation/options': return 'ceremony.registration.options';
+    case 'assertion/options': return 'ceremony.authentication.options';
+    default: return null;
+  }
+}
+
+export function createAuditHooks(audit: AuditLog, options: AuditHooksOptions = {}): Required<Pick<ServiceHooks, 'onOutcome'>> {
+  const everyOptionsCall = options.options === 'all';
+  return {
+    onOutcome(outcome) {
+      const action = actionOf(outcome.operation);
+      if (action === null || outcome.clientId === null) return;
+      if (outcome.errorName !== null && NO_APPLICATION.has(outcome.errorName)) return;
+      const ok = outcome.errorName === null && outcome.httpStatus < 400;
+      if (action.endsWith('.options') && ok && !everyOptionsCall) return;
+      void audit.record({
+        actor: `client:${outcome.clientId}`,
+        action,
+        result: ok ? 'ok' : 'failed',
+        clientId: outcome.clientId,
+        subject: outcome.username ?? null,
+        target: outcome.credentialId ?? null,
+        errorName: outcome.errorName,
+        requestId: outcome.requestId,
+        remoteAddress: outcome.remoteAddress,
+        details: { variant: outcome.variant, httpStatus: outcome.httpStatus },
+      });
+    },
+  };
+}
