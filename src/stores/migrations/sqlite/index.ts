@@ -1,0 +1,10 @@
+// Every SQLite migration, in order. A new migration is a new file here and one more line below.
+import type { SqliteMigration } from './migration.js';
+import { migration as m0001 } from './0001-initial.js';
+
+export type { SqliteMigration } from './migration.js';
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [m0001];
+
+/** The schema version this build expects. */
+export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.length;

@@ -1,0 +1,375 @@
+// SQLite stores on better-sqlite3: the default credential store, and the ceremonies of
+// `challenges: "database"` when the database is SQLite.
+// Durability: WAL journal with synchronous=FULL, so a statement returns only after its commit reached the
+// disk ("ok" means stored, also after a power cut). Several processes may open one file: every change is
+// one statement or one IMMEDIATE transaction, and the busy timeout makes a writer wait for another.
+// better-sqlite3 is synchronous: each call runs to completion before any other JavaScript, so within one
+// process nothing interleaves; across processes SQLite's locks make each statement atomic.
+
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './migrations/sqlite/index.js';
+import type {
+  AttestationType, CeremonyRecord, ChallengeStore, CredentialRecord, CredentialStore, CredentialUse, TakeResult,
+} from './types.js';
+import { StoreUnavailableError } from './types.js';
+
+type Db = Database.Database;
+
+export interface SqliteOptions {
+  /** How long a statement waits for another process's write lock, in ms. Default 5000. */
+  readonly busyTimeoutMs?: number;
+}
+
+export interface MigrationReport {
+  /** The schema version before and after. */
+  readonly from: number;
+  readonly to: number;
+  readonly applied: readonly { readonly version: number; readonly name: string }[];
+}
+
+/** The file was migrated by a newer build: refusing is safer than writing rows it does not understand. */
+export class SqliteSchemaVersionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SqliteSchemaVersionError';
+  }
+}
+
+/** Result codes that mean "the database cannot serve now" (503), as opposed to a bug (500). */
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOTADB|CORRUPT)/;
+
+function guarded<T>(what: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const closed = error instanceof TypeError && /database connection is not open/.test(error.message);
+    if (closed || (typeof code === 'string' && UNAVAILABLE.test(code))) {
+      throw new StoreUnavailableError(`SQLite unavailable during ${what}: ${(error as Error).message}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** Opens (creating folder and file when absent) with the durability settings, then applies pending migrations. */
+export function openSqliteDatabase(path: string, options: SqliteOptions = {}): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = guarded(`open of ${path}`, () => new Database(path, { timeout: options.busyTimeoutMs ?? 5000 }));
+  try {
+    guarded(`open of ${path}`, () => {
+      db.pragma(`busy_timeout = ${Math.floor(options.busyTimeoutMs ?? 5000)}`);
+      const mode = db.pragma('journal_mode = WAL', { simple: true });
+      if (path !== ':memory:' && mode !== 'wal') throw new Error(`SQLite at ${path} refused WAL mode (got ${String(mode)})`);
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      applyMigrations(db);
+    });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** Applies every pending migration (the CLI's `migrate`); idempotent. */
+export function migrateSqlite(path: string, options: SqliteOptions = {}): MigrationReport {
+  const db = openSqliteDatabase(path, options);
+  try {
+    return lastReport.get(db) ?? { from: SQLITE_SCHEMA_VERSION, to: SQLITE_SCHEMA_VERSION, applied: [] };
+  } finally {
+    db.close();
+  }
+}
+
+/** What the migration at open did, per connection (read back by migrateSqlite). */
+const lastReport = new WeakMap<Db, MigrationReport>();
+
+function applyMigrations(db: Db): void {
+  // IMMEDIATE takes the write lock first, so two processes opening a new file at once migrate it once.
+  const run = db.transaction((): MigrationReport => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+               version    INTEGER PRIMARY KEY,
+               name       TEXT    NOT NULL,
+               applied_at INTEGER NOT NULL
+             ) STRICT`);
+    const row = db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as { version: number | null };
+    const from = row.version ?? 0;
+    if (from > SQLITE_SCHEMA_VERSION) {
+      throw new SqliteSchemaVersionError(
+        `the SQLite database is at schema version ${from}, newer than this build's ${SQLITE_SCHEMA_VERSION}; run a newer passkey-server (or restore a backup)`);
+    }
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    const applied: { version: number; name: string }[] = [];
+    for (const migration of SQLITE_MIGRATIONS.filter((m) => m.version > from)) {
+      for (const statement of migration.statements) db.exec(statement);
+      record.run(migration.version, migration.name, Date.now());
+      applied.push({ version: migration.version, name: migration.name });
+    }
+    return { from, to: SQLITE_SCHEMA_VERSION, applied };
+  });
+  lastReport.set(db, run.immediate());
+}
+
+/** The schema version recorded in an open database (tests, `migrate`). */
+export function sqliteSchemaVersion(db: Db): number {
+  const row = db.prepare('SELECT max(version) AS version FROM schema_migrations').get() as { version: number | null };
+  return row.version ?? 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Credentials
+
+const COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
+  aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
+  user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name`;
+
+interface CredentialRow {
+  client_id: string;
+  credential_id: string;
+  user_handle: string;
+  username: string;
+  public_key: Buffer;
+  algorithm: number;
+  sign_count: number;
+  transports: string;
+  aaguid: string;
+  attestation_format: string;
+  attestation_type: string;
+  attestation_trusted: number;
+  backup_eligible: number;
+  backup_state: number;
+  user_verified: number;
+  resident_key: number | null;
+  clone_warning: number;
+  created_at: number;
+  last_used_at: number | null;
+  nickname: string | null;
+  authenticator_name: string | null;
+}
+
+const bit = (value: boolean): number => (value ? 1 : 0);
+
+function toRow(record: CredentialRecord): CredentialRow {
+  return {
+    client_id: record.clientId,
+    credential_id: record.credentialId,
+    user_handle: record.userHandle,
+    username: record.username,
+    public_key: Buffer.from(record.publicKey),
+    algorithm: record.algorithm,
+    sign_count: record.signCount,
+    transports: JSON.stringify(record.transports),
+    aaguid: record.aaguid,
+    attestation_format: record.attestationFormat,
+    attestation_type: record.attestationType,
+    attestation_trusted: bit(record.attestationTrusted),
+    backup_eligible: bit(record.backupEligible),
+    backup_state: bit(record.backupState),
+    user_verified: bit(record.userVerified),
+    resident_key: record.residentKey === null ? null : bit(record.residentKey),
+    clone_warning: bit(record.cloneWarning),
+    created_at: record.createdAt,
+    last_used_at: record.lastUsedAt,
+    nickname: record.nickname ?? null,
+    authenticator_name: record.authenticatorName ?? null,
+  };
+}
+
+function fromRow(row: CredentialRow): CredentialRecord {
+  return {
+    clientId: row.client_id,
+    credentialId: row.credential_id,
+    userHandle: row.user_handle,
+    username: row.username,
+    publicKey: Uint8Array.from(row.public_key),
+    algorithm: row.algorithm,
+    signCount: row.sign_count,
+    transports: JSON.parse(row.transports) as string[],
+    aaguid: row.aaguid,
+    attestationFormat: row.attestation_format,
+    attestationType: row.attestation_type as AttestationType,
+    attestationTrusted: row.attestation_trusted === 1,
+    backupEligible: row.backup_eligible === 1,
+    backupState: row.backup_state === 1,
+    userVerified: row.user_verified === 1,
+    residentKey: row.resident_key === null ? null : row.resident_key === 1,
+    cloneWarning: row.clone_warning === 1,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    // "absent or null = none", the shape every backend returns.
+    ...(row.nickname === null ? {} : { nickname: row.nickname }),
+    ...(row.authenticator_name === null ? {} : { authenticatorName: row.authenticator_name }),
+  };
+}
+
+/** Admin listing pages are bounded whatever the caller asks (the same bound on every backend). */
+const MAX_ADMIN_PAGE = 1000;
+
+export class SqliteCredentialStore implements CredentialStore {
+  readonly #db: Db;
+  // Prepared once per connection, reused by every call.
+  readonly #insert: Database.Statement;
+  readonly #find: Database.Statement;
+  readonly #listByUser: Database.Statement;
+  readonly #recordUse: Database.Statement;
+  readonly #listByApplication: Database.Statement;
+  readonly #delete: Database.Statement;
+  readonly #rename: Database.Statement;
+  readonly #deleteByApplication: Database.Statement;
+  readonly #ping: Database.Statement;
+
+  constructor(db: Db) {
+    this.#db = db;
+    const placeholders = COLUMNS.split(',').map((c) => `@${c.trim()}`).join(', ');
+    this.#insert = db.prepare(`INSERT INTO credentials (${COLUMNS}) VALUES (${placeholders}) ON CONFLICT (client_id, credential_id) DO NOTHING`);
+    this.#find = db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`);
+    this.#listByUser = db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE client_id = ? AND user_handle = ? ORDER BY created_at, credential_id`);
+    // Compare-and-set in one statement: the counter moves only if nobody moved it since it was read.
+    this.#recordUse = db.prepare(`UPDATE credentials
+      SET sign_count = @signCount, backup_state = @backupState, user_verified = @userVerified,
+          clone_warning = max(clone_warning, @cloneWarning), last_used_at = @usedAt
+      WHERE client_id = @clientId AND credential_id = @credentialId AND sign_count = @expectedSignCount`);
+    this.#listByApplication = db.prepare(`SELECT ${COLUMNS} FROM credentials
+      WHERE client_id = @clientId AND (@after IS NULL OR credential_id > @after) ORDER BY credential_id LIMIT @limit`);
+    this.#delete = db.prepare('DELETE FROM credentials WHERE client_id = ? AND credential_id = ?');
+    this.#rename = db.prepare('UPDATE credentials SET nickname = ? WHERE client_id = ? AND credential_id = ?');
+    this.#deleteByApplication = db.prepare('DELETE FROM credentials WHERE client_id = ?');
+    this.#ping = db.prepare('SELECT 1');
+  }
+
+  async create(record: CredentialRecord): Promise<'created' | 'duplicate'> {
+    // Autocommit: run() returns after COMMIT, which synchronous=FULL made durable.
+    const result = guarded('credential create', () => this.#insert.run(toRow(record)));
+    return result.changes === 1 ? 'created' : 'duplicate';
+  }
+
+  async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {
+    const row = guarded('credential find', () => this.#find.get(clientId, credentialId)) as CredentialRow | undefined;
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  async listByUser(clientId: string, userHandle: string): Promise<CredentialRecord[]> {
+    const rows = guarded('credential list', () => this.#listByUser.all(clientId, userHandle)) as CredentialRow[];
+    return rows.map(fromRow);
+  }
+
+  async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
+    const result = guarded('credential use', () => this.#recordUse.run({
+      clientId, credentialId, expectedSignCount: use.expectedSignCount, signCount: use.signCount,
+      backupState: bit(use.backupState), userVerified: bit(use.userVerified), cloneWarning: bit(use.cloneWarning), usedAt: use.usedAt,
+    }));
+    return result.changes === 1;
+  }
+
+  async listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]> {
+    const limit = Math.max(0, Math.min(MAX_ADMIN_PAGE, Math.floor(page.limit)));
+    if (limit === 0) return [];
+    const rows = guarded('credential admin list', () => this.#listByApplication.all({ clientId, after: page.after ?? null, limit })) as CredentialRow[];
+    return rows.map(fromRow);
+  }
+
+  async delete(clientId: string, credentialId: string): Promise<boolean> {
+    return guarded('credential delete', () => this.#delete.run(clientId, credentialId)).changes === 1;
+  }
+
+  async rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean> {
+    return guarded('credential rename', () => this.#rename.run(nickname, clientId, credentialId)).changes === 1;
+  }
+
+  async deleteByApplication(clientId: string): Promise<number> {
+    return guarded('credential delete by application', () => this.#deleteByApplication.run(clientId)).changes;
+  }
+
+  async ping(): Promise<void> {
+    guarded('ping', () => this.#ping.get());
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+export async function openSqliteCredentialStore(path: string, options: SqliteOptions = {}): Promise<SqliteCredentialStore> {
+  return new SqliteCredentialStore(openSqliteDatabase(path, options));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Ceremonies (challenges: "database")
+
+export interface SqliteChallengeOptions extends SqliteOptions {
+  /** Clock for sweeping expired rows at `put` (the composition root passes `runtime.now`). Default Date.now. */
+  readonly clock?: () => number;
+  /** Sweep after this many puts. Default 256. */
+  readonly sweepEvery?: number;
+}
+
+export class SqliteChallengeStore implements ChallengeStore {
+  readonly #db: Db;
+  readonly #clock: () => number;
+  readonly #sweepEvery: number;
+  #putsSinceSweep = 0;
+  readonly #insert: Database.Statement;
+  readonly #takePending: Database.Statement;
+  readonly #markUsed: Database.Statement;
+  readonly #findUsed: Database.Statement;
+  readonly #sweepPending: Database.Statement;
+  readonly #sweepUsed: Database.Statement;
+  readonly #ping: Database.Statement;
+  readonly #take: (clientId: string, challenge: string, now: number) => TakeResult;
+
+  constructor(db: Db, options: SqliteChallengeOptions = {}) {
+    this.#db = db;
+    this.#clock = options.clock ?? Date.now;
+    this.#sweepEvery = Math.max(1, options.sweepEvery ?? 256);
+    this.#insert = db.prepare('INSERT OR REPLACE INTO challenges (client_id, challenge, record, expires_at) VALUES (?, ?, ?, ?)');
+    this.#takePending = db.prepare('DELETE FROM challenges WHERE client_id = ? AND challenge = ? RETURNING record, expires_at');
+    this.#markUsed = db.prepare('INSERT OR REPLACE INTO used_challenges (client_id, challenge, expires_at) VALUES (?, ?, ?)');
+    this.#findUsed = db.prepare('SELECT expires_at FROM used_challenges WHERE client_id = ? AND challenge = ?');
+    this.#sweepPending = db.prepare('DELETE FROM challenges WHERE expires_at < ?');
+    this.#sweepUsed = db.prepare('DELETE FROM used_challenges WHERE expires_at < ?');
+    this.#ping = db.prepare('SELECT 1');
+    // The delete (one statement: exactly one taker gets the row) and the used-marker commit together;
+    // IMMEDIATE so another process cannot slip between them.
+    const take = db.transaction((clientId: string, challenge: string, now: number): TakeResult => {
+      const row = this.#takePending.get(clientId, challenge) as { record: string; expires_at: number } | undefined;
+      if (row !== undefined) {
+        if (row.expires_at < now) return { state: 'missing' };
+        this.#markUsed.run(clientId, challenge, row.expires_at);
+        return { state: 'taken', record: JSON.parse(row.record) as CeremonyRecord };
+      }
+      const used = this.#findUsed.get(clientId, challenge) as { expires_at: number } | undefined;
+      return used !== undefined && used.expires_at >= now ? { state: 'used' } : { state: 'missing' };
+    });
+    this.#take = (clientId, challenge, now) => take.immediate(clientId, challenge, now);
+  }
+
+  async put(record: CeremonyRecord): Promise<void> {
+    guarded('challenge put', () => this.#insert.run(record.clientId, record.challenge, JSON.stringify(record), record.expiresAt));
+    this.#putsSinceSweep += 1;
+    if (this.#putsSinceSweep >= this.#sweepEvery) this.sweep(this.#clock());
+  }
+
+  async take(clientId: string, challenge: string, now: number): Promise<TakeResult> {
+    return guarded('challenge take', () => this.#take(clientId, challenge, now));
+  }
+
+  /** Deletes ceremonies and used-markers that expired before `now`; returns how many rows went. */
+  sweep(now: number): number {
+    this.#putsSinceSweep = 0;
+    return guarded('challenge sweep', () => this.#sweepPending.run(now).changes + this.#sweepUsed.run(now).changes);
+  }
+
+  async ping(): Promise<void> {
+    guarded('ping', () => this.#ping.get());
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+export async function openSqliteChallengeStore(path: string, options: SqliteChallengeOptions = {}): Promise<SqliteChallengeStore> {
+  return new SqliteChallengeStore(openSqliteDatabase(path, options), options);
+}
