@@ -1,0 +1,205 @@
+// THE table of COSE algorithms (RFC 9053, RFC 8230, RFC 8812). Options (pubKeyCredParams), key import and
+// every signature check read it, so adding an algorithm is one entry here.
+
+import { constants, createPublicKey, verify, type KeyObject, type JsonWebKey } from 'node:crypto';
+import { FidoError } from '../errors.js';
+import { CborError, decodeCbor } from './cbor.js';
+import type { CborValue, CredentialPublicKey } from './types.js';
+
+type Hash = 'sha1' | 'sha256' | 'sha384' | 'sha512';
+
+export type CoseAlgorithm =
+  | { readonly alg: number; readonly name: string; readonly family: 'ecdsa'; readonly hash: Hash; readonly crv: EcCurve }
+  | { readonly alg: number; readonly name: string; readonly family: 'eddsa'; readonly crv: 'Ed25519' }
+  | { readonly alg: number; readonly name: string; readonly family: 'rsa-pss'; readonly hash: Hash }
+  | { readonly alg: number; readonly name: string; readonly family: 'rsa-pkcs1'; readonly hash: Hash };
+
+type EcCurve = 'P-256' | 'P-384' | 'P-521';
+
+/** The supported algorithms, in the order they are offered in pubKeyCredParams (decisions.md). */
+export const COSE_ALGORITHMS: readonly CoseAlgorithm[] = [
+  { alg: -7, name: 'ES256', family: 'ecdsa', hash: 'sha256', crv: 'P-256' },
+  { alg: -35, name: 'ES384', family: 'ecdsa', hash: 'sha384', crv: 'P-384' },
+  { alg: -36, name: 'ES512', family: 'ecdsa', hash: 'sha512', crv: 'P-521' },
+  { alg: -8, name: 'EdDSA', family: 'eddsa', crv: 'Ed25519' },
+  { alg: -37, name: 'PS256', family: 'rsa-pss', hash: 'sha256' },
+  { alg: -38, name: 'PS384', family: 'rsa-pss', hash: 'sha384' },
+  { alg: -39, name: 'PS512', family: 'rsa-pss', hash: 'sha512' },
+  { alg: -257, name: 'RS256', family: 'rsa-pkcs1', hash: 'sha256' },
+  { alg: -258, name: 'RS384', family: 'rsa-pkcs1', hash: 'sha384' },
+  { alg: -259, name: 'RS512', family: 'rsa-pkcs1', hash: 'sha512' },
+  // SHA-1: offered only where an application's policy enables it (FIDO conformance, old TPMs).
+  { alg: -65535, name: 'RS1', family: 'rsa-pkcs1', hash: 'sha1' },
+];
+
+/** The RS1 identifier, never offered by default. */
+export const COSE_ALG_RS1 = -65535;
+
+/** What pubKeyCredParams offers when a policy does not narrow it: every entry except RS1, in table order. */
+export const DEFAULT_OFFERED_ALGORITHMS: readonly number[] = COSE_ALGORITHMS.map((a) => a.alg).filter((a) => a !== COSE_ALG_RS1);
+
+const BY_ALG = new Map(COSE_ALGORITHMS.map((a) => [a.alg, a]));
+
+export function coseAlgorithm(alg: number): CoseAlgorithm | undefined {
+  return BY_ALG.get(alg);
+}
+
+// COSE key labels (RFC 9052 §7, RFC 9053 §7).
+const KTY = 1;
+const ALG = 3;
+const CRV = -1;
+const X = -2; // EC2/OKP x; RSA e is also -2
+const Y = -3;
+const RSA_N = -1;
+const RSA_E = -2;
+const KTY_OKP = 1;
+const KTY_EC2 = 2;
+const KTY_RSA = 3;
+const EC_CURVES: Record<number, { name: EcCurve; size: number }> = {
+  1: { name: 'P-256', size: 32 },
+  2: { name: 'P-384', size: 48 },
+  3: { name: 'P-521', size: 66 },
+};
+const CURVE_BY_NAME: Record<EcCurve, number> = { 'P-256': 1, 'P-384': 2, 'P-521': 3 };
+const CRV_ED25519 = 6;
+/** Node's names for the curves, as reported by KeyObject.asymmetricKeyDetails.namedCurve. */
+const NODE_CURVE: Record<EcCurve, string> = { 'P-256': 'prime256v1', 'P-384': 'secp384r1', 'P-521': 'secp521r1' };
+const MIN_RSA_BITS = 2048;
+
+function invalidKey(detail: string): FidoError {
+  return new FidoError('USER_PUBLIC_KEY_INVALID_KEY_SPEC', detail);
+}
+
+function bytesField(map: Map<CborValue, CborValue>, label: number, what: string): Buffer {
+  const v = map.get(label);
+  if (!Buffer.isBuffer(v) || v.length === 0) throw invalidKey(`${what} (label ${label}) must be a non-empty byte string`);
+  return v;
+}
+
+function jwkFor(map: Map<CborValue, CborValue>, entry: CoseAlgorithm): JsonWebKey {
+  const kty = map.get(KTY);
+  switch (entry.family) {
+    case 'ecdsa': {
+      if (kty !== KTY_EC2) throw invalidKey(`${entry.name} needs kty EC2 (2), got ${String(kty)}`);
+      const crv = EC_CURVES[map.get(CRV) as number];
+      if (!crv || crv.name !== entry.crv) throw invalidKey(`${entry.name} needs curve ${entry.crv} (crv ${CURVE_BY_NAME[entry.crv]})`);
+      const x = bytesField(map, X, 'x');
+      const y = bytesField(map, Y, 'y');
+      if (x.length !== crv.size || y.length !== crv.size) throw invalidKey(`${crv.name} coordinates must be ${crv.size} bytes`);
+      return { kty: 'EC', crv: crv.name, x: x.toString('base64url'), y: y.toString('base64url') };
+    }
+    case 'eddsa': {
+      if (kty !== KTY_OKP) throw invalidKey(`EdDSA needs kty OKP (1), got ${String(kty)}`);
+      if (map.get(CRV) !== CRV_ED25519) throw invalidKey('EdDSA keys must use curve Ed25519 (crv 6)');
+      const x = bytesField(map, X, 'x');
+      if (x.length !== 32) throw invalidKey('Ed25519 public keys are 32 bytes');
+      return { kty: 'OKP', crv: 'Ed25519', x: x.toString('base64url') };
+    }
+    case 'rsa-pss':
+    case 'rsa-pkcs1': {
+      if (kty !== KTY_RSA) throw invalidKey(`${entry.name} needs kty RSA (3), got ${String(kty)}`);
+      const n = stripLeadingZeros(bytesField(map, RSA_N, 'n'));
+      const e = stripLeadingZeros(bytesField(map, RSA_E, 'e'));
+      if (n.length * 8 < MIN_RSA_BITS) throw invalidKey(`RSA modulus shorter than ${MIN_RSA_BITS} bits`);
+      return { kty: 'RSA', n: n.toString('base64url'), e: e.toString('base64url') };
+    }
+  }
+}
+
+function stripLeadingZeros(b: Buffer): Buffer {
+  let i = 0;
+  while (i < b.length - 1 && b[i] === 0) i++;
+  return b.subarray(i);
+}
+
+/**
+ * Imports a COSE_Key (the bytes of the credential public key in authenticator data). Checks that kty, crv
+ * and alg agree with the table; Node's import checks that an EC point lies on its curve.
+ * Throws INVALID_COSE_ALGORITHM (unknown alg) or USER_PUBLIC_KEY_INVALID_KEY_SPEC.
+ */
+export function importCosePublicKey(cose: Uint8Array): CredentialPublicKey {
+  let decoded: CborValue;
+  try {
+    decoded = decodeCbor(cose);
+  } catch (err) {
+    if (err instanceof CborError) throw invalidKey(`COSE key is not valid CBOR: ${err.message}`);
+    throw err;
+  }
+  if (!(decoded instanceof Map)) throw invalidKey('COSE key must be a CBOR map');
+  return importCoseKeyMap(decoded, Buffer.from(cose));
+}
+
+/** Same as importCosePublicKey, for a map already decoded from `cose` (avoids decoding twice). */
+export function importCoseKeyMap(map: Map<CborValue, CborValue>, cose: Buffer): CredentialPublicKey {
+  const alg = map.get(ALG);
+  if (typeof alg !== 'number' || !Number.isInteger(alg)) throw invalidKey('COSE key has no integer alg (label 3)');
+  const entry = BY_ALG.get(alg);
+  if (!entry) throw new FidoError('INVALID_COSE_ALGORITHM', `COSE algorithm ${alg} is not supported`);
+  const jwk = jwkFor(map, entry);
+  let keyObject: KeyObject;
+  try {
+    keyObject = createPublicKey({ key: jwk, format: 'jwk' });
+  } catch {
+    throw invalidKey(`the ${entry.name} public key cannot be imported (not a valid point or modulus)`);
+  }
+  return { alg, cose, coseMap: map, keyObject };
+}
+
+/** Does `key` have the type (and curve) that `alg` signs with? Guards x5c leaves against a mislabelled alg. */
+export function keyMatchesAlgorithm(alg: number, key: KeyObject): boolean {
+  const entry = BY_ALG.get(alg);
+  if (!entry) return false;
+  switch (entry.family) {
+    case 'ecdsa':
+      return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === NODE_CURVE[entry.crv];
+    case 'eddsa':
+      return key.asymmetricKeyType === 'ed25519';
+    case 'rsa-pss':
+    case 'rsa-pkcs1':
+      return key.asymmetricKeyType === 'rsa' && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= MIN_RSA_BITS;
+  }
+}
+
+/**
+ * Verifies `signature` over `data` with `alg` (ECDSA signatures are DER, as WebAuthn sends them; PSS uses
+ * a salt as long as the hash, RFC 8230). Never throws: a malformed signature, or a key whose type or curve
+ * does not fit `alg`, gives false.
+ */
+export function verifySignature(alg: number, key: KeyObject, data: Uint8Array, signature: Uint8Array): boolean {
+  const entry = BY_ALG.get(alg);
+  // A key of another type would be used with its own scheme by node:crypto (e.g. ECDSA under an RSA alg).
+  if (!entry || !keyMatchesAlgorithm(alg, key)) return false;
+  try {
+    switch (entry.family) {
+      case 'ecdsa':
+        return verify(entry.hash, data, { key, dsaEncoding: 'der' }, signature);
+      case 'eddsa':
+        return verify(null, data, key, signature);
+      case 'rsa-pss':
+        return verify(entry.hash, data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: HASH_BYTES[entry.hash] }, signature);
+      case 'rsa-pkcs1':
+        return verify(entry.hash, data, { key, padding: constants.RSA_PKCS1_PADDING }, signature);
+    }
+  } catch {
+    return false;
+  }
+}
+
+const HASH_BYTES: Record<Hash, number> = { sha1: 20, sha256: 32, sha384: 48, sha512: 64 };
+
+/** Encodes a public KeyObject as the COSE_Key map for `alg` (used by the soft authenticator and tests). */
+export function coseKeyMapFromKeyObject(alg: number, key: KeyObject): Map<number, number | Buffer> {
+  const entry = BY_ALG.get(alg);
+  if (!entry) throw new Error(`unsupported COSE algorithm ${alg}`);
+  const jwk = key.export({ format: 'jwk' });
+  const b = (s: string | undefined) => Buffer.from(s ?? '', 'base64url');
+  switch (entry.family) {
+    case 'ecdsa':
+      return new Map<number, number | Buffer>([[KTY, KTY_EC2], [ALG, alg], [CRV, CURVE_BY_NAME[entry.crv]], [X, b(jwk.x)], [Y, b(jwk.y)]]);
+    case 'eddsa':
+      return new Map<number, number | Buffer>([[KTY, KTY_OKP], [ALG, alg], [CRV, CRV_ED25519], [X, b(jwk.x)]]);
+    case 'rsa-pss':
+    case 'rsa-pkcs1':
+      return new Map<number, number | Buffer>([[KTY, KTY_RSA], [ALG, alg], [RSA_N, b(jwk.n)], [RSA_E, b(jwk.e)]]);
+  }
+}

@@ -1,0 +1,11 @@
+// The table of statement builders the soft authenticator uses. Adding a format = one file + one line here.
+import { fidoU2f } from './fido-u2f.js';
+import { none } from './none.js';
+import { packed } from './packed.js';
+import type { StatementBuilder } from './types.js';
+
+export type { StatementBuilder, StatementInput, StatementOptions } from './types.js';
+
+export const STATEMENT_BUILDERS: ReadonlyMap<string, StatementBuilder> = new Map(
+  [none, packed, fidoU2f].map((builder) => [builder.fmt, builder]),
+);

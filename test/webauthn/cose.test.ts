@@ -1,0 +1,142 @@
+// The COSE algorithm table: key import (§7.1 step 19's "alg"), and signature verification (§7.2 step 21).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { FidoError, type ErrorName } from '../../src/errors.js';
+import { encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
+import {
+  COSE_ALGORITHMS, DEFAULT_OFFERED_ALGORITHMS, coseKeyMapFromKeyObject, importCosePublicKey, keyMatchesAlgorithm, verifySignature,
+} from '../../src/webauthn/cose.js';
+import { generateKeyPairFor } from '../support/soft-authenticator.js';
+import { signWith } from '../support/statements/sign.js';
+
+const fails = (cose: Uint8Array, code: ErrorName) =>
+  assert.throws(() => importCosePublicKey(cose), (err: unknown) => err instanceof FidoError && err.code === code);
+
+function p256Map(): Map<number, CborEncodable> {
+  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return coseKeyMapFromKeyObject(-7, publicKey) as Map<number, CborEncodable>;
+}
+
+describe('COSE algorithm table', () => {
+  it('offers ES256, ES384, ES512, EdDSA, PS256-512, RS256-512 in that order, and RS1 only on request', () => {
+    assert.deepEqual(DEFAULT_OFFERED_ALGORITHMS, [-7, -35, -36, -8, -37, -38, -39, -257, -258, -259]);
+    assert.ok(COSE_ALGORITHMS.some((a) => a.alg === -65535 && a.name === 'RS1'));
+  });
+
+  for (const { alg, name } of COSE_ALGORITHMS) {
+    it(`${name} (${alg}): imports its COSE key and verifies real signatures, refuses damaged ones`, () => {
+      const { privateKey, publicKey } = generateKeyPairFor(alg);
+      const cose = encodeCbor(coseKeyMapFromKeyObject(alg, publicKey));
+      const key = importCosePublicKey(cose);
+      assert.equal(key.alg, alg);
+      assert.deepEqual(key.cose, cose);
+      assert.ok(keyMatchesAlgorithm(alg, key.keyObject));
+      const data = randomBytes(100);
+      const sig = signWith(alg, privateKey, data);
+      assert.equal(verifySignature(alg, key.keyObject, data, sig), true);
+      const damaged = Buffer.from(sig);
+      damaged[damaged.length - 1] = damaged[damaged.length - 1]! ^ 1;
+      assert.equal(verifySignature(alg, key.keyObject, data, damaged), false);
+      assert.equal(verifySignature(alg, key.keyObject, Buffer.concat([data, Buffer.from([0])]), sig), false);
+    });
+  }
+});
+
+describe('verifySignature never throws', () => {
+  it('returns false for garbage, empty and truncated signatures, unknown algs and mismatched keys', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const data = Buffer.from('data');
+    const sig = signWith(-7, privateKey, data);
+    assert.equal(verifySignature(-7, publicKey, data, Buffer.alloc(0)), false);
+    assert.equal(verifySignature(-7, publicKey, data, randomBytes(70)), false);
+    assert.equal(verifySignature(-7, publicKey, data, sig.subarray(0, 10)), false);
+    assert.equal(verifySignature(-42, publicKey, data, sig), false);
+    assert.equal(verifySignature(-257, publicKey, data, sig), false);
+    assert.equal(verifySignature(-8, publicKey, data, sig), false);
+    const rsa = generateKeyPairFor(-257);
+    assert.equal(verifySignature(-7, rsa.publicKey, data, sig), false);
+  });
+
+  it('does not accept PKCS#1 v1.5 signatures for PSS or the other way round', () => {
+    const { privateKey, publicKey } = generateKeyPairFor(-257);
+    const data = Buffer.from('data');
+    assert.equal(verifySignature(-37, publicKey, data, signWith(-257, privateKey, data)), false);
+    assert.equal(verifySignature(-257, publicKey, data, signWith(-37, privateKey, data)), false);
+  });
+});
+
+describe('importCosePublicKey refuses malformed keys', () => {
+  it('refuses bytes that are not a CBOR map', () => {
+    fails(Buffer.from([0xff]), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    fails(encodeCbor([1, 2]), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    fails(Buffer.concat([encodeCbor(p256Map()), Buffer.from([0])]), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+  });
+
+  it('refuses a missing alg (USER_PUBLIC_KEY_INVALID_KEY_SPEC) and an unknown one (INVALID_COSE_ALGORITHM)', () => {
+    const m = p256Map();
+    m.delete(3);
+    fails(encodeCbor(m), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    m.set(3, '-7');
+    fails(encodeCbor(m), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    m.set(3, -42);
+    fails(encodeCbor(m), 'INVALID_COSE_ALGORITHM');
+    m.set(3, -47); // ES256K: not in the table
+    fails(encodeCbor(m), 'INVALID_COSE_ALGORITHM');
+  });
+
+  it('refuses kty, crv and alg that disagree', () => {
+    const wrongKty = p256Map();
+    wrongKty.set(1, 3);
+    fails(encodeCbor(wrongKty), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    const wrongCurve = p256Map();
+    wrongCurve.set(-1, 2);
+    fails(encodeCbor(wrongCurve), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    const secp256k1 = p256Map();
+    secp256k1.set(-1, 8);
+    fails(encodeCbor(secp256k1), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    const rsaAsEc = coseKeyMapFromKeyObject(-257, generateKeyPairFor(-257).publicKey) as Map<number, CborEncodable>;
+    rsaAsEc.set(3, -7);
+    fails(encodeCbor(rsaAsEc), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    const edAsEc = coseKeyMapFromKeyObject(-8, generateKeyPairFor(-8).publicKey) as Map<number, CborEncodable>;
+    edAsEc.set(-1, 7); // Ed448
+    fails(encodeCbor(edAsEc), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+  });
+
+  it('refuses coordinates of the wrong size, missing or not byte strings', () => {
+    const short = p256Map();
+    short.set(-2, Buffer.alloc(31, 1));
+    fails(encodeCbor(short), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    const missing = p256Map();
+    missing.delete(-3);
+    fails(encodeCbor(missing), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    const text = p256Map();
+    text.set(-2, 'x');
+    fails(encodeCbor(text), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+  });
+
+  it('refuses an EC point that is not on the curve', () => {
+    const m = p256Map();
+    const y = Buffer.from(m.get(-3) as Buffer);
+    y[31] = y[31]! ^ 1;
+    m.set(-3, y);
+    fails(encodeCbor(m), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+  });
+
+  it('refuses RSA moduli below 2048 bits', () => {
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    fails(encodeCbor(coseKeyMapFromKeyObject(-257, publicKey)), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+  });
+});
+
+describe('keyMatchesAlgorithm', () => {
+  it('tells curves and key types apart', () => {
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey;
+    const k1 = generateKeyPairSync('ec', { namedCurve: 'secp256k1' }).publicKey;
+    assert.equal(keyMatchesAlgorithm(-35, p384), true);
+    assert.equal(keyMatchesAlgorithm(-7, p384), false);
+    assert.equal(keyMatchesAlgorithm(-7, k1), false);
+    assert.equal(keyMatchesAlgorithm(-8, p384), false);
+    assert.equal(keyMatchesAlgorithm(-42, p384), false);
+  });
+});
