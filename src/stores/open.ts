@@ -1,0 +1,71 @@
+// Opens the stores the configuration names. PostgreSQL and Redis are imported lazily, so a SQLite
+// deployment never loads `pg` or `redis`.
+
+import type { ServiceConfig } from '../config.js';
+import { MemoryChallengeStore } from './memory.js';
+import { migrateSqlite, openSqliteChallengeStore, openSqliteCredentialStore, type MigrationReport } from './sqlite.js';
+import type { ChallengeStore, CredentialStore } from './types.js';
+
+export interface OpenedStores {
+  readonly credentials: CredentialStore;
+  readonly challenges: ChallengeStore;
+  /** Closes both (each once), even if one of them fails to close. */
+  close(): Promise<void>;
+}
+
+export interface OpenStoresOptions {
+  /** The service clock (`runtime.now`), used by stores that sweep expired ceremonies. */
+  readonly clock: () => number;
+}
+
+type StoreConfig = Pick<ServiceConfig, 'database' | 'challenges'>;
+
+export async function openStores(config: StoreConfig, options: OpenStoresOptions): Promise<OpenedStores> {
+  const credentials = await openCredentialStore(config);
+  let challenges: ChallengeStore;
+  try {
+    challenges = await openChallengeStore(config, options);
+  } catch (error) {
+    await credentials.close().catch(() => undefined);
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    credentials,
+    challenges,
+    close: () => {
+      closing ??= Promise.allSettled([credentials.close(), challenges.close()]).then((results) => {
+        const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failure) throw failure.reason;
+      });
+      return closing;
+    },
+  };
+}
+
+export async function openCredentialStore(config: StoreConfig): Promise<CredentialStore> {
+  const { database } = config;
+  if (database.kind === 'sqlite') return openSqliteCredentialStore(database.path);
+  const postgres = await import('./postgres.js');
+  return postgres.openPostgresCredentialStore(database.url);
+}
+
+export async function openChallengeStore(config: StoreConfig, options: OpenStoresOptions): Promise<ChallengeStore> {
+  const { challenges, database } = config;
+  switch (challenges.kind) {
+    case 'memory':
+      return new MemoryChallengeStore({ clock: options.clock });
+    case 'database':
+      if (database.kind === 'sqlite') return openSqliteChallengeStore(database.path, { clock: options.clock });
+      return (await import('./postgres.js')).openPostgresChallengeStore(database.url, { clock: options.clock });
+    case 'redis':
+      return (await import('./redis.js')).openRedisChallengeStore(challenges.url, { clock: options.clock });
+  }
+}
+
+/** Applies pending migrations to the configured database (the CLI's `migrate`). */
+export async function migrateDatabase(config: Pick<ServiceConfig, 'database'>): Promise<MigrationReport> {
+  const { database } = config;
+  if (database.kind === 'sqlite') return migrateSqlite(database.path);
+  return (await import('./postgres.js')).migratePostgres(database.url);
+}
