@@ -1,0 +1,149 @@
+// The demo login page over HTTPS, talking to the service only through the relay (its public export).
+// One listener serves both variants, chosen by the page's hostname: the application's domain → standard,
+// any other name (localhost, a development hostname) → local.
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../service.js';
+import { createRelay, FileLocalStore, relatedOriginsDocument, type CeremonyResult, type Relay } from '../relay/index.js';
+import { DemoAccounts, type DemoVariant } from './accounts.js';
+import { findPublicFolder, serveStatic } from './static-files.js';
+import { ensureDevCertificate } from './tls.js';
+
+export interface DemoOptions {
+  /** Base address of the passkey service. */
+  readonly serviceUrl: string;
+  readonly clientId: string;
+  readonly vendor: string;
+  /** Listen address, e.g. 127.0.0.1. */
+  readonly host: string;
+  /** Listen port (0: any free port; the URLs then carry the real one). */
+  readonly port: number;
+  /** Where the development certificate (demo-tls/) and the demo's relay data (demo-relay/) live. */
+  readonly dataDir: string;
+  /** The application's domain: the standard page is served at https://<standardDomain>:<port>/. */
+  readonly standardDomain: string;
+  /**
+   * Development hostnames other than localhost that serve the local page (e.g. `dev.example.test`). The demo
+   * answers /.well-known/webauthn listing their origins, which browsers fetch from https://localhost (port
+   * 443) before such a page may use RP ID `localhost`; see docs/demo.md.
+   */
+  readonly devHostnames?: readonly string[];
+  readonly log?: Logger;
+}
+
+export interface RunningDemo {
+  readonly urls: string[];
+  /** The CA certificate to trust once (PEM file path). */
+  readonly caPath: string;
+  close(): Promise<void>;
+}
+
+const PREFIX = '/relay';
+
+export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
+  const devHostnames = [...(options.devHostnames ?? [])].map((name) => name.toLowerCase());
+  const tls = await ensureDevCertificate(join(options.dataDir, 'demo-tls'), ['localhost', options.standardDomain, ...devHostnames]);
+  if (tls.created) options.log?.warn({ caPath: tls.caPath }, 'demo: created a development CA; trust it once to open the demo without warnings (docs/demo.md)');
+  const publicFolder = findPublicFolder();
+  const accounts = new DemoAccounts(join(options.dataDir, 'demo-relay', 'users.json'));
+
+  let relays: Record<DemoVariant, Relay> | undefined;
+  let related: string | undefined;
+  const context = { standardUrl: '', localUrl: '' };
+
+  const server: Server = createServer({ cert: tls.certChain, key: tls.key }, (request, response) => {
+    securityHeaders(response);
+    if (!relays) return void respond(response, 503, 'text/plain; charset=utf-8', 'starting');
+    handle(request, response).catch((error: unknown) => {
+      options.log?.error({ error: String(error) }, 'demo request failed');
+      if (!response.headersSent) respond(response, 500, 'text/plain; charset=utf-8', 'The demo failed; see the server log.');
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'https://demo.invalid');
+    const variant = variantOf(request);
+    if (url.pathname.startsWith(`${PREFIX}/`)) return relays![variant].handler(request, response);
+    if (url.pathname === '/.well-known/webauthn' && request.method === 'GET' && related) {
+      return respond(response, 200, 'application/json', related);
+    }
+    if (url.pathname === '/demo/context' && request.method === 'GET') {
+      const session = accounts.sessionOf(request, variant);
+      const suffix = variant === 'standard' ? `#${options.standardDomain}` : '#localhost';
+      return respond(response, 200, 'application/json', JSON.stringify({ variant, suffix, user: session?.username ?? null, ...context }));
+    }
+    if (url.pathname === '/demo/sign-out' && request.method === 'POST') {
+      response.setHeader('set-cookie', accounts.signOut(request));
+      return respond(response, 200, 'application/json', '{"status":"ok"}');
+    }
+    if (request.method === 'GET' && (await serveStatic(publicFolder, url.pathname, response))) return;
+    respond(response, 404, 'text/plain; charset=utf-8', 'Not found. The demo page is at /.');
+  }
+
+  function variantOf(request: IncomingMessage): DemoVariant {
+    const host = (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    return host === options.standardDomain.toLowerCase() ? 'standard' : 'local';
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const originOf = (hostname: string) => `https://${hostname}${port === 443 ? '' : `:${port}`}`;
+  context.standardUrl = `${originOf(options.standardDomain)}/`;
+  context.localUrl = `${originOf('localhost')}/`;
+  const devOrigins = devHostnames.map(originOf);
+  related = devOrigins.length > 0 ? relatedOriginsDocument(devOrigins) : undefined;
+
+  // Spec point 6, as a real IdP would decide it: a new account may register its first passkey (sign-up);
+  // an account that already has one may add another only while signed in as itself.
+  const relayFor = (variant: DemoVariant): Relay => createRelay({
+    serviceUrl: options.serviceUrl,
+    clientId: options.clientId,
+    vendor: options.vendor,
+    variant,
+    prefix: PREFIX,
+    ...(variant === 'standard' ? { origin: originOf(options.standardDomain) } : { localStore: new FileLocalStore(join(options.dataDir, 'demo-relay', 'local-credentials.json')) }),
+    mayRegister: async ({ username, request }) => {
+      if (accounts.sessionOf(request, variant)?.username === username) return true;
+      if (!(await accounts.isRegistered(variant, username))) return true;
+      return { allowed: false, reason: `${username} already has a passkey. Sign in as ${username} first to add another one.` };
+    },
+    onResult: async (result: CeremonyResult) => {
+      if (!result.ok || result.username === undefined) return;
+      if (result.operation === 'attestation') await accounts.markRegistered(variant, result.username);
+      else result.response.setHeader('set-cookie', accounts.signIn({ username: result.username, variant }));
+    },
+    ...(options.log ? { log: options.log } : {}),
+  });
+  relays = { standard: relayFor('standard'), local: relayFor('local') };
+
+  const urls = [context.standardUrl, context.localUrl, ...devOrigins.map((origin) => `${origin}/`)];
+  return {
+    urls,
+    caPath: tls.caPath,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+function securityHeaders(response: ServerResponse): void {
+  response.setHeader('content-security-policy', "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+  response.setHeader('x-content-type-options', 'nosniff');
+  response.setHeader('referrer-policy', 'no-referrer');
+}
+
+function respond(response: ServerResponse, status: number, type: string, body: string): void {
+  response.statusCode = status;
+  response.setHeader('content-type', type);
+  response.setHeader('cache-control', 'no-store');
+  response.end(body);
+}
