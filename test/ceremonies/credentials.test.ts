@@ -1,0 +1,164 @@
+// Stored credentials: duplicates, which credential may sign, user handles, counters (compare-and-set),
+// backup flags, and the enumeration defence of assertion options.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryCredentialStore } from '../../src/stores/memory.js';
+import type { CredentialUse } from '../../src/stores/types.js';
+import { SoftAuthenticator } from '../support/soft-authenticator.js';
+import { CLIENT_ID, Flow, Harness, ORIGIN, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
+
+describe('registration storage', () => {
+  it('the same credential id registered twice → DUPLICATED_CREDENTIAL_ID, the first stays', async () => {
+    const h = new Harness();
+    const id = Buffer.alloc(16, 5);
+    const first = new Flow(h, username('dup1'));
+    const { credential } = await first.register({ credentialId: id });
+    const stored = await h.deps.credentials.find(CLIENT_ID, credential.id);
+    const second = new Flow(h, username('dup2'));
+    expectFailure((await second.register({ credentialId: id })).res, 'DUPLICATED_CREDENTIAL_ID', 400);
+    assert.deepEqual(await h.deps.credentials.find(CLIENT_ID, credential.id), stored);
+  });
+
+  it('an AAGUID on the deny list (or missing from an allow list) → ATTESTATION_NOT_TRUSTED', async () => {
+    const aaguid = '11111111-2222-3333-4444-555555555555';
+    const policy = { trustAnchors: [], requireTrusted: false, metadata: null, aaguidAllow: [], aaguidDeny: [aaguid] };
+    const denied = new Flow(new Harness({ apps: [applicationConfig({ attestation: policy })] }), username('deny'), { fmt: 'packed' });
+    expectFailure((await denied.register({ aaguid: Buffer.from(aaguid.replace(/-/g, ''), 'hex') })).res, 'ATTESTATION_NOT_TRUSTED', 400);
+    const allowOnly = { ...policy, aaguidDeny: [], aaguidAllow: [aaguid] };
+    const h = new Harness({ apps: [applicationConfig({ attestation: allowOnly })] });
+    expectFailure((await new Flow(h, username('other'), { fmt: 'packed' }).register()).res, 'ATTESTATION_NOT_TRUSTED', 400);
+    expectOk((await new Flow(h, username('listed'), { fmt: 'packed' }).register({ aaguid: Buffer.from(aaguid.replace(/-/g, ''), 'hex') })).res);
+  });
+
+  it('credProps.rk is stored when the client reports it, null otherwise', async () => {
+    const h = new Harness();
+    const a = await new Flow(h, username('rk1')).register({ clientExtensionResults: { credProps: { rk: false } } });
+    const b = await new Flow(h, username('rk2')).register({ clientExtensionResults: {} });
+    assert.equal((await h.deps.credentials.find(CLIENT_ID, a.credential.id))?.residentKey, false);
+    assert.equal((await h.deps.credentials.find(CLIENT_ID, b.credential.id))?.residentKey, null);
+  });
+
+  it('clientExtensionResults / getClientExtensionResults are read when extensions is absent', async () => {
+    const h = new Harness();
+    const { credential } = await new Flow(h, username('ext')).register({}, {}, (c) => {
+      delete c.extensions;
+      c.clientExtensionResults = { credProps: { rk: true } };
+      c.authenticatorAttachment = 'platform';
+      return c;
+    });
+    assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.residentKey, true);
+  });
+
+  it('id and rawId that differ → CREDENTIAL_ID_NOT_MATCHED', async () => {
+    const flow = new Flow(new Harness(), username('raw'));
+    expectFailure((await flow.register({ breaks: 'rawIdMismatch' })).res, 'CREDENTIAL_ID_NOT_MATCHED', 400);
+  });
+});
+
+describe('which credential may sign in', () => {
+  it('a credential not offered in allowCredentials → CREDENTIAL_ID_NOT_FOUND', async () => {
+    const h = new Harness();
+    const alice = new Flow(h, username('alice'));
+    const bob = new Flow(h, username('bob'));
+    await alice.register();
+    await bob.register();
+    // Bob's authenticator answers Alice's challenge with Bob's credential.
+    const options = await alice.assertionOptions();
+    const assertion = bob.authenticator.authenticate({ ...options, allowCredentials: [] });
+    const detail = expectFailure(await h.post(PATHS.assertionResult, assertion), 'CREDENTIAL_ID_NOT_FOUND', 400);
+    assert.match(detail, /not offered/);
+  });
+
+  it('a userHandle of another user → USER_HANDLE_NOT_MATCHED', async () => {
+    const flow = new Flow(new Harness(), username('handle'));
+    await flow.register();
+    expectFailure((await flow.authenticate({ breaks: 'userHandle' })).res, 'USER_HANDLE_NOT_MATCHED', 400);
+  });
+
+  it('a missing or null userHandle is accepted (non-discoverable credential)', async () => {
+    const flow = new Flow(new Harness(), username('nohandle'));
+    await flow.register();
+    expectOk((await flow.authenticate({ userHandle: null })).res);
+    expectOk((await flow.authenticate({}, {}, (c) => { c.response.userHandle = null; return c; })).res);
+  });
+
+  it('a counter that increases is stored; one that goes back → SIGNATURE_COUNTER_NOT_INCREASED', async () => {
+    const h = new Harness();
+    const flow = new Flow(h, username('counter'), { counter: { start: 10, increment: 5 } });
+    const { credential } = await flow.register();
+    expectOk((await flow.authenticate()).res);
+    assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.signCount, 15);
+    expectFailure((await flow.authenticate({ signCount: 3 })).res, 'SIGNATURE_COUNTER_NOT_INCREASED', 400);
+    assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.signCount, 15);
+  });
+
+  it('counterPolicy "warn": a counter that goes back is accepted, marked as a clone warning, never stored lower', async () => {
+    const h = new Harness({ apps: [applicationConfig({ counterPolicy: 'warn' })] });
+    const flow = new Flow(h, username('warn'), { counter: { start: 10 } });
+    const { credential } = await flow.register();
+    expectOk((await flow.authenticate({ signCount: 4 })).res);
+    const stored = await h.deps.credentials.find(CLIENT_ID, credential.id);
+    assert.equal(stored?.signCount, 10);
+    assert.equal(stored?.cloneWarning, true);
+    assert.ok(h.logs.some((l) => l.level === 'warn' && /counter/.test(l.message)));
+  });
+
+  it('two sign-ins racing with the same counter: the compare-and-set lets one win, the other → SIGNATURE_COUNTER_NOT_INCREASED', async () => {
+    // A store whose counter moves between our read and our write, as a concurrent sign-in would make it.
+    const store = new MemoryCredentialStore();
+    const racing = Object.create(store) as MemoryCredentialStore;
+    racing.recordUse = async (clientId: string, credentialId: string, use: CredentialUse) => {
+      await store.recordUse(clientId, credentialId, { ...use, signCount: use.signCount + 100 });
+      return store.recordUse(clientId, credentialId, use);
+    };
+    racing.find = store.find.bind(store);
+    racing.create = store.create.bind(store);
+    racing.listByUser = store.listByUser.bind(store);
+    const h = new Harness({ credentials: racing });
+    const flow = new Flow(h, username('race'));
+    await flow.register();
+    expectFailure((await flow.authenticate()).res, 'SIGNATURE_COUNTER_NOT_INCREASED', 400);
+  });
+
+  it('BE changing between ceremonies is recorded, not failed; BS without BE fails', async () => {
+    const h = new Harness();
+    const flow = new Flow(h, username('backup'), { flags: { be: false, bs: false } });
+    const { credential } = await flow.register();
+    expectOk((await flow.authenticate({ flags: { be: true, bs: true } })).res);
+    assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.backupState, true);
+    expectFailure((await flow.authenticate({ breaks: 'bsWithoutBe' })).res, 'INVALID_BACKUP_STATE_FLAG_SET', 400);
+  });
+});
+
+describe('enumeration defence (assertion options for unknown users)', () => {
+  it('an unknown user gets options shaped like a known user\'s, with one stable fake credential', async () => {
+    const h = new Harness();
+    await new Flow(h, username('known')).register();
+    const known = expectOk(await h.post(PATHS.assertionOptions, { username: username('known') }));
+    const unknown1 = expectOk(await h.post(PATHS.assertionOptions, { username: username('ghost') }));
+    const unknown2 = expectOk(await h.post(PATHS.assertionOptions, { username: username('ghost') }));
+    const other = expectOk(await h.post(PATHS.assertionOptions, { username: username('phantom') }));
+    assert.deepEqual(Object.keys(unknown1).sort(), Object.keys(known).sort());
+    assert.equal(unknown1.allowCredentials.length, 1);
+    assert.equal(unknown1.allowCredentials[0].type, 'public-key');
+    assert.match(unknown1.allowCredentials[0].id, /^[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual(unknown1.allowCredentials, unknown2.allowCredentials);
+    assert.notDeepEqual(unknown1.allowCredentials, other.allowCredentials);
+    assert.equal(unknown1.userVerification, known.userVerification);
+    assert.equal(unknown1.rpId, known.rpId);
+  });
+
+  it('a sign-in with the fake credential fails like any unknown credential', async () => {
+    const h = new Harness();
+    const options = expectOk(await h.post(PATHS.assertionOptions, { username: username('ghost') }));
+    const stranger = new SoftAuthenticator({ origin: ORIGIN });
+    stranger.register({ rp: { id: 'idp.example.test' }, user: { id: 'AAAA' }, challenge: 'AAAA', pubKeyCredParams: [{ type: 'public-key', alg: -7 }] }, { credentialId: Buffer.from(options.allowCredentials[0].id, 'base64url') });
+    const assertion = stranger.authenticate(options);
+    expectFailure(await h.post(PATHS.assertionResult, assertion), 'CREDENTIAL_ID_NOT_FOUND', 400);
+  });
+
+  it('revealUnknownUsers: an unknown user → CREDENTIAL_ID_NOT_FOUND at options', async () => {
+    const h = new Harness({ apps: [applicationConfig({ revealUnknownUsers: true })] });
+    expectFailure(await h.post(PATHS.assertionOptions, { username: username('ghost') }), 'CREDENTIAL_ID_NOT_FOUND', 400);
+  });
+});
