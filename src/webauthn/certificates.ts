@@ -92,6 +92,14 @@ function caConstraints(cert: X509Certificate): CaConstraints {
   }
 }
 
+/**
+ * The basic constraints CA flag as the certificate states it. Unlike X509Certificate.ca (OpenSSL's
+ * X509_check_ca), it does not depend on key usage, so "CA must be false" checks see what was claimed.
+ */
+export function claimsCa(cert: X509Certificate): boolean {
+  return caConstraints(cert).ca;
+}
+
 /** Names chain: OpenSSL's check (names, key identifiers, key usage), or at least equal issuer/subject text. */
 function namesChain(child: X509Certificate, issuer: X509Certificate): boolean {
   return child.checkIssued(issuer) || child.issuer === issuer.subject;

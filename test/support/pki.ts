@@ -124,3 +124,15 @@ export function aaguidExtension(aaguid: Uint8Array | string, critical = false): 
 export function transportsExtension(bits = 0x20): Extension {
   return { oid: '1.3.6.1.4.1.45724.2.1.1', valueDer: der.bitString(Buffer.from([bits]), 5) };
 }
+
+export interface AttestationCa {
+  readonly root: Issued;
+  readonly intermediate: Issued;
+}
+
+/** A vendor's attestation CA: a root and the intermediate that issues attestation certificates. */
+export function createAttestationCa(vendor = 'Test Vendor', key: KeyKind = 'p256'): AttestationCa {
+  const root = createRoot({ subject: { C: 'US', O: vendor, CN: `${vendor} Attestation Root` }, key });
+  const intermediate = createIntermediate(root, { subject: { C: 'US', O: vendor, CN: `${vendor} Attestation CA` }, key });
+  return { root, intermediate };
+}
