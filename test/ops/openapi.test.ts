@@ -1,0 +1,245 @@
+// The OpenAPI document is kept true here: real answers of the service (buildApp through inject, driven by
+// the soft authenticator) and of the admin listener (a real socket) are checked against its schemas.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ERRORS } from '../../src/errors.js';
+import { checkResponse, checkSchema, openApiDocument, resolveRef } from '../../src/openapi/index.js';
+import type { InjectResponse } from '../../src/http/app.js';
+import { MemoryBucketStore, createRateLimitHooks } from '../../src/ratelimit/index.js';
+import { AuditLog, MemoryAuditStore } from '../../src/audit/index.js';
+import { MemoryApplicationStore } from '../../src/admin/application-store.js';
+import { seedApplications } from '../../src/admin/directory.js';
+import { AdministrableMemoryCredentialStore } from '../../src/admin/memory-extensions.js';
+import { AdminOperations } from '../../src/admin/operations.js';
+import { Readiness } from '../../src/admin/readiness.js';
+import { startAdminServer, type AdminServer } from '../../src/admin/server.js';
+import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
+import { MetricsRegistry } from '../../src/metrics/index.js';
+import { CLIENT_ID, Flow, Harness, PATHS, applicationConfig, username } from '../http/harness.js';
+import { captureLog, testRuntime } from './fixtures.js';
+
+const document = openApiDocument();
+
+function expectConforms(path: string, method: string, response: { status: number; headers: Record<string, string>; body: string }): void {
+  const problems = checkResponse(document, {
+    path, method, status: response.status, contentType: response.headers['content-type'] ?? '', body: response.body, headers: response.headers,
+  });
+  assert.deepEqual(problems, [], `${method} ${path} → ${response.status} ${response.body.slice(0, 300)}`);
+}
+
+const fromInject = (res: InjectResponse) => ({ status: res.status, headers: res.headers, body: res.body });
+
+describe('the schema checker', () => {
+  const root = { components: { schemas: { Name: { type: 'string', enum: ['A', 'B'] } } } };
+  const check = (schema: object, value: unknown) => checkSchema(schema as Record<string, unknown>, value, { root });
+
+  it('accepts conforming values and reports each way a value breaks the schema', () => {
+    const schema = {
+      type: 'object', additionalProperties: false, required: ['a', 'b'],
+      properties: { a: { type: 'integer', minimum: 1 }, b: { type: 'array', prefixItems: [{ $ref: '#/components/schemas/Name' }, { type: 'string', minLength: 1 }], maxItems: 2 }, c: { type: ['string', 'null'], pattern: '^x' } },
+    };
+    assert.deepEqual(check(schema, { a: 1, b: ['A', 'why'], c: null }), []);
+    assert.deepEqual(check(schema, { a: 1, b: ['A', 'why'], c: 'xyz' }), []);
+    const problems = check(schema, { a: 0.5, b: ['C', '', 'extra'], c: 'y', d: 1 });
+    assert.ok(problems.some((p) => p.startsWith('$.a: expected integer')), problems.join('\n'));
+    assert.ok(problems.some((p) => p.startsWith('$.b[0]:')));
+    assert.ok(problems.some((p) => p.startsWith('$.b[1]: shorter')));
+    assert.ok(problems.some((p) => p.startsWith('$.b: more than 2')));
+    assert.ok(problems.some((p) => p.startsWith('$.c: does not match')));
+    assert.ok(problems.some((p) => p === '$.d: property not allowed'));
+    assert.ok(check(schema, { a: 1 }).some((p) => p.includes('missing required property "b"')));
+  });
+
+  it('handles const, oneOf, anyOf, date-time, and refuses keywords it does not know', () => {
+    assert.deepEqual(check({ const: '' }, ''), []);
+    assert.equal(check({ const: '' }, []).length, 1);
+    assert.equal(check({ oneOf: [{ type: 'string' }, { type: 'string', minLength: 1 }] }, 'x').length, 1, 'two branches match');
+    assert.deepEqual(check({ anyOf: [{ type: 'null' }, { type: 'string', format: 'date-time' }] }, '2026-11-22T04:00:00.000Z'), []);
+    assert.equal(check({ type: 'string', format: 'date-time' }, 'yesterday').length, 1);
+    assert.match(check({ type: 'string', multipleOf: 2 }, 'x')[0] ?? '', /does not support the keyword "multipleOf"/);
+  });
+});
+
+describe('the OpenAPI 3.1 document', () => {
+  it('is OpenAPI 3.1 with the four operations and the admin API, and every reference resolves', () => {
+    assert.equal(document.openapi, '3.1.0');
+    const paths = Object.keys(document.paths as object);
+    for (const path of Object.values(PATHS)) assert.ok(paths.includes(path), path);
+    for (const path of ['/health', '/ready', '/metrics', '/admin/applications', '/admin/applications/{clientId}/credentials/{credentialId}', '/admin/audit/export']) {
+      assert.ok(paths.includes(path), path);
+    }
+    const refs: string[] = [];
+    JSON.stringify(document, (key, value) => { if (key === '$ref') refs.push(value as string); return value; });
+    assert.ok(refs.length > 20);
+    for (const ref of refs) assert.doesNotThrow(() => resolveRef(ref, { root: document }), ref);
+  });
+
+  it('lists every error name of the catalogue', () => {
+    const names = (resolveRef('#/components/schemas/ErrorName', { root: document }) as { enum: string[] }).enum;
+    assert.deepEqual([...names].sort(), Object.keys(ERRORS).sort());
+  });
+});
+
+describe('real answers of the four operations conform to the document', () => {
+  const hooks = createRateLimitHooks({ perApplication: null, perAddress: { burst: 1000, perSecond: 0.001 }, applications: {} }, { store: new MemoryBucketStore(), now: () => 0 });
+
+  it('registration and authentication, standard variant, success and failure', async () => {
+    const h = new Harness({ hooks });
+    const flow = new Flow(h, username('alice'));
+    const options = await h.post(PATHS.attestationOptions, { username: username('alice'), displayName: 'Alice', authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' }, attestation: 'none' });
+    expectConforms(PATHS.attestationOptions, 'POST', fromInject(options));
+    const registered = await flow.register();
+    assert.equal(registered.res.status, 200, registered.res.body);
+    expectConforms(PATHS.attestationResult, 'POST', fromInject(registered.res));
+    // excludeCredentials now lists the credential.
+    expectConforms(PATHS.attestationOptions, 'POST', fromInject(await h.post(PATHS.attestationOptions, { username: username('alice') })));
+    expectConforms(PATHS.assertionOptions, 'POST', fromInject(await h.post(PATHS.assertionOptions, { username: username('alice'), userVerification: 'required' })));
+    const signedIn = await flow.authenticate();
+    assert.equal(signedIn.res.status, 200, signedIn.res.body);
+    expectConforms(PATHS.assertionResult, 'POST', fromInject(signedIn.res));
+    // A replay: SESSION_ALREADY_REVOKED.
+    const replay = await h.post(PATHS.assertionResult, signedIn.credential);
+    assert.equal(replay.status, 400);
+    expectConforms(PATHS.assertionResult, 'POST', fromInject(replay));
+    // Unknown user: fake allowCredentials, same shape.
+    expectConforms(PATHS.assertionOptions, 'POST', fromInject(await h.post(PATHS.assertionOptions, { username: username('nobody') })));
+  });
+
+  it('the check fails when the document and a real answer disagree', async () => {
+    const h = new Harness();
+    const res = fromInject(await h.post(PATHS.attestationOptions, { username: username('dora') }));
+    const altered = openApiDocument();
+    const schema = (altered.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.AttestationOptionsResponse!;
+    delete schema.properties.extensions;
+    schema.properties.timeout = { type: 'string' };
+    const problems = checkResponse(altered, { path: PATHS.attestationOptions, method: 'POST', status: res.status, contentType: res.headers['content-type']!, body: res.body });
+    assert.ok(problems.includes('$.extensions: property not allowed'), problems.join('\n'));
+    assert.ok(problems.some((p) => p.startsWith('$.timeout: expected string')), problems.join('\n'));
+    assert.deepEqual(checkResponse(document, { path: '/api/other', method: 'POST', status: 404, contentType: 'application/json', body: '{}' }), ['/api/other: not in the document']);
+    assert.match(checkResponse(document, { path: PATHS.attestationOptions, method: 'POST', status: 418, contentType: 'application/json', body: '{}' })[0] ?? '', /status 418 not in the document/);
+  });
+
+  it('local variant registration answers the localhost blob', async () => {
+    const h = new Harness();
+    const flow = new Flow(h, 'carol#localhost', {}, 'https://localhost:8443');
+    const { res } = await flow.register({}, {}, (c) => ({ ...c, extensions: { ...c.extensions, localhost: true } }));
+    assert.equal(res.status, 200, res.body);
+    assert.equal(typeof res.json().localhost, 'string');
+    expectConforms(PATHS.attestationResult, 'POST', fromInject(res));
+  });
+
+  it('failures: 400, 403, 405, 413, 415 and 429 (with Retry-After) are the failed envelope', async () => {
+    const limited = new Harness({ hooks: createRateLimitHooks({ perApplication: { burst: 1, perSecond: 0.01 }, perAddress: null }, { store: new MemoryBucketStore(), now: () => 0 }) });
+    const first = await limited.post(PATHS.assertionOptions, { username: username('x') });
+    expectConforms(PATHS.assertionOptions, 'POST', fromInject(first));
+    const refused = await limited.post(PATHS.assertionOptions, { username: username('x') });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.json().errorMessage[0], 'RATE_LIMITED');
+    assert.equal(refused.headers['retry-after'], '100');
+    expectConforms(PATHS.assertionOptions, 'POST', fromInject(refused));
+
+    const h = new Harness();
+    const cases: [string, InjectResponse][] = [
+      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: 42 })],
+      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, '{nope')],
+      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: username('a') }, { clientId: 'unknown-client' })],
+      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: username('a') }, { clientId: null })],
+      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: username('a') }, { origin: 'https://evil.example' })],
+      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: username('a') }, { headers: { 'content-type': 'text/plain' } })],
+      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: 'x'.repeat(70_000) })],
+      [PATHS.assertionResult, await h.post(PATHS.assertionResult, { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' } })],
+    ];
+    const statuses = new Set<number>();
+    for (const [path, res] of cases) {
+      statuses.add(res.status);
+      expectConforms(path, 'POST', fromInject(res));
+    }
+    assert.deepEqual([...statuses].sort(), [400, 403, 413, 415]);
+    const wrongMethod = await h.app.inject({ method: 'GET', url: PATHS.assertionOptions });
+    assert.equal(wrongMethod.status, 405);
+    assert.deepEqual(checkSchema({ $ref: '#/components/schemas/FailedEnvelope' }, wrongMethod.json(), { root: document }), []);
+  });
+});
+
+describe('real answers of the admin listener conform to the document', () => {
+  const runtime = testRuntime();
+  const log = captureLog();
+  const applications = new MemoryApplicationStore();
+  const credentials = new AdministrableMemoryCredentialStore();
+  const audit = new AuditLog(new MemoryAuditStore(), runtime, log);
+  const tokens = new MemoryAdminTokenStore(runtime);
+  const operations = new AdminOperations({ applications, credentials, audit, runtime, userHandleKey: Buffer.alloc(32, 7) });
+  let healthy = true;
+  const readiness = new Readiness([{ name: 'credentials', check: async () => { if (!healthy) throw new Error('down'); } }]);
+  let server: AdminServer;
+  let token = '';
+
+  before(async () => {
+    await seedApplications(applications, [applicationConfig()], runtime.now());
+    // A real credential, registered through the four operations.
+    const h = new Harness({ credentials });
+    const { res } = await new Flow(h, username('alice')).register();
+    assert.equal(res.status, 200, res.body);
+    token = (await tokens.create('openapi')).token;
+    server = await startAdminServer({ port: 0, operations, audit, tokens, readiness, registry: new MetricsRegistry(), runtime, log, openapi: () => document });
+  });
+  after(async () => server.close());
+
+  async function call(method: string, path: string, body?: unknown, auth = true): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => { headers[name] = value; });
+    const answer = { status: response.status, headers, body: await response.text() };
+    expectConforms(path, method, answer);
+    return answer;
+  }
+
+  it('health, readiness (both ways), openapi.json', async () => {
+    await call('GET', '/health', undefined, false);
+    await call('GET', '/ready', undefined, false);
+    healthy = false;
+    assert.equal((await call('GET', '/ready', undefined, false)).status, 503);
+    healthy = true;
+    assert.deepEqual(JSON.parse((await call('GET', '/openapi.json', undefined, false)).body), document);
+  });
+
+  it('applications: list, create, show, update, approve, unapprove, disable, enable, delete, and their errors', async () => {
+    await call('GET', '/admin/applications');
+    assert.equal((await call('GET', '/admin/applications', undefined, false)).status, 401);
+    const created = JSON.parse((await call('POST', '/admin/applications', { name: 'Shop', domain: 'shop.example.test', origins: ['https://shop.example.test'] })).body);
+    assert.equal((await call('POST', '/admin/applications', { name: 'Bad', domain: '' })).status, 400);
+    const id = encodeURIComponent(created.clientId);
+    await call('GET', `/admin/applications/${id}`);
+    await call('PATCH', `/admin/applications/${id}`, { name: 'Shop 2', userVerification: 'required' });
+    for (const action of ['approve', 'unapprove', 'disable', 'enable']) await call('POST', `/admin/applications/${id}/${action}`);
+    await call('DELETE', `/admin/applications/${id}`);
+    assert.equal((await call('GET', `/admin/applications/${id}`)).status, 404);
+    const bare = JSON.parse((await call('POST', '/admin/applications', { name: 'Local only', domain: 'dev.example.test' })).body);
+    assert.equal((await call('POST', `/admin/applications/${bare.clientId}/approve`)).status, 409);
+  });
+
+  it('credentials: list by user and by page, show, rename, delete', async () => {
+    const page = JSON.parse((await call('GET', `/admin/applications/${CLIENT_ID}/credentials?limit=10`)).body);
+    assert.equal(page.credentials.length, 1);
+    const id = page.credentials[0].credentialId as string;
+    await call('GET', `/admin/applications/${CLIENT_ID}/credentials?username=${encodeURIComponent(username('alice'))}`);
+    await call('GET', `/admin/applications/${CLIENT_ID}/credentials/${id}`);
+    await call('PATCH', `/admin/applications/${CLIENT_ID}/credentials/${id}`, { nickname: 'Laptop' });
+    await call('PATCH', `/admin/applications/${CLIENT_ID}/credentials/${id}`, { nickname: null });
+    await call('DELETE', `/admin/applications/${CLIENT_ID}/credentials/${id}`);
+    assert.equal((await call('GET', `/admin/applications/${CLIENT_ID}/credentials/${id}`)).status, 404);
+  });
+
+  it('audit: page and JSON-lines export (each line an AuditEvent)', async () => {
+    await call('GET', '/admin/audit?limit=5');
+    assert.equal((await call('GET', '/admin/audit?result=maybe')).status, 400);
+    const exported = await call('GET', '/admin/audit/export?action=application.');
+    const lines = exported.body.trim().split('\n');
+    assert.ok(lines.length >= 8);
+    for (const line of lines) assert.deepEqual(checkSchema({ $ref: '#/components/schemas/AuditEvent' }, JSON.parse(line), { root: document }), []);
+  });
+});
