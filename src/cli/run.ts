@@ -1,0 +1,157 @@
+// Dispatches the command line. Each command answers an exit code: 0 done, 1 failed (a clear message on
+// stderr), 2 called wrongly (with the usage). `serve` answers undefined: it runs until a signal.
+
+import { pathToFileURL } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ServiceConfig } from '../config.js';
+import { loadConfig } from '../config/load.js';
+import { redactUrl } from '../config/web.js';
+import { initSecretsFile, LOCAL_BLOB_KEYS_ENV, rotateLocalBlobKey } from '../secrets.js';
+import { migrateDatabase } from '../stores/open.js';
+import { systemRuntime } from '../util/runtime.js';
+import { EXIT_FAILURE, EXIT_OK, UsageError, type CliIo } from './io.js';
+import { parseConfigArgs, report } from './common.js';
+import { serveCommand } from './serve.js';
+import { USAGE } from './usage.js';
+
+type Command = (args: readonly string[], io: CliIo) => Promise<number | undefined>;
+
+const COMMANDS: Record<string, Command> = {
+  serve: serveCommand,
+  'check-config': checkConfig,
+  migrate,
+  'local-keys': localKeys,
+  secrets,
+  apps,
+  metadata,
+  help: async (_args, io) => {
+    io.stdout.write(USAGE);
+    return EXIT_OK;
+  },
+};
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number | undefined> {
+  const [first, ...rest] = argv;
+  // `passkey-server --config f` is `serve --config f`; `--help` and `--version` work anywhere first.
+  if (first === '--help' || first === '-h') return COMMANDS.help!([], io);
+  const name = first === undefined || first.startsWith('-') ? 'serve' : first;
+  const args = first === undefined || first.startsWith('-') ? argv : rest;
+  const command = COMMANDS[name];
+  try {
+    if (command === undefined) throw new UsageError(`unknown command "${name}"`);
+    return await command(args, io);
+  } catch (error) {
+    return report(error, io);
+  }
+}
+
+function configFrom(values: Record<string, string | boolean | undefined>, io: CliIo): ServiceConfig {
+  const file = values.config;
+  if (file === '') throw new UsageError('--config needs a file name');
+  return loadConfig({ file: typeof file === 'string' ? file : undefined, env: io.env, cwd: io.cwd });
+}
+
+function noPositionals(positionals: readonly string[], command: string): void {
+  if (positionals.length > 0) throw new UsageError(`${command} takes no argument "${positionals[0]}"`);
+}
+
+async function checkConfig(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseConfigArgs(args);
+  noPositionals(positionals, 'check-config');
+  const config = configFrom(values, io);
+  const database = config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
+  const challenges = config.challenges.kind === 'redis' ? redactUrl(config.challenges.url) : config.challenges.kind;
+  io.stdout.write([
+    `configuration OK (${typeof values.config === 'string' ? values.config : 'built-in defaults'})`,
+    `  listen:       ${config.listen.host}:${config.listen.port}`,
+    `  database:     ${database}`,
+    `  challenges:   ${challenges}`,
+    `  local:        ${config.local.enabled ? 'enabled (development only)' : 'disabled'}`,
+    `  demo:         ${config.demo.enabled ? `${config.demo.host}:${config.demo.port}` : 'disabled'}`,
+    `  secrets file: ${config.secretsFile}`,
+    `  applications: ${config.applications.map((a) => a.clientId).join(', ') || '(none)'}`,
+    '',
+  ].join('\n'));
+  return EXIT_OK;
+}
+
+async function migrate(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseConfigArgs(args);
+  noPositionals(positionals, 'migrate');
+  const config = configFrom(values, io);
+  const report = await migrateDatabase(config);
+  const where = config.database.kind === 'sqlite' ? config.database.path : redactUrl(config.database.url);
+  if (report.applied.length === 0) {
+    io.stdout.write(`database ${where} is up to date (schema version ${report.to})\n`);
+  } else {
+    const list = report.applied.map((m) => `${m.version} ${m.name}`).join(', ');
+    io.stdout.write(`database ${where}: schema version ${report.from} → ${report.to} (applied: ${list})\n`);
+  }
+  return EXIT_OK;
+}
+
+async function localKeys(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseConfigArgs(args);
+  if (positionals[0] !== 'rotate' || positionals.length > 1) throw new UsageError('usage: local-keys rotate [--config <file>]');
+  const config = configFrom(values, io);
+  const id = rotateLocalBlobKey(config.secretsFile, systemRuntime.randomBytes);
+  io.stdout.write(`added local-blob key ${id} to ${config.secretsFile}; it seals new blobs from the next start, older keys still open theirs\n`);
+  if (io.env[LOCAL_BLOB_KEYS_ENV]) {
+    io.stderr.write(`passkey-server: note: ${LOCAL_BLOB_KEYS_ENV} is set and overrides the file's local-blob keys\n`);
+  }
+  return EXIT_OK;
+}
+
+async function secrets(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseConfigArgs(args, { file: { type: 'string' } });
+  if (positionals[0] !== 'init' || positionals.length > 1) throw new UsageError('usage: secrets init [--config <file>] [--file <path>]');
+  if (values.file === '') throw new UsageError('--file needs a path');
+  const file = typeof values.file === 'string' ? resolve(io.cwd, values.file) : configFrom(values, io).secretsFile;
+  initSecretsFile(file, systemRuntime.randomBytes);
+  io.stdout.write(`created the secrets file ${file} (mode 0600); give every instance the same file, keep a backup\n`);
+  return EXIT_OK;
+}
+
+async function apps(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseConfigArgs(args, { json: { type: 'boolean' } });
+  if (positionals[0] !== 'list' || positionals.length > 1) throw new UsageError('usage: apps list [--config <file>] [--json]');
+  const config = configFrom(values, io);
+  if (values.json === true) {
+    io.stdout.write(`${JSON.stringify(config.applications, null, 2)}\n`);
+    return EXIT_OK;
+  }
+  if (config.applications.length === 0) io.stdout.write('no applications configured\n');
+  for (const app of config.applications) {
+    io.stdout.write([
+      `${app.clientId}  ${app.name}`,
+      `  domain:        ${app.domain}`,
+      `  variants:      ${app.variants.join(', ')}`,
+      `  origins:       ${app.origins.join(', ') || '(none)'}`,
+      `  local origins: ${app.localOrigins.join(', ') || '(none)'}`,
+      `  attestation:   ${app.attestation.requireTrusted ? 'trusted required' : 'any accepted'}, ${app.attestation.trustAnchors.length} anchor file(s)` +
+        `${app.attestation.metadata ? ', metadata BLOB' : ''}`,
+      '',
+    ].join('\n'));
+  }
+  return EXIT_OK;
+}
+
+/** `metadata check` belongs to the attestation module (src/cli/metadata.ts); wired when that file exists. */
+async function metadata(args: readonly string[], io: CliIo): Promise<number> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const file = join(here, 'metadata.js');
+  if (!existsSync(file)) {
+    io.stderr.write('passkey-server: "metadata check" is not available in this build\n');
+    return EXIT_FAILURE;
+  }
+  const module = (await import(pathToFileURL(file).href)) as { runMetadataCheck?: (argv: readonly string[]) => Promise<number> | number };
+  if (typeof module.runMetadataCheck !== 'function') {
+    io.stderr.write('passkey-server: "metadata check" is not available in this build\n');
+    return EXIT_FAILURE;
+  }
+  const [sub, ...rest] = args;
+  if (sub !== 'check') throw new UsageError('usage: metadata check ...');
+  return module.runMetadataCheck(rest);
+}

@@ -1,0 +1,179 @@
+// The composition root: load config → secrets → stores → build the app → listen → (demo). Everything the
+// service uses is created here once and passed down; nothing else reads the environment or the disk.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Writable } from 'node:stream';
+import { createApplicationDirectory } from './applications.js';
+import type { ServiceConfig } from './config.js';
+import { loadConfig } from './config/load.js';
+import { buildApp } from './http/app.js';
+import { createLogger, LOG_LEVELS, type LevelledLogger, type LogLevel } from './log.js';
+import { loadSecrets } from './secrets.js';
+import type { ServiceDeps, ServiceHooks } from './service.js';
+import { openStores, type OpenedStores } from './stores/open.js';
+import { systemRuntime, type Runtime } from './util/runtime.js';
+
+export interface StartOptions {
+  /** Config file; without one, the built-in default. */
+  readonly configFile?: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Where the addresses and the local-variant warning are printed. */
+  readonly stdout: Pick<Writable, 'write'>;
+  readonly stderr: Pick<Writable, 'write'>;
+  readonly runtime?: Runtime;
+  /** Instrumentation and admission (metrics, audit, rate limits), when the caller wires them. */
+  readonly hooks?: ServiceHooks;
+}
+
+export interface RunningService {
+  readonly config: ServiceConfig;
+  /** The service's base address with the port actually bound, e.g. http://127.0.0.1:8787. */
+  readonly url: string;
+  readonly demoUrls: readonly string[];
+  /** Stops accepting, lets in-flight requests finish (bounded), stops the demo, closes the stores. */
+  close(): Promise<void>;
+}
+
+/** How long in-flight requests may take to finish at shutdown before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const WARNING_LINES = [
+  'WARNING: the LOCAL variant is ENABLED. It is for development and testing ONLY:',
+  'it stores no public keys, cannot track signature counters, and must never serve',
+  'real users or production-like data. Switch it off in production with',
+  '"local": {"enabled": false} in the config file, or PASSKEY_LOCAL_ENABLED=false.',
+];
+const WARNING_WIDTH = Math.max(...WARNING_LINES.map((line) => line.length));
+
+export const LOCAL_VARIANT_WARNING = [
+  '',
+  '*'.repeat(WARNING_WIDTH + 6),
+  ...WARNING_LINES.map((line) => `*  ${line.padEnd(WARNING_WIDTH)}  *`),
+  '*'.repeat(WARNING_WIDTH + 6),
+  '',
+].join('\n');
+
+export async function startService(options: StartOptions): Promise<RunningService> {
+  const runtime = options.runtime ?? systemRuntime;
+  const config = loadConfig({ file: options.configFile, env: options.env, cwd: options.cwd });
+  const log = createLogger({ level: logLevel(options.env), sink: options.stderr, clock: runtime.now, base: { service: 'passkey-server' } });
+  const secrets = loadSecrets({ config, env: options.env, randomBytes: runtime.randomBytes, log });
+  const applications = createApplicationDirectory(config.applications);
+  const stores = await openStores(config, { clock: runtime.now });
+  let server: Server | undefined;
+  try {
+    const deps: ServiceDeps = {
+      config, applications, credentials: stores.credentials, challenges: stores.challenges, secrets, runtime, log,
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+    };
+    const app = buildApp(deps);
+    server = createServer(app.handler);
+    // Bounded waits for slow or idle clients (a slow-loris connection must not hold a socket forever).
+    server.requestTimeout = 30_000;
+    server.headersTimeout = 20_000;
+    server.keepAliveTimeout = 5_000;
+    const address = await listen(server, config.listen.host, config.listen.port);
+    const url = `http://${hostForUrl(address.address)}:${address.port}`;
+    options.stdout.write(`passkey-server: service listening on ${url}\n`);
+    log.info({ url, database: config.database.kind, challenges: config.challenges.kind, applications: config.applications.length }, 'service started');
+    if (config.local.enabled) {
+      options.stderr.write(`${LOCAL_VARIANT_WARNING}\n`);
+      log.warn({}, 'the local variant is enabled: development only');
+    }
+    const demo = config.demo.enabled ? await startDemoFor(config, address, log) : undefined;
+    for (const demoUrl of demo?.urls ?? []) options.stdout.write(`passkey-server: demo page at ${demoUrl}\n`);
+    return {
+      config,
+      url,
+      demoUrls: demo?.urls ?? [],
+      close: once(async () => {
+        log.info({}, 'shutting down');
+        await closeServer(server!);
+        await demo?.close().catch((error: unknown) => log.error({ error }, 'demo did not close cleanly'));
+        await stores.close();
+        log.info({}, 'stopped');
+      }),
+    };
+  } catch (error) {
+    if (server?.listening) await closeServer(server).catch(() => undefined);
+    await stores.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function logLevel(env: Readonly<Record<string, string | undefined>>): LogLevel {
+  const wanted = env.PASSKEY_LOG_LEVEL?.trim().toLowerCase();
+  return wanted !== undefined && (LOG_LEVELS as string[]).includes(wanted) ? (wanted as LogLevel) : 'info';
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => {
+      const hint = error.code === 'EADDRINUSE' ? ' (in use: choose another with --port or PASSKEY_PORT)' : '';
+      reject(new Error(`cannot listen on ${host}:${port}: ${error.code ?? error.message}${hint}`, { cause: error }));
+    };
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function hostForUrl(address: string): string {
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, SHUTDOWN_GRACE_MS);
+    timer.unref();
+  });
+  await Promise.race([closed, grace]);
+  clearTimeout(timer);
+  await closed;
+}
+
+interface DemoHandle {
+  readonly urls: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the demo page for the first application; it talks to this service through the relay. A wildcard
+ * listen address is reached over loopback.
+ */
+async function startDemoFor(config: ServiceConfig, address: AddressInfo, log: LevelledLogger): Promise<DemoHandle> {
+  const application = config.applications[0]!;
+  const loopback = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const { startDemo } = await import('./demo/server.js');
+  try {
+    return await startDemo({
+      serviceUrl: `http://${hostForUrl(loopback)}:${address.port}`,
+      clientId: application.clientId,
+      vendor: config.vendor,
+      host: config.demo.host,
+      port: config.demo.port,
+      dataDir: config.dataDir,
+      standardDomain: application.domain,
+      log,
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`the demo page could not start on ${config.demo.host}:${config.demo.port}: ${reason} ` +
+      '(choose another port with PASSKEY_DEMO_PORT, or switch the demo off with PASSKEY_DEMO_ENABLED=false)', { cause: error });
+  }
+}
+
+function once(work: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= work());
+}
