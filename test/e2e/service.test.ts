@@ -1,0 +1,123 @@
+// End to end: the real service process (compiled src/cli.js `serve`) on SQLite in a temp folder, driven over
+// a real socket with the soft authenticator: register, sign in twice, restart the process, sign in again
+// (the credential and the secrets survived on disk).
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SoftAuthenticator } from '../support/soft-authenticator.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The compiled CLI next to this compiled test: <build>/test/e2e → <build>/src/cli.js. */
+const CLI = resolve(here, '..', '..', 'src', 'cli.js');
+const DOMAIN = 'e2e.example.test';
+const ORIGIN = `https://${DOMAIN}`;
+const CLIENT_ID = 'e2e-client';
+const START_LIMIT_MS = 20_000;
+
+interface Running {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly output: () => string;
+}
+
+function start(configFile: string): Promise<Running> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--config', configFile, '--port', '0', '--no-demo'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'test' },
+  });
+  let output = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`service did not start in time:\n${output}`)); }, START_LIMIT_MS);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = output.match(/service listening on (http:\/\/[^\s]+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise({ child, url: match[1]!.replace(/\/$/, ''), output: () => output });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`service exited early (${code}):\n${output}`)); });
+  });
+}
+
+function stop(running: Running): Promise<void> {
+  return new Promise((resolvePromise) => {
+    if (running.child.exitCode !== null || running.child.signalCode !== null) return resolvePromise();
+    const timer = setTimeout(() => running.child.kill('SIGKILL'), 10_000);
+    running.child.once('exit', () => { clearTimeout(timer); resolvePromise(); });
+    running.child.kill('SIGTERM');
+  });
+}
+
+async function post(running: Running, path: string, body: unknown): Promise<{ status: number; body: any; requestId: string | null }> {
+  const res = await fetch(`${running.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': `Vendor AppID: ${CLIENT_ID}`, origin: ORIGIN },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: res.status, body: await res.json(), requestId: res.headers.get('x-request-id') };
+}
+
+async function signIn(running: Running, authenticator: SoftAuthenticator, username: string): Promise<void> {
+  const options = await post(running, '/api/assertion/options', { username });
+  assert.equal(options.status, 200, JSON.stringify(options.body));
+  assert.equal(options.body.allowCredentials.length, 1);
+  const result = await post(running, '/api/assertion/result', authenticator.authenticate(options.body));
+  assert.deepEqual([result.status, result.body], [200, { status: 'ok', errorMessage: '', sessionId: '' }]);
+}
+
+describe('the service process end to end (SQLite, real socket, restart)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'passkey-e2e-'));
+  const configFile = join(dir, 'config.json');
+  writeFileSync(configFile, JSON.stringify({
+    listen: { host: '127.0.0.1', port: 0 },
+    database: 'sqlite:./fido2.db',
+    challenges: 'memory',
+    local: { enabled: false },
+    dataDir: '.',
+    applications: [{ clientId: CLIENT_ID, name: 'E2E IdP', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'] }],
+  }));
+  const running: Running[] = [];
+  after(async () => {
+    await Promise.all(running.map(stop));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('registers, signs in twice, survives a restart, signs in again', async () => {
+    const authenticator = new SoftAuthenticator({ origin: ORIGIN, fmt: 'packed' });
+    const username = `alice#${DOMAIN}`;
+
+    const first = await start(configFile);
+    running.push(first);
+    const options = await post(first, '/api/attestation/options', { username, displayName: 'Alice' });
+    assert.equal(options.status, 200, JSON.stringify(options.body));
+    assert.equal(options.body.rp.id, DOMAIN);
+    assert.ok(options.requestId);
+    const registered = await post(first, '/api/attestation/result', authenticator.register(options.body));
+    assert.deepEqual([registered.status, registered.body], [200, { status: 'ok', errorMessage: '', sessionId: '' }]);
+    await signIn(first, authenticator, username);
+    await signIn(first, authenticator, username);
+
+    // A failure over the socket is the envelope too.
+    const wrong = await post(first, '/api/assertion/result', { id: 'x' });
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.body.errorMessage[0], 'INVALID_REQUEST_BODY');
+
+    await stop(first);
+    const second = await start(configFile);
+    running.push(second);
+    await signIn(second, authenticator, username);
+    // The user handle survived too (same secrets file): the options name the same user.
+    const again = await post(second, '/api/attestation/options', { username });
+    assert.equal(again.body.user.id, options.body.user.id);
+    assert.equal(again.body.excludeCredentials.length, 1);
+    await stop(second);
+  });
+});
