@@ -2,13 +2,17 @@
 // Adding a format = one file exporting an AttestationFormat (file name = fmt string) + one line here.
 
 import { FidoError } from '../../errors.js';
+import { androidKey } from './android-key.js';
+import { androidSafetynet } from './android-safetynet.js';
+import { apple } from './apple.js';
 import { fidoU2f } from './fido-u2f.js';
 import { none } from './none.js';
 import { packed } from './packed.js';
+import { tpm } from './tpm.js';
 import type { AttestationFormat, AttestationInput, AttestationOutcome } from './types.js';
 
 const FORMATS: ReadonlyMap<string, AttestationFormat> = new Map(
-  [none, packed, fidoU2f].map((format) => [format.fmt, format]),
+  [none, packed, fidoU2f, tpm, androidKey, androidSafetynet, apple].map((format) => [format.fmt, format]),
 );
 
 export function supportedAttestationFormats(): string[] {

@@ -2,10 +2,11 @@
 import { fidoU2f } from './fido-u2f.js';
 import { none } from './none.js';
 import { packed } from './packed.js';
+import { tpm } from './tpm.js';
 import type { StatementBuilder } from './types.js';
 
 export type { StatementBuilder, StatementInput, StatementOptions } from './types.js';
 
 export const STATEMENT_BUILDERS: ReadonlyMap<string, StatementBuilder> = new Map(
-  [none, packed, fidoU2f].map((builder) => [builder.fmt, builder]),
+  [none, packed, fidoU2f, tpm].map((builder) => [builder.fmt, builder]),
 );
