@@ -162,3 +162,32 @@ describe('enumeration defence (assertion options for unknown users)', () => {
     expectFailure(await h.post(PATHS.assertionOptions, { username: username('ghost') }), 'CREDENTIAL_ID_NOT_FOUND', 400);
   });
 });
+
+describe('hostile bytes inside well-formed JSON', () => {
+  it('truncated authenticatorData, non-JSON clientDataJSON, bad CBOR, oversized ids: precise names, nothing changes', async () => {
+    const h = new Harness();
+    const flow = new Flow(h, username('hostile'));
+    const { credential } = await flow.register();
+    const stored = await h.deps.credentials.find(CLIENT_ID, credential.id);
+    const cases: [string, (c: any) => void, string][] = [
+      ['authenticatorData truncated to 20 bytes', (c) => { c.response.authenticatorData = Buffer.from(c.response.authenticatorData, 'base64url').subarray(0, 20).toString('base64url'); }, 'INVALID_AUTHENTICATOR_DATA'],
+      ['clientDataJSON not JSON', (c) => { c.response.clientDataJSON = Buffer.from('not json at all').toString('base64url'); }, 'INVALID_FORMAT_CLIENT_DATA_JSON'],
+      ['clientDataJSON a JSON array', (c) => { c.response.clientDataJSON = Buffer.from('[1,2]').toString('base64url'); }, 'INVALID_FORMAT_CLIENT_DATA_JSON'],
+      ['id of 2000 characters', (c) => { c.id = 'A'.repeat(2000); c.rawId = c.id; }, 'INVALID_REQUEST_BODY'],
+      ['signature with a space', (c) => { c.response.signature = 'ab cd'; }, 'INVALID_REQUEST_BODY'],
+    ];
+    for (const [, mutate, name] of cases) {
+      const options = await flow.assertionOptions();
+      const assertion = JSON.parse(JSON.stringify(flow.authenticator.authenticate(options)));
+      mutate(assertion);
+      expectFailure(await h.post(PATHS.assertionResult, assertion), name, 400);
+      assert.deepEqual(await h.deps.credentials.find(CLIENT_ID, credential.id), stored);
+    }
+
+    const badCbor = await flow.register({}, {}, (c) => { c.response.attestationObject = Buffer.from([0xa3, 0x63, 0x66, 0x6d]).toString('base64url'); return c; });
+    expectFailure(badCbor.res, 'INVALID_FORMAT_ATTESTATION_OBJECT', 400);
+    const deepCbor = await flow.register({}, {}, (c) => { c.response.attestationObject = Buffer.alloc(5000, 0x81).toString('base64url'); return c; });
+    expectFailure(deepCbor.res, 'INVALID_FORMAT_ATTESTATION_OBJECT', 400);
+    assert.equal((await h.deps.credentials.listByUser(CLIENT_ID, stored!.userHandle)).length, 1);
+  });
+});
