@@ -25,18 +25,25 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
   }
   if (values['no-demo'] === true) env.PASSKEY_DEMO_ENABLED = 'false';
 
-  const running = await startService({
+  // Signals are handled from the start: one arriving while the service starts stops it once started.
+  const starting = startService({
     configFile: typeof values.config === 'string' ? values.config : undefined,
     env,
     cwd: io.cwd,
     stdout: io.stdout,
     stderr: io.stderr,
   });
-  handleSignals(running, io);
+  const handlers = handleSignals(starting, io);
+  try {
+    await starting;
+  } catch (error) {
+    handlers.remove();
+    throw error;
+  }
   return undefined;
 }
 
-function handleSignals(running: RunningService, io: CliIo): void {
+function handleSignals(starting: Promise<RunningService>, io: CliIo): { remove(): void } {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -45,11 +52,17 @@ function handleSignals(running: RunningService, io: CliIo): void {
     }
     stopping = true;
     io.stderr.write(`passkey-server: ${signal} received, shutting down\n`);
-    running.close().then(
+    starting.then((running) => running.close()).then(
       () => process.exit(0),
       (error: unknown) => process.exit(report(error, io)),
     );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  return {
+    remove: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
 }
