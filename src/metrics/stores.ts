@@ -18,8 +18,9 @@ export function createStoreMetrics(registry: MetricsRegistry): StoreMetrics {
   return {
     instrument<T extends object>(name: string, store: T): T {
       return new Proxy(store, {
-        get(target, property, receiver) {
-          const value = Reflect.get(target, property, receiver) as unknown;
+        get(target, property) {
+          // `this` is the store itself (not the proxy): getters and #private fields need the real object.
+          const value = Reflect.get(target, property) as unknown;
           if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor') return value;
           return (...args: unknown[]) => {
             const stop = latency.startTimer({ store: name, operation: property });

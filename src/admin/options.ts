@@ -1,0 +1,140 @@
+// The operations part of the configuration: the admin listener, rate limits, the audit log, the
+// application cache. Proposed config keys (read by src/config/** once its owner adds them; until then
+// main.ts passes the defaults or its own values). `readOpsOptions` validates the raw JSON and reports every
+// problem, like the config loader does.
+import { isAbsolute, join, resolve } from 'node:path';
+import type { RateLimitOptions } from '../ratelimit/limiter.js';
+import type { RateLimitRule } from '../ratelimit/types.js';
+
+export interface AdminListenerOptions {
+  readonly enabled: boolean;
+  readonly host: string;
+  readonly port: number;
+  /** Absolute path of the admin token file (hashes only). */
+  readonly tokensFile: string;
+  readonly metricsRequireToken: boolean;
+}
+
+export interface OpsOptions {
+  readonly admin: AdminListenerOptions;
+  readonly rateLimits: RateLimitOptions & {
+    /** `memory` (one instance) or a redis:// URL (shared by every instance). */
+    readonly store: string;
+    readonly keyPrefix: string;
+  };
+  readonly audit: { readonly maxEvents: number; readonly options: 'failures' | 'all' };
+  readonly applications: { readonly cacheMs: number };
+  /** How long graceful shutdown waits for in-flight requests. */
+  readonly shutdownDeadlineMs: number;
+}
+
+export function defaultOpsOptions(dataDir: string): OpsOptions {
+  return {
+    admin: { enabled: true, host: '127.0.0.1', port: 8788, tokensFile: join(dataDir, 'admin-tokens.json'), metricsRequireToken: false },
+    rateLimits: {
+      store: 'memory', keyPrefix: 'passkey:rl:',
+      perApplication: { burst: 200, perSecond: 50 }, perAddress: { burst: 100, perSecond: 20 },
+      applications: {}, exemptAddresses: [], onStoreError: 'allow',
+    },
+    audit: { maxEvents: 100_000, options: 'failures' },
+    applications: { cacheMs: 5000 },
+    shutdownDeadlineMs: 10_000,
+  };
+}
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads `{admin, rateLimits, audit, applicationCacheMs, shutdownDeadlineMs}` from a config object (only
+ * these keys; others are the config loader's). Relative paths resolve against `baseDir`. Every problem is
+ * pushed to `problems` as `key.path: message`; the result holds the defaults where a value was unusable.
+ */
+export function readOpsOptions(raw: Raw, dataDir: string, baseDir: string, problems: string[]): OpsOptions {
+  const defaults = defaultOpsOptions(dataDir);
+  const known = (path: string, obj: Raw, keys: readonly string[]) => {
+    for (const key of Object.keys(obj)) if (!keys.includes(key)) problems.push(`${path}.${key}: unknown key`);
+  };
+  const section = (name: string): Raw => {
+    const value = raw[name];
+    if (value === undefined) return {};
+    if (!isObject(value)) { problems.push(`${name}: must be an object`); return {}; }
+    return value;
+  };
+  const bool = (path: string, value: unknown, fallback: boolean): boolean => {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'boolean') { problems.push(`${path}: must be true or false`); return fallback; }
+    return value;
+  };
+  const int = (path: string, value: unknown, fallback: number, min: number, max: number): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) { problems.push(`${path}: must be an integer from ${min} to ${max}`); return fallback; }
+    return value as number;
+  };
+  const text = (path: string, value: unknown, fallback: string): string => {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'string' || value === '') { problems.push(`${path}: must be a non-empty string`); return fallback; }
+    return value;
+  };
+  const rule = (path: string, value: unknown, fallback: RateLimitRule | null): RateLimitRule | null => {
+    if (value === undefined) return fallback;
+    if (value === null) return null;
+    if (!isObject(value)) { problems.push(`${path}: must be {"burst": n, "perSecond": n} or null`); return fallback; }
+    known(path, value, ['burst', 'perSecond']);
+    const { burst, perSecond } = value;
+    if (typeof burst !== 'number' || !Number.isFinite(burst) || burst < 1) problems.push(`${path}.burst: must be a number >= 1`);
+    if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond <= 0) problems.push(`${path}.perSecond: must be a number > 0`);
+    return typeof burst === 'number' && typeof perSecond === 'number' ? { burst, perSecond } : fallback;
+  };
+
+  const admin = section('admin');
+  known('admin', admin, ['enabled', 'host', 'port', 'tokensFile', 'metricsRequireToken']);
+  const tokensFile = text('admin.tokensFile', admin.tokensFile, defaults.admin.tokensFile);
+
+  const limits = section('rateLimits');
+  known('rateLimits', limits, ['store', 'keyPrefix', 'perApplication', 'perAddress', 'applications', 'exemptAddresses', 'onStoreError']);
+  const store = text('rateLimits.store', limits.store, defaults.rateLimits.store);
+  if (store !== 'memory' && !/^rediss?:\/\//.test(store)) problems.push('rateLimits.store: must be "memory" or a redis:// URL');
+  const applications: Record<string, RateLimitRule | null> = {};
+  if (limits.applications !== undefined) {
+    if (!isObject(limits.applications)) problems.push('rateLimits.applications: must be an object of Client ID → rule');
+    else for (const [id, value] of Object.entries(limits.applications)) applications[id] = rule(`rateLimits.applications.${id}`, value, null);
+  }
+  let exemptAddresses: string[] = [];
+  if (limits.exemptAddresses !== undefined) {
+    if (!Array.isArray(limits.exemptAddresses) || !limits.exemptAddresses.every((a) => typeof a === 'string')) problems.push('rateLimits.exemptAddresses: must be an array of addresses');
+    else exemptAddresses = limits.exemptAddresses as string[];
+  }
+  const onStoreError = limits.onStoreError === undefined ? 'allow' : limits.onStoreError;
+  if (onStoreError !== 'allow' && onStoreError !== 'deny') problems.push('rateLimits.onStoreError: must be "allow" or "deny"');
+
+  const audit = section('audit');
+  known('audit', audit, ['maxEvents', 'options']);
+  const auditOptions = audit.options === undefined ? 'failures' : audit.options;
+  if (auditOptions !== 'failures' && auditOptions !== 'all') problems.push('audit.options: must be "failures" or "all"');
+
+  return {
+    admin: {
+      enabled: bool('admin.enabled', admin.enabled, defaults.admin.enabled),
+      host: text('admin.host', admin.host, defaults.admin.host),
+      port: int('admin.port', admin.port, defaults.admin.port, 0, 65_535),
+      tokensFile: isAbsolute(tokensFile) ? tokensFile : resolve(baseDir, tokensFile),
+      metricsRequireToken: bool('admin.metricsRequireToken', admin.metricsRequireToken, defaults.admin.metricsRequireToken),
+    },
+    rateLimits: {
+      store,
+      keyPrefix: text('rateLimits.keyPrefix', limits.keyPrefix, defaults.rateLimits.keyPrefix),
+      perApplication: rule('rateLimits.perApplication', limits.perApplication, defaults.rateLimits.perApplication),
+      perAddress: rule('rateLimits.perAddress', limits.perAddress, defaults.rateLimits.perAddress),
+      applications,
+      exemptAddresses,
+      onStoreError: onStoreError === 'deny' ? 'deny' : 'allow',
+    },
+    audit: {
+      maxEvents: int('audit.maxEvents', audit.maxEvents, defaults.audit.maxEvents, 100, 10_000_000),
+      options: auditOptions === 'all' ? 'all' : 'failures',
+    },
+    applications: { cacheMs: int('applicationCacheMs', raw.applicationCacheMs, defaults.applications.cacheMs, 0, 600_000) },
+    shutdownDeadlineMs: int('shutdownDeadlineMs', raw.shutdownDeadlineMs, defaults.shutdownDeadlineMs, 0, 600_000),
+  };
+}

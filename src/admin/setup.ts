@@ -1,0 +1,145 @@
+// Everything this module adds to a running service, built in one call from main.ts:
+//   metrics registry (+ process metrics) → instrumented stores → stored application directory (seeded from
+//   the config file) → audit log → hooks (metrics, audit, rate limits) → admin listener → shutdown.
+// main.ts then builds the HTTP app with `applications`, `credentials`, `challenges` and `hooks` from here.
+import type { Server } from 'node:http';
+import type { ApplicationConfig, ServiceConfig } from '../config.js';
+import type { Logger, Secrets, ServiceHooks } from '../service.js';
+import type { ChallengeStore, CredentialStore } from '../stores/types.js';
+import type { Runtime } from '../util/runtime.js';
+import type { TrustEvaluator } from '../webauthn/attestation/types.js';
+import { AuditLog } from '../audit/log.js';
+import { MemoryAuditStore } from '../audit/memory.js';
+import { createAuditHooks } from '../audit/hooks.js';
+import type { AuditStore } from '../audit/types.js';
+import { MetricsRegistry } from '../metrics/registry.js';
+import { registerProcessMetrics } from '../metrics/process.js';
+import { createMetricsHooks } from '../metrics/hooks.js';
+import { createStoreMetrics } from '../metrics/stores.js';
+import { createRateLimitHooks } from '../ratelimit/limiter.js';
+import { MemoryBucketStore } from '../ratelimit/memory.js';
+import { RedisBucketStore } from '../ratelimit/redis.js';
+import type { BucketStore } from '../ratelimit/types.js';
+import { openApiDocument } from '../openapi/document.js';
+import { MemoryApplicationStore, type ApplicationStore } from './application-store.js';
+import { StoredApplicationDirectory, seedApplications, type SeedReport } from './directory.js';
+import { composeHooks } from './hooks.js';
+import { AdminOperations } from './operations.js';
+import type { OpsOptions } from './options.js';
+import { Readiness, serviceStoreChecks, storeCheck, type ReadinessCheck } from './readiness.js';
+import { startAdminServer, type AdminServer } from './server.js';
+import { gracefulShutdown, type ShutdownReport } from './shutdown.js';
+import { FileAdminTokenStore, type AdminTokenStore } from './tokens.js';
+
+export interface OpsInput {
+  readonly config: ServiceConfig;
+  readonly options: OpsOptions;
+  readonly credentials: CredentialStore;
+  readonly challenges: ChallengeStore;
+  readonly secrets: Secrets;
+  readonly runtime: Runtime;
+  readonly log: Logger;
+  /** main.ts passes `(policy) => loadTrustEvaluator(policy)` from src/webauthn/trust.ts. */
+  readonly buildTrust: (policy: ApplicationConfig['attestation']) => TrustEvaluator;
+  /** Defaults to memory (applications then come from the config file at every start). */
+  readonly applicationStore?: ApplicationStore;
+  /** Defaults to memory (bounded; lost at restart). */
+  readonly auditStore?: AuditStore;
+  /** Defaults from options.rateLimits.store. */
+  readonly bucketStore?: BucketStore;
+  readonly tokens?: AdminTokenStore;
+  /** More readiness checks (e.g. the database pool). */
+  readonly readinessChecks?: readonly ReadinessCheck[];
+  /** For /openapi.json. */
+  readonly version?: string;
+}
+
+export interface Ops {
+  readonly registry: MetricsRegistry;
+  /** The ApplicationDirectory for ServiceDeps. */
+  readonly applications: StoredApplicationDirectory;
+  /** The stores for ServiceDeps, timed into the store-latency histogram. */
+  readonly credentials: CredentialStore;
+  readonly challenges: ChallengeStore;
+  /** ServiceDeps.hooks: metrics, audit and rate limits. */
+  readonly hooks: ServiceHooks;
+  readonly audit: AuditLog;
+  readonly operations: AdminOperations;
+  readonly readiness: Readiness;
+  readonly seed: SeedReport;
+  /** null when options.admin.enabled is false. */
+  readonly admin: AdminServer | null;
+  /** Graceful shutdown: readiness fails, `servers` and the admin listener stop accepting and finish, stores close. */
+  shutdown(servers: readonly Server[]): Promise<ShutdownReport>;
+}
+
+export async function startOperations(input: OpsInput): Promise<Ops> {
+  const { options, runtime, log } = input;
+  const registry = new MetricsRegistry();
+  const stopProcessMetrics = registerProcessMetrics(registry, { now: runtime.now });
+  const storeMetrics = createStoreMetrics(registry);
+  const credentials = storeMetrics.instrument('credentials', input.credentials);
+  const challenges = storeMetrics.instrument('challenges', input.challenges);
+
+  const applicationStore = storeMetrics.instrument('applications', input.applicationStore ?? new MemoryApplicationStore());
+  const seed = await seedApplications(applicationStore, input.config.applications, runtime.now());
+  for (const clientId of seed.kept) {
+    log.warn({ event: 'application_config_ignored', clientId }, 'the config file lists this application, but it was changed through the admin API or CLI since; the stored version is used');
+  }
+  const applications = new StoredApplicationDirectory({ store: applicationStore, buildTrust: input.buildTrust, now: runtime.now, cacheMs: options.applications.cacheMs });
+
+  const auditStore = input.auditStore ?? new MemoryAuditStore({ maxEvents: options.audit.maxEvents });
+  const audit = new AuditLog(auditStore, runtime, log);
+
+  const bucketStore = input.bucketStore ?? (options.rateLimits.store === 'memory'
+    ? new MemoryBucketStore()
+    : await RedisBucketStore.open({ url: options.rateLimits.store, keyPrefix: options.rateLimits.keyPrefix }));
+
+  const hooks = composeHooks(
+    createMetricsHooks(registry, { isKnownClient: (id) => applications.isKnown(id) }),
+    createAuditHooks(audit, { options: options.audit.options }),
+    createRateLimitHooks(options.rateLimits, { store: bucketStore, now: runtime.now, log }),
+  );
+
+  const operations = new AdminOperations({
+    applications: applicationStore, credentials, audit, runtime,
+    userHandleKey: input.secrets.userHandleKey,
+    baseDir: input.config.dataDir,
+    onApplicationChange: (clientId) => applications.invalidate(clientId),
+  });
+
+  const readiness = new Readiness([
+    ...serviceStoreChecks({ credentials: input.credentials, challenges: input.challenges }, runtime.now),
+    storeCheck('applications', applicationStore),
+    storeCheck('audit', auditStore),
+    { name: 'rate-limits', check: () => bucketStore.ping() },
+    ...(input.readinessChecks ?? []),
+  ]);
+
+  const tokens = input.tokens ?? new FileAdminTokenStore(options.admin.tokensFile, runtime);
+  const document = openApiDocument(input.version ? { version: input.version } : {});
+  const admin = options.admin.enabled
+    ? await startAdminServer({
+      host: options.admin.host, port: options.admin.port, metricsRequireToken: options.admin.metricsRequireToken,
+      operations, audit, tokens, readiness, registry, runtime, log, openapi: () => document,
+    })
+    : null;
+
+  return {
+    registry, applications, credentials, challenges, hooks, audit, operations, readiness, seed, admin,
+    shutdown: (servers) => gracefulShutdown({
+      servers: admin ? [...servers, admin.server] : servers,
+      beforeClose: () => readiness.drain(),
+      deadlineMs: options.shutdownDeadlineMs,
+      log,
+      closers: [
+        { name: 'credentials', close: () => input.credentials.close() },
+        { name: 'challenges', close: () => input.challenges.close() },
+        { name: 'applications', close: () => applicationStore.close() },
+        { name: 'audit', close: () => auditStore.close() },
+        { name: 'rate-limits', close: () => bucketStore.close() },
+        { name: 'process-metrics', close: async () => stopProcessMetrics() },
+      ],
+    }),
+  };
+}
