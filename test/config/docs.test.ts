@@ -1,0 +1,30 @@
+// docs/configuration.md documents every key and every environment variable the loader knows.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { APPLICATION_KEYS, ATTESTATION_KEYS } from '../../src/config/application.js';
+import { ENV_OVERRIDES } from '../../src/config/env.js';
+import { TOP_LEVEL_KEYS } from '../../src/config/load.js';
+import { LOCAL_BLOB_KEYS_ENV, USER_HANDLE_KEY_ENV } from '../../src/secrets.js';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const doc = readFileSync(join(repo, 'docs', 'configuration.md'), 'utf8');
+
+describe('docs/configuration.md', () => {
+  it('lists every top-level key', () => {
+    for (const key of TOP_LEVEL_KEYS) assert.ok(doc.includes(`| \`${key}\``), key);
+    for (const key of ['limits.bodyBytes', 'limits.usernameLength', 'limits.displayNameLength']) assert.ok(doc.includes(`| \`${key}\``), key);
+  });
+
+  it('lists every application and attestation key', () => {
+    for (const key of APPLICATION_KEYS) assert.ok(doc.includes(`| \`${key}\``), key);
+    for (const key of ATTESTATION_KEYS) assert.ok(doc.includes(`| \`attestation.${key}\``), key);
+  });
+
+  it('lists every environment variable with its setting', () => {
+    for (const override of ENV_OVERRIDES) assert.ok(doc.includes(`| \`${override.name}\` | \`${override.key.join('.')}\` |`), override.name);
+    for (const name of [USER_HANDLE_KEY_ENV, LOCAL_BLOB_KEYS_ENV, 'PASSKEY_LOG_LEVEL']) assert.ok(doc.includes(`| \`${name}\``), name);
+  });
+});
