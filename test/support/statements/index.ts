@@ -1,4 +1,6 @@
 // The table of statement builders the soft authenticator uses. Adding a format = one file + one line here.
+import { androidKey } from './android-key.js';
+import { apple } from './apple.js';
 import { fidoU2f } from './fido-u2f.js';
 import { none } from './none.js';
 import { packed } from './packed.js';
@@ -8,5 +10,5 @@ import type { StatementBuilder } from './types.js';
 export type { StatementBuilder, StatementInput, StatementOptions } from './types.js';
 
 export const STATEMENT_BUILDERS: ReadonlyMap<string, StatementBuilder> = new Map(
-  [none, packed, fidoU2f, tpm].map((builder) => [builder.fmt, builder]),
+  [none, packed, fidoU2f, tpm, androidKey, apple].map((builder) => [builder.fmt, builder]),
 );

@@ -1,0 +1,38 @@
+// "apple" (WebAuthn L3 §8.8): a software anonymization CA that certifies the credential key with the
+// ceremony's nonce in extension 1.2.840.113635.100.8.2. `extra` (AppleExtra) breaks one thing at a time.
+
+import { createHash } from 'node:crypto';
+import type { CborEncodable } from '../../../src/webauthn/cbor.js';
+import * as der from '../../../src/util/der.js';
+import { createAttestationCa, createLeaf, type AttestationCa, type KeyPair } from '../pki.js';
+import type { StatementBuilder, StatementInput } from './types.js';
+
+export interface AppleExtra {
+  readonly ca?: AttestationCa;
+  /** Replace the nonce (default SHA-256(authData ‖ clientDataHash)). */
+  readonly nonce?: Buffer;
+  readonly omitExtension?: boolean;
+  /** Extension value bytes to use as is. */
+  readonly extensionValue?: Buffer;
+  /** Certify this key pair instead of the credential key. */
+  readonly certifiedKey?: KeyPair;
+}
+
+export function appleNonceExtension(nonce: Buffer): Buffer {
+  return der.sequence([der.explicit(1, der.octetString(nonce))]);
+}
+
+export const apple: StatementBuilder = {
+  fmt: 'apple',
+  build(input: StatementInput): Map<string, CborEncodable> {
+    const extra = (input.options.extra ?? {}) as AppleExtra;
+    const ca = extra.ca ?? createAttestationCa('Soft Apple WebAuthn', 'p384');
+    const nonce = extra.nonce ?? createHash('sha256').update(Buffer.concat([input.authData, input.clientDataHash])).digest();
+    const leaf = createLeaf(ca.intermediate, {
+      key: extra.certifiedKey ?? { publicKey: input.credential.publicKey, privateKey: input.credential.privateKey },
+      subject: { O: 'Apple Inc.', ST: 'California', CN: 'credential certificate' },
+      extensions: extra.omitExtension ? [] : [{ oid: '1.2.840.113635.100.8.2', valueDer: extra.extensionValue ?? appleNonceExtension(nonce) }],
+    });
+    return new Map<string, CborEncodable>([['x5c', [leaf.der, ca.intermediate.der]]]);
+  },
+};
