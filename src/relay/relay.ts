@@ -59,7 +59,7 @@ export function createRelay(options: RelayOptions): Relay {
   }
 
   const handler: Relay['handler'] = (request, response, next) => {
-    const operation = operationOf(new URL(request.url ?? '/', 'http://relay.invalid').pathname);
+    const operation = operationOf(pathnameOf(request.url));
     if (operation === undefined) {
       if (next) return next();
       return void send(response, toAnswer(failedEnvelope('NOT_FOUND')));
@@ -78,6 +78,15 @@ export function createRelay(options: RelayOptions): Relay {
   };
 
   return { prefix: config.prefix, maxBodyBytes: config.maxBodyBytes, handler, operationOf, relay };
+}
+
+/** The path of a request target; an unparsable one (e.g. a broken absolute-form URL) matches nothing. */
+function pathnameOf(target: string | undefined): string {
+  try {
+    return new URL(target ?? '/', 'http://relay.invalid').pathname;
+  } catch {
+    return '';
+  }
 }
 
 /** Reads the body unless a framework (e.g. express.json()) already did. */

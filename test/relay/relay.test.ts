@@ -144,6 +144,22 @@ describe('relay: standard variant', () => {
     });
   });
 
+  it('survives a request target that is not a URL', async () => {
+    await withRelay(service, {}, async (url) => {
+      const { port } = new URL(url);
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: 'http://[::1/attestation/options', headers: { 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end('{}');
+      });
+      assert.equal(status, 404);
+      assert.equal((await post(`${url}/assertion/options`, { username: 'alice#idp.example.test' })).status, 200, 'still serving');
+    });
+  });
+
   it('hands paths that are not its own to next() (middleware use)', async () => {
     const relay = createRelay({ serviceUrl: service.url, clientId: 'demo-client', origin: 'https://idp.example.test', mayRegister: allowAll });
     const server = await serve((req, res) => relay.handler(req, res, () => res.end('next')));
