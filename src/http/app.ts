@@ -171,6 +171,10 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       void serve(call).then((answer) => {
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body);
+      }).catch((error: unknown) => {
+        // serve() never rejects; writing can (a socket already gone). Never let it become an unhandled rejection.
+        deps.log.warn({ error: describe(error) }, 'could not write the answer');
+        res.destroy();
       });
     },
 

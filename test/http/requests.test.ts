@@ -175,6 +175,15 @@ describe('body: media type, size, JSON', () => {
     assert.match(detail, /nesting/);
   });
 
+  it('huge values: a number for username, 1e999, a 60 KiB string → INVALID_REQUEST_BODY, nothing stored', async () => {
+    const h = new Harness();
+    await unchanged(h, async () => {
+      for (const body of ['{"username":1e999}', `{"username":"${'x'.repeat(60_000)}#idp.example.test"}`, '{"username":"a#idp.example.test","displayName":123456789012345678901234567890}']) {
+        expectFailure(await h.post(PATHS.attestationOptions, body), 'INVALID_REQUEST_BODY', 400);
+      }
+    });
+  });
+
   it('a JSON value that is not an object → 400 INVALID_REQUEST_BODY', async () => {
     const h = new Harness();
     for (const body of ['[]', '"text"', '42', 'null', 'true']) {
