@@ -247,6 +247,14 @@ describe('local variant: origins (clientDataJSON.origin against localOrigins) an
 });
 
 describe('local variant: selection and switches', () => {
+  it('an origin header on local calls is ignored, whatever it says', async () => {
+    const rig = new LocalRig();
+    const flow = new LocalFlow(rig, 'alice', {}, { origin: 'https://unregistered.example' });
+    const kept = await flow.registered();
+    expectOk((await flow.authenticate(kept)).res);
+  });
+
+
   it('VARIANT_NOT_ALLOWED for an application without "local" in variants, on options and results', async () => {
     const rig = new LocalRig({ apps: [applicationConfig({ variants: ['standard'] })] });
     expectFailure(await rig.post(PATHS.attestationOptions, { username: local('alice') }), 'VARIANT_NOT_ALLOWED', 403);
