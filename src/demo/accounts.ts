@@ -35,7 +35,7 @@ export class DemoAccounts {
       if (users[variant].has(username)) return;
       users[variant].add(username);
       await mkdir(dirname(this.#path), { recursive: true });
-      const temporary = `${this.#path}.tmp`;
+      const temporary = `${this.#path}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(temporary, `${JSON.stringify({ standard: [...users.standard], local: [...users.local] }, null, 2)}\n`, { mode: 0o600 });
       await rename(temporary, this.#path);
     });

@@ -1,6 +1,7 @@
 // Local variant: the service keeps no public key, so the relay keeps the `localhost` blob it returns,
 // per user and credential, and sends it back on every assertion result (spec, "Relay behaviour for the
 // local variant"). The store is pluggable; memory and a JSON file are provided.
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -68,7 +69,7 @@ export class FileLocalStore implements LocalCredentialStore {
       entries.set(keyOf(credential.username, credential.credentialId), { ...credential, transports: [...credential.transports] });
       const shape: FileShape = { version: 1, credentials: [...entries.values()] };
       await mkdir(dirname(this.#path), { recursive: true });
-      const temporary = `${this.#path}.${process.pid}.tmp`;
+      const temporary = `${this.#path}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(temporary, `${JSON.stringify(shape, null, 2)}\n`, { mode: 0o600 });
       await rename(temporary, this.#path);
     });
