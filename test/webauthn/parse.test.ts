@@ -48,6 +48,15 @@ describe('parseRegistration (§7.1 step 12)', () => {
     regFails({ ...json, response: { ...json.response, attestationObject: b64u(truncated.subarray(0, truncated.length - 5)) } }, 'INVALID_FORMAT_ATTESTATION_OBJECT', /truncated|declared length/);
   });
 
+  it('refuses hostile CBOR in attestationObject: deep nesting, huge declared lengths, duplicate keys, indefinite lengths', () => {
+    const json = fresh();
+    const as = (bytes: Buffer) => ({ ...json, response: { ...json.response, attestationObject: b64u(bytes) } });
+    regFails(as(Buffer.alloc(5000, 0x81)), 'INVALID_FORMAT_ATTESTATION_OBJECT', /nesting/);
+    regFails(as(Buffer.from([0xa1, 0x63, 0x66, 0x6d, 0x74, 0x5b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff])), 'INVALID_FORMAT_ATTESTATION_OBJECT', /declared length/);
+    regFails(as(Buffer.concat([Buffer.from([0xa2]), encodeCbor('fmt'), encodeCbor('none'), encodeCbor('fmt'), encodeCbor('none')])), 'INVALID_FORMAT_ATTESTATION_OBJECT', /duplicate/);
+    regFails(as(Buffer.from([0xbf, 0xff])), 'INVALID_FORMAT_ATTESTATION_OBJECT', /indefinite/);
+  });
+
   it('refuses fmt missing or not text (Resp-3 F-2, F-3)', () => {
     regFails(withAttestationObject(fresh(), (m) => m.delete('fmt')), 'INVALID_FORMAT_ATTESTATION_OBJECT', /fmt is missing/);
     regFails(withAttestationObject(fresh(), (m) => m.set('fmt', 1)), 'INVALID_FORMAT_ATTESTATION_OBJECT', /fmt must be/);
