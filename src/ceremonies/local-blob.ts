@@ -55,8 +55,11 @@ export const LOCAL_BLOB_VERSION = 1;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
-/** Far above any real blob (an RSA-4096 key makes about 900 characters); refuses work on junk early. */
-export const LOCAL_BLOB_MAX_CHARS = 8192;
+/**
+ * Far above any real blob (an ES256 passkey makes about 350 characters; the longest username and credential
+ * id the service accepts stay below it); refuses work on junk early. Sealing refuses to exceed it too.
+ */
+export const LOCAL_BLOB_MAX_CHARS = 32_768;
 
 /** The ceremony the blob is presented in: it must be the one the blob was issued for. */
 export interface LocalBlobExpectation {
@@ -83,7 +86,10 @@ export function sealLocalCredential(
   const cipher = createCipheriv('aes-256-gcm', keyBytes, nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(header);
   const sealed = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return encodeBase64url(Buffer.concat([header, nonce, sealed, cipher.getAuthTag()]));
+  const blob = encodeBase64url(Buffer.concat([header, nonce, sealed, cipher.getAuthTag()]));
+  // Never hand out a blob that opening would refuse.
+  if (blob.length > LOCAL_BLOB_MAX_CHARS) throw new Error('The local credential is too large to seal.');
+  return blob;
 }
 
 /**

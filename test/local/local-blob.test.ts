@@ -80,6 +80,7 @@ describe('local blob: sealing and opening', () => {
     const variants: LocalCredential[] = [
       { ...credential, residentKey: null, transports: [], algorithm: -65535, backupEligible: false, backupState: false },
       { ...credential, residentKey: false, algorithm: -257, publicKey: randomBytes(272), attestationType: 'basic', attestationTrusted: true },
+      { ...credential, username: `${'名'.repeat(4096)}#localhost`, transports: Array.from({ length: 16 }, (_, i) => `transport-${i}`) },
       { ...credential, algorithm: -8, signCount: 0xffffffff, userVerified: false, attestationType: 'none', attestationFormat: 'none',
         aaguid: '00000000-0000-0000-0000-000000000000', credentialId: randomBytes(1023).toString('base64url'), userHandle: randomBytes(64).toString('base64url') },
     ];
@@ -123,6 +124,7 @@ describe('local blob: sealing and opening', () => {
       /32 bytes/.test(error.message) && !error.message.includes(short.key.toString('hex')) && !error.message.includes(short.key.toString('base64')));
     assert.throws(() => sealLocalCredential(credential, [{ id: '', key: keyA.key }], rng), /key id/);
     assert.throws(() => sealLocalCredential(credential, [{ id: 'x'.repeat(256), key: keyA.key }], rng), /key id/);
+    assert.throws(() => sealLocalCredential({ ...credential, username: 'u'.repeat(30_000) }, [keyA], rng), /too large/);
   });
 
   it('converts to and from the standard variant\'s credential record', () => {
