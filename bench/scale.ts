@@ -1,0 +1,144 @@
+// Authentications per second with 1 and 2 service instances on PostgreSQL + Redis, next to one instance
+// on SQLite, in the same run on the same machine. Each instance is a real `cli.js serve` process; the load
+// generator (this process) plays a load balancer: every authentication asks instance k for options and
+// posts the result to instance k+1, so with 2 instances every ceremony crosses instances.
+//
+//   npx tsc -p tsconfig.test.json && node .build/bench/scale.js [--seconds 10] [--concurrency 16] [--users 20]
+//
+// Needs PostgreSQL and Redis as for the tests (PASSKEY_TEST_POSTGRES_URL, PASSKEY_TEST_REDIS_URL); uses a
+// schema and key prefix of its own and removes them, the instances and their temp folder at the end.
+// Everything (instances, PostgreSQL, Redis, the generator) shares the machine's cores: read the figures as
+// relative, not as a capacity plan.
+
+import { parseArgs } from 'node:util';
+import { cpus } from 'node:os';
+import { freshPrefix, freshSchema, POSTGRES_URL, REDIS_URL } from '../test/scale/support/backends.js';
+import { post, User } from '../test/scale/support/client.js';
+import { sharedSecretsEnv, startInstance, workDir, type Instance } from '../test/scale/support/service.js';
+
+interface Scenario {
+  readonly name: string;
+  readonly instances: number;
+  readonly backend: 'sqlite' | 'postgres+redis';
+}
+
+interface Result {
+  readonly scenario: Scenario;
+  readonly authentications: number;
+  readonly failures: number;
+  readonly seconds: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+}
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '16' },
+    users: { type: 'string', default: '20' },
+  },
+});
+const SECONDS = Number(values.seconds);
+const CONCURRENCY = Number(values.concurrency);
+const USERS = Number(values.users);
+
+const SCENARIOS: readonly Scenario[] = [
+  { name: 'SQLite, 1 instance', instances: 1, backend: 'sqlite' },
+  { name: 'PostgreSQL + Redis, 1 instance', instances: 1, backend: 'postgres+redis' },
+  { name: 'PostgreSQL + Redis, 2 instances', instances: 2, backend: 'postgres+redis' },
+];
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function measure(instances: readonly Instance[], users: readonly User[], seconds: number): Promise<{ ok: number; failed: number; latencies: number[] }> {
+  const latencies: number[] = [];
+  let ok = 0;
+  let failed = 0;
+  let turn = 0;
+  const end = Date.now() + seconds * 1000;
+  const worker = async (index: number) => {
+    // Each worker keeps to its own users, so one credential is never used by two workers at once
+    // (concurrent uses of one credential race on its counter, which is a test, not a benchmark).
+    const mine = users.filter((_, i) => i % CONCURRENCY === index);
+    let n = 0;
+    while (Date.now() < end) {
+      const user = mine[n % mine.length]!;
+      n += 1;
+      const k = turn++;
+      const from = instances[k % instances.length]!.url;
+      const to = instances[(k + 1) % instances.length]!.url;
+      const started = performance.now();
+      try {
+        const answer = await post(to, '/api/assertion/result', await user.signedAssertion(from), 10_000);
+        if (answer.body.status === 'ok') {
+          ok += 1;
+          latencies.push(performance.now() - started);
+        } else {
+          failed += 1;
+        }
+      } catch {
+        failed += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => worker(i)));
+  return { ok, failed, latencies: latencies.sort((a, b) => a - b) };
+}
+
+async function run(scenario: Scenario): Promise<Result> {
+  const dir = workDir('bench');
+  const schema = scenario.backend === 'postgres+redis' ? await freshSchema('bench') : undefined;
+  const prefix = scenario.backend === 'postgres+redis' ? freshPrefix('bench') : undefined;
+  const secrets = sharedSecretsEnv();
+  const instances: Instance[] = [];
+  try {
+    for (let i = 0; i < scenario.instances; i += 1) {
+      instances.push(await startInstance({
+        dir: dir.path,
+        database: schema ? `${POSTGRES_URL}?schema=${schema.schema}` : `sqlite:${dir.path}/data/fido2.db`,
+        challenges: prefix ? `${REDIS_URL}?prefix=${encodeURIComponent(prefix.prefix)}` : 'memory',
+        env: { ...secrets, PASSKEY_LOG_LEVEL: 'warn' },
+        name: `bench-${i}`,
+      }));
+    }
+    // At least one user per client, so that every client has credentials of its own.
+    const users = Array.from({ length: Math.max(USERS, CONCURRENCY) }, () => new User());
+    for (const [i, user] of users.entries()) {
+      const { answer } = await user.register(instances[i % instances.length]!.url);
+      if (answer.body.status !== 'ok') throw new Error(`registration failed: ${JSON.stringify(answer.body)}`);
+    }
+    await measure(instances, users, 2); // warm-up: JIT, connection pools, key cache
+    const { ok, failed, latencies } = await measure(instances, users, SECONDS);
+    return {
+      scenario,
+      authentications: ok,
+      failures: failed,
+      seconds: SECONDS,
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      p99: percentile(latencies, 99),
+    };
+  } finally {
+    await Promise.all(instances.map((i) => i.kill()));
+    await schema?.drop();
+    await prefix?.drop();
+    dir.remove();
+  }
+}
+
+const results: Result[] = [];
+for (const scenario of SCENARIOS) results.push(await run(scenario));
+
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+console.log(`\nAuthentications (assertion options + result, ES256) per second — ${cpus().length} × ${cpu}, Node ${process.version}`);
+console.log(`${SECONDS} s measured after a 2 s warm-up, ${CONCURRENCY} concurrent clients, ${Math.max(USERS, CONCURRENCY)} users\n`);
+console.log('| Setup | Authentications/s | p50 ms | p95 ms | p99 ms | Failed |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+for (const r of results) {
+  console.log(`| ${r.scenario.name} | ${(r.authentications / r.seconds).toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} |`);
+}
+console.log(`\n${JSON.stringify(results.map((r) => ({ setup: r.scenario.name, perSecond: r.authentications / r.seconds, p50: r.p50, p95: r.p95, p99: r.p99, failed: r.failures })))}`);
