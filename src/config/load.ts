@@ -37,6 +37,7 @@ export function loadConfig(options: LoadConfigOptions): ServiceConfig {
   const raw = file === undefined ? builtInConfig() : readJsonFile(file);
   const problems = new Problems();
   const fromEnv = applyEnvOverrides(raw, options.env, problems);
+  if (file === undefined) followDemoPort(raw);
   const fileDir = file === undefined ? options.cwd : dirname(file);
   const resolvePath = (keyPath: string, value: string): string =>
     isAbsolute(value) ? value : resolve(fromEnv.has(keyPath) ? options.cwd : fileDir, value);
@@ -45,6 +46,21 @@ export function loadConfig(options: LoadConfigOptions): ServiceConfig {
     throw new ConfigError(problems.list.length > 0 ? problems.list : ['the configuration is unusable'], file ?? 'built-in defaults');
   }
   return config;
+}
+
+/**
+ * Built-in default only: the demo application's origins name the demo's port, so when PASSKEY_DEMO_PORT
+ * moves the demo, its origins move with it (port 0 is left alone: the real port is known only later).
+ */
+function followDemoPort(raw: JsonObject): void {
+  const demo = raw.demo;
+  const apps = raw.applications;
+  if (!isObject(demo) || !Array.isArray(apps) || !isObject(apps[0])) return;
+  const port = demo.port;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > 65535 || port === DEFAULTS.demo.port) return;
+  const app = apps[0];
+  app.origins = [`https://${String(app.domain)}:${port}`];
+  app.localOrigins = [`https://localhost:${port}`];
 }
 
 function readJsonFile(file: string): JsonObject {

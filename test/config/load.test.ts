@@ -58,6 +58,14 @@ describe('loadConfig without a file: the built-in default', () => {
     } satisfies ServiceConfig);
   });
 
+  it('the demo application\'s origins follow PASSKEY_DEMO_PORT', () => {
+    const config = loadConfig({ env: { PASSKEY_DEMO_PORT: '9443' }, cwd: tempDir() });
+    assert.equal(config.demo.port, 9443);
+    assert.deepEqual(config.applications[0]?.origins, ['https://demo.localhost:9443']);
+    assert.deepEqual(config.applications[0]?.localOrigins, ['https://localhost:9443']);
+    assert.deepEqual(loadConfig({ env: { PASSKEY_DEMO_PORT: '0' }, cwd: tempDir() }).applications[0]?.origins, ['https://demo.localhost:8443']);
+  });
+
   it('takes environment overrides too', () => {
     const cwd = tempDir();
     const config = loadConfig({ env: { PASSKEY_PORT: '0', PASSKEY_DEMO_ENABLED: 'false', PASSKEY_DATA_DIR: 'var' }, cwd });
