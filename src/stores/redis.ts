@@ -151,14 +151,21 @@ export async function openRedisChallengeStore(givenUrl: string, givenOptions: Re
     },
   });
   // Connection errors are reported here on every failed reconnect; without a listener Node would crash.
-  client.on('error', () => undefined);
+  // The latest one explains a failed start.
+  let lastError: unknown;
+  client.on('error', (error: unknown) => { lastError = error; });
   let timer: NodeJS.Timeout | undefined;
   const connecting = client.connect();
   connecting.catch(() => undefined); // a late failure after the timeout below must not go unhandled
   try {
     await Promise.race([
       connecting,
-      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no connection within ${connectTimeout} ms`)), connectTimeout); }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => {
+          const cause = lastError instanceof Error ? ` (${lastError.message})` : '';
+          reject(new Error(`no connection within ${connectTimeout} ms${cause}`));
+        }, connectTimeout);
+      }),
     ]);
   } catch (error) {
     client.destroy();
