@@ -18,6 +18,8 @@ export function report(error: unknown, io: CliIo): number {
   }
   const message = error instanceof Error ? error.message : String(error);
   io.stderr.write(`passkey-server: ${message}\n`);
+  // An unexpected failure (a bug, not bad input): the stack helps whoever reports it.
+  if (error instanceof Error && error.stack && io.env.PASSKEY_LOG_LEVEL?.toLowerCase() === 'debug') io.stderr.write(`${error.stack}\n`);
   return EXIT_FAILURE;
 }
 

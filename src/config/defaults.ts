@@ -43,7 +43,7 @@ export const DEMO_APPLICATION: JsonObject = {
 export function builtInConfig(): JsonObject {
   return {
     listen: { host: DEFAULTS.listen.host, port: DEFAULTS.listen.port },
-    database: `sqlite:${DEFAULTS.dataDir}/${DEFAULTS.databaseFile}`,
+    // No `database`: the default, SQLite at <dataDir>/fido2.db, so PASSKEY_DATA_DIR moves it too.
     challenges: DEFAULTS.challenges,
     local: { enabled: true },
     demo: { enabled: true, host: DEFAULTS.demo.host, port: DEFAULTS.demo.port },

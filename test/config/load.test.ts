@@ -73,8 +73,8 @@ describe('loadConfig without a file: the built-in default', () => {
     assert.equal(config.demo.enabled, false);
     assert.equal(config.dataDir, join(cwd, 'var'));
     assert.equal(config.secretsFile, join(cwd, 'var', 'secrets.json'));
-    // The built-in database path is its own setting: it stays ./data/fido2.db.
-    assert.deepEqual(config.database, { kind: 'sqlite', path: join(cwd, 'data', 'fido2.db') });
+    // The default database lives in dataDir, so it moves with it.
+    assert.deepEqual(config.database, { kind: 'sqlite', path: join(cwd, 'var', 'fido2.db') });
   });
 });
 
