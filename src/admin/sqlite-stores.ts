@@ -1,0 +1,191 @@
+// Applications and the audit log in the SQLite database (the default deployment), so that admin and CLI
+// changes survive a restart and are seen by every process on the file. Each store opens its own
+// connection with the service's durability settings (src/stores/sqlite.ts: WAL, synchronous=FULL, busy
+// timeout) and creates its table if absent (`CREATE TABLE IF NOT EXISTS`; the statements are in
+// docs/admin.md so they can move into a numbered migration). better-sqlite3 is synchronous: each call
+// is one statement, atomic across processes.
+import type Database from 'better-sqlite3';
+import { openSqliteDatabase, type SqliteOptions } from '../stores/sqlite.js';
+import { StoreUnavailableError } from '../stores/types.js';
+import type { AuditEvent, AuditQuery, AuditStore } from '../audit/types.js';
+import type { ApplicationRecord, ApplicationStore } from './application-store.js';
+
+type Db = Database.Database;
+
+export const SQLITE_OPS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS ops_applications (
+  client_id  TEXT PRIMARY KEY,
+  config     TEXT NOT NULL,
+  approved   INTEGER NOT NULL,
+  disabled   INTEGER NOT NULL,
+  source     TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ops_audit_events (
+  id        TEXT PRIMARY KEY,
+  at        INTEGER NOT NULL,
+  client_id TEXT,
+  action    TEXT NOT NULL,
+  actor     TEXT NOT NULL,
+  result    TEXT NOT NULL,
+  event     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ops_audit_events_at ON ops_audit_events (at);
+CREATE INDEX IF NOT EXISTS ops_audit_events_client ON ops_audit_events (client_id, id);
+`;
+
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOTADB|CORRUPT)/;
+
+function guard<T>(what: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const closed = error instanceof TypeError && /not open/.test(error.message);
+    if (closed || (typeof code === 'string' && UNAVAILABLE.test(code))) {
+      throw new StoreUnavailableError(`SQLite unavailable during ${what}: ${(error as Error).message}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+function openOpsDatabase(path: string, options: SqliteOptions): Db {
+  const db = openSqliteDatabase(path, options);
+  guard('ops schema', () => db.exec(SQLITE_OPS_SCHEMA));
+  return db;
+}
+
+interface ApplicationRow {
+  client_id: string;
+  config: string;
+  approved: number;
+  disabled: number;
+  source: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const toRecord = (row: ApplicationRow): ApplicationRecord => ({
+  config: JSON.parse(row.config) as ApplicationRecord['config'],
+  approved: row.approved === 1,
+  disabled: row.disabled === 1,
+  source: row.source === 'admin' ? 'admin' : 'config',
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toRow = (record: ApplicationRecord): ApplicationRow => ({
+  client_id: record.config.clientId,
+  config: JSON.stringify(record.config),
+  approved: record.approved ? 1 : 0,
+  disabled: record.disabled ? 1 : 0,
+  source: record.source,
+  created_at: record.createdAt,
+  updated_at: record.updatedAt,
+});
+
+export class SqliteApplicationStore implements ApplicationStore {
+  readonly #db: Db;
+  readonly #get: Database.Statement<[string], ApplicationRow>;
+  readonly #list: Database.Statement<[], ApplicationRow>;
+  readonly #insert: Database.Statement<[ApplicationRow]>;
+  readonly #update: Database.Statement<[ApplicationRow]>;
+  readonly #delete: Database.Statement<[string]>;
+
+  constructor(path: string, options: SqliteOptions = {}) {
+    this.#db = openOpsDatabase(path, options);
+    this.#get = this.#db.prepare('SELECT * FROM ops_applications WHERE client_id = ?');
+    this.#list = this.#db.prepare('SELECT * FROM ops_applications ORDER BY client_id');
+    this.#insert = this.#db.prepare(`INSERT INTO ops_applications (client_id, config, approved, disabled, source, created_at, updated_at)
+      VALUES (@client_id, @config, @approved, @disabled, @source, @created_at, @updated_at) ON CONFLICT (client_id) DO NOTHING`);
+    this.#update = this.#db.prepare(`UPDATE ops_applications SET config = @config, approved = @approved, disabled = @disabled, source = @source,
+      created_at = @created_at, updated_at = @updated_at WHERE client_id = @client_id`);
+    this.#delete = this.#db.prepare('DELETE FROM ops_applications WHERE client_id = ?');
+  }
+
+  async get(clientId: string): Promise<ApplicationRecord | undefined> {
+    const row = guard('application read', () => this.#get.get(clientId));
+    return row && toRecord(row);
+  }
+
+  async list(): Promise<ApplicationRecord[]> {
+    return guard('application list', () => this.#list.all()).map(toRecord);
+  }
+
+  async create(record: ApplicationRecord): Promise<'created' | 'duplicate'> {
+    return guard('application insert', () => this.#insert.run(toRow(record))).changes === 1 ? 'created' : 'duplicate';
+  }
+
+  async update(record: ApplicationRecord): Promise<boolean> {
+    return guard('application update', () => this.#update.run(toRow(record))).changes === 1;
+  }
+
+  async delete(clientId: string): Promise<boolean> {
+    return guard('application delete', () => this.#delete.run(clientId)).changes === 1;
+  }
+
+  async ping(): Promise<void> {
+    guard('ping', () => this.#db.prepare('SELECT 1').get());
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+export class SqliteAuditStore implements AuditStore {
+  readonly #db: Db;
+  readonly #insert: Database.Statement<[Record<string, unknown>]>;
+
+  constructor(path: string, options: SqliteOptions = {}) {
+    this.#db = openOpsDatabase(path, options);
+    this.#insert = this.#db.prepare(`INSERT INTO ops_audit_events (id, at, client_id, action, actor, result, event)
+      VALUES (@id, @at, @client_id, @action, @actor, @result, @event)`);
+  }
+
+  async append(event: AuditEvent): Promise<void> {
+    guard('audit append', () => this.#insert.run({
+      id: event.id, at: Date.parse(event.time), client_id: event.clientId, action: event.action, actor: event.actor,
+      result: event.result, event: JSON.stringify(event),
+    }));
+  }
+
+  async query(query: AuditQuery): Promise<AuditEvent[]> {
+    const where: string[] = [];
+    const params: Record<string, unknown> = { limit: query.limit };
+    if (query.since !== undefined) { where.push('at >= @since'); params.since = query.since; }
+    if (query.until !== undefined) { where.push('at < @until'); params.until = query.until; }
+    if (query.clientId !== undefined) { where.push('client_id = @clientId'); params.clientId = query.clientId; }
+    if (query.actor !== undefined) { where.push('actor = @actor'); params.actor = query.actor; }
+    if (query.result !== undefined) { where.push('result = @result'); params.result = query.result; }
+    if (query.after !== undefined) { where.push('id > @after'); params.after = query.after; }
+    if (query.action !== undefined) {
+      if (query.action.endsWith('.')) {
+        // A prefix: compare ranges rather than LIKE, whose wildcards (_ %) could occur in the text.
+        where.push('action >= @actionFrom AND action < @actionTo');
+        params.actionFrom = query.action;
+        params.actionTo = `${query.action.slice(0, -1)}/`; // '/' is the character after '.'
+      } else {
+        where.push('action = @action');
+        params.action = query.action;
+      }
+    }
+    const sql = `SELECT event FROM ops_audit_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT @limit`;
+    const rows = guard('audit query', () => this.#db.prepare<[Record<string, unknown>], { event: string }>(sql).all(params));
+    return rows.map((row) => JSON.parse(row.event) as AuditEvent);
+  }
+
+  /** Deletes events older than `before` (epoch ms); resolves to how many (retention, run by an operator job). */
+  async prune(before: number): Promise<number> {
+    return guard('audit prune', () => this.#db.prepare('DELETE FROM ops_audit_events WHERE at < ?').run(before)).changes;
+  }
+
+  async ping(): Promise<void> {
+    guard('ping', () => this.#db.prepare('SELECT 1').get());
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}
