@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { startDemo, type RunningDemo } from '../../src/demo/index.js';
 import {
   attestationFormatOf, freePort, launchChromium, openTab, screenshot, signCountOf, startServiceProcess,
@@ -43,8 +43,15 @@ interface Form {
   readonly attestation?: 'none' | 'direct';
 }
 
+/** Opens a page and waits until its script has loaded the context (variant, suffix, session). */
+async function open(page: Page, url: string): Promise<Response | null> {
+  const response = await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  return response;
+}
+
 async function fill(page: Page, form: Form): Promise<void> {
-  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
   await page.evaluate(() => void ((document.querySelector('details') as HTMLDetailsElement).open = true));
   await page.fill('#username', form.user);
   await page.selectOption('#attachment', form.kind === 'platform' ? 'platform' : 'cross-platform');
@@ -150,7 +157,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
       const url = variant === 'standard' ? `https://${DOMAIN}:${demoPort}/` : `https://localhost:${demoPort}/`;
       const user = `${kind}-${variant}`;
       const username = `${user}#${variant === 'standard' ? DOMAIN : 'localhost'}`;
-      await page.goto(url);
+      await open(page, url);
       assert.equal(await page.textContent('#variant'), variant);
       assert.equal(await page.evaluate(() => typeof PublicKeyCredential.prototype.toJSON + typeof (PublicKeyCredential as any).parseRequestOptionsFromJSON),
         native ? 'functionfunction' : 'undefinedundefined');
@@ -205,7 +212,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
 
   it('tells a user who cancels (no authenticator present) what happened', async () => {
     const { page } = await tab(null);
-    await page.goto(`https://localhost:${demoPort}/`);
+    await open(page, `https://localhost:${demoPort}/`);
     await fill(page, { user: 'nobody', kind: 'platform' });
     await page.evaluate(() => void (document.getElementById('message')!.dataset.kind = ''));
     await page.click('#register');
@@ -217,20 +224,24 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
     assert.equal(await page.isVisible('#signed-in'), false);
   });
 
-  it('local variant on a development hostname: the browser fetches the related-origins document, then registers and signs in', async () => {
+  it('local variant on a development hostname: the browser fetches the related-origins document, then registers, signs in and out', async () => {
     const opened = await tab('platform');
     const { page } = opened;
-    await page.goto(`https://app.test:${demoPort}/`);
+    const response = await open(page, `https://app.test:${demoPort}/`);
+    assert.match(response?.headers()['content-security-policy'] ?? '', /default-src 'self'/);
     assert.equal(await page.textContent('#variant'), 'local');
     await fill(page, { user: 'dev-host', kind: 'platform' });
     assert.equal((await click(page, '#register')).kind, 'ok');
     assert.deepEqual(await click(page, '#sign-in'), { kind: 'ok', text: 'Signed in as dev-host#localhost.' });
+    await page.click('#sign-out');
+    await page.waitForSelector('#signed-in', { state: 'hidden' });
+    assert.equal(await page.textContent('#message'), 'Signed out.');
   });
 
   it('an origin the application does not list: the browser signs, the service refuses, the page says why', async () => {
     const opened = await tab('platform');
     const { page } = opened;
-    await page.goto(`https://unlisted.test:${demoPort}/`);
+    await open(page, `https://unlisted.test:${demoPort}/`);
     await fill(page, { user: 'stranger', kind: 'platform' });
     const refused = await click(page, '#register');
     assert.equal(refused.kind, 'error');
@@ -244,7 +255,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
     });
     try {
       const opened = await tab('platform');
-      await opened.page.goto(other.urls[0]!);
+      await open(opened.page, other.urls[0]!);
       await fill(opened.page, { user: 'elsewhere', kind: 'platform' });
       const refused = await click(opened.page, '#register');
       assert.equal(refused.kind, 'error');
@@ -257,11 +268,11 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
 
   it('a second passkey for an existing account needs that account signed in (the demo\'s registration rule)', async () => {
     const first = await tab('platform');
-    await first.page.goto(`https://${DOMAIN}:${demoPort}/`);
+    await open(first.page, `https://${DOMAIN}:${demoPort}/`);
     await fill(first.page, { user: 'owner', kind: 'platform' });
     assert.equal((await click(first.page, '#register')).kind, 'ok');
     const intruder = await tab('roaming');
-    await intruder.page.goto(`https://${DOMAIN}:${demoPort}/`);
+    await open(intruder.page, `https://${DOMAIN}:${demoPort}/`);
     await fill(intruder.page, { user: 'owner', kind: 'roaming' });
     const refused = await click(intruder.page, '#register');
     assert.equal(refused.kind, 'error');
