@@ -34,9 +34,12 @@ export function parseClientId(values: readonly string[] | undefined, vendor: str
   return clientId;
 }
 
-/** The single origin header, or undefined when absent. Two origin headers are refused as malformed. */
+/**
+ * The origin header, or undefined when absent. Two origin headers are joined (as a proxy would), which no
+ * registered origin equals, so the standard variant refuses them; the local variant ignores the header.
+ */
 export function singleOrigin(values: readonly string[] | undefined): string | undefined {
   if (values === undefined || values.length === 0) return undefined;
-  if (values.length > 1) throw new FidoError('ORIGIN_NOT_ALLOWED', 'The origin header was sent more than once.');
-  return values[0] === '' ? undefined : values[0];
+  const value = values.join(', ');
+  return value === '' ? undefined : value;
 }

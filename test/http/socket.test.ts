@@ -69,6 +69,17 @@ describe('node:http handler', () => {
     assert.match(answer, /"CLIENT_ID_MALFORMED"/);
   });
 
+  it('two origin headers → 403 ORIGIN_NOT_ALLOWED (standard variant)', async () => {
+    const body = JSON.stringify({ username: username('sock') });
+    const answer = await raw(port, [
+      `POST ${PATHS.attestationOptions} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json',
+      `User-Agent: ${VENDOR} AppID: ${CLIENT_ID}`, `Origin: ${ORIGIN}`, `Origin: ${ORIGIN}`,
+      `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close', '', body,
+    ].join('\r\n'));
+    assert.match(answer, /^HTTP\/1\.1 403 /);
+    assert.match(answer, /"ORIGIN_NOT_ALLOWED"/);
+  });
+
   it('an endless chunked body → 413 PAYLOAD_TOO_LARGE after 64 KiB, then the connection closes', async () => {
     const chunk = Buffer.from(`4000\r\n${'x'.repeat(0x4000)}\r\n`);
     const answer = await raw(port, [
