@@ -98,6 +98,8 @@ export interface RegisterOptions extends CommonOptions {
   readonly transports?: readonly string[];
   /** Credential id bytes (default 32 random bytes). */
   readonly credentialId?: Buffer;
+  /** Use this key pair (of a type that fits `alg`) instead of generating one: RSA generation is slow. */
+  readonly keyPair?: { readonly privateKey: KeyObject; readonly publicKey: KeyObject };
   readonly statement?: StatementOptions;
   readonly breaks?: RegistrationBreak;
 }
@@ -236,7 +238,7 @@ export class SoftAuthenticator {
     const usable = (alg: number) => COSE_ALGORITHMS.some((a) => a.alg === alg) && (!builder.credentialAlgorithms || builder.credentialAlgorithms.includes(alg));
     const alg = opts.alg ?? offered.find(usable);
     if (alg === undefined) throw new Error('soft authenticator: no offered algorithm is supported');
-    const { privateKey, publicKey } = generateKeyPairFor(alg);
+    const { privateKey, publicKey } = opts.keyPair ?? generateKeyPairFor(alg);
     const cose = encodeCbor(coseKeyMapFromKeyObject(alg, publicKey));
     const credentialId = opts.credentialId ?? randomBytes(32);
     const aaguid = opts.aaguid ?? this.defaults.aaguid ?? builder.defaultAaguid ?? randomBytes(16);

@@ -24,12 +24,13 @@ function asAuthenticationResponse(json: AuthenticationCredentialJSON) {
   };
 }
 
-// Algorithms both implementations support (SimpleWebAuthn has no ES512 / P-521 in its table).
-const SHARED = [-7, -35, -8, -37, -257, -258, -259];
+// One algorithm per key type and padding that both implementations support (SimpleWebAuthn has no
+// ES512 / P-521); RS384/RS512 differ from RS256 only in the hash, and RSA keys are slow to generate.
+const CASES: readonly (readonly [number, string])[] = [[-7, 'none'], [-7, 'packed'], [-35, 'packed'], [-8, 'packed'], [-37, 'packed'], [-257, 'packed'], [-259, 'none']];
 
 describe('interoperability with @simplewebauthn/server', () => {
-  for (const alg of SHARED) {
-    for (const fmt of ['none', 'packed']) {
+  for (const [alg, fmt] of CASES) {
+    {
       it(`alg ${alg}, fmt ${fmt}: both verifiers accept the registration and the assertion`, async () => {
         const auth = new SoftAuthenticator({ fmt, counter: { start: 7 } });
         const registered = register(auth, { alg }, creationOptions([alg]));
