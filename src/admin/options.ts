@@ -26,6 +26,8 @@ export interface OpsOptions {
   readonly applications: { readonly cacheMs: number };
   /** How long graceful shutdown waits for in-flight requests. */
   readonly shutdownDeadlineMs: number;
+  /** One JSON log line per request of the four operations (false if the http layer logs requests itself). */
+  readonly requestLog: boolean;
 }
 
 export function defaultOpsOptions(dataDir: string): OpsOptions {
@@ -39,6 +41,7 @@ export function defaultOpsOptions(dataDir: string): OpsOptions {
     audit: { maxEvents: 100_000, options: 'failures' },
     applications: { cacheMs: 5000 },
     shutdownDeadlineMs: 10_000,
+    requestLog: true,
   };
 }
 
@@ -46,7 +49,7 @@ type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Reads `{admin, rateLimits, audit, applicationCacheMs, shutdownDeadlineMs}` from a config object (only
+ * Reads `{admin, rateLimits, audit, applicationCacheMs, shutdownDeadlineMs, requestLog}` from a config object (only
  * these keys; others are the config loader's). Relative paths resolve against `baseDir`. Every problem is
  * pushed to `problems` as `key.path: message`; the result holds the defaults where a value was unusable.
  */
@@ -136,5 +139,6 @@ export function readOpsOptions(raw: Raw, dataDir: string, baseDir: string, probl
     },
     applications: { cacheMs: int('applicationCacheMs', raw.applicationCacheMs, defaults.applications.cacheMs, 0, 600_000) },
     shutdownDeadlineMs: int('shutdownDeadlineMs', raw.shutdownDeadlineMs, defaults.shutdownDeadlineMs, 0, 600_000),
+    requestLog: bool('requestLog', raw.requestLog, defaults.requestLog),
   };
 }

@@ -24,6 +24,7 @@ import { openApiDocument } from '../openapi/document.js';
 import { MemoryApplicationStore, type ApplicationStore } from './application-store.js';
 import { StoredApplicationDirectory, seedApplications, type SeedReport } from './directory.js';
 import { composeHooks } from './hooks.js';
+import { createRequestLogHooks } from './request-log.js';
 import { AdminOperations } from './operations.js';
 import type { OpsOptions } from './options.js';
 import { Readiness, serviceStoreChecks, storeCheck, type ReadinessCheck } from './readiness.js';
@@ -61,7 +62,7 @@ export interface Ops {
   /** The stores for ServiceDeps, timed into the store-latency histogram. */
   readonly credentials: CredentialStore;
   readonly challenges: ChallengeStore;
-  /** ServiceDeps.hooks: metrics, audit and rate limits. */
+  /** ServiceDeps.hooks: request log, metrics, audit and rate limits. */
   readonly hooks: ServiceHooks;
   readonly audit: AuditLog;
   readonly operations: AdminOperations;
@@ -96,6 +97,7 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
     : await RedisBucketStore.open({ url: options.rateLimits.store, keyPrefix: options.rateLimits.keyPrefix }));
 
   const hooks = composeHooks(
+    ...(options.requestLog ? [createRequestLogHooks(log)] : []),
     createMetricsHooks(registry, { isKnownClient: (id) => applications.isKnown(id) }),
     createAuditHooks(audit, { options: options.audit.options }),
     createRateLimitHooks(options.rateLimits, { store: bucketStore, now: runtime.now, log }),

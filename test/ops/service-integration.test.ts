@@ -21,6 +21,7 @@ import { captureLog, testRuntime } from './fixtures.js';
 
 interface Instance {
   readonly ops: Ops;
+  readonly log: ReturnType<typeof captureLog>;
   readonly app: App;
   readonly runtime: Runtime & { advance(ms: number): void };
   readonly token: string;
@@ -54,7 +55,7 @@ async function instance(options: OpsOptions): Promise<Instance> {
     },
     body: JSON.stringify(body),
   });
-  return { ops, app, runtime, token, post };
+  return { ops, log, app, runtime, token, post };
 }
 
 function options(over: Partial<OpsOptions['rateLimits']> = {}): OpsOptions {
@@ -108,6 +109,22 @@ describe('startOperations with the HTTP app', () => {
     // Never a challenge, a key or a signature in the audit log.
     const text = JSON.stringify(events);
     assert.ok(!/challenge|publicKey|signature/i.test(text.replace(/ASSERTION_SIGNATURE_VERIFICATION_FAIL/g, '')), text);
+  });
+
+  it('writes one JSON log line per request, with the request id of the X-Request-Id header and nothing secret', async () => {
+    const inst = await instance(options());
+    started.push(inst);
+    const ok = await inst.post(PATHS.attestationOptions, { username: username('logged') });
+    const refused = await inst.post(PATHS.attestationOptions, { username: username('logged') }, { clientId: 'nobody' });
+    const lines = inst.log.lines.filter((l) => l.fields.event === 'request');
+    assert.equal(lines.length, 2);
+    assert.deepEqual(lines.map((l) => l.fields.requestId), [ok.headers['x-request-id'], refused.headers['x-request-id']]);
+    assert.deepEqual({ ...lines[1]!.fields, durationMs: 0 }, {
+      event: 'request', requestId: refused.headers['x-request-id'], operation: 'attestation/options', clientId: 'nobody', variant: null,
+      status: 403, error: 'CLIENT_ID_UNKNOWN', durationMs: 0, remoteAddress: '127.0.0.1',
+    });
+    const text = JSON.stringify(lines);
+    assert.ok(!text.includes('logged#') && !text.includes(ok.json().challenge));
   });
 
   it('admin changes reach the four operations at once: disable, approve, delete credential', async () => {

@@ -1,0 +1,47 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultOpsOptions, readOpsOptions } from '../../src/admin/options.js';
+
+describe('ops configuration keys (readOpsOptions)', () => {
+  it('gives the defaults for an empty configuration', () => {
+    const problems: string[] = [];
+    assert.deepEqual(readOpsOptions({}, '/data', '/etc/passkey', problems), defaultOpsOptions('/data'));
+    assert.deepEqual(problems, []);
+    assert.equal(defaultOpsOptions('/data').admin.host, '127.0.0.1');
+    assert.equal(defaultOpsOptions('/data').admin.tokensFile, '/data/admin-tokens.json');
+  });
+
+  it('reads every key, resolving a relative token file against the config folder', () => {
+    const problems: string[] = [];
+    const options = readOpsOptions({
+      admin: { enabled: false, host: '0.0.0.0', port: 9000, tokensFile: 'tokens.json', metricsRequireToken: true },
+      rateLimits: { store: 'redis://cache:6379', keyPrefix: 'p:', perApplication: null, perAddress: { burst: 5, perSecond: 0.5 },
+        applications: { big: { burst: 1000, perSecond: 100 }, free: null }, exemptAddresses: ['10.0.0.1'], onStoreError: 'deny' },
+      audit: { maxEvents: 500, options: 'all' },
+      applicationCacheMs: 0, shutdownDeadlineMs: 30000, requestLog: false,
+      listen: { port: 1 },
+    }, '/data', '/etc/passkey', problems);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(options, {
+      admin: { enabled: false, host: '0.0.0.0', port: 9000, tokensFile: '/etc/passkey/tokens.json', metricsRequireToken: true },
+      rateLimits: { store: 'redis://cache:6379', keyPrefix: 'p:', perApplication: null, perAddress: { burst: 5, perSecond: 0.5 },
+        applications: { big: { burst: 1000, perSecond: 100 }, free: null }, exemptAddresses: ['10.0.0.1'], onStoreError: 'deny' },
+      audit: { maxEvents: 500, options: 'all' },
+      applications: { cacheMs: 0 }, shutdownDeadlineMs: 30000, requestLog: false,
+    });
+  });
+
+  it('reports every problem at once, with its key path', () => {
+    const problems: string[] = [];
+    readOpsOptions({
+      admin: { port: 70000, bogus: 1, enabled: 'yes' },
+      rateLimits: { store: 'mysql://x', perApplication: { burst: 0, perSecond: -1 }, perAddress: 5, onStoreError: 'maybe', applications: { a: { burst: 1 } } },
+      audit: { options: 'some' },
+      shutdownDeadlineMs: -1,
+    }, '/data', '/etc', problems);
+    for (const expected of ['admin.port', 'admin.bogus', 'admin.enabled', 'rateLimits.store', 'rateLimits.perApplication.burst', 'rateLimits.perApplication.perSecond',
+      'rateLimits.perAddress', 'rateLimits.onStoreError', 'rateLimits.applications.a.perSecond', 'audit.options', 'shutdownDeadlineMs']) {
+      assert.ok(problems.some((p) => p.startsWith(`${expected}:`)), `${expected} in ${problems.join(' | ')}`);
+    }
+  });
+});
