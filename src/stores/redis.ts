@@ -57,6 +57,7 @@ export class RedisChallengeStore implements ChallengeStore {
   readonly #clock: () => number;
   readonly #commandTimeoutMs: number;
   #scriptSha: string | undefined;
+  #closing: Promise<void> | undefined;
 
   constructor(client: Client, options: RedisOptions = {}) {
     this.#client = client;
@@ -87,9 +88,25 @@ export class RedisChallengeStore implements ChallengeStore {
     await this.#run('ping', ['PING']);
   }
 
+  /** Waits (bounded by the command timeout) for replies still due, then drops the connection regardless. */
   async close(): Promise<void> {
-    if (this.#client.isOpen) await this.#client.close();
-    else this.#client.destroy();
+    this.#closing ??= this.#closeOnce();
+    await this.#closing;
+  }
+
+  async #closeOnce(): Promise<void> {
+    if (this.#client.isOpen) {
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = this.#client.close().catch(() => undefined);
+      const bounded = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.#commandTimeoutMs); });
+      await Promise.race([graceful, bounded]);
+      clearTimeout(timer);
+    }
+    try {
+      this.#client.destroy();
+    } catch {
+      // already closed: nothing left to drop
+    }
   }
 
   #keys(clientId: string, challenge: string): [string, string] {

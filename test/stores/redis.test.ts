@@ -162,4 +162,20 @@ describe('Redis unreachable', () => {
       await own.drop();
     }
   });
+
+  it('close does not hang on a Redis that stopped answering (shutdown stays bounded)', async () => {
+    const own = freshPrefix('redis-close');
+    const proxy = await startProxy('127.0.0.1', 6379);
+    const store = await openRedisChallengeStore(proxy.url(REDIS_URL), { prefix: own.prefix, connectTimeoutMs: 1000, commandTimeoutMs: 1000 });
+    try {
+      proxy.freeze();
+      const put = store.put(ceremony()).catch((error: unknown) => error);
+      await store.close(); // the test's own timeout would catch a hang
+      assert.ok(await put instanceof StoreUnavailableError);
+    } finally {
+      await store.close();
+      await proxy.close();
+      await own.drop();
+    }
+  });
 });
