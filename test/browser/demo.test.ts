@@ -224,6 +224,19 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
     assert.equal(await page.isVisible('#signed-in'), false);
   });
 
+  it('tells a user who signs in without a passkey on this device what happened (both variants)', async () => {
+    for (const url of [`https://${DOMAIN}:${demoPort}/`, `https://localhost:${demoPort}/`]) {
+      const { page } = await tab('platform');
+      await open(page, url);
+      await fill(page, { user: 'never-registered', kind: 'platform' });
+      assert.deepEqual(await click(page, '#sign-in'), {
+        kind: 'error',
+        text: 'Not signed in: the request was cancelled, timed out, or this device holds no passkey for this account.',
+      });
+      assert.equal(await page.isVisible('#signed-in'), false);
+    }
+  });
+
   it('local variant on a development hostname: the browser fetches the related-origins document, then registers, signs in and out', async () => {
     const opened = await tab('platform');
     const { page } = opened;
