@@ -1,6 +1,7 @@
 // Several stateless instances on one PostgreSQL and one Redis, as behind a load balancer: three real
 // service processes (`cli.js serve`), a ceremony begun on one and finished on another, one assertion
-// raced to two instances, concurrent authentications of one credential, and the start-up refusals.
+// raced to two instances, concurrent authentications of one credential; the same with ceremonies in
+// PostgreSQL instead of Redis; and the start-up refusals.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -110,6 +111,49 @@ describe('three instances on one PostgreSQL and one Redis', () => {
 
   it('every instance kept running', () => {
     for (const instance of instances) assert.ok(instance.running(), `${instance.name} is running:\n${instance.output()}`);
+  });
+});
+
+describe('two instances with ceremonies in PostgreSQL (challenges: "database"), no Redis', () => {
+  const dir = workDir('multi-db');
+  const secrets = sharedSecretsEnv();
+  let schema: TestSchema;
+  let instances: Instance[] = [];
+  const at = (i: number) => instances[i % instances.length]!.url;
+
+  before(async () => {
+    schema = await freshSchema('multidb');
+    const database = `${POSTGRES_URL}?schema=${schema.schema}`;
+    instances = await Promise.all(['a', 'b'].map((name) =>
+      startInstance({ dir: dir.path, database, challenges: 'database', env: secrets, name })));
+  });
+
+  after(async () => {
+    await Promise.all(instances.map((i) => i.kill('SIGKILL')));
+    await schema?.drop();
+    dir.remove();
+  });
+
+  it('options on one instance and result on the other succeed', async () => {
+    for (let i = 0; i < 4; i += 1) {
+      const user = new User();
+      assert.equal((await user.register(at(i), at(i + 1))).answer.body.status, 'ok');
+      assert.equal((await user.authenticate(at(i + 1), at(i))).body.status, 'ok');
+    }
+  });
+
+  it('the same assertion posted to both instances at the same moment succeeds exactly once', async () => {
+    const user = new User();
+    assert.equal((await user.register(at(0))).answer.body.status, 'ok');
+    for (let round = 0; round < 8; round += 1) {
+      const assertion = await user.signedAssertion(at(round));
+      const answers = await Promise.all([post(at(0), '/api/assertion/result', assertion), post(at(1), '/api/assertion/result', assertion)]);
+      assert.equal(answers.filter((a) => a.body.status === 'ok').length, 1, `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`);
+      assert.equal(errorName(answers.find((a) => a.body.status !== 'ok')!), 'SESSION_ALREADY_REVOKED');
+    }
+    // Taken ceremonies leave no pending row behind; their used-markers remain until expiry.
+    const pending = await sql(`SELECT 1 FROM "${schema.schema}".challenges`);
+    assert.equal(pending.length, 0);
   });
 });
 
