@@ -101,6 +101,8 @@ function jwkFor(map: Map<CborValue, CborValue>, entry: CoseAlgorithm): JsonWebKe
       const n = stripLeadingZeros(bytesField(map, RSA_N, 'n'));
       const e = stripLeadingZeros(bytesField(map, RSA_E, 'e'));
       if (n.length * 8 < MIN_RSA_BITS) throw invalidKey(`RSA modulus shorter than ${MIN_RSA_BITS} bits`);
+      // An even or tiny exponent (e = 1 makes every value its own signature) is never a real key.
+      if (e.length > 8 || (e[e.length - 1]! & 1) === 0 || (e.length === 1 && e[0]! < 3)) throw invalidKey('RSA public exponent must be odd and at least 3');
       return { kty: 'RSA', n: n.toString('base64url'), e: e.toString('base64url') };
     }
   }

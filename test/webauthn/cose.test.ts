@@ -127,6 +127,14 @@ describe('importCosePublicKey refuses malformed keys', () => {
     fails(encodeCbor(m), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
   });
 
+  it('refuses RSA public exponents that are even, 1 or absurdly long', () => {
+    for (const e of [Buffer.from([1]), Buffer.from([2]), Buffer.from([0x01, 0x00, 0x00]), Buffer.alloc(9, 1)]) {
+      const m = coseKeyMapFromKeyObject(-257, rsaKey.publicKey) as Map<number, CborEncodable>;
+      m.set(-2, e);
+      fails(encodeCbor(m), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+    }
+  });
+
   it('refuses RSA moduli below 2048 bits', () => {
     const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
     fails(encodeCbor(coseKeyMapFromKeyObject(-257, publicKey)), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
