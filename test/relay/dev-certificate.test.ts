@@ -3,6 +3,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:tls';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +35,29 @@ describe('demo: development certificate', () => {
     assert.deepEqual(leaf.keyUsage, ['1.3.6.1.5.5.7.3.1']);
     assert.equal((await stat(join(dir, 'ca-key.pem'))).mode & 0o077, 0, 'the CA key is readable by its owner only');
     assert.equal((await stat(join(dir, 'server-key.pem'))).mode & 0o077, 0);
+  });
+
+  it('is accepted by a TLS client that trusts only the CA, for each hostname (name constraints included)', async () => {
+    const tls = await ensureDevCertificate(dir, ['localhost', 'demo.localhost']);
+    const ca = await readFile(tls.caPath, 'utf8');
+    const server = createServer({ cert: tls.certChain, key: tls.key }, (_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const handshake = (servername: string) => new Promise<{ authorized: boolean; error: string | undefined }>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port, servername, ca, rejectUnauthorized: false }, () => {
+        resolve({ authorized: socket.authorized, error: socket.authorizationError?.toString() });
+        socket.end();
+      });
+      socket.setTimeout(5_000, () => reject(new Error('TLS handshake timed out')));
+      socket.on('error', reject);
+    });
+    try {
+      assert.deepEqual(await handshake('demo.localhost'), { authorized: true, error: undefined });
+      assert.deepEqual(await handshake('localhost'), { authorized: true, error: undefined });
+      assert.equal((await handshake('example.com')).authorized, false, 'a name the certificate does not carry');
+    } finally {
+      server.close();
+    }
   });
 
   it('reuses what it created while the hostnames stay the same', async () => {
