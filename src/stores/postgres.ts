@@ -11,6 +11,7 @@ import { PostgresChallengeStore, type SweepOptions } from './postgres-challenges
 export type { PostgresOptions } from './postgres-connection.js';
 export { SchemaVersionError, type MigrationReport } from './postgres-migrate.js';
 export { POSTGRES_SCHEMA_VERSION } from './migrations/postgres/index.js';
+export { checkSharedSecrets, SecretsMismatchError, type SharedSecrets } from './postgres-secrets.js';
 
 /**
  * Applies the pending numbered migrations (src/stores/migrations/postgres/) to the schema named by

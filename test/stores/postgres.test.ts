@@ -4,12 +4,15 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import {
+  checkSharedSecrets,
   migratePostgres,
   openPostgresChallengeStore,
   openPostgresCredentialStore,
   POSTGRES_SCHEMA_VERSION,
   SchemaVersionError,
+  SecretsMismatchError,
 } from '../../src/stores/postgres.js';
 import { POSTGRES_MIGRATIONS } from '../../src/stores/migrations/postgres/index.js';
 import { StoreUnavailableError } from '../../src/stores/types.js';
@@ -173,6 +176,44 @@ describe('PostgreSQL credential names and readiness', () => {
       await credentials.close();
       await challenges.close();
     }
+  });
+});
+
+describe('PostgreSQL: every instance must share the secrets', () => {
+  const secrets = () => ({ userHandleKey: randomBytes(32), localBlobKeys: [{ id: 'k1', key: randomBytes(32) }] });
+
+  it('the first instance records fingerprints; the same secrets pass again, from any instance', async () => {
+    const schema = await newSchema('secrets');
+    const mine = secrets();
+    await checkSharedSecrets(POSTGRES_URL, mine, { schema });
+    await checkSharedSecrets(`${POSTGRES_URL}?schema=${schema}`, { ...mine, localBlobKeys: [...mine.localBlobKeys] });
+    const rows = await sql<{ name: string; value: string }>(`SELECT name, value FROM "${schema}".deployment_facts ORDER BY name`);
+    assert.deepEqual(rows.map((r) => r.name), ['secret:local-blob-key:k1', 'secret:user-handle-key']);
+    for (const row of rows) {
+      assert.ok(!row.value.includes(mine.userHandleKey.toString('base64url')) && !row.value.includes(mine.localBlobKeys[0]!.key.toString('base64url')), 'a fingerprint, not the key');
+    }
+  });
+
+  it('another user-handle key is refused with a message naming it (and never the key)', async () => {
+    const schema = await newSchema('secrets_uh');
+    const mine = secrets();
+    await checkSharedSecrets(POSTGRES_URL, mine, { schema });
+    const other = { ...mine, userHandleKey: randomBytes(32) };
+    await assert.rejects(checkSharedSecrets(POSTGRES_URL, other, { schema }), (error: unknown) =>
+      error instanceof SecretsMismatchError && /user-handle key/.test(error.message) && /Refusing to start/.test(error.message) &&
+      !error.message.includes(other.userHandleKey.toString('base64')) && !error.message.includes(other.userHandleKey.toString('base64url')));
+  });
+
+  it('a rotated-in local-blob key is recorded; another key under a recorded id is refused', async () => {
+    const schema = await newSchema('secrets_blob');
+    const mine = secrets();
+    await checkSharedSecrets(POSTGRES_URL, mine, { schema });
+    const rotated = { ...mine, localBlobKeys: [{ id: 'k2', key: randomBytes(32) }, ...mine.localBlobKeys] };
+    await checkSharedSecrets(POSTGRES_URL, rotated, { schema });
+    await checkSharedSecrets(POSTGRES_URL, rotated, { schema });
+    const clash = { ...mine, localBlobKeys: [{ id: 'k2', key: randomBytes(32) }] };
+    await assert.rejects(checkSharedSecrets(POSTGRES_URL, clash, { schema }), (error: unknown) =>
+      error instanceof SecretsMismatchError && /id "k2"/.test(error.message) && !/user-handle/.test(error.message));
   });
 });
 
