@@ -1,0 +1,88 @@
+// Starting the three servers of the HTTP section, each a child process pinned to the server core:
+// our service (`cli.js serve`, SQLite, durable, standard variant), the comparison server and the null server.
+
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { waitForServer } from './client.js';
+import { CLIENT_ID, DOMAIN, ORIGIN, type Server } from './load.js';
+import { startNode, type Child } from './proc.js';
+
+/** The build folder this file runs from (.build or .build-<name>): bench/lib is two levels below it. */
+export const BUILD = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CLI = join(BUILD, 'src', 'cli.js');
+const SERVERS = join(BUILD, 'bench', 'servers');
+
+export const HEADERS = { 'user-agent': `Vendor AppID: ${CLIENT_ID}`, origin: ORIGIN };
+
+export interface Running extends Server {
+  readonly child: Child;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((ok) => server.close(() => ok()));
+  return port;
+}
+
+/** A temp folder, removed by `remove()`. */
+export function tempDir(label: string): { readonly path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), `passkey-bench-${label}-`));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+async function started(name: string, child: Child, port: number, onClose: () => void = () => undefined): Promise<Running> {
+  const target = { host: '127.0.0.1', port, headers: HEADERS };
+  try {
+    await waitForServer(target, '/api/assertion/options');
+  } catch (error) {
+    await child.stop();
+    onClose();
+    throw new Error(`${name} did not start: ${(error as Error).message}\n${child.output()}`);
+  }
+  return { name, target, child, close: async () => { await child.stop(); onClose(); } };
+}
+
+/** The SQLite file our service would use in `dir` (the seeding script fills it before the start). */
+export const sqliteFile = (dir: string) => join(dir, 'data', 'fido2.db');
+
+/**
+ * Our service as an operator runs it: `cli.js serve --config <file>`, SQLite (WAL, synchronous=FULL),
+ * ceremonies in memory, one application, standard variant only, ES256 offered first.
+ */
+export async function startOurs(dir: string, extraArgs: readonly string[] = [], label = 'ours'): Promise<Running> {
+  const port = await freePort();
+  const config = join(dir, `${label}.json`);
+  writeFileSync(config, JSON.stringify({
+    listen: { host: '127.0.0.1', port },
+    database: `sqlite:${sqliteFile(dir)}`,
+    challenges: 'memory',
+    local: { enabled: false },
+    demo: { enabled: false },
+    dataDir: join(dir, 'data'),
+    applications: [{ clientId: CLIENT_ID, name: 'Bench', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'], algorithms: [-7, -257] }],
+  }, null, 2));
+  const child = startNode([...extraArgs, CLI, 'serve', '--config', config], {
+    PASSKEY_USER_HANDLE_KEY: randomBytes(32).toString('base64'),
+    PASSKEY_LOCAL_BLOB_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+  }, dir);
+  return started('our service', child, port);
+}
+
+export async function startComparison(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
+  const port = await freePort();
+  const child = startNode([...extraArgs, join(SERVERS, 'comparison-server.js'), String(port)], { BENCH_RP_ID: DOMAIN, BENCH_ORIGIN: ORIGIN }, dir);
+  return started('SimpleWebAuthn + Fastify', child, port);
+}
+
+export async function startNull(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
+  const port = await freePort();
+  const child = startNode([...extraArgs, join(SERVERS, 'null-server.js'), String(port)], {}, dir);
+  return started('null server', child, port);
+}

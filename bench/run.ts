@@ -1,0 +1,320 @@
+// `npm run bench`: the whole benchmark, bounded (about 3 minutes), loopback only, stopping by itself.
+//   1. Floor: raw node:crypto P-256 verify with a reused KeyObject (in process), and a null HTTP server.
+//   2. Verification in process: ours next to @simplewebauthn/server on the same inputs.
+//   3. Over HTTP, full flows at --flows concurrent ceremonies: our service (SQLite, durable), the
+//      comparison server (SimpleWebAuthn on Fastify, in memory) and the null server, each pinned to core 0
+//      while this generator runs on core 1; rounds interleave the servers so that noise hits all of them.
+//   4. Memory at scale: --seed credentials bulk-seeded into SQLite, then RSS and authentications again.
+// Prints Markdown tables (the figures of BENCHMARKS.md) and, with --json <file>, the raw numbers.
+//
+//   npx tsc -p tsconfig.test.json && node .build/bench/run.js [--seconds 5] [--rounds 2] [--flows 32]
+//       [--seed 1000000] [--verify-seconds 2] [--json out.json] [--cpu-prof <dir>] [--only inprocess|http|seed]
+
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { parseArgs } from 'node:util';
+import { keyPool } from './lib/authenticator.js';
+import { makeAgent } from './lib/client.js';
+import { cpuMicrosPerOp, opsPerSecond, runInProcess, type InProcessResults } from './lib/inprocess.js';
+import { authenticate, CLIENT_ID, DOMAIN, freshUsername, register, runLoad, type FlowUser, type LoadResult } from './lib/load.js';
+import { coreCount, cpuSeconds, hasProc, memory, pinned, pinSelf } from './lib/proc.js';
+import { seedCredentials, type SeedResult } from './lib/seed.js';
+import { sqliteFile, startComparison, startNull, startOurs, tempDir, type Running } from './lib/servers.js';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '2' },
+    flows: { type: 'string', default: '32' },
+    seed: { type: 'string', default: '1000000' },
+    'verify-seconds': { type: 'string', default: '2' },
+    json: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+const SECONDS = Number(values.seconds);
+const ROUNDS = Number(values.rounds);
+const FLOWS = Number(values.flows);
+const SEED = Number(values.seed);
+const VERIFY_SECONDS = Number(values['verify-seconds']);
+const PROFILE_ARGS = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+const only = values.only;
+const started = performance.now();
+
+if (!hasProc) throw new Error('the bench reads server CPU and memory from /proc: Linux only');
+const isPinned = pinSelf();
+
+// ---------------------------------------------------------------------------------------------------
+// HTTP measurements
+
+interface Totals {
+  ops: number;
+  failed: number;
+  seconds: number;
+  serverCpu: number;
+  generatorCpu: number;
+  firstError: string | null;
+  runs: LoadResult[];
+}
+
+const emptyTotals = (): Totals => ({ ops: 0, failed: 0, seconds: 0, serverCpu: 0, generatorCpu: 0, firstError: null, runs: [] });
+
+interface ServerFigures {
+  readonly name: string;
+  readonly auth: Totals;
+  readonly reg: Totals;
+  idleMiB: number;
+  peakMiB: number;
+}
+
+async function measured(server: Running, totals: Totals, load: () => Promise<LoadResult>): Promise<void> {
+  const cpu0 = cpuSeconds(server.child.pid);
+  const result = await load();
+  const cpu = cpuSeconds(server.child.pid) - cpu0;
+  totals.ops += result.completed;
+  totals.failed += result.failed;
+  totals.seconds += result.seconds;
+  totals.serverCpu += cpu;
+  totals.generatorCpu += result.generatorCpuSeconds;
+  totals.firstError ??= result.firstError;
+  totals.runs.push(result);
+}
+
+const keys = keyPool(16);
+
+/** One credential per flow, registered before any measurement. */
+async function flowUsers(server: Running): Promise<FlowUser[]> {
+  const agent = makeAgent(FLOWS);
+  try {
+    const users: FlowUser[] = [];
+    for (let i = 0; i < FLOWS; i++) {
+      const username = freshUsername(`flow${i}`);
+      users.push({ username, credential: await register(agent, server, username, keys[i % keys.length]!, 'none') });
+    }
+    return users;
+  } finally {
+    agent.destroy();
+  }
+}
+
+function authLoad(server: Running, users: FlowUser[], seconds: number): () => Promise<LoadResult> {
+  return async () => {
+    const agent = makeAgent(FLOWS);
+    try {
+      return await runLoad(FLOWS, seconds, (i, latencies) => authenticate(agent, server, users[i]!, latencies));
+    } finally {
+      agent.destroy();
+    }
+  };
+}
+
+function regLoad(server: Running, seconds: number): () => Promise<LoadResult> {
+  return async () => {
+    const agent = makeAgent(FLOWS);
+    let n = 0;
+    try {
+      return await runLoad(FLOWS, seconds, async (i, latencies) => {
+        await register(agent, server, freshUsername(`reg${i}`), keys[n++ % keys.length]!, 'none', latencies);
+      });
+    } finally {
+      agent.destroy();
+    }
+  };
+}
+
+async function httpSection(): Promise<ServerFigures[]> {
+  const dirs = ['null', 'comparison', 'ours'].map(tempDir);
+  const servers: Running[] = [];
+  try {
+    servers.push(await startNull(dirs[0]!.path, PROFILE_ARGS));
+    servers.push(await startComparison(dirs[1]!.path, PROFILE_ARGS));
+    servers.push(await startOurs(dirs[2]!.path, PROFILE_ARGS));
+    const figures: ServerFigures[] = servers.map((s) => ({ name: s.name, auth: emptyTotals(), reg: emptyTotals(), idleMiB: memory(s.child.pid).rssMiB, peakMiB: 0 }));
+    const users = await Promise.all(servers.map(flowUsers));
+    // Warm-up (JIT, key cache, SQLite pages), not counted.
+    for (const [i, server] of servers.entries()) {
+      await authLoad(server, users[i]!, 1.5)();
+      await regLoad(server, 1)();
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, server] of servers.entries()) {
+        await measured(server, figures[i]!.auth, authLoad(server, users[i]!, SECONDS));
+        await measured(server, figures[i]!.reg, regLoad(server, SECONDS));
+      }
+    }
+    for (const [i, server] of servers.entries()) figures[i]!.peakMiB = memory(server.child.pid).peakMiB;
+    return figures;
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+    for (const dir of dirs) dir.remove();
+  }
+}
+
+interface SeedFigures {
+  readonly seed: SeedResult;
+  readonly idleMiB: number;
+  readonly afterMiB: number;
+  readonly peakMiB: number;
+  readonly auth: Totals;
+}
+
+async function seedSection(): Promise<SeedFigures> {
+  const dir = tempDir('seed');
+  let server: Running | undefined;
+  try {
+    const seed = seedCredentials(sqliteFile(dir.path), SEED, CLIENT_ID, keys[0]!.cose, DOMAIN);
+    server = await startOurs(dir.path, [], 'ours-seeded');
+    const idleMiB = memory(server.child.pid).rssMiB;
+    const users = await flowUsers(server);
+    await authLoad(server, users, 1.5)();
+    const auth = emptyTotals();
+    await measured(server, auth, authLoad(server, users, SECONDS));
+    const { rssMiB, peakMiB } = memory(server.child.pid);
+    return { seed, idleMiB, afterMiB: rssMiB, peakMiB, auth };
+  } finally {
+    await server?.close();
+    dir.remove();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Report
+
+const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '–');
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '–');
+const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '–');
+const perSecond = (t: Totals) => t.ops / t.seconds;
+const cpuMicros = (t: Totals) => (t.serverCpu / t.ops) * 1e6;
+const perCpuSecond = (t: Totals) => t.ops / t.serverCpu;
+const share = (cpu: number, t: Totals) => `${f0((100 * cpu) / t.seconds)} %`;
+
+function latencyOf(t: Totals, path: string): { p50: number; p95: number; p99: number } {
+  // Percentiles over every run of this server: merge the samples.
+  const all: number[] = [];
+  for (const run of t.runs) all.push(...run.latencies.samples(path));
+  all.sort((a, b) => a - b);
+  const at = (q: number) => (all.length === 0 ? NaN : all[Math.min(all.length - 1, Math.floor((q / 100) * all.length))]!);
+  return { p50: at(50), p95: at(95), p99: at(99) };
+}
+
+const out: string[] = [];
+const print = (line = '') => { out.push(line); console.log(line); };
+
+const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
+print(`# passkey-server bench — ${new Date().toISOString()}`);
+print();
+print(`${coreCount} × ${cpuModel}, Node ${process.version}, ${isPinned && pinned ? 'servers pinned to core 0, generator to core 1 (taskset)' : 'NOT pinned (taskset missing or one core)'}; ` +
+  `${FLOWS} concurrent flows, ${ROUNDS} interleaved rounds of ${SECONDS} s per server and operation.`);
+print();
+
+let inprocess: InProcessResults | undefined;
+if (!only || only === 'inprocess' || only === 'http') {
+  inprocess = await runInProcess(VERIFY_SECONDS);
+  if (only !== 'http') {
+    print('## 1–2. Verification in process (generator core)');
+    print();
+    print('| Operation | Ours ops/s | Ours CPU µs/op | SimpleWebAuthn ops/s | SimpleWebAuthn CPU µs/op | CPU ratio (theirs/ours) |');
+    print('| --- | ---: | ---: | ---: | ---: | ---: |');
+    print(`| raw node:crypto P-256 verify (floor) | ${f0(opsPerSecond(inprocess.rawVerify))} | ${f1(cpuMicrosPerOp(inprocess.rawVerify))} | | | |`);
+    for (const row of inprocess.rows) {
+      print(`| ${row.operation} | ${f0(opsPerSecond(row.ours))} | ${f1(cpuMicrosPerOp(row.ours))} | ${f0(opsPerSecond(row.theirs))} | ${f1(cpuMicrosPerOp(row.theirs))} | **${f2(cpuMicrosPerOp(row.theirs) / cpuMicrosPerOp(row.ours))}×** |`);
+      if (row.oursNoCache) {
+        print(`| authentication, ours importing the COSE key every time | ${f0(opsPerSecond(row.oursNoCache))} | ${f1(cpuMicrosPerOp(row.oursNoCache))} | ${f0(opsPerSecond(row.theirs))} | ${f1(cpuMicrosPerOp(row.theirs))} | ${f2(cpuMicrosPerOp(row.theirs) / cpuMicrosPerOp(row.oursNoCache))}× |`);
+      }
+    }
+    print();
+  }
+}
+
+let http: ServerFigures[] | undefined;
+if (!only || only === 'http') {
+  http = await httpSection();
+  print('## 3. Over HTTP (server on core 0, generator on core 1)');
+  print();
+  print('| Server | auth/s | server CPU µs/auth | auth per server CPU-s | reg/s | server CPU µs/reg | reg per server CPU-s | server CPU share (auth, reg) | generator CPU share (auth, reg) | RSS idle / peak MiB | failed |');
+  print('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const s of http) {
+    print(`| ${s.name} | ${f0(perSecond(s.auth))} | ${f0(cpuMicros(s.auth))} | ${f0(perCpuSecond(s.auth))} | ${f0(perSecond(s.reg))} | ${f0(cpuMicros(s.reg))} | ${f0(perCpuSecond(s.reg))} | ` +
+      `${share(s.auth.serverCpu, s.auth)}, ${share(s.reg.serverCpu, s.reg)} | ${share(s.auth.generatorCpu, s.auth)}, ${share(s.reg.generatorCpu, s.reg)} | ${f0(s.idleMiB)} / ${f0(s.peakMiB)} | ${s.auth.failed + s.reg.failed} |`);
+  }
+  print();
+  print('Latency per endpoint, ms (p50 / p95 / p99):');
+  print();
+  print('| Server | attestation/options | attestation/result | assertion/options | assertion/result |');
+  print('| --- | ---: | ---: | ---: | ---: |');
+  for (const s of http) {
+    const cell = (t: Totals, path: string) => { const l = latencyOf(t, path); return `${f1(l.p50)} / ${f1(l.p95)} / ${f1(l.p99)}`; };
+    print(`| ${s.name} | ${cell(s.reg, '/api/attestation/options')} | ${cell(s.reg, '/api/attestation/result')} | ${cell(s.auth, '/api/assertion/options')} | ${cell(s.auth, '/api/assertion/result')} |`);
+  }
+  print();
+  for (const s of http) {
+    const error = s.auth.firstError ?? s.reg.firstError;
+    if (error) print(`First failure at ${s.name}: ${error}`);
+  }
+}
+
+let seeded: SeedFigures | undefined;
+if ((!only || only === 'seed') && SEED > 0) {
+  seeded = await seedSection();
+  print(`## 4. Memory at scale: ${seeded.seed.rows.toLocaleString('en')} credentials in SQLite`);
+  print();
+  print(`Seeded in ${f1(seeded.seed.seconds)} s (one transaction, one prepared INSERT), file ${f0(seeded.seed.fileMiB)} MiB.`);
+  print();
+  print('| Our service | auth/s | server CPU µs/auth | RSS idle MiB | RSS after load MiB | RSS peak MiB | failed |');
+  print('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  print(`| ${seeded.seed.rows.toLocaleString('en')} credentials | ${f0(perSecond(seeded.auth))} | ${f0(cpuMicros(seeded.auth))} | ${f0(seeded.idleMiB)} | ${f0(seeded.afterMiB)} | ${f0(seeded.peakMiB)} | ${seeded.auth.failed} |`);
+  if (seeded.auth.firstError) print(`First failure: ${seeded.auth.firstError}`);
+  print();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Targets, as ratios from this run
+
+if (http && inprocess) {
+  const [nul, cmp, ours] = http as [ServerFigures, ServerFigures, ServerFigures];
+  const raw = cpuMicrosPerOp(inprocess.rawVerify);
+  const regNone = inprocess.rows.find((r) => r.operation === 'registration (none)')!;
+  const authRow = inprocess.rows.find((r) => r.operation.startsWith('authentication'))!;
+  const oursP99 = latencyOf(ours.auth, '/api/assertion/result').p99;
+  const cmpP50 = latencyOf(cmp.auth, '/api/assertion/result').p50;
+  const targets: [string, string, boolean][] = [
+    [`Server CPU per authentication ≤ 1.35 × (null-server CPU per authentication + one raw verify)`,
+      `${f0(cpuMicros(ours.auth))} µs vs ${f0(cpuMicros(nul.auth))} + ${f0(raw)} µs → **${f2(cpuMicros(ours.auth) / (cpuMicros(nul.auth) + raw))}×**`,
+      cpuMicros(ours.auth) <= 1.35 * (cpuMicros(nul.auth) + raw)],
+    ['Authentications per server CPU-second ≥ 2.5 × comparison',
+      `${f0(perCpuSecond(ours.auth))} vs ${f0(perCpuSecond(cmp.auth))} → **${f2(perCpuSecond(ours.auth) / perCpuSecond(cmp.auth))}×** (per wall second: ${f2(perSecond(ours.auth) / perSecond(cmp.auth))}×)`,
+      perCpuSecond(ours.auth) >= 2.5 * perCpuSecond(cmp.auth)],
+    ['Registration (none) ≥ 3 × comparison (per server CPU-second)',
+      `${f0(perCpuSecond(ours.reg))} vs ${f0(perCpuSecond(cmp.reg))} → **${f2(perCpuSecond(ours.reg) / perCpuSecond(cmp.reg))}×** (per wall second: ${f2(perSecond(ours.reg) / perSecond(cmp.reg))}×)`,
+      perCpuSecond(ours.reg) >= 3 * perCpuSecond(cmp.reg)],
+    ['Verification in process ≥ 5 × SimpleWebAuthn (CPU per operation)',
+      `authentication **${f2(cpuMicrosPerOp(authRow.theirs) / cpuMicrosPerOp(authRow.ours))}×**, registration (none) **${f2(cpuMicrosPerOp(regNone.theirs) / cpuMicrosPerOp(regNone.ours))}×**`,
+      cpuMicrosPerOp(authRow.theirs) >= 5 * cpuMicrosPerOp(authRow.ours) && cpuMicrosPerOp(regNone.theirs) >= 5 * cpuMicrosPerOp(regNone.ours)],
+    [`p99 of assertion/result at ${FLOWS} flows < comparison's p50`,
+      `${f1(oursP99)} ms vs ${f1(cmpP50)} ms → **${f2(oursP99 / cmpP50)}×**`, oursP99 < cmpP50],
+  ];
+  if (seeded) {
+    targets.push([`RSS ≤ 100 MiB with ${seeded.seed.rows.toLocaleString('en')} stored credentials`, `peak **${f0(seeded.peakMiB)} MiB**`, seeded.peakMiB <= 100]);
+  }
+  print('## Targets (ratios from this run)');
+  print();
+  print('| Target | This run | Met |');
+  print('| --- | --- | --- |');
+  for (const [target, figure, met] of targets) print(`| ${target} | ${figure} | ${met ? 'yes' : 'no'} |`);
+  print();
+}
+print(`Bench took ${f0((performance.now() - started) / 1000)} s.`);
+
+if (values.json) {
+  const totals = (t: Totals) => ({ ops: t.ops, failed: t.failed, seconds: t.seconds, serverCpu: t.serverCpu, generatorCpu: t.generatorCpu });
+  writeFileSync(values.json, JSON.stringify({
+    date: new Date().toISOString(), cpu: cpuModel, node: process.version, flows: FLOWS, rounds: ROUNDS, seconds: SECONDS,
+    inprocess,
+    http: http?.map((s) => ({ name: s.name, idleMiB: s.idleMiB, peakMiB: s.peakMiB, auth: totals(s.auth), reg: totals(s.reg),
+      latency: Object.fromEntries(['/api/attestation/options', '/api/attestation/result'].map((p) => [p, latencyOf(s.reg, p)])
+        .concat(['/api/assertion/options', '/api/assertion/result'].map((p) => [p, latencyOf(s.auth, p)]))) })),
+    seeded: seeded && { ...seeded, auth: totals(seeded.auth) },
+    markdown: out.join('\n'),
+  }, null, 2));
+}
