@@ -50,10 +50,10 @@ export class PostgresChallengeStore implements ChallengeStore {
 
   async take(clientId: string, challenge: string, now: number): Promise<TakeResult> {
     const taken = await guarded('challenge take', () =>
-      this.#pool.query<{ record: CeremonyRecord; expires_at: string }>(this.#sql.take, [clientId, challenge]));
+      this.#pool.query<{ record: string; expires_at: string }>(this.#sql.take, [clientId, challenge]));
     const row = taken.rows[0];
     if (row !== undefined) {
-      return toNumber(row.expires_at) < now ? { state: 'missing' } : { state: 'taken', record: row.record };
+      return toNumber(row.expires_at) < now ? { state: 'missing' } : { state: 'taken', record: JSON.parse(row.record) as CeremonyRecord };
     }
     const marker = await guarded('challenge take', () =>
       this.#pool.query<{ expires_at: string }>(this.#sql.used, [clientId, challenge]));

@@ -241,6 +241,17 @@ describe('PostgreSQL challenge store housekeeping', () => {
     }
   });
 
+  it('any string JSON can carry comes back unchanged (lone surrogates, non-BMP, quotes)', async () => {
+    const store = await openPostgresChallengeStore(POSTGRES_URL, { schema: await contractSchema() });
+    try {
+      const record = ceremony({ username: 'a\uD800b "c" \\ 😀 é#idp.example.test', origin: 'https://idp.example.test' });
+      await store.put(record);
+      assert.deepEqual(await store.take(record.clientId, record.challenge, Date.now()), { state: 'taken', record });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a taken ceremony leaves no pending row behind (nothing to replay from the table)', async () => {
     const schema = await newSchema('taken');
     const store = await openPostgresChallengeStore(POSTGRES_URL, { schema });

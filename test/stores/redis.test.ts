@@ -71,6 +71,19 @@ describe('Redis challenge store: keys and TTLs', () => {
     }
   });
 
+  it('any string JSON can carry comes back unchanged (lone surrogates, non-BMP, quotes, newlines)', async () => {
+    const own = freshPrefix('redis-strings');
+    const store = await openRedisChallengeStore(REDIS_URL, { prefix: own.prefix });
+    try {
+      const record = ceremony({ username: 'a\uD800b "c" \\ 😀 é\nx#idp.example.test' });
+      await store.put(record);
+      assert.deepEqual(await store.take(record.clientId, record.challenge, Date.now()), { state: 'taken', record });
+    } finally {
+      await store.close();
+      await own.drop();
+    }
+  });
+
   it('the key prefix can be given in the URL (?prefix=)', async () => {
     const own = freshPrefix('redis-url');
     const store = await openRedisChallengeStore(`${REDIS_URL}?prefix=${encodeURIComponent(own.prefix)}`);

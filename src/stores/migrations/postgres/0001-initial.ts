@@ -29,11 +29,12 @@ export const migration: PostgresMigration = {
        PRIMARY KEY (client_id, credential_id)
      )`,
     `CREATE INDEX credentials_by_user ON ${schema}.credentials (client_id, user_handle, created_at, credential_id)`,
-    // A pending ceremony; the whole CeremonyRecord is kept as JSON (it is only ever read back whole).
+    // A pending ceremony; the whole CeremonyRecord is kept as JSON text (only ever read back whole; text,
+    // not jsonb, so that every string JSON can carry, lone surrogates included, comes back unchanged).
     `CREATE TABLE ${schema}.challenges (
        client_id  text   NOT NULL,
        challenge  text   NOT NULL,
-       record     jsonb  NOT NULL,
+       record     text   NOT NULL,
        expires_at bigint NOT NULL,
        PRIMARY KEY (client_id, challenge)
      )`,
