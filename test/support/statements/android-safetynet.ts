@@ -11,7 +11,10 @@ export interface SafetyNetExtra {
   /** The signing certificate's key (default: a fresh RSA 2048 key). */
   readonly key?: KeyPair;
   readonly ver?: unknown;
-  /** Default: now. Tests pass it together with the ceremony time. */
+  /**
+   * Default: the statement input's `now` when the soft authenticator passes one (the ceremony clock), else
+   * the real clock. Tests pass it together with the ceremony time.
+   */
   readonly timestampMs?: number;
   readonly nonce?: string;
   readonly ctsProfileMatch?: unknown;
@@ -39,7 +42,7 @@ export const androidSafetynet: StatementBuilder = {
     const header = { alg: extra.alg ?? 'RS256', ...(extra.omitX5c ? {} : { x5c: [leaf.der.toString('base64'), ca.intermediate.der.toString('base64')] }) };
     const payload = {
       nonce: extra.nonce ?? createHash('sha256').update(Buffer.concat([input.authData, input.clientDataHash])).digest('base64'),
-      timestampMs: extra.timestampMs ?? Date.now(),
+      timestampMs: extra.timestampMs ?? (input as StatementInput & { readonly now?: Date }).now?.getTime() ?? Date.now(),
       apkPackageName: 'com.google.android.gms',
       apkCertificateDigestSha256: ['8P1sW0EPJcslw7UzRsiXL64w+O50Ed+RBICtay1g24M='],
       ctsProfileMatch: extra.ctsProfileMatch ?? true,
