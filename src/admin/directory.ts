@@ -95,6 +95,13 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
   }
 }
 
+/** JSON with object keys sorted, so that equal configurations compare equal whatever a store did to key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : v));
+}
+
 export interface SeedReport {
   /** Written for the first time. */
   readonly created: string[];
@@ -122,10 +129,10 @@ export async function seedApplications(store: ApplicationStore, configs: readonl
       continue;
     }
     if (existing.source === 'admin') {
-      if (JSON.stringify(existing.config) !== JSON.stringify(config)) report.kept.push(config.clientId);
+      if (canonical(existing.config) !== canonical(config)) report.kept.push(config.clientId);
       continue;
     }
-    if (JSON.stringify(existing.config) === JSON.stringify(config)) continue;
+    if (canonical(existing.config) === canonical(config)) continue;
     const approved = config.variants.includes('standard') && (existing.approved || !existing.config.variants.includes('standard'));
     await store.update({ ...existing, config, approved, updatedAt: now });
     report.updated.push(config.clientId);
