@@ -40,7 +40,7 @@ if marker then return {'used', marker} end
 return {'missing'}
 `;
 
-/** Raised (wrapped) when a connection does not come up in time at start. */
+/** Redis could not be reached or did not answer in time: the request gets 503, the service stays up. */
 function unavailable(what: string, error: unknown): StoreUnavailableError {
   const reason = error instanceof Error ? error.message : String(error);
   return new StoreUnavailableError(`Redis unavailable during ${what}: ${reason}`, { cause: error });
