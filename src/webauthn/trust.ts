@@ -117,16 +117,35 @@ export interface LoadOptions {
  * metadata BLOB once (at start, never per request). Throws FidoError (METADATA_BLOB_*) when the BLOB
  * does not verify: an application that configured metadata must not run without it.
  */
-export function loadTrustEvaluator(policy: AttestationPolicy, options: LoadOptions = {}): TrustEvaluator {
+export function loadTrustEvaluator(policy: AttestationPolicy, options: LoadOptions = {}): LoadedTrustEvaluator {
   const anchors = policy.trustAnchors.flatMap((file) => readPemCertificates(readFileSync(file, 'utf8')));
-  return createTrustEvaluator({
+  const now = options.now ?? new Date();
+  const metadata = policy.metadata ? indexMetadata(readMetadataFileSync(policy.metadata, metadataRootsFor(policy, options), now)) : null;
+  const evaluator = createTrustEvaluator({
     anchors,
     requireTrusted: policy.requireTrusted,
-    metadata: policy.metadata ? indexMetadata(readMetadataFileSync(policy.metadata, metadataRootsFor(policy, options), options.now ?? new Date())) : null,
+    metadata,
     aaguidAllow: policy.aaguidAllow,
     aaguidDeny: policy.aaguidDeny,
     enforceStatusAtAuthentication: policy.enforceStatusAtAuthentication ?? false,
   });
+  const metadataInfo = metadata && policy.metadata
+    ? { file: policy.metadata, serial: metadata.blob.serial, nextUpdate: metadata.blob.nextUpdate, entries: metadata.blob.entries.length, staleAtLoad: isStale(metadata.blob, now) }
+    : null;
+  return { ...evaluator, metadataInfo };
+}
+
+/** What the service can log at start about an application's metadata (e.g. warn when it is already stale). */
+export interface MetadataInfo {
+  readonly file: string;
+  readonly serial: number;
+  readonly nextUpdate: string;
+  readonly entries: number;
+  readonly staleAtLoad: boolean;
+}
+
+export interface LoadedTrustEvaluator extends TrustEvaluator {
+  readonly metadataInfo: MetadataInfo | null;
 }
 
 /** The roots that sign an application's metadata BLOB: explicit, configured, or the real MDS roots. */

@@ -143,6 +143,7 @@ describe('loadTrustEvaluator', () => {
         trustAnchors: [anchorFile], requireTrusted: true, metadata: blobFile, aaguidAllow: [], aaguidDeny: [], metadataRoots: [rootFile],
       };
       const evaluator = loadTrustEvaluator(policy, { now: NOW });
+      assert.deepEqual(evaluator.metadataInfo, { file: blobFile, serial: 1, nextUpdate: '2049-12-31', entries: 1, staleAtLoad: false });
       assert.deepEqual(evaluator.evaluate({ fmt: 'packed', aaguid: AAGUID, outcome: full(), now: NOW }), { trusted: true, authenticatorName: 'From File' });
       // Without the test MDS root, the bundled real MDS roots refuse the test BLOB: the service must not start.
       assert.throws(() => loadTrustEvaluator({ ...policy, metadataRoots: [] }, { now: NOW }),
