@@ -2,7 +2,8 @@
 // SHA-256 (a token has 256 bits of entropy, so a plain hash is enough: nothing to brute-force, no need for a
 // slow KDF). The token file is JSON, written atomically with mode 0600.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Runtime } from '../util/runtime.js';
 
 /** Prefix that makes a leaked token recognisable (secret scanners) and says what it is. */
@@ -139,6 +140,8 @@ export class FileAdminTokenStore implements AdminTokenStore {
   async #write(tokens: readonly StoredToken[]): Promise<void> {
     const text = `${JSON.stringify({ tokens }, null, 2)}\n`;
     const temporary = `${this.path}.${process.pid}.tmp`;
+    // The data folder may not exist yet (the CLI before the first start).
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     await writeFile(temporary, text, { mode: 0o600 });
     await chmod(temporary, 0o600);
     await rename(temporary, this.path);

@@ -1,0 +1,58 @@
+// What `passkey-server admin …` needs, from the configuration file: the token file, and (for the other
+// commands) the configured credential store, the application and audit stores of the same database, and
+// the secrets (the user-handle key lets credentials be listed by username). The config file's applications
+// are seeded first, exactly as at service start, so the CLI and the service agree on what exists.
+import type { ServiceConfig } from '../config.js';
+import { loadConfig } from '../config/load.js';
+import { loadSecrets } from '../secrets.js';
+import { openCredentialStore } from '../stores/open.js';
+import { systemRuntime, type Runtime } from '../util/runtime.js';
+import { AuditLog } from '../audit/log.js';
+import type { AdminCliDeps } from './cli.js';
+import { seedApplications } from './directory.js';
+import { openOpsStores } from './open.js';
+import { AdminOperations } from './operations.js';
+import { defaultOpsOptions, type OpsOptions } from './options.js';
+import { FileAdminTokenStore } from './tokens.js';
+
+export interface AdminCliEnvironment {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly runtime?: Runtime;
+  /** The ops options of a configuration (default: the defaults, until the config loader reads the ops keys). */
+  readonly opsOptions?: (config: ServiceConfig) => OpsOptions;
+}
+
+export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
+  const runtime = environment.runtime ?? systemRuntime;
+  const config = (file: string | undefined) => loadConfig({ file, env: environment.env, cwd: environment.cwd });
+  const options = (c: ServiceConfig) => (environment.opsOptions ?? ((x: ServiceConfig) => defaultOpsOptions(x.dataDir)))(c);
+  return {
+    tokens: async (file) => new FileAdminTokenStore(options(config(file)).admin.tokensFile, runtime),
+    open: async (file) => {
+      const c = config(file);
+      const secrets = loadSecrets({ config: c, env: environment.env, randomBytes: runtime.randomBytes });
+      const credentials = await openCredentialStore(c);
+      let stores;
+      try {
+        stores = await openOpsStores(c);
+        await seedApplications(stores.applications, c.applications, runtime.now());
+      } catch (error) {
+        await credentials.close().catch(() => undefined);
+        await stores?.close().catch(() => undefined);
+        throw error;
+      }
+      const audit = new AuditLog(stores.audit, runtime);
+      const operations = new AdminOperations({
+        applications: stores.applications, credentials, audit, runtime, userHandleKey: secrets.userHandleKey, baseDir: c.dataDir,
+      });
+      return {
+        operations,
+        audit,
+        close: async () => {
+          await Promise.allSettled([credentials.close(), stores.close()]);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// Opens the application store and the audit store that go with the configured database: SQLite stores on
+// the same file, or PostgreSQL stores in the same database and schema. (Memory stores are for tests.)
+import type { ServiceConfig } from '../config.js';
+import type { AuditStore } from '../audit/types.js';
+import type { ApplicationStore } from './application-store.js';
+
+export interface OpsStores {
+  readonly applications: ApplicationStore;
+  readonly audit: AuditStore;
+  close(): Promise<void>;
+}
+
+export async function openOpsStores(config: Pick<ServiceConfig, 'database'>): Promise<OpsStores> {
+  const { database } = config;
+  let applications: ApplicationStore;
+  let audit: AuditStore;
+  if (database.kind === 'sqlite') {
+    const { SqliteApplicationStore, SqliteAuditStore } = await import('./sqlite-stores.js');
+    applications = new SqliteApplicationStore(database.path);
+    try {
+      audit = new SqliteAuditStore(database.path);
+    } catch (error) {
+      await applications.close();
+      throw error;
+    }
+  } else {
+    const { PostgresApplicationStore, PostgresAuditStore } = await import('./postgres-stores.js');
+    applications = await PostgresApplicationStore.open(database.url);
+    try {
+      audit = await PostgresAuditStore.open(database.url);
+    } catch (error) {
+      await applications.close();
+      throw error;
+    }
+  }
+  return {
+    applications,
+    audit,
+    close: async () => {
+      const results = await Promise.allSettled([applications.close(), audit.close()]);
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) throw failure.reason;
+    },
+  };
+}
