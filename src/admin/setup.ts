@@ -120,12 +120,20 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
 
   const tokens = input.tokens ?? new FileAdminTokenStore(options.admin.tokensFile, runtime);
   const document = openApiDocument(input.version ? { version: input.version } : {});
-  const admin = options.admin.enabled
-    ? await startAdminServer({
-      host: options.admin.host, port: options.admin.port, metricsRequireToken: options.admin.metricsRequireToken,
-      operations, audit, tokens, readiness, registry, runtime, log, openapi: () => document,
-    })
-    : null;
+  let admin: AdminServer | null = null;
+  if (options.admin.enabled) {
+    try {
+      admin = await startAdminServer({
+        host: options.admin.host, port: options.admin.port, metricsRequireToken: options.admin.metricsRequireToken,
+        operations, audit, tokens, readiness, registry, runtime, log, openapi: () => document,
+      });
+    } catch (error) {
+      // The port is taken (or the host wrong): release what was opened here; main.ts reports the error.
+      stopProcessMetrics();
+      if (!input.bucketStore) await bucketStore.close().catch(() => undefined);
+      throw error;
+    }
+  }
 
   return {
     registry, applications, credentials, challenges, hooks, audit, operations, readiness, seed, admin,

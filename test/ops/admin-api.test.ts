@@ -237,6 +237,27 @@ describe('admin API over a real socket (memory stores)', () => {
   });
 });
 
+describe('admin listener options', () => {
+  it('metricsRequireToken puts /metrics behind the admin token; a taken port is refused', async () => {
+    const runtime = testRuntime();
+    const log = captureLog();
+    const tokens = new MemoryAdminTokenStore(runtime);
+    const token = (await tokens.create('scraper')).token;
+    const audit = new AuditLog(new MemoryAuditStore(), runtime);
+    const operations = new AdminOperations({ applications: new MemoryApplicationStore(), credentials: new AdministrableMemoryCredentialStore(), audit, runtime });
+    const deps = { operations, audit, tokens, readiness: new Readiness([]), registry: new MetricsRegistry(), runtime, log, metricsRequireToken: true };
+    const server = await startAdminServer({ ...deps, port: 0 });
+    try {
+      assert.equal((await fetch(`${server.url}/metrics`)).status, 401);
+      assert.equal((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+      assert.equal((await fetch(`${server.url}/health`)).status, 200);
+      await assert.rejects(startAdminServer({ ...deps, port: server.port }), /EADDRINUSE/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('StoredApplicationDirectory', () => {
   it('finds active applications with effective variants, hides disabled ones, and caches for cacheMs', async () => {
     const runtime = testRuntime();
