@@ -142,3 +142,43 @@ export function readOpsOptions(raw: Raw, dataDir: string, baseDir: string, probl
     requestLog: bool('requestLog', raw.requestLog, defaults.requestLog),
   };
 }
+
+/** Environment overrides of single ops settings (documented in docs/operations.md). */
+export const OPS_ENV = {
+  PASSKEY_ADMIN_ENABLED: 'admin.enabled',
+  PASSKEY_ADMIN_HOST: 'admin.host',
+  PASSKEY_ADMIN_PORT: 'admin.port',
+  PASSKEY_ADMIN_TOKENS_FILE: 'admin.tokensFile',
+  PASSKEY_RATE_LIMIT_STORE: 'rateLimits.store',
+} as const;
+
+/** Applies the environment overrides; problems are pushed like readOpsOptions does (`NAME: message`). */
+export function applyOpsEnv(options: OpsOptions, env: Readonly<Record<string, string | undefined>>, cwd: string, problems: string[]): OpsOptions {
+  let admin = options.admin;
+  let rateLimits = options.rateLimits;
+  const enabled = env.PASSKEY_ADMIN_ENABLED;
+  if (enabled !== undefined) {
+    if (enabled === 'true' || enabled === 'false') admin = { ...admin, enabled: enabled === 'true' };
+    else problems.push('PASSKEY_ADMIN_ENABLED: must be true or false');
+  }
+  if (env.PASSKEY_ADMIN_HOST !== undefined) {
+    if (env.PASSKEY_ADMIN_HOST === '') problems.push('PASSKEY_ADMIN_HOST: must not be empty');
+    else admin = { ...admin, host: env.PASSKEY_ADMIN_HOST };
+  }
+  const port = env.PASSKEY_ADMIN_PORT;
+  if (port !== undefined) {
+    if (/^\d{1,5}$/.test(port) && Number(port) <= 65_535) admin = { ...admin, port: Number(port) };
+    else problems.push('PASSKEY_ADMIN_PORT: must be 0-65535 (0: any free port)');
+  }
+  const tokensFile = env.PASSKEY_ADMIN_TOKENS_FILE;
+  if (tokensFile !== undefined) {
+    if (tokensFile === '') problems.push('PASSKEY_ADMIN_TOKENS_FILE: must not be empty');
+    else admin = { ...admin, tokensFile: isAbsolute(tokensFile) ? tokensFile : resolve(cwd, tokensFile) };
+  }
+  const store = env.PASSKEY_RATE_LIMIT_STORE;
+  if (store !== undefined) {
+    if (store === 'memory' || /^rediss?:\/\//.test(store)) rateLimits = { ...rateLimits, store };
+    else problems.push('PASSKEY_RATE_LIMIT_STORE: must be "memory" or a redis:// URL');
+  }
+  return { ...options, admin, rateLimits };
+}

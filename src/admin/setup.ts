@@ -53,6 +53,11 @@ export interface OpsInput {
   readonly readinessChecks?: readonly ReadinessCheck[];
   /** For /openapi.json. */
   readonly version?: string;
+  /**
+   * Closes the credential and challenge stores at shutdown (main.ts passes `stores.close` of openStores, which
+   * closes each once). Without it the two stores' own `close` is called.
+   */
+  readonly closeStores?: () => Promise<void>;
 }
 
 export interface Ops {
@@ -143,8 +148,9 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
       deadlineMs: options.shutdownDeadlineMs,
       log,
       closers: [
-        { name: 'credentials', close: () => input.credentials.close() },
-        { name: 'challenges', close: () => input.challenges.close() },
+        ...(input.closeStores
+          ? [{ name: 'credentials+challenges', close: input.closeStores }]
+          : [{ name: 'credentials', close: () => input.credentials.close() }, { name: 'challenges', close: () => input.challenges.close() }]),
         { name: 'applications', close: () => applicationStore.close() },
         { name: 'audit', close: () => auditStore.close() },
         { name: 'rate-limits', close: () => bucketStore.close() },

@@ -45,3 +45,20 @@ describe('ops configuration keys (readOpsOptions)', () => {
     }
   });
 });
+
+describe('ops environment overrides (applyOpsEnv)', () => {
+  it('overrides single settings and reports bad values', async () => {
+    const { applyOpsEnv } = await import('../../src/admin/options.js');
+    const problems: string[] = [];
+    const options = applyOpsEnv(defaultOpsOptions('/data'), {
+      PASSKEY_ADMIN_ENABLED: 'false', PASSKEY_ADMIN_HOST: '10.0.0.5', PASSKEY_ADMIN_PORT: '0', PASSKEY_ADMIN_TOKENS_FILE: 'keys/t.json',
+      PASSKEY_RATE_LIMIT_STORE: 'redis://cache:6379',
+    }, '/srv', problems);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(options.admin, { enabled: false, host: '10.0.0.5', port: 0, tokensFile: '/srv/keys/t.json', metricsRequireToken: false });
+    assert.equal(options.rateLimits.store, 'redis://cache:6379');
+    const bad: string[] = [];
+    applyOpsEnv(defaultOpsOptions('/data'), { PASSKEY_ADMIN_ENABLED: 'yes', PASSKEY_ADMIN_PORT: '99999', PASSKEY_RATE_LIMIT_STORE: 'mysql://x' }, '/srv', bad);
+    assert.deepEqual(bad.map((p) => p.split(':')[0]), ['PASSKEY_ADMIN_ENABLED', 'PASSKEY_ADMIN_PORT', 'PASSKEY_RATE_LIMIT_STORE']);
+  });
+});
