@@ -3,7 +3,7 @@
 // (trusted) or at a certificate nobody given here issued (untrusted, which policy may still accept).
 // Every way a chain is broken has its own error name, so an integrator learns what to fix.
 
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, type KeyObject } from 'node:crypto';
 import { FidoError } from '../errors.js';
 import {
   Asn1Error, children, decodeBitString, decodeBoolean, decodeSmallInteger, findExtension, isUniversal, readDer, readNode, TAG,
@@ -26,10 +26,25 @@ export function parseCertificate(der: Uint8Array, label = 'certificate'): X509Ce
     if (!(err instanceof Asn1Error)) throw err;
     // Not even lenient DER: let OpenSSL give its verdict below.
   }
+  let cert: X509Certificate;
   try {
-    return new X509Certificate(repaired);
+    cert = new X509Certificate(repaired);
   } catch {
     throw new FidoError('CERTIFICATE_UNREADABLE', `${label} is not a DER X.509 certificate`);
+  }
+  certificatePublicKey(cert, label); // a certificate whose key cannot be imported is unreadable too
+  return cert;
+}
+
+/**
+ * The certificate's public key. OpenSSL parses a certificate without decoding its key, and
+ * X509Certificate.publicKey throws on a malformed one: this turns that into CERTIFICATE_UNREADABLE.
+ */
+export function certificatePublicKey(cert: X509Certificate, label = 'certificate'): KeyObject {
+  try {
+    return cert.publicKey;
+  } catch {
+    throw new FidoError('CERTIFICATE_UNREADABLE', `${label} holds a public key that cannot be decoded`);
   }
 }
 

@@ -9,6 +9,7 @@ import {
   Asn1Error, children, decodeInteger, decodeOctetString, expectUniversal, findExtension, isContext, readDer, sequenceOf, TAG,
   type Asn1Node,
 } from '../asn1.js';
+import { certificatePublicKey } from '../certificates.js';
 import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { ANDROID_KEY_ROOT_CERTIFICATES } from '../roots/index.js';
 import { readAlg, readSig, readX5c, signedData } from './fields.js';
@@ -92,14 +93,15 @@ export const androidKey: AttestationFormat = {
     const sig = readSig('android-key', input.attStmt);
     const x5c = readX5c('android-key', input.attStmt);
     const [leaf] = x5c as [X509Certificate, ...X509Certificate[]];
+    const leafKey = certificatePublicKey(leaf, 'x5c[0]');
     if (!coseAlgorithm(alg)) throw new FidoError('INVALID_COSE_ALGORITHM', `android-key: alg ${alg} is not supported`);
-    if (!keyMatchesAlgorithm(alg, leaf.publicKey)) throw fail('ANDROID_KEY_ATTESTATION_ALGORITHM_NOT_MATCHED', `the attestation certificate key cannot sign with alg ${alg}`);
+    if (!keyMatchesAlgorithm(alg, leafKey)) throw fail('ANDROID_KEY_ATTESTATION_ALGORITHM_NOT_MATCHED', `the attestation certificate key cannot sign with alg ${alg}`);
     // Step 2 (§8.4): sig over authenticatorData ‖ clientDataHash with the key of x5c[0].
-    if (!verifySignature(alg, leaf.publicKey, signedData(input.authData.raw, input.clientDataHash), sig)) {
+    if (!verifySignature(alg, leafKey, signedData(input.authData.raw, input.clientDataHash), sig)) {
       throw new FidoError('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', 'android-key: sig does not verify with the attestation certificate');
     }
     // Step 3: the certified key is the credential key.
-    if (!leaf.publicKey.equals(input.credentialKey.keyObject)) {
+    if (!leafKey.equals(input.credentialKey.keyObject)) {
       throw fail('ANDROID_KEY_ATTESTATION_PUBLIC_KEY_NOT_MATCHED', 'x5c[0] certifies another key than the credential public key');
     }
     // Step 4: the key description binds the key to this ceremony and to this RP only.

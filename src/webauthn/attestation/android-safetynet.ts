@@ -5,6 +5,7 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import { FidoError, type ErrorName } from '../../errors.js';
 import { decodeCompactJws, headerCertificates, isSupportedJwsAlgorithm, verifyJwsSignature } from '../metadata/blob.js';
+import { certificatePublicKey } from '../certificates.js';
 import { ANDROID_SAFETYNET_ROOT_CERTIFICATES } from '../roots/index.js';
 import { signedData } from './fields.js';
 import type { AttestationFormat, AttestationOutcome } from './types.js';
@@ -41,7 +42,7 @@ export const androidSafetynet: AttestationFormat = {
     if (leaf.checkHost(SAFETYNET_HOSTNAME, { wildcards: false }) === undefined) {
       throw fail('ANDROID_SAFETYNET_ATTESTATION_HOSTNAME_NOT_MATCHED', `the signing certificate is not issued to ${SAFETYNET_HOSTNAME}`);
     }
-    if (!verifyJwsSignature(alg, leaf.publicKey, jws.signingInput, jws.signature)) {
+    if (!verifyJwsSignature(alg, certificatePublicKey(leaf, 'the JWS x5c[0]'), jws.signingInput, jws.signature)) {
       throw new FidoError('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', 'android-safetynet: the JWS signature does not verify with its certificate');
     }
 

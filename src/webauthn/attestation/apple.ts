@@ -5,6 +5,7 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import { FidoError, type ErrorName } from '../../errors.js';
 import { Asn1Error, children, decodeOctetString, findExtension, isContext, readDer, sequenceOf } from '../asn1.js';
+import { certificatePublicKey } from '../certificates.js';
 import { APPLE_ROOT_CERTIFICATES } from '../roots/index.js';
 import { readX5c, signedData } from './fields.js';
 import type { AttestationFormat, AttestationOutcome } from './types.js';
@@ -46,7 +47,7 @@ export const apple: AttestationFormat = {
     const expected = createHash('sha256').update(signedData(input.authData.raw, input.clientDataHash)).digest();
     if (!nonceOf(credCert).equals(expected)) throw fail('APPLE_ANONYMOUS_ATTESTATION_NONCE_NOT_MATCHED', 'the nonce is not the hash of authenticatorData ‖ clientDataHash');
     // Step 5: credCert certifies the credential public key.
-    if (!credCert.publicKey.equals(input.credentialKey.keyObject)) {
+    if (!certificatePublicKey(credCert, 'x5c[0]').equals(input.credentialKey.keyObject)) {
       throw fail('APPLE_ANONYMOUS_ATTESTATION_PUBLIC_KEY_NOT_MATCHED', 'x5c[0] certifies another key than the credential public key');
     }
     return { type: 'anonca', trustPath: x5c, formatRoots: APPLE_ROOT_CERTIFICATES };

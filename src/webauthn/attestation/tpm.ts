@@ -7,7 +7,7 @@ import { FidoError, type ErrorName } from '../../errors.js';
 import {
   Asn1Error, certificateParts, children, decodeName, decodeOctetString, decodeOid, isContext, readDer, sequenceOf,
 } from '../asn1.js';
-import { claimsCa } from '../certificates.js';
+import { certificatePublicKey, claimsCa } from '../certificates.js';
 import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { readAlg, readSig, readX5c, signedData } from './fields.js';
 import type { AttestationFormat, AttestationInput, AttestationOutcome } from './types.js';
@@ -261,8 +261,9 @@ export const tpm: AttestationFormat = {
     checkCertInfo(certInfo, pubAreaBytes, alg, input);
     // Step 6: sig over certInfo with the AIK, whose certificate meets §8.3.1.
     const [aik] = x5c as [X509Certificate, ...X509Certificate[]];
-    if (!keyMatchesAlgorithm(alg, aik.publicKey)) throw fail('TPM_ATTESTATION_ALGORITHM_NOT_MATCHED', `the AIK key cannot sign with alg ${alg}`);
-    if (!verifySignature(alg, aik.publicKey, certInfoBytes, sig)) {
+    const aikKey = certificatePublicKey(aik, 'x5c[0] (the AIK certificate)');
+    if (!keyMatchesAlgorithm(alg, aikKey)) throw fail('TPM_ATTESTATION_ALGORITHM_NOT_MATCHED', `the AIK key cannot sign with alg ${alg}`);
+    if (!verifySignature(alg, aikKey, certInfoBytes, sig)) {
       throw new FidoError('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', 'tpm: sig over certInfo does not verify with the AIK certificate');
     }
     checkAikCertificate(aik, input.authData.attestedCredentialData?.aaguid ?? Buffer.alloc(16));

@@ -6,7 +6,7 @@ import { constants, createHash, verify, type KeyObject, type X509Certificate } f
 import { FidoError } from '../../errors.js';
 import { decodeBase64url } from '../../util/base64url.js';
 import { decodeBitString, readDer, sequenceOf } from '../asn1.js';
-import { buildPath, parseCertificate } from '../certificates.js';
+import { buildPath, certificatePublicKey, parseCertificate } from '../certificates.js';
 import type { MetadataBlob, MetadataEntry, StatusReport } from './types.js';
 
 /** JWS algorithms (RFC 7518 §3.1) a BLOB may be signed with. */
@@ -107,7 +107,7 @@ export function verifyMetadataBlob(jwt: string, roots: readonly X509Certificate[
     throw err;
   }
   if (!anchor) throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', 'the signing chain does not lead to a configured MDS root');
-  if (!verifyJwsSignature(alg, chain[0]!.publicKey, jws.signingInput, jws.signature)) {
+  if (!verifyJwsSignature(alg, certificatePublicKey(chain[0]!), jws.signingInput, jws.signature)) {
     throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', 'the BLOB signature does not verify with its signing certificate');
   }
   return readPayload(jws.payload);
@@ -185,7 +185,7 @@ function readStatusReport(value: unknown, what: string): StatusReport {
 
 /** SHA-1 key identifier (lower-case hex) of a certificate's subjectPublicKey, as MDS lists U2F keys. */
 export function attestationKeyIdentifier(cert: X509Certificate): string {
-  const spki = cert.publicKey.export({ type: 'spki', format: 'der' });
+  const spki = certificatePublicKey(cert).export({ type: 'spki', format: 'der' });
   return createHash('sha1').update(subjectPublicKeyBits(spki)).digest('hex');
 }
 
