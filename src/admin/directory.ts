@@ -28,6 +28,8 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
   readonly #cache = new Map<string, CacheEntry>();
   readonly #pending = new Map<string, Promise<Application | undefined>>();
   readonly #trust = new Map<string, TrustEvaluator>();
+  /** Client IDs last found active (kept even with cacheMs 0), for isKnown. Bounded like the cache. */
+  readonly #known = new Set<string>();
   #generation = 0;
 
   constructor(options: StoredDirectoryOptions) {
@@ -43,6 +45,7 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
     const lookup = this.#load(clientId).then((application) => {
       // An invalidation while the read was in flight makes its result stale: do not cache it.
       if (generation === this.#generation) this.#remember(clientId, application);
+      this.#noteKnown(clientId, application !== undefined);
       return application;
     }).finally(() => this.#pending.delete(clientId));
     this.#pending.set(clientId, lookup);
@@ -51,7 +54,7 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
 
   /** Sync and cache-only: whether `clientId` was recently found as an active application (metrics labels). */
   isKnown(clientId: string): boolean {
-    return this.#cache.get(clientId)?.application !== undefined;
+    return this.#known.has(clientId);
   }
 
   /** Forgets cached lookups (after an admin change), one Client ID or all. */
@@ -80,6 +83,18 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
       this.#trust.set(key, trust);
     }
     return Object.freeze({ ...record.config, variants: effectiveVariants(record), trust });
+  }
+
+  #noteKnown(clientId: string, active: boolean): void {
+    if (!active) {
+      this.#known.delete(clientId);
+      return;
+    }
+    if (!this.#known.has(clientId) && this.#known.size >= (this.#options.maxCached ?? 10_000)) {
+      const oldest = this.#known.values().next().value;
+      if (oldest !== undefined) this.#known.delete(oldest);
+    }
+    this.#known.add(clientId);
   }
 
   #remember(clientId: string, application: Application | undefined): void {

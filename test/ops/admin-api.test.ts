@@ -283,6 +283,19 @@ describe('StoredApplicationDirectory', () => {
     assert.equal(built, 1, 'one trust evaluator per distinct policy');
   });
 
+  it('isKnown works without a cache too (metrics labels), and forgets disabled applications', async () => {
+    const runtime = testRuntime();
+    const store = new MemoryApplicationStore();
+    const directory = new StoredApplicationDirectory({ store, now: runtime.now, cacheMs: 0, buildTrust: () => ({}) as never });
+    await store.create({ config: demo, approved: true, disabled: false, source: 'admin', createdAt: 0, updatedAt: 0 });
+    assert.equal(directory.isKnown('demo-client'), false);
+    assert.ok(await directory.find('demo-client'));
+    assert.equal(directory.isKnown('demo-client'), true);
+    await store.update({ config: demo, approved: true, disabled: true, source: 'admin', createdAt: 0, updatedAt: 1 });
+    assert.equal(await directory.find('demo-client'), undefined, 'no cache: the change is seen at once');
+    assert.equal(directory.isKnown('demo-client'), false);
+  });
+
   it('seeds from the config file, refreshes config-owned records, keeps admin-changed ones', async () => {
     const store = new MemoryApplicationStore();
     assert.deepEqual(await seedApplications(store, [demo], 1), { created: ['demo-client'], updated: [], kept: [] });
