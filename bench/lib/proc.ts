@@ -9,12 +9,16 @@ const TICKS_PER_SECOND = 100; // USER_HZ; Linux reports utime/stime in these on 
 
 /** User + system CPU seconds the process has used so far (all its threads: JS, GC, libuv pool, SQLite). */
 export function cpuSeconds(pid: number): number {
+  const { user, system } = cpuSplit(pid);
+  return user + system;
+}
+
+/** User and system (kernel: syscalls, fsync, network) CPU seconds so far. */
+export function cpuSplit(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may contain spaces; the fields after its closing ")" are fixed.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return (utime + stime) / TICKS_PER_SECOND;
+  return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
 }
 
 /** Resident set now and its high-water mark, in MiB. */

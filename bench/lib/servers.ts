@@ -32,8 +32,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** A temp folder, removed by `remove()`. */
-export function tempDir(label: string): { readonly path: string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), `passkey-bench-${label}-`));
+export function tempDir(label: string, parent = tmpdir()): { readonly path: string; remove(): void } {
+  const path = mkdtempSync(join(parent, `passkey-bench-${label}-`));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
@@ -56,7 +56,16 @@ export const sqliteFile = (dir: string) => join(dir, 'data', 'fido2.db');
  * Our service as an operator runs it: `cli.js serve --config <file>`, SQLite (WAL, synchronous=FULL),
  * ceremonies in memory, one application, standard variant only, ES256 offered first.
  */
-export async function startOurs(dir: string, extraArgs: readonly string[] = [], label = 'ours'): Promise<Running> {
+export async function startOurs(dir: string, extraArgs: readonly string[] = [], label = 'ours', name = 'our service'): Promise<Running> {
+  return startComposition(CLI, ['serve'], dir, extraArgs, label, name);
+}
+
+/** The group-commit proposal (bench/servers/ours-group-commit.ts): the same app, SQLite writes batched per turn. */
+export async function startOursGroupCommit(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
+  return startComposition(join(SERVERS, 'ours-group-commit.js'), [], dir, extraArgs, 'ours-group', 'ours + group commit (proposal)');
+}
+
+async function startComposition(script: string, command: readonly string[], dir: string, extraArgs: readonly string[], label: string, name: string): Promise<Running> {
   const port = await freePort();
   const config = join(dir, `${label}.json`);
   writeFileSync(config, JSON.stringify({
@@ -68,11 +77,11 @@ export async function startOurs(dir: string, extraArgs: readonly string[] = [], 
     dataDir: join(dir, 'data'),
     applications: [{ clientId: CLIENT_ID, name: 'Bench', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'], algorithms: [-7, -257] }],
   }, null, 2));
-  const child = startNode([...extraArgs, CLI, 'serve', '--config', config], {
+  const child = startNode([...extraArgs, script, ...command, '--config', config], {
     PASSKEY_USER_HANDLE_KEY: randomBytes(32).toString('base64'),
     PASSKEY_LOCAL_BLOB_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   }, dir);
-  return started('our service', child, port);
+  return started(name, child, port);
 }
 
 export async function startComparison(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
