@@ -39,7 +39,7 @@ export interface Actor {
 
 export interface CredentialPage {
   readonly credentials: CredentialView[];
-  /** Pass as `after` for the next page; null on the last page. */
+  /** Pass as `after` for the next page; null on the last page (after a full page, the next may be empty). */
   readonly next: string | null;
 }
 
@@ -150,10 +150,9 @@ export class AdminOperations {
     const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_PAGE);
     const { listByApplication } = this.deps.credentials;
     if (!listByApplication) throw new AdminError('NOT_SUPPORTED_BY_STORE', 'the credential store cannot list an application\'s credentials (listByApplication); give userHandle or username');
-    const page = await listByApplication.call(this.deps.credentials, clientId, filter.after === undefined ? { limit: limit + 1 } : { limit: limit + 1, after: filter.after });
-    const more = page.length > limit;
-    const shown = page.slice(0, limit);
-    return { credentials: shown.map(credentialView), next: more ? shown[shown.length - 1]!.credentialId : null };
+    // Stores cap a page at 1000 (MAX_PAGE), so no "limit + 1" probe: a full page has a next one (possibly empty).
+    const page = await listByApplication.call(this.deps.credentials, clientId, filter.after === undefined ? { limit } : { limit, after: filter.after });
+    return { credentials: page.map(credentialView), next: page.length === limit ? page[page.length - 1]!.credentialId : null };
   }
 
   async getCredential(clientId: string, credentialId: string): Promise<CredentialView> {

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { AuditLog, MemoryAuditStore } from '../../src/audit/index.js';
 import { MemoryApplicationStore } from '../../src/admin/application-store.js';
 import { StoredApplicationDirectory, seedApplications } from '../../src/admin/directory.js';
-import { AdministrableMemoryCredentialStore } from '../../src/admin/memory-extensions.js';
 import { AdminOperations } from '../../src/admin/operations.js';
 import { Readiness } from '../../src/admin/readiness.js';
 import { startAdminServer, type AdminServer } from '../../src/admin/server.js';
@@ -11,6 +10,7 @@ import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { MetricsRegistry } from '../../src/metrics/index.js';
 import { deriveUserHandle } from '../../src/ceremonies/user-handle.js';
 import type { ApplicationConfig } from '../../src/config.js';
+import { MemoryCredentialStore } from '../../src/stores/memory.js';
 import { captureLog, credential, testRuntime } from './fixtures.js';
 
 const demo: ApplicationConfig = {
@@ -24,7 +24,7 @@ describe('admin API over a real socket (memory stores)', () => {
   const runtime = testRuntime();
   const log = captureLog();
   const applications = new MemoryApplicationStore();
-  const credentials = new AdministrableMemoryCredentialStore();
+  const credentials = new MemoryCredentialStore();
   const auditStore = new MemoryAuditStore();
   const audit = new AuditLog(auditStore, runtime, log);
   const tokens = new MemoryAdminTokenStore(runtime);
@@ -244,7 +244,7 @@ describe('admin listener options', () => {
     const tokens = new MemoryAdminTokenStore(runtime);
     const token = (await tokens.create('scraper')).token;
     const audit = new AuditLog(new MemoryAuditStore(), runtime);
-    const operations = new AdminOperations({ applications: new MemoryApplicationStore(), credentials: new AdministrableMemoryCredentialStore(), audit, runtime });
+    const operations = new AdminOperations({ applications: new MemoryApplicationStore(), credentials: new MemoryCredentialStore(), audit, runtime });
     const deps = { operations, audit, tokens, readiness: new Readiness([]), registry: new MetricsRegistry(), runtime, log, metricsRequireToken: true };
     const server = await startAdminServer({ ...deps, port: 0 });
     try {

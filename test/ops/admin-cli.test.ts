@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { AuditLog, MemoryAuditStore } from '../../src/audit/index.js';
 import { MemoryApplicationStore } from '../../src/admin/application-store.js';
 import { runAdminCli } from '../../src/admin/cli.js';
-import { AdministrableMemoryCredentialStore } from '../../src/admin/memory-extensions.js';
 import { AdminOperations } from '../../src/admin/operations.js';
 import { FileAdminTokenStore, TOKEN_PREFIX, hashToken } from '../../src/admin/tokens.js';
+import { MemoryCredentialStore } from '../../src/stores/memory.js';
 import { captureLog, credential, testRuntime } from './fixtures.js';
 
 function rig() {
@@ -16,7 +16,7 @@ function rig() {
   const runtime = testRuntime();
   const tokensFile = join(dir, 'admin-tokens.json');
   const applications = new MemoryApplicationStore();
-  const credentials = new AdministrableMemoryCredentialStore();
+  const credentials = new MemoryCredentialStore();
   const audit = new AuditLog(new MemoryAuditStore(), runtime, captureLog());
   const operations = new AdminOperations({ applications, credentials, audit, runtime, userHandleKey: Buffer.alloc(32, 7) });
   let opened = 0;

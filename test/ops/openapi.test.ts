@@ -9,13 +9,13 @@ import { MemoryBucketStore, createRateLimitHooks } from '../../src/ratelimit/ind
 import { AuditLog, MemoryAuditStore } from '../../src/audit/index.js';
 import { MemoryApplicationStore } from '../../src/admin/application-store.js';
 import { seedApplications } from '../../src/admin/directory.js';
-import { AdministrableMemoryCredentialStore } from '../../src/admin/memory-extensions.js';
 import { AdminOperations } from '../../src/admin/operations.js';
 import { Readiness } from '../../src/admin/readiness.js';
 import { startAdminServer, type AdminServer } from '../../src/admin/server.js';
 import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { MetricsRegistry } from '../../src/metrics/index.js';
 import { CLIENT_ID, Flow, Harness, PATHS, applicationConfig, username } from '../http/harness.js';
+import { MemoryCredentialStore } from '../../src/stores/memory.js';
 import { captureLog, testRuntime } from './fixtures.js';
 
 const document = openApiDocument();
@@ -165,7 +165,7 @@ describe('real answers of the admin listener conform to the document', () => {
   const runtime = testRuntime();
   const log = captureLog();
   const applications = new MemoryApplicationStore();
-  const credentials = new AdministrableMemoryCredentialStore();
+  const credentials = new MemoryCredentialStore();
   const audit = new AuditLog(new MemoryAuditStore(), runtime, log);
   const tokens = new MemoryAdminTokenStore(runtime);
   const operations = new AdminOperations({ applications, credentials, audit, runtime, userHandleKey: Buffer.alloc(32, 7) });

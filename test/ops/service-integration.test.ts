@@ -11,8 +11,7 @@ import { buildApp, type App } from '../../src/http/app.js';
 import { startOperations, type Ops } from '../../src/admin/setup.js';
 import { defaultOpsOptions, type OpsOptions } from '../../src/admin/options.js';
 import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
-import { AdministrableMemoryCredentialStore } from '../../src/admin/memory-extensions.js';
-import { MemoryChallengeStore } from '../../src/stores/memory.js';
+import { MemoryChallengeStore, MemoryCredentialStore } from '../../src/stores/memory.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { Runtime } from '../../src/util/runtime.js';
 import { CLIENT_ID, Flow, Harness, ORIGIN, PATHS, VENDOR, applicationConfig, serviceConfig, username } from '../http/harness.js';
@@ -36,7 +35,7 @@ async function instance(options: OpsOptions): Promise<Instance> {
   const token = (await tokens.create('integration')).token;
   const ops = await startOperations({
     config, options, runtime, log, tokens,
-    credentials: new AdministrableMemoryCredentialStore(),
+    credentials: new MemoryCredentialStore(),
     challenges: new MemoryChallengeStore({ clock: runtime.now }),
     secrets: { userHandleKey: Buffer.alloc(32, 7), localBlobKeys: [{ id: 'k1', key: Buffer.alloc(32, 9) }] },
     buildTrust: (policy) => createTrustEvaluator({ anchors: [], requireTrusted: policy.requireTrusted }),
