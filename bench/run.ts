@@ -8,7 +8,7 @@
 // Prints Markdown tables (the figures of BENCHMARKS.md) and, with --json <file>, the raw numbers.
 //
 //   npx tsc -p tsconfig.test.json && node .build/bench/run.js [--seconds 5] [--rounds 2] [--flows 32]
-//       [--seed 1000000] [--verify-seconds 2] [--json out.json] [--cpu-prof <dir>] [--only inprocess|http|seed]
+//       [--seed 1000000] [--verify-seconds 2] [--json out.json] [--cpu-prof <dir>] [--only inprocess|http|seed] [--skip-scale]
 
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -19,8 +19,10 @@ import { cpuMicrosPerOp, opsPerSecond, runInProcess, type InProcessResults } fro
 import { authenticate, CLIENT_ID, DOMAIN, freshUsername, register, runLoad, type FlowUser, type LoadResult } from './lib/load.js';
 import { coreCount, cpuSplit, hasProc, memory, pinned, pinSelf } from './lib/proc.js';
 import { seedCredentials, type SeedResult } from './lib/seed.js';
-import { sqliteFile, startComparison, startNull, startOurs, startOursGroupCommit, tempDir, type Running } from './lib/servers.js';
+import { BUILD, sqliteFile, startComparison, startNull, startOurs, startOursGroupCommit, tempDir, type Running } from './lib/servers.js';
 import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     json: { type: 'string' },
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
+    'skip-scale': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -276,6 +279,20 @@ if ((!only || only === 'seed') && SEED > 0) {
   print('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   print(`| ${seeded.seed.rows.toLocaleString('en')} credentials | ${f0(perSecond(seeded.auth))} | ${f0(cpuMicros(seeded.auth))} (${f0(sysMicros(seeded.auth))}) | ${f0(seeded.idleMiB)} | ${f0(seeded.afterMiB)} | ${f0(seeded.peakMiB)} | ${seeded.auth.failed} |`);
   if (seeded.auth.firstError) print(`First failure: ${seeded.auth.firstError}`);
+  print();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 5. bench/scale.ts (the scale engineer's): SQLite vs PostgreSQL + Redis, 1 and 2 instances. It needs
+// PostgreSQL and Redis; when they are not reachable the section says so and the bench goes on.
+
+if (!only && !values['skip-scale']) {
+  print('## 5. Scale: SQLite vs PostgreSQL + Redis (bench/scale.ts, not pinned, 5 s per setup)');
+  print();
+  const scale = spawnSync(process.execPath, [join(BUILD, 'bench', 'scale.js'), '--seconds', '5'], { encoding: 'utf8', timeout: 150_000, env: process.env });
+  const table = (scale.stdout ?? '').split('\n').filter((line) => line.startsWith('|'));
+  if (scale.status === 0 && table.length > 0) for (const line of table) print(line);
+  else print(`Skipped: bench/scale.ts ${scale.error ? `did not finish (${scale.error.message})` : `exited ${scale.status}`}: ${(scale.stderr ?? '').trim().split('\n').slice(-1)[0] ?? ''}`);
   print();
 }
 

@@ -15,9 +15,15 @@ export function seedCredentials(file: string, count: number, clientId: string, c
   const t0 = performance.now();
   const db = openSqliteDatabase(file);
   try {
-    // Seeding is setup, not service: no fsync per page (the service reopens with its own durable settings).
+    // Seeding is setup, not service: no journal and no fsync (the service reopens the file with its own
+    // durable settings), and the indexes are built once at the end (a sort) instead of row by row (random
+    // B-tree inserts). They are re-created from their own definitions, read back from the schema.
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
-    db.pragma('cache_size = -65536');
+    db.pragma('cache_size = -262144');
+    const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'credentials' AND sql IS NOT NULL").all() as { name: string; sql: string }[];
+    for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
     const insert = db.prepare(`INSERT INTO credentials (client_id, credential_id, user_handle, username, public_key, algorithm,
       sign_count, transports, aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
       user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name)
@@ -35,7 +41,8 @@ export function seedCredentials(file: string, count: number, clientId: string, c
         }
       }
     })();
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    for (const index of indexes) db.exec(index.sql);
+    db.pragma('journal_mode = WAL');
     const pages = db.pragma('page_count', { simple: true }) as number;
     const size = db.pragma('page_size', { simple: true }) as number;
     return { rows: count, seconds: (performance.now() - t0) / 1000, fileMiB: (pages * size) / 2 ** 20 };
