@@ -19,11 +19,6 @@ export function waitMs(state: BucketState, rule: RateLimitRule): number {
   return state.tokens >= 1 ? 0 : Math.ceil(((1 - state.tokens) * 1000) / rule.perSecond);
 }
 
-/** Milliseconds after which an untouched bucket is full again, so forgetting it changes nothing. */
-export function idleLifetimeMs(rule: RateLimitRule): number {
-  return Math.ceil((rule.burst * 1000) / rule.perSecond);
-}
-
 export function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
