@@ -85,7 +85,8 @@ async function killDuringRegistrations(settings: InstanceSettings): Promise<{ at
   const attempts = await registrationLoadUntilKilled(first.url, 6, 25, () => first.process.kill('SIGKILL'));
   await first.kill('SIGKILL');
   assert.equal(first.process.signalCode, 'SIGKILL');
-  const instance = await startInstance({ ...settings, port: first.port });
+  // Same data and configuration; another port, so no kept-alive socket to the dead process is reused.
+  const instance = await startInstance(settings);
   const { stored } = await checkAfterRestart(instance.url, attempts);
   const failed = attempts.filter((a) => a.outcome === 'failed');
   assert.deepEqual(failed.map((a) => a.credentialId).filter((id) => stored.has(id)), [], 'a registration answered failed stored nothing');
