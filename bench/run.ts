@@ -19,7 +19,7 @@ import { cpuMicrosPerOp, opsPerSecond, runInProcess, type InProcessResults } fro
 import { authenticate, CLIENT_ID, DOMAIN, freshUsername, register, runLoad, type FlowUser, type LoadResult } from './lib/load.js';
 import { coreCount, cpuSplit, hasProc, memory, pinned, pinSelf } from './lib/proc.js';
 import { seedCredentials, type SeedResult } from './lib/seed.js';
-import { BUILD, sqliteFile, startComparison, startNull, startOurs, startOursGroupCommit, tempDir, type Running } from './lib/servers.js';
+import { BUILD, sqliteFile, startComparison, startNull, startOurs, startOursGroupCommit, startOursWriterThread, tempDir, type Running } from './lib/servers.js';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -132,7 +132,7 @@ function regLoad(server: Running, seconds: number): () => Promise<LoadResult> {
 }
 
 async function httpSection(): Promise<ServerFigures[]> {
-  const dirs = ['null', 'comparison', 'ours', 'group'].map((label) => tempDir(label));
+  const dirs = ['null', 'comparison', 'ours', 'group', 'writer'].map((label) => tempDir(label));
   // Diagnostic: the same service with its SQLite file in memory (tmpfs), where fsync costs nothing.
   const shm = existsSync('/dev/shm') ? tempDir('tmpfs', '/dev/shm') : undefined;
   if (shm) dirs.push(shm);
@@ -142,6 +142,7 @@ async function httpSection(): Promise<ServerFigures[]> {
     servers.push(await startComparison(dirs[1]!.path, PROFILE_ARGS));
     servers.push(await startOurs(dirs[2]!.path, PROFILE_ARGS));
     servers.push(await startOursGroupCommit(dirs[3]!.path, PROFILE_ARGS));
+    servers.push(await startOursWriterThread(dirs[4]!.path, PROFILE_ARGS));
     if (shm) servers.push(await startOurs(shm.path, PROFILE_ARGS, 'ours-tmpfs', 'ours, SQLite on tmpfs (diagnostic: fsync free)'));
     const figures: ServerFigures[] = servers.map((s) => ({ name: s.name, auth: emptyTotals(), reg: emptyTotals(), idleMiB: memory(s.child.pid).rssMiB, peakMiB: 0 }));
     const users = await Promise.all(servers.map(flowUsers));
@@ -300,7 +301,7 @@ if (!only && !values['skip-scale']) {
 // Targets, as ratios from this run
 
 if (http && inprocess) {
-  const [nul, cmp, ours, group] = http as [ServerFigures, ServerFigures, ServerFigures, ServerFigures];
+  const [nul, cmp, ours, group, writer] = http as [ServerFigures, ServerFigures, ServerFigures, ServerFigures, ServerFigures];
   const raw = cpuMicrosPerOp(inprocess.rawVerify);
   const regNone = inprocess.rows.find((r) => r.operation === 'registration (none)')!;
   const authRow = inprocess.rows.find((r) => r.operation.startsWith('authentication'))!;
@@ -324,11 +325,11 @@ if (http && inprocess) {
   ];
   print('## Targets (ratios from this run)');
   print();
-  print(`| Target | ${ours.name} | ${group.name} |`);
-  print('| --- | --- | --- |');
-  for (const [target, cell] of rows) print(`| ${target} | ${cell(ours)} | ${cell(group)} |`);
-  print(`| Verification in process ≥ 5 × SimpleWebAuthn (CPU per operation) | authentication **${f2(inAuth)}×** ${verdict(inAuth >= 5)}, registration (none) **${f2(inReg)}×** ${verdict(inReg >= 5)} | (same code) |`);
-  if (seeded) print(`| RSS ≤ 100 MiB with ${seeded.seed.rows.toLocaleString('en')} stored credentials | peak **${f0(seeded.peakMiB)} MiB** ${verdict(seeded.peakMiB <= 100)} | |`);
+  print(`| Target | ${ours.name} | ${group.name} | ${writer.name} |`);
+  print('| --- | --- | --- | --- |');
+  for (const [target, cell] of rows) print(`| ${target} | ${cell(ours)} | ${cell(group)} | ${cell(writer)} |`);
+  print(`| Verification in process ≥ 5 × SimpleWebAuthn (CPU per operation) | authentication **${f2(inAuth)}×** ${verdict(inAuth >= 5)}, registration (none) **${f2(inReg)}×** ${verdict(inReg >= 5)} | (same code) | (same code) |`);
+  if (seeded) print(`| RSS ≤ 100 MiB with ${seeded.seed.rows.toLocaleString('en')} stored credentials | peak **${f0(seeded.peakMiB)} MiB** ${verdict(seeded.peakMiB <= 100)} | | |`);
   print();
 }
 print(`Bench took ${f0((performance.now() - started) / 1000)} s.`);

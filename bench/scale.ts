@@ -3,7 +3,7 @@
 // generator (this process) plays a load balancer: every authentication asks instance k for options and
 // posts the result to instance k+1, so with 2 instances every ceremony crosses instances.
 //
-//   npx tsc -p tsconfig.test.json && node .build/bench/scale.js [--seconds 10] [--concurrency 16] [--users 20]
+//   npx tsc -p tsconfig.test.json && node .build/bench/scale.js [--seconds 5] [--rounds 3] [--concurrency 16] [--users 20]
 //
 // Needs PostgreSQL and Redis as for the tests (PASSKEY_TEST_POSTGRES_URL, PASSKEY_TEST_REDIS_URL); uses a
 // schema and key prefix of its own and removes them, the instances and their temp folder at the end.
@@ -11,7 +11,7 @@
 // relative, not as a capacity plan.
 
 import { parseArgs } from 'node:util';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { freshPrefix, freshSchema, POSTGRES_URL, REDIS_URL } from '../test/scale/support/backends.js';
 import { post, User } from '../test/scale/support/client.js';
 import { sharedSecretsEnv, startInstance, workDir, type Instance } from '../test/scale/support/service.js';
@@ -24,22 +24,22 @@ interface Scenario {
 
 interface Result {
   readonly scenario: Scenario;
-  readonly authentications: number;
-  readonly failures: number;
-  readonly seconds: number;
-  readonly p50: number;
-  readonly p95: number;
-  readonly p99: number;
+  /** Authentications per second of each measured window, in round order. */
+  readonly rates: number[];
+  failures: number;
+  readonly latencies: number[];
 }
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '16' },
     users: { type: 'string', default: '20' },
   },
 });
 const SECONDS = Number(values.seconds);
+const ROUNDS = Number(values.rounds);
 const CONCURRENCY = Number(values.concurrency);
 const USERS = Number(values.users);
 
@@ -89,56 +89,76 @@ async function measure(instances: readonly Instance[], users: readonly User[], s
   return { ok, failed, latencies: latencies.sort((a, b) => a - b) };
 }
 
-async function run(scenario: Scenario): Promise<Result> {
+interface Deployment {
+  readonly scenario: Scenario;
+  readonly instances: Instance[];
+  readonly users: User[];
+}
+
+/** Starts one setup; what must be undone is added to `cleanup` as soon as it exists. */
+async function deploy(scenario: Scenario, cleanup: (() => Promise<void> | void)[]): Promise<Deployment> {
   const dir = workDir('bench');
+  cleanup.push(() => dir.remove());
   const schema = scenario.backend === 'postgres+redis' ? await freshSchema('bench') : undefined;
   const prefix = scenario.backend === 'postgres+redis' ? freshPrefix('bench') : undefined;
+  if (schema) cleanup.push(() => schema.drop());
+  if (prefix) cleanup.push(() => prefix.drop());
   const secrets = sharedSecretsEnv();
   const instances: Instance[] = [];
-  try {
-    for (let i = 0; i < scenario.instances; i += 1) {
-      instances.push(await startInstance({
-        dir: dir.path,
-        database: schema ? `${POSTGRES_URL}?schema=${schema.schema}` : `sqlite:${dir.path}/data/fido2.db`,
-        challenges: prefix ? `${REDIS_URL}?prefix=${encodeURIComponent(prefix.prefix)}` : 'memory',
-        env: { ...secrets, PASSKEY_LOG_LEVEL: 'warn' },
-        name: `bench-${i}`,
-      }));
-    }
-    // At least one user per client, so that every client has credentials of its own.
-    const users = Array.from({ length: Math.max(USERS, CONCURRENCY) }, () => new User());
-    for (const [i, user] of users.entries()) {
-      const { answer } = await user.register(instances[i % instances.length]!.url);
-      if (answer.body.status !== 'ok') throw new Error(`registration failed: ${JSON.stringify(answer.body)}`);
-    }
-    await measure(instances, users, 2); // warm-up: JIT, connection pools, key cache
-    const { ok, failed, latencies } = await measure(instances, users, SECONDS);
-    return {
-      scenario,
-      authentications: ok,
-      failures: failed,
-      seconds: SECONDS,
-      p50: percentile(latencies, 50),
-      p95: percentile(latencies, 95),
-      p99: percentile(latencies, 99),
-    };
-  } finally {
-    await Promise.all(instances.map((i) => i.kill()));
-    await schema?.drop();
-    await prefix?.drop();
-    dir.remove();
+  for (let i = 0; i < scenario.instances; i += 1) {
+    const instance = await startInstance({
+      dir: dir.path,
+      database: schema ? `${POSTGRES_URL}?schema=${schema.schema}` : `sqlite:${dir.path}/data/fido2.db`,
+      challenges: prefix ? `${REDIS_URL}?prefix=${encodeURIComponent(prefix.prefix)}` : 'memory',
+      env: { ...secrets, PASSKEY_LOG_LEVEL: 'warn' },
+      name: `bench-${i}`,
+    });
+    instances.push(instance);
+    cleanup.unshift(() => instance.kill());
   }
+  // At least one user per client, so that every client has credentials of its own.
+  const users = Array.from({ length: Math.max(USERS, CONCURRENCY) }, () => new User());
+  for (const [i, user] of users.entries()) {
+    const { answer } = await user.register(instances[i % instances.length]!.url);
+    if (answer.body.status !== 'ok') throw new Error(`registration failed: ${JSON.stringify(answer.body)}`);
+  }
+  return { scenario, instances, users };
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+// Every setup runs side by side (idle ones cost nothing) and the measured windows alternate between them,
+// round after round, so that a change in the machine's background load hits every setup alike.
+const cleanup: (() => Promise<void> | void)[] = [];
 const results: Result[] = [];
-for (const scenario of SCENARIOS) results.push(await run(scenario));
+try {
+  const deployments: Deployment[] = [];
+  for (const scenario of SCENARIOS) deployments.push(await deploy(scenario, cleanup));
+  for (const d of deployments) await measure(d.instances, d.users, 2); // warm-up: JIT, pools, key cache
+  for (const d of deployments) results.push({ scenario: d.scenario, rates: [], failures: 0, latencies: [] });
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [i, d] of deployments.entries()) {
+      const { ok, failed, latencies } = await measure(d.instances, d.users, SECONDS);
+      results[i]!.rates.push(ok / SECONDS);
+      results[i]!.failures += failed;
+      results[i]!.latencies.push(...latencies);
+    }
+  }
+} finally {
+  for (const step of cleanup) await step();
+}
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const load = loadavg().map((l) => l.toFixed(1)).join(' ');
 console.log(`\nAuthentications (assertion options + result, ES256) per second — ${cpus().length} × ${cpu}, Node ${process.version}`);
-console.log(`${SECONDS} s measured after a 2 s warm-up, ${CONCURRENCY} concurrent clients, ${Math.max(USERS, CONCURRENCY)} users\n`);
-console.log('| Setup | Authentications/s | p50 ms | p95 ms | p99 ms | Failed |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+console.log(`${ROUNDS} rounds × ${SECONDS} s per setup, alternating, after a 2 s warm-up; ${CONCURRENCY} concurrent clients, ${Math.max(USERS, CONCURRENCY)} users; load average at the end ${load}\n`);
+console.log('| Setup | Authentications/s (median) | per round | p50 ms | p95 ms | p99 ms | Failed |');
+console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: |');
 for (const r of results) {
-  console.log(`| ${r.scenario.name} | ${(r.authentications / r.seconds).toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} |`);
+  const sorted = r.latencies.sort((a, b) => a - b);
+  console.log(`| ${r.scenario.name} | ${median(r.rates).toFixed(0)} | ${r.rates.map((x) => x.toFixed(0)).join(' / ')} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 95).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${r.failures} |`);
 }
-console.log(`\n${JSON.stringify(results.map((r) => ({ setup: r.scenario.name, perSecond: r.authentications / r.seconds, p50: r.p50, p95: r.p95, p99: r.p99, failed: r.failures })))}`);
+console.log(`\n${JSON.stringify(results.map((r) => ({ setup: r.scenario.name, perSecond: median(r.rates), rounds: r.rates, failed: r.failures })))}`);

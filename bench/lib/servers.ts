@@ -65,6 +65,11 @@ export async function startOursGroupCommit(dir: string, extraArgs: readonly stri
   return startComposition(join(SERVERS, 'ours-group-commit.js'), [], dir, extraArgs, 'ours-group', 'ours + group commit (proposal)');
 }
 
+/** The writer-thread proposal: group commit on a worker thread, the event loop never blocked by fsync. */
+export async function startOursWriterThread(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
+  return startComposition(join(SERVERS, 'ours-group-commit.js'), ['--writer-thread'], dir, extraArgs, 'ours-writer', 'ours + writer thread (proposal)');
+}
+
 async function startComposition(script: string, command: readonly string[], dir: string, extraArgs: readonly string[], label: string, name: string): Promise<Running> {
   const port = await freePort();
   const config = join(dir, `${label}.json`);
@@ -77,7 +82,7 @@ async function startComposition(script: string, command: readonly string[], dir:
     dataDir: join(dir, 'data'),
     applications: [{ clientId: CLIENT_ID, name: 'Bench', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'], algorithms: [-7, -257] }],
   }, null, 2));
-  const child = startNode([...extraArgs, script, ...command, '--config', config], {
+  const child = startNode([...extraArgs, script, ...(command[0] === 'serve' ? command : []), '--config', config, ...(command[0] === 'serve' ? [] : command)], {
     PASSKEY_USER_HANDLE_KEY: randomBytes(32).toString('base64'),
     PASSKEY_LOCAL_BLOB_KEYS: `k1:${randomBytes(32).toString('base64')}`,
   }, dir);

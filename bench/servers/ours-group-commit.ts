@@ -5,10 +5,16 @@
 // durably stored. The bench runs it next to the real service to show what the change in
 // src/stores/sqlite.ts would buy (BENCHMARKS.md "Findings"); the service itself does not use this file.
 //
-//   node ours-group-commit.js --config <file>
+// With --writer-thread the writes go to a worker thread (sqlite-writer.ts) with its own connection, which
+// commits them in groups while the event loop goes on serving: no request waits behind another's fsync.
+//
+//   node ours-group-commit.js --config <file> [--writer-thread]
 
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import type { WriteReply, WriteRequest } from './sqlite-writer.js';
 import { createApplicationDirectory } from '../../src/applications.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildApp } from '../../src/http/app.js';
@@ -86,13 +92,53 @@ class GroupCommittedCredentials implements CredentialStore {
   async close() { this.db.close(); }
 }
 
-const { values } = parseArgs({ options: { config: { type: 'string' } } });
+/** Reads on the service's own connection (WAL readers never wait for the writer); writes via the worker. */
+class WriterThreadCredentials implements CredentialStore {
+  readonly #store: SqliteCredentialStore;
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, { resolve: (value: any) => void; reject: (error: unknown) => void }>();
+  #next = 0;
+
+  constructor(private readonly db: Db, path: string) {
+    this.#store = new SqliteCredentialStore(db);
+    this.#worker = new Worker(fileURLToPath(new URL('./sqlite-writer.js', import.meta.url)), { workerData: { path } });
+    this.#worker.on('message', (reply: WriteReply) => {
+      const waiting = this.#waiting.get(reply.id);
+      this.#waiting.delete(reply.id);
+      if (!waiting) return;
+      if (reply.ok) waiting.resolve(reply.value);
+      else waiting.reject(reply.unavailable ? new StoreUnavailableError(reply.error) : new Error(reply.error));
+    });
+  }
+
+  #send<T>(request: WriteRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never): Promise<T> {
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...request, id });
+    });
+  }
+
+  create(record: CredentialRecord) { return this.#send<'created' | 'duplicate'>({ kind: 'create', record }); }
+  recordUse(clientId: string, credentialId: string, use: CredentialUse) { return this.#send<boolean>({ kind: 'recordUse', clientId, credentialId, use }); }
+  find(clientId: string, credentialId: string) { return this.#store.find(clientId, credentialId); }
+  listByUser(clientId: string, userHandle: string) { return this.#store.listByUser(clientId, userHandle); }
+  async close() {
+    this.#worker.postMessage('close');
+    await this.#worker.terminate();
+    this.db.close();
+  }
+}
+
+const { values } = parseArgs({ options: { config: { type: 'string' }, 'writer-thread': { type: 'boolean', default: false } } });
 const config = loadConfig({ file: values.config, env: process.env, cwd: process.cwd() });
 if (config.database.kind !== 'sqlite') throw new Error('the group-commit proposal is for SQLite');
 const runtime = systemRuntime;
 const log = createLogger({ level: 'warn', sink: process.stderr, clock: runtime.now, base: { service: 'passkey-server' } });
 const secrets = loadSecrets({ config, env: process.env, randomBytes: runtime.randomBytes, log });
-const credentials = new GroupCommittedCredentials(openSqliteDatabase(config.database.path));
+const credentials = values['writer-thread']
+  ? new WriterThreadCredentials(openSqliteDatabase(config.database.path), config.database.path)
+  : new GroupCommittedCredentials(openSqliteDatabase(config.database.path));
 const challenges = new MemoryChallengeStore({ clock: runtime.now });
 const app = buildApp({ config, applications: createApplicationDirectory(config.applications), credentials, challenges, secrets, runtime, log });
 const server = createServer(app.handler);
