@@ -26,24 +26,37 @@ export interface Measured {
 export const opsPerSecond = (m: Measured) => m.ops / m.seconds;
 export const cpuMicrosPerOp = (m: Measured) => (m.cpuSeconds / m.ops) * 1e6;
 
-/** Runs `op` in batches until `seconds` have passed; counts ops, wall time and this process's CPU time. */
-async function measure(name: string, seconds: number, op: (i: number) => unknown): Promise<Measured> {
-  // Warm-up: let the JIT settle before measuring.
-  for (let i = 0; i < 200; i++) await op(i);
+type Op = (i: number) => unknown;
+
+/** Runs each op in batches of 16 for `seconds`; counts ops, wall time and this process's CPU time. */
+async function slice(op: Op, seconds: number, into: { ops: number; seconds: number; cpuSeconds: number }): Promise<void> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const end = t0 + seconds * 1000;
-  let ops = 0;
   while (performance.now() < end) {
     // 16 in flight: async verifiers (WebCrypto) get their best throughput, sync ones lose nothing.
     const batch: unknown[] = [];
-    for (let j = 0; j < 16; j++) batch.push(op(ops + j));
+    for (let j = 0; j < 16; j++) batch.push(op(into.ops + j));
     await Promise.all(batch);
-    ops += 16;
+    into.ops += 16;
   }
-  const wall = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  return { name, ops, seconds: wall, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  into.seconds += (performance.now() - t0) / 1000;
+  into.cpuSeconds += (cpu.user + cpu.system) / 1e6;
+}
+
+/**
+ * Measures several ops side by side: after a warm-up, short slices of each in turn until each had
+ * `seconds`, so that a noisy neighbour slows all of them alike and their ratios stay meaningful.
+ */
+async function sideBySide(seconds: number, ops: readonly (readonly [string, Op])[]): Promise<Measured[]> {
+  for (const [, op] of ops) for (let i = 0; i < 200; i++) await op(i);
+  const totals = ops.map(() => ({ ops: 0, seconds: 0, cpuSeconds: 0 }));
+  const slices = Math.max(1, Math.round(seconds / 0.25));
+  for (let k = 0; k < slices; k++) {
+    for (const [i, [, op]] of ops.entries()) await slice(op, seconds / slices, totals[i]!);
+  }
+  return ops.map(([name], i) => ({ name, ...totals[i]! }));
 }
 
 interface RegInput { readonly challenge: string; readonly json: RegistrationJSON }
@@ -109,7 +122,22 @@ async function swaAuthenticate(input: AuthInput): Promise<void> {
   if (!result.verified) throw new Error('SimpleWebAuthn refused a bench assertion');
 }
 
+// For the registration proposal (BENCHMARKS.md): what importing a credential key costs, next to the
+// arithmetic check that an EC2 P-256 point lies on the curve (y² = x³ − 3x + b mod p), which is what a
+// `none` registration needs when the KeyObject is only made at the first authentication (the key cache).
+const P256_P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+const P256_B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+const modP = (a: bigint) => ((a % P256_P) + P256_P) % P256_P;
+const toBig = (bytes: Buffer) => BigInt(`0x${bytes.toString('hex')}`);
+export function p256OnCurve(x: Buffer, y: Buffer): boolean {
+  const X = toBig(x);
+  const Y = toBig(y);
+  return X < P256_P && Y < P256_P && modP(Y * Y) === modP(X * X * X - 3n * X + P256_B);
+}
+
 export interface InProcessResults {
+  readonly keyImport: Measured;
+  readonly onCurve: Measured;
   readonly rawVerify: Measured;
   readonly rows: readonly { readonly operation: string; readonly ours: Measured; readonly theirs: Measured; readonly oursNoCache?: Measured }[];
 }
@@ -126,22 +154,37 @@ export async function runInProcess(seconds: number): Promise<InProcessResults> {
     parseClientData(first.json.response.clientDataJSON).hash,
   ]);
   const signature = Buffer.from(first.json.response.signature, 'base64url');
-  const rawVerify = await measure('raw node:crypto verify (P-256, reused KeyObject)', seconds, () => {
-    if (!verify('sha256', signed, { key: rawKey, dsaEncoding: 'der' }, signature)) throw new Error('raw verify failed');
-  });
+
+  const cose = auth[0]!.credential.key.cose;
+  const jwk = keys[0]!.export({ format: 'jwk' });
+  const x = Buffer.from(jwk.x!, 'base64url');
+  const y = Buffer.from(jwk.y!, 'base64url');
+  const [rawVerify, keyImport, onCurve] = await sideBySide(seconds, [
+    ['raw node:crypto verify (P-256, reused KeyObject)', () => {
+      if (!verify('sha256', signed, { key: rawKey, dsaEncoding: 'der' }, signature)) throw new Error('raw verify failed');
+    }],
+    ['COSE key import (importCosePublicKey: CBOR + createPublicKey)', () => importCosePublicKey(cose)],
+    ['P-256 on-curve check (BigInt)', () => {
+      if (!p256OnCurve(x, y)) throw new Error('on-curve check refused a real key');
+    }],
+  ]);
 
   const regNone = registrationInputs('none');
   const regPacked = registrationInputs('packed');
   const rows = [];
   for (const [operation, inputs] of [['registration (none)', regNone], ['registration (packed self)', regPacked]] as const) {
-    const ours = await measure(`ours ${operation}`, seconds, (i) => oursRegister(inputs[i % INPUTS]!));
-    const theirs = await measure(`SimpleWebAuthn ${operation}`, seconds, (i) => swaRegister(inputs[i % INPUTS]!));
-    rows.push({ operation, ours, theirs });
+    const [ours, theirs] = await sideBySide(seconds, [
+      [`ours ${operation}`, (i) => oursRegister(inputs[i % INPUTS]!)],
+      [`SimpleWebAuthn ${operation}`, (i) => swaRegister(inputs[i % INPUTS]!)],
+    ]);
+    rows.push({ operation, ours: ours!, theirs: theirs! });
   }
-  const ours = await measure('ours authentication (cached KeyObject, as the service runs)', seconds, (i) => oursAuthenticate(auth[i % INPUTS]!, keys[i % INPUTS]!));
-  const oursNoCache = await measure('ours authentication (COSE key imported every time)', seconds,
-    (i) => oursAuthenticate(auth[i % INPUTS]!, importCosePublicKey(auth[i % INPUTS]!.credential.key.cose).keyObject));
-  const theirs = await measure('SimpleWebAuthn authentication', seconds, (i) => swaAuthenticate(auth[i % INPUTS]!));
-  rows.push({ operation: 'authentication (ES256)', ours, theirs, oursNoCache });
-  return { rawVerify, rows };
+  const [ours, oursNoCache, theirs] = await sideBySide(seconds, [
+    ['ours authentication (cached KeyObject, as the service runs)', (i) => oursAuthenticate(auth[i % INPUTS]!, keys[i % INPUTS]!)],
+    ['ours authentication (COSE key imported every time)',
+      (i) => oursAuthenticate(auth[i % INPUTS]!, importCosePublicKey(auth[i % INPUTS]!.credential.key.cose).keyObject)],
+    ['SimpleWebAuthn authentication', (i) => swaAuthenticate(auth[i % INPUTS]!)],
+  ]);
+  rows.push({ operation: 'authentication (ES256)', ours: ours!, theirs: theirs!, oursNoCache: oursNoCache! });
+  return { keyImport: keyImport!, onCurve: onCurve!, rawVerify: rawVerify!, rows };
 }
