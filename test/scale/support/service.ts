@@ -4,7 +4,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -50,6 +50,8 @@ export interface InstanceSettings {
   readonly env?: Record<string, string>;
   readonly port?: number;
   readonly name?: string;
+  /** More top-level keys of the config file (e.g. `rateLimits` for a benchmark). */
+  readonly extraConfig?: Record<string, unknown>;
 }
 
 export interface Instance {
@@ -63,6 +65,19 @@ export interface Instance {
   running(): boolean;
   /** Sends a signal and waits (bounded) for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * The environment of every instance: nothing from the test's own, and no admin listener (its default port
+ * is fixed, so several instances on one machine would collide; these tests do not use it).
+ */
+function baseEnv(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', NODE_ENV: 'production', PASSKEY_ADMIN_ENABLED: 'false' };
+}
+
+/** Whether the build under test reads the operations keys (rateLimits, admin, …) of the config file. */
+export function supportsOpsConfig(): boolean {
+  return existsSync(join(BUILD, 'src', 'config', 'ops.js'));
 }
 
 function writeConfig(settings: InstanceSettings, port: number, name: string): string {
@@ -81,6 +96,7 @@ function writeConfig(settings: InstanceSettings, port: number, name: string): st
       origins: [ORIGIN],
       variants: ['standard'],
     }],
+    ...settings.extraConfig,
   }, null, 2));
   return file;
 }
@@ -92,7 +108,7 @@ export async function startInstance(settings: InstanceSettings, readyWithinMs = 
   const config = writeConfig(settings, port, name);
   const child = spawn(process.execPath, [CLI, 'serve', '--config', config], {
     cwd: settings.dir,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...settings.env },
+    env: { ...baseEnv(), ...settings.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -128,7 +144,7 @@ export async function startInstance(settings: InstanceSettings, readyWithinMs = 
 export async function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...options.env },
+    env: { ...baseEnv(), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
