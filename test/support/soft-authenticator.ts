@@ -101,6 +101,11 @@ export interface RegisterOptions extends CommonOptions {
   /** Use this key pair (of a type that fits `alg`) instead of generating one: RSA generation is slow. */
   readonly keyPair?: { readonly privateKey: KeyObject; readonly publicKey: KeyObject };
   readonly statement?: StatementOptions;
+  /**
+   * The ceremony clock: the time the statement builder stamps into formats that carry one (a SafetyNet
+   * timestampMs must not be after the verifier's `now`). Default: the real clock.
+   */
+  readonly now?: Date;
   readonly breaks?: RegistrationBreak;
 }
 
@@ -264,6 +269,7 @@ export class SoftAuthenticator {
       authData, clientDataHash, rpIdHash: authData.subarray(0, 32), aaguid, credentialId,
       credential: { alg, privateKey, publicKey, cose },
       options: opts.statement ?? {},
+      now: opts.now,
     });
     if (brk === 'attStmtAlg') attStmt.set('alg', attStmt.get('alg') === -7 ? -257 : -7);
     if (brk === 'flipSignature') {

@@ -2,10 +2,12 @@
 // Resp-2 (client data), Resp-3 (authenticator data, counter, UV).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FidoError, type ErrorName } from '../../src/errors.js';
+import type { ErrorName } from '../../src/errors.js';
 import type { AuthenticationExpectation } from '../../src/webauthn/types.js';
 import { SoftAuthenticator, type AuthenticateOptions, type AuthenticationBreak, type SoftAuthenticatorOptions } from '../support/soft-authenticator.js';
-import { authenticate, authenticationExpectation, register, requestOptions, verifyAuthenticationJSON } from './helpers.js';
+import {
+  COMMON_BREAK_ERRORS, authenticate, authenticationExpectation, failsWith, register, requestOptions, verifyAuthenticationJSON,
+} from './helpers.js';
 
 function setup(defaults: SoftAuthenticatorOptions = {}) {
   const auth = new SoftAuthenticator({ fmt: 'none', ...defaults });
@@ -13,14 +15,6 @@ function setup(defaults: SoftAuthenticatorOptions = {}) {
   const run = (opts: AuthenticateOptions = {}, stored: { signCount?: number; backupEligible?: boolean } = {}, overrides: Partial<AuthenticationExpectation> = {}) =>
     () => authenticate(auth, registered, opts, stored, overrides);
   return { auth, registered, run };
-}
-
-function failsWith(fn: () => unknown, code: ErrorName): void {
-  assert.throws(fn, (err: unknown) => {
-    assert.ok(err instanceof FidoError, `expected FidoError, got ${String(err)}`);
-    assert.equal(err.code, code);
-    return true;
-  });
 }
 
 describe('verifyAuthentication (WebAuthn L3 §7.2)', () => {
@@ -137,11 +131,7 @@ describe('verifyAuthentication (WebAuthn L3 §7.2)', () => {
 
 describe('soft authenticator: every authentication break makes exactly its own check fail', () => {
   const expected: Record<AuthenticationBreak, ErrorName> = {
-    type: 'INVALID_OPERATION_TYPE', challenge: 'CHALLENGE_NOT_MATCHED', origin: 'ORIGIN_NOT_MATCHED',
-    crossOrigin: 'CROSS_ORIGIN_NOT_ALLOWED', topOrigin: 'CROSS_ORIGIN_NOT_ALLOWED',
-    tokenBindingNotObject: 'TOKEN_BINDING_STATUS_MISSING', tokenBindingStatus: 'TOKEN_BINDING_STATUS_MISSING',
-    rpIdHash: 'RPID_HASH_NOT_MATCHED', up: 'USER_PRESENCE_FLAG_NOT_SET', uv: 'USER_VERIFICATION_FLAG_NOT_SET',
-    bsWithoutBe: 'INVALID_BACKUP_STATE_FLAG_SET', trailingBytes: 'INVALID_AUTHENTICATOR_DATA',
+    ...COMMON_BREAK_ERRORS,
     signedData: 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', flipSignature: 'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
     counterNotIncreased: 'SIGNATURE_COUNTER_NOT_INCREASED', userHandle: 'USER_HANDLE_NOT_MATCHED', rawIdMismatch: 'CREDENTIAL_ID_NOT_MATCHED',
   };

@@ -1,30 +1,17 @@
 // "fido-u2f" attestation, WebAuthn L3 §8.6. Conformance Resp-8 P-1, F-1, F-2.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FidoError, type ErrorName } from '../../src/errors.js';
-import { decodeCbor, encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../src/webauthn/cbor.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { RegistrationExpectation } from '../../src/webauthn/types.js';
 import { createChain, type KeyKind } from '../support/pki.js';
 import { SoftAuthenticator, type RegisterOptions } from '../support/soft-authenticator.js';
-import { creationOptions, registrationExpectation, verifyRegistrationJSON } from './helpers.js';
-
-function failsWith(fn: () => unknown, code: ErrorName): void {
-  assert.throws(fn, (err: unknown) => {
-    assert.ok(err instanceof FidoError, `expected FidoError, got ${String(err)}`);
-    assert.equal(err.code, code, err.message);
-    return true;
-  });
-}
+import { HOSTILE_X5C_ENTRIES, creationOptions, editStatement, failsWith, registrationExpectation, verifyRegistrationJSON } from './helpers.js';
 
 function u2f(opts: RegisterOptions = {}, expectation: Partial<RegistrationExpectation> = {}, edit?: (attStmt: Map<string, CborEncodable>) => void) {
   const options = creationOptions();
-  let json = new SoftAuthenticator({ fmt: 'fido-u2f' }).register(options, opts);
-  if (edit) {
-    const obj = decodeCbor(Buffer.from(json.response.attestationObject, 'base64url')) as Map<string, CborEncodable>;
-    edit(obj.get('attStmt') as Map<string, CborEncodable>);
-    json = { ...json, response: { ...json.response, attestationObject: encodeCbor(obj).toString('base64url') } };
-  }
+  const made = new SoftAuthenticator({ fmt: 'fido-u2f' }).register(options, opts);
+  const json = edit ? editStatement(made, edit) : made;
   return () => verifyRegistrationJSON(json, registrationExpectation(options, expectation));
 }
 
@@ -79,4 +66,12 @@ describe('fido-u2f attestation (§8.6)', () => {
     failsWith(u2f({ alg: -35 }), 'U2F_ATTESTATION_KEY_NOT_ECC_TYPE');
     failsWith(u2f({ alg: -8 }), 'U2F_ATTESTATION_KEY_NOT_ECC_TYPE');
   });
+});
+
+describe('fido-u2f x5c hostile input: a named error, never a crash', () => {
+  for (const [title, entry, code] of HOSTILE_X5C_ENTRIES) {
+    it(`x5c[0] is ${title} → ${code}`, () => {
+      failsWith(u2f({}, {}, (s) => s.set('x5c', [entry()])), code, /fido-u2f: x5c\[0\]/);
+    });
+  }
 });

@@ -3,24 +3,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { FidoError, type ErrorName } from '../../src/errors.js';
-import { decodeCbor, encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../src/webauthn/cbor.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { RegistrationExpectation } from '../../src/webauthn/types.js';
 import { aaguidExtension, createChain, createLeaf, createRoot, generateKey, type IssueOptions, type KeyPair } from '../support/pki.js';
 import { SoftAuthenticator, type RegisterOptions } from '../support/soft-authenticator.js';
-import { creationOptions, registrationExpectation, verifyRegistrationJSON } from './helpers.js';
+import { HOSTILE_X5C_ENTRIES, creationOptions, editStatement, failsWith, registrationExpectation, verifyRegistrationJSON } from './helpers.js';
 
 const AAGUID = Buffer.from('326adcf00cef46d0939298d6c4a84a72', 'hex');
-
-function failsWith(fn: () => unknown, code: ErrorName, detail?: RegExp): void {
-  assert.throws(fn, (err: unknown) => {
-    assert.ok(err instanceof FidoError, `expected FidoError, got ${String(err)}`);
-    assert.equal(err.code, code, err.message);
-    if (detail) assert.match(err.detail ?? '', detail);
-    return true;
-  });
-}
 
 /** A full packed registration whose attestation leaf is made with `leaf` options (chain root → leaf). */
 function full(leaf: IssueOptions = {}, opts: RegisterOptions = {}, expectation: Partial<RegistrationExpectation> = {}, intermediateCount = 0) {
@@ -86,9 +76,7 @@ describe('packed full attestation (§8.2, x5c present)', () => {
     const chain = createChain({ intermediateCount: 0 });
     const options = creationOptions();
     const json = new SoftAuthenticator({ fmt: 'packed' }).register(options, { statement: { attestation: { x5c: chain.x5c, privateKey: chain.leaf.privateKey } } });
-    const obj = decodeCbor(Buffer.from(json.response.attestationObject, 'base64url')) as Map<string, CborEncodable>;
-    (obj.get('attStmt') as Map<string, CborEncodable>).delete('x5c');
-    const edited = { ...json, response: { ...json.response, attestationObject: encodeCbor(obj).toString('base64url') } };
+    const edited = editStatement(json, (attStmt) => attStmt.delete('x5c'));
     failsWith(() => verifyRegistrationJSON(edited, registrationExpectation(options)), 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL');
   });
 
@@ -109,9 +97,7 @@ describe('packed full attestation (§8.2, x5c present)', () => {
     const json = new SoftAuthenticator({ fmt: 'packed', aaguid: AAGUID }).register(options, {
       statement: { attestation: { x5c: chain.x5c, privateKey: chain.leaf.privateKey } },
     });
-    const obj = decodeCbor(Buffer.from(json.response.attestationObject, 'base64url')) as Map<string, CborEncodable>;
-    (obj.get('attStmt') as Map<string, CborEncodable>).set('alg', -42);
-    const edited = { ...json, response: { ...json.response, attestationObject: encodeCbor(obj).toString('base64url') } };
+    const edited = editStatement(json, (attStmt) => attStmt.set('alg', -42));
     failsWith(() => verifyRegistrationJSON(edited, registrationExpectation(options)), 'INVALID_COSE_ALGORITHM');
   });
 
@@ -128,9 +114,7 @@ describe('packed full attestation (§8.2, x5c present)', () => {
     const chain = createChain({ intermediateCount: 0, leaf: { extensions: [aaguidExtension(AAGUID)] } });
     const options = creationOptions();
     const selfSigned = new SoftAuthenticator({ fmt: 'packed', aaguid: AAGUID }).register(options);
-    const obj = decodeCbor(Buffer.from(selfSigned.response.attestationObject, 'base64url')) as Map<string, CborEncodable>;
-    (obj.get('attStmt') as Map<string, CborEncodable>).set('x5c', [...chain.x5c]);
-    const edited = { ...selfSigned, response: { ...selfSigned.response, attestationObject: encodeCbor(obj).toString('base64url') } };
+    const edited = editStatement(selfSigned, (attStmt) => attStmt.set('x5c', [...chain.x5c]));
     failsWith(() => verifyRegistrationJSON(edited, registrationExpectation(options)), 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL');
   });
 });
@@ -158,6 +142,12 @@ describe('packed attestation certificate requirements (§8.2.1)', () => {
     certError({ basicConstraints: { ca: true } }, /CA/);
   });
 
+  it('basic constraints CA:true fails even when key usage lacks keyCertSign (X509Certificate.ca is false then)', () => {
+    const leaf = { basicConstraints: { ca: true }, keyUsage: ['digitalSignature'] as const };
+    assert.equal(full(leaf).chain.leaf.cert.ca, false, 'OpenSSL does not count this leaf as a CA');
+    certError(leaf, /must not be a CA/);
+  });
+
   it('the AAGUID extension, when present, must not be critical and must equal authData\'s AAGUID', () => {
     certError({ extensions: [aaguidExtension(AAGUID, true)] }, /critical/);
     failsWith(full({ extensions: [aaguidExtension('00000000-0000-0000-0000-000000000001')] }).verify, 'PACKED_ATTESTATION_AAGUID_NOT_MATCHED');
@@ -176,4 +166,24 @@ describe('packed attestation certificate requirements (§8.2.1)', () => {
     const trust = createTrustEvaluator({ anchors: [root.cert], requireTrusted: true });
     assert.equal(verifyRegistrationJSON(json, registrationExpectation(options, { trust })).attestationTrusted, true);
   });
+});
+
+describe('packed x5c hostile input: a named error, never a crash', () => {
+  for (const [title, entry, code] of HOSTILE_X5C_ENTRIES) {
+    for (const position of [0, 1]) {
+      it(`x5c[${position}] is ${title} → ${code}`, () => {
+        const chain = createChain({ intermediateCount: 1, leaf: { extensions: [aaguidExtension(AAGUID)] } });
+        const options = creationOptions();
+        const json = new SoftAuthenticator({ fmt: 'packed', aaguid: AAGUID }).register(options, {
+          statement: { attestation: { x5c: chain.x5c, privateKey: chain.leaf.privateKey } },
+        });
+        const edited = editStatement(json, (attStmt) => {
+          const x5c = [...chain.x5c] as CborEncodable[];
+          x5c[position] = entry();
+          attStmt.set('x5c', x5c);
+        });
+        failsWith(() => verifyRegistrationJSON(edited, registrationExpectation(options)), code, /packed: x5c\[/);
+      });
+    }
+  }
 });

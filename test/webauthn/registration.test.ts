@@ -3,33 +3,21 @@
 // Resp-6 (packed self), Resp-7 (none).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FidoError, type ErrorName } from '../../src/errors.js';
-import { decodeCbor, encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
+import type { ErrorName } from '../../src/errors.js';
+import type { CborEncodable } from '../../src/webauthn/cbor.js';
 import { COSE_ALGORITHMS } from '../../src/webauthn/cose.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { TrustInput } from '../../src/webauthn/attestation/types.js';
-import type { RegistrationCredentialJSON, RegistrationExpectation } from '../../src/webauthn/types.js';
+import type { RegistrationExpectation } from '../../src/webauthn/types.js';
 import { SoftAuthenticator, generateKeyPairFor, type RegisterOptions, type RegistrationBreak } from '../support/soft-authenticator.js';
-import { authenticate, creationOptions, registrationExpectation, verifyRegistrationJSON, register } from './helpers.js';
+import {
+  COMMON_BREAK_ERRORS, authenticate, creationOptions, editStatement, failsWith, register, registrationExpectation, verifyRegistrationJSON,
+} from './helpers.js';
 
 function attempt(opts: RegisterOptions, expectation: Partial<RegistrationExpectation> = {}, authOptions = {}) {
   const options = creationOptions();
   const json = new SoftAuthenticator({ fmt: 'packed', ...authOptions }).register(options, opts);
   return () => verifyRegistrationJSON(json, registrationExpectation(options, expectation));
-}
-
-function failsWith(fn: () => unknown, code: ErrorName): void {
-  assert.throws(fn, (err: unknown) => {
-    assert.ok(err instanceof FidoError, `expected FidoError, got ${String(err)}`);
-    assert.equal(err.code, code);
-    return true;
-  });
-}
-
-function editStatement(json: RegistrationCredentialJSON, edit: (attStmt: Map<string, CborEncodable>, obj: Map<string, CborEncodable>) => void): RegistrationCredentialJSON {
-  const obj = decodeCbor(Buffer.from(json.response.attestationObject, 'base64url')) as Map<string, CborEncodable>;
-  edit(obj.get('attStmt') as Map<string, CborEncodable>, obj);
-  return { ...json, response: { ...json.response, attestationObject: encodeCbor(obj).toString('base64url') } };
 }
 
 describe('verifyRegistration (WebAuthn L3 §7.1)', () => {
@@ -179,21 +167,17 @@ describe('attestation statements, wave 1 formats (§8.7 none, §8.2 packed self)
     statementFails('packed', (s) => s.set('sig', Buffer.alloc(0)), 'INVALID_ATTESTATION_FORMAT');
   });
 
-  it('packed: x5c present but not an array, empty, or not certificates (Resp-5 F-4, F-5)', () => {
+  it('packed: x5c present but not an array, empty, or of non-byte entries (Resp-5 F-4, F-5); bytes that are no certificate', () => {
     statementFails('packed', (s) => s.set('x5c', Buffer.alloc(10)), 'INVALID_ATTESTATION_FORMAT');
     statementFails('packed', (s) => s.set('x5c', []), 'INVALID_ATTESTATION_FORMAT');
-    statementFails('packed', (s) => s.set('x5c', [Buffer.from('not a certificate')]), 'INVALID_ATTESTATION_FORMAT');
     statementFails('packed', (s) => s.set('x5c', ['text']), 'INVALID_ATTESTATION_FORMAT');
+    statementFails('packed', (s) => s.set('x5c', [Buffer.from('not a certificate')]), 'CERTIFICATE_UNREADABLE');
   });
 });
 
 describe('soft authenticator: every registration break makes exactly its own check fail', () => {
   const expected: Record<RegistrationBreak, ErrorName> = {
-    type: 'INVALID_OPERATION_TYPE', challenge: 'CHALLENGE_NOT_MATCHED', origin: 'ORIGIN_NOT_MATCHED',
-    crossOrigin: 'CROSS_ORIGIN_NOT_ALLOWED', topOrigin: 'CROSS_ORIGIN_NOT_ALLOWED',
-    tokenBindingNotObject: 'TOKEN_BINDING_STATUS_MISSING', tokenBindingStatus: 'TOKEN_BINDING_STATUS_MISSING',
-    rpIdHash: 'RPID_HASH_NOT_MATCHED', up: 'USER_PRESENCE_FLAG_NOT_SET', uv: 'USER_VERIFICATION_FLAG_NOT_SET',
-    bsWithoutBe: 'INVALID_BACKUP_STATE_FLAG_SET', trailingBytes: 'INVALID_AUTHENTICATOR_DATA',
+    ...COMMON_BREAK_ERRORS,
     signedData: 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL', flipSignature: 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL',
     atFlagCleared: 'INVALID_AUTHENTICATOR_DATA', attStmtAlg: 'PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED',
     unknownFmt: 'UNSUPPORTED_ATTESTATION_FORMAT', credentialIdMismatch: 'CREDENTIAL_ID_NOT_MATCHED', rawIdMismatch: 'CREDENTIAL_ID_NOT_MATCHED',

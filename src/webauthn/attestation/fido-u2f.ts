@@ -2,6 +2,7 @@
 // P-256 attestation certificate over 0x00 ‖ rpIdHash ‖ clientDataHash ‖ credentialId ‖ 0x04 ‖ x ‖ y.
 
 import { FidoError } from '../../errors.js';
+import { certificatePublicKey } from '../certificates.js';
 import { verifySignature } from '../cose.js';
 import { readSig, readX5c } from './fields.js';
 import type { AttestationFormat } from './types.js';
@@ -27,7 +28,7 @@ export const fidoU2f: AttestationFormat = {
 
     // Step 2: exactly one certificate, whose key is EC P-256.
     if (x5c.length !== 1) throw new FidoError('INVALID_ATTESTATION_FORMAT', 'fido-u2f: x5c must hold exactly one certificate');
-    const certKey = x5c[0]!.publicKey;
+    const certKey = certificatePublicKey(x5c[0]!, 'fido-u2f: x5c[0]');
     if (certKey.asymmetricKeyType !== 'ec' || certKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
       throw notEcc('the attestation certificate key must be EC P-256');
     }

@@ -1,8 +1,11 @@
 // Readers for the attStmt fields several formats share (alg, sig, x5c), each failing with
 // INVALID_ATTESTATION_FORMAT and a detail naming the field, so every format reports shape errors alike.
+// An x5c entry of the right shape that is no readable certificate fails as every chain does:
+// CERTIFICATE_UNREADABLE (parseCertificate, which also refuses a key that cannot be decoded).
 
-import { X509Certificate } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import { FidoError } from '../../errors.js';
+import { parseCertificate } from '../certificates.js';
 import type { CborValue } from '../types.js';
 
 /** The most certificates an x5c may carry: a leaf and a few intermediates; more is hostile. */
@@ -27,7 +30,10 @@ export function readSig(fmt: string, attStmt: Map<CborValue, CborValue>): Buffer
   return sig;
 }
 
-/** x5c when present: a non-empty array of DER certificates, leaf first. undefined when absent. */
+/**
+ * x5c when present: a non-empty array of DER certificates, leaf first, each with a decodable public key
+ * (so `certificatePublicKey` on them cannot fail later). undefined when absent.
+ */
 export function readOptionalX5c(fmt: string, attStmt: Map<CborValue, CborValue>): X509Certificate[] | undefined {
   const x5c = attStmt.get('x5c');
   if (x5c === undefined) return undefined;
@@ -36,11 +42,7 @@ export function readOptionalX5c(fmt: string, attStmt: Map<CborValue, CborValue>)
   if (x5c.length > MAX_X5C) throw invalid(fmt, `x5c holds more than ${MAX_X5C} certificates`);
   return x5c.map((item, i) => {
     if (!Buffer.isBuffer(item) || item.length === 0) throw invalid(fmt, `x5c[${i}] must be a non-empty byte string`);
-    try {
-      return new X509Certificate(item);
-    } catch {
-      throw invalid(fmt, `x5c[${i}] is not a DER certificate`);
-    }
+    return parseCertificate(item, `${fmt}: x5c[${i}]`);
   });
 }
 

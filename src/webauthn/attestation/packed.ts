@@ -4,26 +4,15 @@
 
 import type { X509Certificate } from 'node:crypto';
 import { FidoError } from '../../errors.js';
-import { Asn1Error, TAG, certificateParts, decodeBoolean, decodeName, decodeOctetString, isUniversal, readDer, sequenceOf, type RawExtension } from '../asn1.js';
+import { Asn1Error, certificateParts, decodeName, decodeOctetString, readDer } from '../asn1.js';
+import { certificatePublicKey, claimsCa } from '../certificates.js';
 import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { readAlg, readOptionalX5c, readSig, signedData } from './fields.js';
 import type { AttestationFormat, AttestationInput, AttestationOutcome } from './types.js';
 
 /** id-fido-gen-ce-aaguid: the AAGUID of the authenticator model, as an OCTET STRING. */
 export const OID_FIDO_GEN_CE_AAGUID = '1.3.6.1.4.1.45724.1.1.4';
-const OID_BASIC_CONSTRAINTS = '2.5.29.19';
 const OID = { C: '2.5.4.6', O: '2.5.4.10', OU: '2.5.4.11', CN: '2.5.4.3' } as const;
-
-/**
- * The cA component of basicConstraints (RFC 5280 §4.2.1.9: SEQUENCE { cA BOOLEAN DEFAULT FALSE, … }).
- * Read from the extension itself: node:crypto's `ca` also looks at keyUsage, which is not what §8.2.1 asks.
- */
-function basicConstraintsCa(extensions: readonly RawExtension[]): boolean {
-  const ext = extensions.find((e) => e.oid === OID_BASIC_CONSTRAINTS);
-  if (!ext) return false;
-  const [first] = sequenceOf(readDer(ext.value, { lenientLengths: true }), 'BasicConstraints', { lenientLengths: true });
-  return first !== undefined && isUniversal(first, TAG.BOOLEAN) && decodeBoolean(first);
-}
 
 function certificateError(detail: string): FidoError {
   return new FidoError('ATTESTATION_CERTIFICATE_ERROR', `packed: ${detail}`);
@@ -36,11 +25,9 @@ function certificateError(detail: string): FidoError {
 export function checkPackedCertificate(cert: X509Certificate, aaguid: Buffer): void {
   let parts: ReturnType<typeof certificateParts>;
   let subject: Map<string, string>;
-  let isCa: boolean;
   try {
     parts = certificateParts(cert);
     subject = new Map(decodeName(parts.subject, { lenientLengths: true }).map((e) => [e.oid, e.value] as const));
-    isCa = basicConstraintsCa(parts.extensions);
   } catch (err) {
     if (err instanceof Asn1Error) throw certificateError(`attestation certificate cannot be read: ${err.message}`);
     throw err;
@@ -51,7 +38,8 @@ export function checkPackedCertificate(cert: X509Certificate, aaguid: Buffer): v
   if (!subject.get(OID.O)) throw certificateError('subject O (vendor) is missing');
   if (subject.get(OID.OU) !== 'Authenticator Attestation') throw certificateError('subject OU must be "Authenticator Attestation"');
   if (!subject.get(OID.CN)) throw certificateError('subject CN is missing');
-  if (isCa || cert.ca) throw certificateError('the attestation certificate must not be a CA (basic constraints CA must be false)');
+  // basicConstraints as stated: X509Certificate.ca is false for a CA:true leaf without keyCertSign.
+  if (claimsCa(cert)) throw certificateError('the attestation certificate must not be a CA (basic constraints CA must be false)');
 
   const matches = parts.extensions.filter((e) => e.oid === OID_FIDO_GEN_CE_AAGUID);
   if (matches.length > 1) throw certificateError('the AAGUID extension appears more than once');
@@ -74,10 +62,11 @@ export function checkPackedCertificate(cert: X509Certificate, aaguid: Buffer): v
 function verifyFull(input: AttestationInput, alg: number, sig: Buffer, x5c: X509Certificate[]): AttestationOutcome {
   const [leaf] = x5c as [X509Certificate, ...X509Certificate[]];
   if (!coseAlgorithm(alg)) throw new FidoError('INVALID_COSE_ALGORITHM', `packed: alg ${alg} is not supported`);
-  if (!keyMatchesAlgorithm(alg, leaf.publicKey)) {
+  const leafKey = certificatePublicKey(leaf, 'packed: x5c[0]');
+  if (!keyMatchesAlgorithm(alg, leafKey)) {
     throw new FidoError('PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED', `packed: the attestation certificate's key cannot sign with alg ${alg}`);
   }
-  if (!verifySignature(alg, leaf.publicKey, signedData(input.authData.raw, input.clientDataHash), sig)) {
+  if (!verifySignature(alg, leafKey, signedData(input.authData.raw, input.clientDataHash), sig)) {
     throw new FidoError('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', 'packed: sig does not verify with the attestation certificate');
   }
   const aaguid = input.authData.attestedCredentialData?.aaguid ?? Buffer.alloc(16);

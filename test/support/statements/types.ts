@@ -18,6 +18,8 @@ export interface StatementInput {
     readonly cose: Buffer;
   };
   readonly options: StatementOptions;
+  /** The ceremony time, when the test passes one (formats that carry a timestamp use it, e.g. SafetyNet). */
+  readonly now?: Date;
 }
 
 export interface StatementOptions {
