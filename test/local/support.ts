@@ -130,7 +130,8 @@ export class LocalFlow {
     mutate: (credential: any) => any = (c) => c,
   ): Promise<{ res: InjectResponse; credential: any; options: any; kept: Kept | undefined }> {
     const options = await this.attestationOptions(optionsBody);
-    const made = JSON.parse(JSON.stringify(this.authenticator.register(options, registerOptions)));
+    // The authenticator stamps the ceremony clock (the rig's fake clock) into timestamped statements (SafetyNet).
+    const made = JSON.parse(JSON.stringify(this.authenticator.register(options, { now: new Date(this.rig.h.clock.now()), ...registerOptions })));
     const credential = mutate({ ...made, extensions: { ...made.extensions, localhost: true } });
     const res = await this.rig.post(PATHS.attestationResult, credential, this.request);
     const body = res.json();

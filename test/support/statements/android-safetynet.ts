@@ -42,7 +42,7 @@ export const androidSafetynet: StatementBuilder = {
     const header = { alg: extra.alg ?? 'RS256', ...(extra.omitX5c ? {} : { x5c: [leaf.der.toString('base64'), ca.intermediate.der.toString('base64')] }) };
     const payload = {
       nonce: extra.nonce ?? createHash('sha256').update(Buffer.concat([input.authData, input.clientDataHash])).digest('base64'),
-      timestampMs: extra.timestampMs ?? (input as StatementInput & { readonly now?: Date }).now?.getTime() ?? Date.now(),
+      timestampMs: extra.timestampMs ?? input.now?.getTime() ?? Date.now(),
       apkPackageName: 'com.google.android.gms',
       apkCertificateDigestSha256: ['8P1sW0EPJcslw7UzRsiXL64w+O50Ed+RBICtay1g24M='],
       ctsProfileMatch: extra.ctsProfileMatch ?? true,

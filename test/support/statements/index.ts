@@ -1,5 +1,6 @@
 // The table of statement builders the soft authenticator uses. Adding a format = one file + one line here.
 import { androidKey } from './android-key.js';
+import { androidSafetynet } from './android-safetynet.js';
 import { apple } from './apple.js';
 import { fidoU2f } from './fido-u2f.js';
 import { none } from './none.js';
@@ -10,5 +11,5 @@ import type { StatementBuilder } from './types.js';
 export type { StatementBuilder, StatementInput, StatementOptions } from './types.js';
 
 export const STATEMENT_BUILDERS: ReadonlyMap<string, StatementBuilder> = new Map(
-  [none, packed, fidoU2f, tpm, androidKey, apple].map((builder) => [builder.fmt, builder]),
+  [none, packed, fidoU2f, tpm, androidKey, androidSafetynet, apple].map((builder) => [builder.fmt, builder]),
 );
