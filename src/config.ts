@@ -2,6 +2,8 @@
 // overrides) into this shape, reporting every problem at once; everything else receives it as an argument.
 // Nothing here reads the environment or the disk.
 
+import type { OpsOptions } from './admin/options.js';
+
 export type Variant = 'standard' | 'local';
 export type UserVerification = 'required' | 'preferred' | 'discouraged';
 export type AttestationConveyance = 'none' | 'indirect' | 'direct' | 'enterprise';
@@ -77,7 +79,16 @@ export interface ServiceConfig {
   readonly challenges: ChallengeStoreConfig;
   readonly local: { readonly enabled: boolean };
   /** The demo login page (served over HTTPS through the relay) that `npm start` brings up by default. */
-  readonly demo: { readonly enabled: boolean; readonly host: string; readonly port: number };
+  readonly demo: {
+    readonly enabled: boolean;
+    readonly host: string;
+    readonly port: number;
+    /**
+     * Development hostnames other than localhost that also serve the demo's local page (docs/demo.md).
+     * Optional (additive); absent = none.
+     */
+    readonly devHostnames?: readonly string[];
+  };
   /** The vendor word of `User-agent: <vendor> AppID: <client id>`. */
   readonly vendor: string;
   /** Folder for generated secrets (and the default SQLite file). Absolute. */
@@ -90,4 +101,10 @@ export interface ServiceConfig {
     readonly displayNameLength: number;
   };
   readonly applications: readonly ApplicationConfig[];
+  /**
+   * The operations settings (admin listener, rate limits, audit log, application cache, shutdown deadline,
+   * request log), validated by the loader with `readOpsOptions` and with the environment applied. Optional
+   * (additive): absent in configurations built by hand, where main.ts uses the defaults.
+   */
+  readonly ops?: OpsOptions;
 }

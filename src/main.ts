@@ -1,12 +1,17 @@
-// The composition root: load config → secrets → stores → build the app → listen → (demo). Everything the
+// The composition root: load config → secrets → trust (metadata) → stores → operations (application
+// store, audit, metrics, rate limits, admin listener) → build the app → listen → (demo). Everything the
 // service uses is created here once and passed down; nothing else reads the environment or the disk.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
-import { createApplicationDirectory } from './applications.js';
+import { applyOpsEnv, defaultOpsOptions, type OpsOptions } from './admin/options.js';
+import { composeHooks } from './admin/hooks.js';
+import { openOpsStores } from './admin/open.js';
+import { startOperations, type Ops } from './admin/setup.js';
+import { prepareTrust } from './applications.js';
 import type { ServiceConfig } from './config.js';
-import { loadConfig } from './config/load.js';
+import { ConfigError, loadConfig } from './config/load.js';
 import { buildApp } from './http/app.js';
 import { createLogger, LOG_LEVELS, type LevelledLogger, type LogLevel } from './log.js';
 import { loadSecrets } from './secrets.js';
@@ -32,11 +37,15 @@ export interface RunningService {
   /** The service's base address with the port actually bound, e.g. http://127.0.0.1:8787. */
   readonly url: string;
   readonly demoUrls: readonly string[];
+  /** The admin listener's address (health, readiness, metrics, admin API), or null when it is off. */
+  readonly adminUrl: string | null;
+  /** The demo's development CA certificate (to trust once), or null without the demo. */
+  readonly demoCaPath: string | null;
   /** Stops accepting, lets in-flight requests finish (bounded), stops the demo, closes the stores. */
   close(): Promise<void>;
 }
 
-/** How long in-flight requests may take to finish at shutdown before their connections are cut. */
+/** How long in-flight requests may take to finish when a start fails half-way (normal shutdown: ops.shutdown). */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 const WARNING_LINES = [
@@ -58,15 +67,37 @@ export const LOCAL_VARIANT_WARNING = [
 export async function startService(options: StartOptions): Promise<RunningService> {
   const runtime = options.runtime ?? systemRuntime;
   const config = loadConfig({ file: options.configFile, env: options.env, cwd: options.cwd });
+  const opsOptions = config.ops ?? opsOptionsWithoutLoader(config, options);
   const log = createLogger({ level: logLevel(options.env), sink: options.stderr, clock: runtime.now, base: { service: 'passkey-server' } });
   const secrets = loadSecrets({ config, env: options.env, randomBytes: runtime.randomBytes, log });
-  const applications = createApplicationDirectory(config.applications);
+  const trust = prepareTrust(config.applications, new Date(runtime.now()), options.configFile ?? 'built-in defaults');
+  for (const { clientId, info } of trust.metadata) {
+    log.info({ clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate, entries: info.entries }, 'metadata BLOB loaded');
+    if (info.staleAtLoad) {
+      log.warn({ clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate },
+        'the metadata BLOB is past its nextUpdate: install a newer one (passkey-server metadata check --blob …, docs/attestation.md)');
+    }
+  }
   const stores = await openStores(config, { clock: runtime.now });
+  let ops: Ops | undefined;
   let server: Server | undefined;
   try {
+    const opsStores = await openOpsStores(config);
+    try {
+      ops = await startOperations({
+        config, options: opsOptions, credentials: stores.credentials, challenges: stores.challenges, secrets, runtime, log,
+        buildTrust: trust.buildTrust,
+        applicationStore: opsStores.applications,
+        auditStore: opsStores.audit,
+        closeStores: () => stores.close(),
+      });
+    } catch (error) {
+      await opsStores.close().catch(() => undefined);
+      throw adminStartError(error, opsOptions);
+    }
     const deps: ServiceDeps = {
-      config, applications, credentials: stores.credentials, challenges: stores.challenges, secrets, runtime, log,
-      ...(options.hooks ? { hooks: options.hooks } : {}),
+      config, applications: ops.applications, credentials: ops.credentials, challenges: ops.challenges, secrets, runtime, log,
+      hooks: options.hooks ? composeHooks(ops.hooks, options.hooks) : ops.hooks,
     };
     const app = buildApp(deps);
     server = createServer(app.handler);
@@ -77,30 +108,59 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const address = await listen(server, config.listen.host, config.listen.port);
     const url = `http://${hostForUrl(address.address)}:${address.port}`;
     options.stdout.write(`passkey-server: service listening on ${url}\n`);
-    log.info({ url, database: config.database.kind, challenges: config.challenges.kind, applications: config.applications.length }, 'service started');
+    const adminUrl = ops.admin?.url ?? null;
+    if (adminUrl !== null) options.stdout.write(`passkey-server: admin listening on ${adminUrl}\n`);
+    log.info({
+      url, adminUrl, database: config.database.kind, challenges: config.challenges.kind, applications: config.applications.length,
+      rateLimitStore: opsOptions.rateLimits.store === 'memory' ? 'memory' : 'redis',
+    }, 'service started');
     if (config.local.enabled) {
       options.stderr.write(`${LOCAL_VARIANT_WARNING}\n`);
       log.warn({}, 'the local variant is enabled: development only');
     }
     const demo = config.demo.enabled ? await startDemoFor(config, address, log) : undefined;
     for (const demoUrl of demo?.urls ?? []) options.stdout.write(`passkey-server: demo page at ${demoUrl}\n`);
+    if (demo) options.stdout.write(`passkey-server: demo CA certificate at ${demo.caPath} (trust it once: docs/demo.md)\n`);
+    const running = ops;
+    const serviceServer = server;
     return {
       config,
       url,
       demoUrls: demo?.urls ?? [],
+      adminUrl,
+      demoCaPath: demo?.caPath ?? null,
       close: once(async () => {
         log.info({}, 'shutting down');
-        await closeServer(server!);
+        // Readiness drains, the service and admin listeners finish what is in flight, then every store
+        // closes once (the credential and challenge stores through openStores' own close).
+        await running.shutdown([serviceServer]);
         await demo?.close().catch((error: unknown) => log.error({ error }, 'demo did not close cleanly'));
-        await stores.close();
         log.info({}, 'stopped');
       }),
     };
   } catch (error) {
     if (server?.listening) await closeServer(server).catch(() => undefined);
-    await stores.close().catch(() => undefined);
+    // ops.shutdown closes every store (ours through closeStores); without ops, close ours here.
+    if (ops) await ops.shutdown([]).catch(() => undefined);
+    else await stores.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** A configuration built without the loader (no `ops`): the defaults with the environment applied. */
+function opsOptionsWithoutLoader(config: ServiceConfig, options: StartOptions): OpsOptions {
+  const problems: string[] = [];
+  const ops = applyOpsEnv(defaultOpsOptions(config.dataDir), options.env, options.cwd, problems);
+  if (problems.length > 0) throw new ConfigError(problems, options.configFile ?? 'built-in defaults');
+  return ops;
+}
+
+/** The admin listener could not start (its port taken, its host wrong): say which setting to change. */
+function adminStartError(error: unknown, ops: OpsOptions): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'EACCES' && code !== 'ENOTFOUND') return error;
+  const hint = code === 'EADDRINUSE' ? ' (in use: choose another with admin.port or PASSKEY_ADMIN_PORT, or switch it off with PASSKEY_ADMIN_ENABLED=false)' : '';
+  return new Error(`the admin listener cannot listen on ${ops.admin.host}:${ops.admin.port}: ${code}${hint}`, { cause: error });
 }
 
 function logLevel(env: Readonly<Record<string, string | undefined>>): LogLevel {
@@ -144,6 +204,7 @@ async function closeServer(server: Server): Promise<void> {
 
 interface DemoHandle {
   readonly urls: string[];
+  readonly caPath: string;
   close(): Promise<void>;
 }
 
@@ -164,6 +225,7 @@ async function startDemoFor(config: ServiceConfig, address: AddressInfo, log: Le
       port: config.demo.port,
       dataDir: config.dataDir,
       standardDomain: application.domain,
+      devHostnames: config.demo.devHostnames ?? [],
       log,
     });
   } catch (error) {

@@ -35,7 +35,9 @@ export function defaultOpsOptions(dataDir: string): OpsOptions {
     admin: { enabled: true, host: '127.0.0.1', port: 8788, tokensFile: join(dataDir, 'admin-tokens.json'), metricsRequireToken: false },
     rateLimits: {
       store: 'memory', keyPrefix: 'passkey:rl:',
-      perApplication: { burst: 200, perSecond: 50 }, perAddress: { burst: 100, perSecond: 20 },
+      // Generous on purpose: the four operations are called by integrators' relays, so one address carries
+      // all the users of a relay; tighten per deployment (docs/operations.md).
+      perApplication: { burst: 2000, perSecond: 1000 }, perAddress: { burst: 1000, perSecond: 500 },
       applications: {}, exemptAddresses: [], onStoreError: 'allow',
     },
     audit: { maxEvents: 100_000, options: 'failures' },

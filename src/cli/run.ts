@@ -1,10 +1,10 @@
 // Dispatches the command line. Each command answers an exit code: 0 done, 1 failed (a clear message on
 // stderr), 2 called wrongly (with the usage). `serve` answers undefined: it runs until a signal.
 
-import { pathToFileURL } from 'node:url';
-import { dirname, join, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { runAdminCli } from '../admin/cli.js';
+import { adminCliDeps } from '../admin/cli-deps.js';
+import { defaultOpsOptions } from '../admin/options.js';
 import type { ServiceConfig } from '../config.js';
 import { loadConfig } from '../config/load.js';
 import { redactUrl } from '../config/web.js';
@@ -13,6 +13,7 @@ import { migrateDatabase } from '../stores/open.js';
 import { systemRuntime } from '../util/runtime.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CliIo } from './io.js';
 import { parseConfigArgs, report } from './common.js';
+import { runMetadataCheck } from './metadata.js';
 import { serveCommand } from './serve.js';
 import { USAGE } from './usage.js';
 
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, Command> = {
   secrets,
   apps,
   metadata,
+  admin,
   help: async (_args, io) => {
     io.stdout.write(USAGE);
     return EXIT_OK;
@@ -63,6 +65,11 @@ async function checkConfig(args: readonly string[], io: CliIo): Promise<number> 
   const config = configFrom(values, io);
   const database = config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
   const challenges = config.challenges.kind === 'redis' ? redactUrl(config.challenges.url) : config.challenges.kind;
+  const ops = config.ops ?? defaultOpsOptions(config.dataDir);
+  const admin = ops.admin.enabled ? `${ops.admin.host}:${ops.admin.port}${ops.admin.port === 0 ? ' (any free port)' : ''}` : 'disabled';
+  const rule = (r: { burst: number; perSecond: number } | null) => (r === null ? 'none' : `${r.burst} burst, ${r.perSecond}/s`);
+  const rateLimits = `${ops.rateLimits.store === 'memory' ? 'memory' : redactUrl(ops.rateLimits.store)}; ` +
+    `per application ${rule(ops.rateLimits.perApplication)}, per address ${rule(ops.rateLimits.perAddress)}`;
   io.stdout.write([
     `configuration OK (${typeof values.config === 'string' ? values.config : 'built-in defaults'})`,
     `  listen:       ${config.listen.host}:${config.listen.port}`,
@@ -70,6 +77,8 @@ async function checkConfig(args: readonly string[], io: CliIo): Promise<number> 
     `  challenges:   ${challenges}`,
     `  local:        ${config.local.enabled ? 'enabled (development only)' : 'disabled'}`,
     `  demo:         ${config.demo.enabled ? `${config.demo.host}:${config.demo.port}` : 'disabled'}`,
+    `  admin:        ${admin}`,
+    `  rate limits:  ${rateLimits}`,
     `  secrets file: ${config.secretsFile}`,
     `  applications: ${config.applications.map((a) => a.clientId).join(', ') || '(none)'}`,
     '',
@@ -138,20 +147,14 @@ async function apps(args: readonly string[], io: CliIo): Promise<number> {
   return EXIT_OK;
 }
 
-/** `metadata check` belongs to the attestation module (src/cli/metadata.ts); wired when that file exists. */
+/** `metadata check …`: the attestation module's command (src/cli/metadata.ts), with this CLI's streams and environment. */
 async function metadata(args: readonly string[], io: CliIo): Promise<number> {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const file = join(here, 'metadata.js');
-  if (!existsSync(file)) {
-    io.stderr.write('passkey-server: "metadata check" is not available in this build\n');
-    return EXIT_FAILURE;
-  }
-  const module = (await import(pathToFileURL(file).href)) as { runMetadataCheck?: (argv: readonly string[]) => Promise<number> | number };
-  if (typeof module.runMetadataCheck !== 'function') {
-    io.stderr.write('passkey-server: "metadata check" is not available in this build\n');
-    return EXIT_FAILURE;
-  }
   const [sub, ...rest] = args;
-  if (sub !== 'check') throw new UsageError('usage: metadata check ...');
-  return module.runMetadataCheck(rest);
+  if (sub !== 'check') throw new UsageError('usage: metadata check [--config <file>] [--blob <new.jwt>] [--app <clientId>] [--json]');
+  return runMetadataCheck(rest, io);
+}
+
+/** `admin …`: the operations module's command line (src/admin/cli.ts), on the configuration's stores. */
+async function admin(args: readonly string[], io: CliIo): Promise<number> {
+  return runAdminCli(args, io, adminCliDeps({ env: io.env, cwd: io.cwd, opsOptions: (config) => config.ops ?? defaultOpsOptions(config.dataDir) }));
 }

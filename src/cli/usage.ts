@@ -1,4 +1,6 @@
-// The help text of the command line.
+// The help text of the command line (the admin commands' own text, from the operations module, at the end).
+import { ADMIN_USAGE } from '../admin/cli.js';
+
 export const USAGE = `Usage: passkey-server <command> [options]
 
 Commands:
@@ -14,9 +16,13 @@ Commands:
                            create a secrets file (for deployments where secrets are never generated)
   apps list [--config <file>] [--json]
                            list the configured applications
-  metadata check ...       check a FIDO metadata BLOB (see docs/attestation.md)
+  metadata check [--config <file>] [--blob <new.jwt>] [--app <clientId>] [--json]
+                           verify (or install) a FIDO metadata BLOB and list credentials it now refuses
+                           (exit 3 when there are any; see docs/attestation.md)
+  admin <command> ...      tokens, applications, credentials, audit log (below; see docs/admin.md)
   help                     this text
 
 Without --config the built-in default configuration is used (SQLite in ./data, the demo application).
 Environment variables override single settings: see docs/configuration.md.
-`;
+
+${ADMIN_USAGE}`;

@@ -23,6 +23,11 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { name: 'PASSKEY_DEMO_ENABLED', key: ['demo', 'enabled'], type: 'boolean' },
   { name: 'PASSKEY_DEMO_HOST', key: ['demo', 'host'], type: 'string' },
   { name: 'PASSKEY_DEMO_PORT', key: ['demo', 'port'], type: 'integer' },
+  { name: 'PASSKEY_ADMIN_ENABLED', key: ['admin', 'enabled'], type: 'boolean' },
+  { name: 'PASSKEY_ADMIN_HOST', key: ['admin', 'host'], type: 'string' },
+  { name: 'PASSKEY_ADMIN_PORT', key: ['admin', 'port'], type: 'integer' },
+  { name: 'PASSKEY_ADMIN_TOKENS_FILE', key: ['admin', 'tokensFile'], type: 'string' },
+  { name: 'PASSKEY_RATE_LIMIT_STORE', key: ['rateLimits', 'store'], type: 'string' },
 ];
 
 const TRUE = ['true', '1', 'yes', 'on'];

@@ -14,7 +14,8 @@ import {
 import { builtInConfig, DEFAULTS } from './defaults.js';
 import { applyEnvOverrides } from './env.js';
 import { ConfigError } from './errors.js';
-import { postgresUrlProblem, redactUrl, redisUrlProblem } from './web.js';
+import { OPS_TOP_LEVEL_KEYS, readOps } from './ops.js';
+import { domainProblem, postgresUrlProblem, redactUrl, redisUrlProblem } from './web.js';
 
 export { ConfigError } from './errors.js';
 
@@ -27,6 +28,7 @@ export interface LoadConfigOptions {
 
 export const TOP_LEVEL_KEYS = [
   '$schema', 'listen', 'database', 'challenges', 'local', 'demo', 'vendor', 'dataDir', 'secretsFile', 'limits', 'applications',
+  ...OPS_TOP_LEVEL_KEYS,
 ] as const;
 
 /** `<vendor> AppID: <client id>`: the vendor word is one token. */
@@ -107,6 +109,7 @@ export function validateConfig(
   const demo = readDemo(problems, top.demo);
   const limits = readLimits(problems, top.limits);
   const applications = readApplications(problems, top.applications, resolvePath);
+  const ops = readOps(top, { problems, dataDir, resolvePath, listenPort: listen?.port });
 
   if (demo?.enabled && applications !== undefined && applications.length === 0) {
     problems.add('demo.enabled', 'the demo needs an application to serve (it serves the first of applications)');
@@ -114,11 +117,17 @@ export function validateConfig(
   if (demo?.enabled && listen !== undefined && demo.port !== 0 && demo.port === listen.port && demo.host === listen.host) {
     problems.add('demo.port', `the demo and the service cannot both listen on ${listen.host}:${listen.port}`);
   }
+  if (ops?.admin.enabled && ops.admin.port !== 0) {
+    const { host, port } = ops.admin;
+    if (listen !== undefined && port === listen.port && host === listen.host) problems.add('admin.port', `the admin listener and the service cannot both listen on ${host}:${port}`);
+    if (demo?.enabled && port === demo.port && host === demo.host) problems.add('admin.port', `the admin listener and the demo cannot both listen on ${host}:${port}`);
+  }
   if (listen === undefined || vendor === undefined || dataDir === undefined || secretsFile === undefined || database === undefined ||
-      challenges === undefined || local === undefined || demo === undefined || limits === undefined || applications === undefined) {
+      challenges === undefined || local === undefined || demo === undefined || limits === undefined || applications === undefined ||
+      ops === undefined) {
     return undefined;
   }
-  return { listen, database, challenges, local, demo, vendor, dataDir, secretsFile, limits, applications };
+  return { listen, database, challenges, local, demo, vendor, dataDir, secretsFile, limits, applications, ops };
 }
 
 function readListen(problems: Problems, path: string, raw: unknown, fallback: { host: string; port: number }): { host: string; port: number } | undefined {
@@ -178,11 +187,28 @@ function readLocal(problems: Problems, raw: unknown): { enabled: boolean } | und
 
 /** The demo is on in the built-in configuration only: a config file turns it on explicitly. */
 function readDemo(problems: Problems, raw: unknown): ServiceConfig['demo'] | undefined {
-  const demo = readObject(problems, 'demo', raw ?? {}, ['enabled', 'host', 'port']);
+  const demo = readObject(problems, 'demo', raw ?? {}, ['enabled', 'host', 'port', 'devHostnames']);
   if (demo === undefined) return undefined;
   const enabled = demo.enabled === undefined ? false : readBoolean(problems, 'demo.enabled', demo.enabled);
   const listen = readListen(problems, 'demo', { host: demo.host, port: demo.port }, DEFAULTS.demo);
-  return enabled === undefined || listen === undefined ? undefined : { enabled, ...listen };
+  const devHostnames = demo.devHostnames === undefined ? [] : readArray(problems, 'demo.devHostnames', demo.devHostnames, (p, v) => readDevHostname(problems, p, v), { max: 20 });
+  return enabled === undefined || listen === undefined || devHostnames === undefined ? undefined : { enabled, ...listen, devHostnames };
+}
+
+/** A development hostname (e.g. "dev.example.test") that also serves the demo's local page; docs/demo.md. */
+function readDevHostname(problems: Problems, path: string, value: unknown): string | undefined {
+  const name = readString(problems, path, value, { max: 253 });
+  if (name === undefined) return undefined;
+  if (name === 'localhost') {
+    problems.add(path, '"localhost" is always served; list only the other development hostnames');
+    return undefined;
+  }
+  const problem = domainProblem(name);
+  if (problem !== undefined) {
+    problems.add(path, problem);
+    return undefined;
+  }
+  return name;
 }
 
 function readLimits(problems: Problems, raw: unknown): ServiceConfig['limits'] | undefined {

@@ -16,6 +16,9 @@ describe('docs/configuration.md', () => {
   it('lists every top-level key', () => {
     for (const key of TOP_LEVEL_KEYS) assert.ok(doc.includes(`| \`${key}\``), key);
     for (const key of ['limits.bodyBytes', 'limits.usernameLength', 'limits.displayNameLength']) assert.ok(doc.includes(`| \`${key}\``), key);
+    for (const key of ['admin.enabled', 'admin.host', 'admin.port', 'admin.tokensFile', 'admin.metricsRequireToken', 'rateLimits.store',
+      'rateLimits.keyPrefix', 'rateLimits.perApplication', 'rateLimits.perAddress', 'rateLimits.applications', 'rateLimits.exemptAddresses',
+      'rateLimits.onStoreError', 'audit.maxEvents', 'audit.options', 'demo.devHostnames']) assert.ok(doc.includes(`| \`${key}\``), key);
   });
 
   it('lists every application and attestation key', () => {

@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { defaultOpsOptions, type OpsOptions } from '../../src/admin/options.js';
 import { DEFAULT_ALGORITHMS, type ServiceConfig } from '../../src/config.js';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { ANCHOR_PEM, minimalApp, tempDir, writeFile } from './support.js';
@@ -33,6 +34,12 @@ function assertProblem(problems: readonly string[], path: string, words = ''): v
   assert.ok(problems.some((p) => p.startsWith(path) && p.includes(words)), `no problem "${path} … ${words}" in:\n${problems.join('\n')}`);
 }
 
+/** The operations defaults of a data folder, with the admin port the loader decides. */
+function defaultOps(dataDir: string, adminPort: number): OpsOptions {
+  const ops = defaultOpsOptions(dataDir);
+  return { ...ops, admin: { ...ops.admin, port: adminPort } };
+}
+
 const DEFAULT_POLICY = { trustAnchors: [], requireTrusted: false, metadata: null, metadataRoots: [], enforceStatusAtAuthentication: false, aaguidAllow: [], aaguidDeny: [] };
 
 describe('loadConfig without a file: the built-in default', () => {
@@ -44,7 +51,7 @@ describe('loadConfig without a file: the built-in default', () => {
       database: { kind: 'sqlite', path: join(cwd, 'data', 'fido2.db') },
       challenges: { kind: 'memory' },
       local: { enabled: true },
-      demo: { enabled: true, host: '127.0.0.1', port: 8443 },
+      demo: { enabled: true, host: '127.0.0.1', port: 8443, devHostnames: [] },
       vendor: 'Vendor',
       dataDir: join(cwd, 'data'),
       secretsFile: join(cwd, 'data', 'secrets.json'),
@@ -55,6 +62,7 @@ describe('loadConfig without a file: the built-in default', () => {
         timeoutMs: 180000, algorithms: [...DEFAULT_ALGORITHMS], userVerification: null, counterPolicy: 'strict',
         revealUnknownUsers: false, allowCrossOrigin: false, attestation: DEFAULT_POLICY,
       }],
+      ops: defaultOps(join(cwd, 'data'), 8788),
     } satisfies ServiceConfig);
   });
 
@@ -109,7 +117,7 @@ describe('loadConfig with a file', () => {
       database: { kind: 'sqlite', path: join(dir, 'data', 'fido2.db') },
       challenges: { kind: 'memory' },
       local: { enabled: true },
-      demo: { enabled: false, host: '127.0.0.1', port: 8443 },
+      demo: { enabled: false, host: '127.0.0.1', port: 8443, devHostnames: [] },
       vendor: 'Vendor',
       dataDir: join(dir, 'data'),
       secretsFile: join(dir, 'data', 'secrets.json'),
@@ -119,6 +127,7 @@ describe('loadConfig with a file', () => {
         variants: ['standard', 'local'], localOrigins: ['https://localhost'], timeoutMs: 180000, algorithms: [...DEFAULT_ALGORITHMS],
         userVerification: null, counterPolicy: 'strict', revealUnknownUsers: false, allowCrossOrigin: false, attestation: DEFAULT_POLICY,
       }],
+      ops: defaultOps(join(dir, 'data'), 8788),
     } satisfies ServiceConfig);
   });
 
@@ -132,10 +141,17 @@ describe('loadConfig with a file', () => {
       database: 'postgres://fido:secret@db.internal:5432/fido2',
       challenges: 'redis://cache.internal:6379/0',
       local: { enabled: false },
-      demo: { enabled: true, host: '127.0.0.1', port: 0 },
+      demo: { enabled: true, host: '127.0.0.1', port: 0, devHostnames: ['dev.acme.test'] },
       vendor: 'Acme',
       dataDir: '/var/lib/passkey',
       secretsFile: '../secrets/keys.json',
+      admin: { enabled: true, host: '10.0.0.2', port: 9100, tokensFile: '../secrets/admin-tokens.json', metricsRequireToken: true },
+      rateLimits: { store: 'redis://cache.internal:6379/1', keyPrefix: 'acme:rl:', perApplication: { burst: 50, perSecond: 10 }, perAddress: null,
+        applications: { 'acme-web': { burst: 500, perSecond: 100 } }, exemptAddresses: ['10.0.0.7'], onStoreError: 'deny' },
+      audit: { maxEvents: 5000, options: 'all' },
+      applicationCacheMs: 1000,
+      shutdownDeadlineMs: 20000,
+      requestLog: false,
       limits: { bodyBytes: 32768, usernameLength: 128, displayNameLength: 64 },
       applications: [{
         clientId: 'acme-web', name: 'Acme', icon: 'https://acme.example/icon.png', domain: 'acme.example',
@@ -154,7 +170,7 @@ describe('loadConfig with a file', () => {
       database: { kind: 'postgres', url: 'postgres://fido:secret@db.internal:5432/fido2' },
       challenges: { kind: 'redis', url: 'redis://cache.internal:6379/0' },
       local: { enabled: false },
-      demo: { enabled: true, host: '127.0.0.1', port: 0 },
+      demo: { enabled: true, host: '127.0.0.1', port: 0, devHostnames: ['dev.acme.test'] },
       vendor: 'Acme',
       dataDir: '/var/lib/passkey',
       secretsFile: join(dir, 'secrets', 'keys.json'),
@@ -169,6 +185,15 @@ describe('loadConfig with a file', () => {
           metadataRoots: [join(dir, 'pki', 'a.pem')], enforceStatusAtAuthentication: true, aaguidAllow: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'], aaguidDeny: ['00000000-0000-0000-0000-000000000001'],
         },
       }],
+      ops: {
+        admin: { enabled: true, host: '10.0.0.2', port: 9100, tokensFile: join(dir, 'secrets', 'admin-tokens.json'), metricsRequireToken: true },
+        rateLimits: { store: 'redis://cache.internal:6379/1', keyPrefix: 'acme:rl:', perApplication: { burst: 50, perSecond: 10 }, perAddress: null,
+          applications: { 'acme-web': { burst: 500, perSecond: 100 } }, exemptAddresses: ['10.0.0.7'], onStoreError: 'deny' },
+        audit: { maxEvents: 5000, options: 'all' },
+        applications: { cacheMs: 1000 },
+        shutdownDeadlineMs: 20000,
+        requestLog: false,
+      },
     } satisfies ServiceConfig);
   });
 
@@ -393,6 +418,8 @@ describe('loadConfig: environment overrides', () => {
         PASSKEY_HOST: '0.0.0.0', PASSKEY_PORT: '9999', PASSKEY_DATABASE: 'sqlite:db/over.db', PASSKEY_CHALLENGES: 'redis://r:6379',
         PASSKEY_LOCAL_ENABLED: 'false', PASSKEY_DATA_DIR: 'd', PASSKEY_SECRETS_FILE: 's/keys.json', PASSKEY_VENDOR: 'Acme',
         PASSKEY_BODY_BYTES: '2048', PASSKEY_DEMO_ENABLED: '1', PASSKEY_DEMO_HOST: '::1', PASSKEY_DEMO_PORT: '9443',
+        PASSKEY_ADMIN_ENABLED: 'off', PASSKEY_ADMIN_HOST: '10.1.1.1', PASSKEY_ADMIN_PORT: '9101', PASSKEY_ADMIN_TOKENS_FILE: 't/admin.json',
+        PASSKEY_RATE_LIMIT_STORE: 'redis://limits:6379',
       },
     });
     assert.deepEqual(config.listen, { host: '0.0.0.0', port: 9999 });
@@ -403,7 +430,9 @@ describe('loadConfig: environment overrides', () => {
     assert.equal(config.secretsFile, join(cwd, 's', 'keys.json'));
     assert.equal(config.vendor, 'Acme');
     assert.equal(config.limits.bodyBytes, 2048);
-    assert.deepEqual(config.demo, { enabled: true, host: '::1', port: 9443 });
+    assert.deepEqual(config.demo, { enabled: true, host: '::1', port: 9443, devHostnames: [] });
+    assert.deepEqual(config.ops?.admin, { enabled: false, host: '10.1.1.1', port: 9101, tokensFile: join(cwd, 't', 'admin.json'), metricsRequireToken: false });
+    assert.equal(config.ops?.rateLimits.store, 'redis://limits:6379');
   });
 
   it('an empty variable counts as unset', () => {
@@ -427,7 +456,93 @@ describe('loadConfig: environment overrides', () => {
     assertProblem(problems, 'database (from PASSKEY_DATABASE)', 'sqlite');
   });
 
+  it('bad operations variables name the variable too', () => {
+    const problems = problemsOfFile({ applications: [minimalApp()] }, { PASSKEY_ADMIN_PORT: '70000', PASSKEY_RATE_LIMIT_STORE: 'mysql://x', PASSKEY_ADMIN_ENABLED: 'perhaps' });
+    assertProblem(problems, 'admin.port (from PASSKEY_ADMIN_PORT)', '0 to 65535');
+    assertProblem(problems, 'rateLimits.store (from PASSKEY_RATE_LIMIT_STORE)', 'redis');
+    assertProblem(problems, 'PASSKEY_ADMIN_ENABLED', 'true or false');
+  });
+
   it('variables not in the table are ignored', () => {
     assert.equal(loadFile({ applications: [minimalApp()] }, { PASSKEY_COLOUR: 'blue', PORT: '1' }).config.listen.port, 8787);
+  });
+});
+
+describe('loadConfig: operations keys (admin, rateLimits, audit, …)', () => {
+  it('problems of the operations keys come in the same ConfigError as every other problem', () => {
+    const problems = problemsOfFile({
+      vendor: 'two words',
+      admin: { port: 'x', colour: 'red' },
+      rateLimits: { perAddress: { burst: 0, perSecond: 1 }, onStoreError: 'panic' },
+      audit: { options: 'some' },
+      shutdownDeadlineMs: -5,
+      requestLog: 'yes',
+      applications: [minimalApp()],
+    });
+    assertProblem(problems, 'vendor');
+    for (const path of ['admin.port', 'admin.colour', 'rateLimits.perAddress.burst', 'rateLimits.onStoreError', 'audit.options', 'shutdownDeadlineMs', 'requestLog']) {
+      assertProblem(problems, `${path}:`);
+    }
+  });
+
+  it('a relative token file is relative to the config file; from the environment, to the working directory', () => {
+    const { config, dir } = loadFile({ admin: { tokensFile: 'keys/admin.json' }, applications: [minimalApp()] });
+    assert.equal(config.ops?.admin.tokensFile, join(dir, 'keys', 'admin.json'));
+    const cwd = tempDir();
+    const fileDir = tempDir();
+    const file = writeFile(fileDir, 'config.json', { admin: { tokensFile: 'keys/admin.json' }, applications: [minimalApp()] });
+    assert.equal(loadConfig({ file, cwd, env: { PASSKEY_ADMIN_TOKENS_FILE: 'other.json' } }).ops?.admin.tokensFile, join(cwd, 'other.json'));
+  });
+
+  it('the default token file is in dataDir', () => {
+    const { config, dir } = loadFile({ dataDir: './state', applications: [minimalApp()] });
+    assert.equal(config.ops?.admin.tokensFile, join(dir, 'state', 'admin-tokens.json'));
+  });
+
+  describe('the admin port', () => {
+    const port = (content: Record<string, unknown>, env: Record<string, string> = {}) =>
+      loadFile({ ...content, applications: [minimalApp()] }, env).config.ops?.admin.port;
+
+    it('is 8788 next to the default service port 8787', () => assert.equal(port({}), 8788));
+    it('is any free port (0) when the service listens on port 0, so parallel services never fight over 8788', () => {
+      assert.equal(port({ listen: { port: 0 } }), 0);
+      assert.equal(port({}, { PASSKEY_PORT: '0' }), 0);
+      assert.equal(port({ listen: { port: 0 }, admin: { port: 9100 } }), 0, 'even when the file names one');
+    });
+    it('PASSKEY_ADMIN_PORT always wins', () => {
+      assert.equal(port({ listen: { port: 0 } }, { PASSKEY_ADMIN_PORT: '9101' }), 9101);
+      assert.equal(port({ admin: { port: 9100 } }, { PASSKEY_ADMIN_PORT: '9102' }), 9102);
+    });
+    it('is the file\'s admin.port when the service has a port of its own', () => assert.equal(port({ listen: { port: 9000 }, admin: { port: 9100 } }), 9100));
+    it('without admin.port, next to a service port other than 8787, it is any free port', () => assert.equal(port({ listen: { port: 9000 } }), 0));
+    it('cannot be the service\'s or the demo\'s address', () => {
+      assertProblem(problemsOfFile({ listen: { port: 9000 }, admin: { port: 9000 }, applications: [minimalApp()] }), 'admin.port', 'service');
+      assertProblem(problemsOfFile({ listen: { port: 9000 }, demo: { enabled: true, port: 9443 }, admin: { port: 9443 }, applications: [minimalApp()] }), 'admin.port', 'demo');
+    });
+  });
+
+  it('the rate-limit defaults are generous (a relay carries all its users from one address)', () => {
+    const { config } = loadFile({ applications: [minimalApp()] });
+    assert.deepEqual(config.ops?.rateLimits.perApplication, { burst: 2000, perSecond: 1000 });
+    assert.deepEqual(config.ops?.rateLimits.perAddress, { burst: 1000, perSecond: 500 });
+  });
+});
+
+describe('loadConfig: demo.devHostnames', () => {
+  it('defaults to none, and reads a list of host names', () => {
+    assert.deepEqual(loadFile({ applications: [minimalApp()] }).config.demo.devHostnames, []);
+    assert.deepEqual(loadFile({ demo: { devHostnames: ['dev.example.test', 'idp.localhost'] }, applications: [minimalApp()] }).config.demo.devHostnames,
+      ['dev.example.test', 'idp.localhost']);
+  });
+
+  it('refuses what is not a host name, localhost itself, and duplicates', () => {
+    const problems = problemsOfFile({ demo: { devHostnames: ['https://dev.example.test', 'localhost', '10.0.0.1', 'Dev.Example.test', 'a.test', 'a.test', 7] }, applications: [minimalApp()] });
+    assertProblem(problems, 'demo.devHostnames[0]', 'host name');
+    assertProblem(problems, 'demo.devHostnames[1]', 'always served');
+    assertProblem(problems, 'demo.devHostnames[2]', 'IP address');
+    assertProblem(problems, 'demo.devHostnames[3]', 'lower-case');
+    assertProblem(problems, 'demo.devHostnames[5]', 'duplicate');
+    assertProblem(problems, 'demo.devHostnames[6]', 'string');
+    assertProblem(problemsOfFile({ demo: { devHostnames: 'dev.example.test' }, applications: [minimalApp()] }), 'demo.devHostnames', 'array');
   });
 });
