@@ -7,8 +7,8 @@
 //   4. Memory at scale: --seed credentials bulk-seeded into SQLite, then RSS and authentications again.
 // Prints Markdown tables (the figures of BENCHMARKS.md) and, with --json <file>, the raw numbers.
 //
-//   npx tsc -p tsconfig.test.json && node .build/bench/run.js [--seconds 5] [--rounds 2] [--flows 32]
-//       [--seed 1000000] [--verify-seconds 2] [--json out.json] [--cpu-prof <dir>] [--only inprocess|http|seed] [--skip-scale]
+//   npx tsc -p tsconfig.test.json && node .build/bench/run.js [--seconds 4] [--rounds 2] [--flows 32]
+//       [--seed 1000000] [--verify-seconds 1.5] [--json out.json] [--cpu-prof <dir>] [--only inprocess|http|seed] [--skip-scale]
 
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -26,11 +26,11 @@ import { join } from 'node:path';
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '2' },
     flows: { type: 'string', default: '32' },
     seed: { type: 'string', default: '1000000' },
-    'verify-seconds': { type: 'string', default: '2' },
+    'verify-seconds': { type: 'string', default: '1.5' },
     json: { type: 'string' },
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
