@@ -1,10 +1,11 @@
 // Every SQLite migration, in order. A new migration is a new file here and one more line below.
 import type { SqliteMigration } from './migration.js';
 import { migration as m0001 } from './0001-initial.js';
+import { migration as m0002 } from './0002-operations.js';
 
 export type { SqliteMigration } from './migration.js';
 
-export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [m0001];
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [m0001, m0002];
 
 /** The schema version this build expects. */
 export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.length;
