@@ -22,6 +22,7 @@ const FAKE_TRANSPORTS = ['internal', 'hybrid'];
 
 export async function assertionOptions(ctx: CeremonyContext, request: AssertionOptionsRequest): Promise<Record<string, unknown>> {
   const { application: app, deps } = ctx;
+  ctx.noteSubject({ username: request.username });
   const name = parseUsername(request.username, app, deps.config.local.enabled);
   ctx.noteVariant(name.variant);
   const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, app.origins) : null;

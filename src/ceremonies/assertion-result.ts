@@ -18,12 +18,13 @@ import { claimedVariant, takeCeremony } from './session.js';
 import { LOCAL_RP_ID } from './username.js';
 
 export async function assertionResult(ctx: CeremonyContext, request: AssertionResultRequest): Promise<Record<string, unknown>> {
-  const variant = claimedVariant(ctx, request.localMarker);
+  const variant = claimedVariant(ctx, request.localMarker, 'authentication');
   const clientData = parseClientData(request.response.clientDataJSON);
   // From here on the ceremony is consumed, whether verification then succeeds or fails.
   const ceremony = await takeCeremony(ctx, clientData.challenge, 'authentication', variant);
   const parsed = parseAuthentication(request, clientData);
   const credentialId = encodeBase64url(parsed.credentialId);
+  ctx.noteSubject({ username: ceremony.username, credentialId });
 
   if (variant === 'local') {
     // The blob is the only record of the credential. The counter cannot be tracked without storage: the
@@ -33,12 +34,14 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
     });
     const view = credentialView(ctx, credentialId, local.publicKey, local.algorithm, 0, local.userHandle, local.backupEligible);
     verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
+    checkAuthenticatorStatus(ctx, local.aaguid);
     return {};
   }
 
   const stored = await offeredCredential(ctx, ceremony, credentialId);
   const view = credentialView(ctx, credentialId, stored.publicKey, stored.algorithm, stored.signCount, stored.userHandle, stored.backupEligible);
   const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
+  checkAuthenticatorStatus(ctx, stored.aaguid);
   const written = await ctx.deps.credentials.recordUse(ctx.clientId, credentialId, {
     expectedSignCount: stored.signCount,
     // Under the `warn` policy a counter that went backwards is accepted, never stored lower.
@@ -66,6 +69,16 @@ async function offeredCredential(ctx: CeremonyContext, ceremony: CeremonyRecord,
   const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
   if (!stored || stored.userHandle !== ceremony.userHandle) throw new FidoError('CREDENTIAL_ID_NOT_FOUND');
   return stored;
+}
+
+/**
+ * The application's metadata policy at authentication (TrustEvaluator.checkAuthentication): refuses, with
+ * AUTHENTICATOR_STATUS_NOT_ACCEPTED, a credential whose authenticator model metadata now reports compromised.
+ * Asked after the signature verified (only the credential's holder learns the reason) and before anything
+ * is written.
+ */
+function checkAuthenticatorStatus(ctx: CeremonyContext, aaguid: string): void {
+  ctx.application.trust.checkAuthentication?.({ aaguid, now: new Date(ctx.deps.runtime.now()) });
 }
 
 function credentialView(

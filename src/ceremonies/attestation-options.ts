@@ -14,6 +14,7 @@ export const CHALLENGE_BYTES = 32;
 
 export async function attestationOptions(ctx: CeremonyContext, request: AttestationOptionsRequest): Promise<Record<string, unknown>> {
   const { application: app, deps } = ctx;
+  ctx.noteSubject({ username: request.username });
   const name = parseUsername(request.username, app, deps.config.local.enabled);
   ctx.noteVariant(name.variant);
   const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, app.origins) : null;

@@ -3,7 +3,6 @@
 // store has it. Local: stores nothing and answers the sealed credential as `localhost`.
 
 import { FidoError } from '../errors.js';
-import type { Application } from '../service.js';
 import type { CeremonyRecord, CredentialRecord } from '../stores/types.js';
 import { encodeBase64url } from '../util/base64url.js';
 import { parseClientData } from '../webauthn/client-data.js';
@@ -18,17 +17,18 @@ import { claimedVariant, takeCeremony } from './session.js';
 import { LOCAL_RP_ID } from './username.js';
 
 export async function attestationResult(ctx: CeremonyContext, request: AttestationResultRequest): Promise<Record<string, unknown>> {
-  const variant = claimedVariant(ctx, request.localMarker);
+  const variant = claimedVariant(ctx, request.localMarker, 'registration');
   if (variant === 'local' && request.localMarker !== true) {
     throw new FidoError('LOCAL_EXTENSION_MISSING', 'extensions.localhost must be the boolean true in an attestation result.');
   }
   const clientData = parseClientData(request.response.clientDataJSON);
   // From here on the ceremony is consumed, whether verification then succeeds or fails.
   const ceremony = await takeCeremony(ctx, clientData.challenge, 'registration', variant);
+  ctx.noteSubject({ username: ceremony.username });
 
   const parsed = parseRegistration(request, clientData);
+  ctx.noteSubject({ credentialId: encodeBase64url(parsed.credentialId) });
   const verified = verifyRegistration(parsed, expectationFor(ctx, ceremony));
-  checkAaguidPolicy(ctx.application, verified.aaguid);
   const credential = credentialRecord(ctx, ceremony, verified, request);
 
   if (variant === 'local') {
@@ -55,17 +55,6 @@ function expectationFor(ctx: CeremonyContext, ceremony: CeremonyRecord): Registr
   };
 }
 
-/** The application's AAGUID allow and deny lists (config `attestation.aaguidAllow` / `aaguidDeny`). */
-function checkAaguidPolicy(app: Application, aaguid: string): void {
-  const { aaguidAllow, aaguidDeny } = app.attestation;
-  if (aaguidDeny.includes(aaguid)) {
-    throw new FidoError('ATTESTATION_NOT_TRUSTED', `Authenticators of AAGUID ${aaguid} may not register with this application.`);
-  }
-  if (aaguidAllow.length > 0 && !aaguidAllow.includes(aaguid)) {
-    throw new FidoError('ATTESTATION_NOT_TRUSTED', `AAGUID ${aaguid} is not on this application's list of allowed authenticators.`);
-  }
-}
-
 function credentialRecord(
   ctx: CeremonyContext,
   ceremony: CeremonyRecord,
@@ -85,6 +74,7 @@ function credentialRecord(
     attestationFormat: verified.fmt,
     attestationType: verified.attestationType,
     attestationTrusted: verified.attestationTrusted,
+    authenticatorName: verified.authenticatorName,
     backupEligible: verified.flags.be,
     backupState: verified.flags.bs,
     userVerified: verified.flags.uv,

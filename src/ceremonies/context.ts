@@ -14,4 +14,13 @@ export interface CeremonyContext {
   readonly keys: KeyCache;
   /** Reports the variant as soon as it is known (for the outcome hook and the logs). */
   noteVariant(variant: Variant): void;
+  /** Reports whom the call concerns as soon as it is known (OperationOutcome.username / credentialId, the audit log). */
+  noteSubject(subject: CallSubject): void;
+}
+
+export interface CallSubject {
+  /** The request's `username` (options) or the username of the ceremony a result call took. */
+  readonly username?: string;
+  /** The credential id (base64url) a result call registers or signs with. */
+  readonly credentialId?: string;
 }

@@ -12,13 +12,16 @@ import { requireStandardOrigin } from './origins.js';
  * Checks what can be checked before the ceremony is taken, so that a malformed call consumes nothing:
  * standard needs its origin header; both need the variant to be allowed for the application.
  */
-export function claimedVariant(ctx: CeremonyContext, localMarker: unknown): Variant {
+export function claimedVariant(ctx: CeremonyContext, localMarker: unknown, type: CeremonyType): Variant {
   const variant: Variant = localMarker === undefined ? 'standard' : 'local';
   ctx.noteVariant(variant);
   if (variant === 'standard') {
     if (!ctx.application.variants.includes('standard')) {
       throw new FidoError('VARIANT_NOT_ALLOWED', 'This application is not approved for the standard variant.');
     }
+    // Neither marker nor header: a standard call that lost its header, or a local relay that forgot its
+    // bookkeeping. The ceremony is not taken yet, so the answer names both possible mistakes.
+    if (ctx.originHeader === undefined) throw new FidoError('ORIGIN_HEADER_MISSING', missingMarkerOrOrigin(type));
     requireStandardOrigin(ctx.originHeader, ctx.application.origins);
   } else {
     if (!ctx.deps.config.local.enabled) throw new FidoError('LOCAL_VARIANT_DISABLED');
@@ -27,6 +30,11 @@ export function claimedVariant(ctx: CeremonyContext, localMarker: unknown): Vari
     }
   }
   return variant;
+}
+
+function missingMarkerOrOrigin(type: CeremonyType): string {
+  const marker = type === 'registration' ? 'extensions.localhost: true' : 'extensions.localhost: the blob the attestation result answered';
+  return `A result call without extensions.localhost is taken as standard, and the standard variant requires the origin header; a local-variant call must carry ${marker}.`;
 }
 
 /**

@@ -58,6 +58,8 @@ interface Trace {
   operation: OperationOutcome['operation'];
   clientId: string | null;
   variant: Variant | null;
+  username: string | null;
+  credentialId: string | null;
 }
 
 /** inject() feeds its body in chunks of this size, like a socket would. */
@@ -103,6 +105,10 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       originHeader: singleOrigin(call.header('origin')),
       keys,
       noteVariant: (variant) => { trace.variant = variant; },
+      noteSubject: ({ username, credentialId }) => {
+        if (username !== undefined) trace.username = username;
+        if (credentialId !== undefined) trace.credentialId = credentialId;
+      },
     };
     return ok(await route.run(ctx, json, deps.config.limits));
   }
@@ -110,7 +116,7 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
   async function serve(call: Call): Promise<Answer> {
     const started = deps.runtime.now();
     const requestId = `${requestIdPrefix}-${(requestCount++).toString(36)}`;
-    const trace: Trace = { operation: 'other', clientId: null, variant: null };
+    const trace: Trace = { operation: 'other', clientId: null, variant: null, username: null, credentialId: null };
     let reply: Reply;
     let closeConnection = false;
     try {
@@ -152,6 +158,8 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
         durationMs: Math.max(0, deps.runtime.now() - started),
         requestId,
         remoteAddress,
+        username: trace.username,
+        credentialId: trace.credentialId,
       });
     } catch (error) {
       // Instrumentation must never change an answer.

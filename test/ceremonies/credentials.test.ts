@@ -4,8 +4,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryCredentialStore } from '../../src/stores/memory.js';
 import type { CredentialUse } from '../../src/stores/types.js';
+import { FidoError } from '../../src/errors.js';
+import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
-import { CLIENT_ID, Flow, Harness, ORIGIN, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
+import { CLIENT_ID, Flow, Harness, LOCAL_ORIGIN, ORIGIN, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
 
 describe('registration storage', () => {
   it('the same credential id registered twice → DUPLICATED_CREDENTIAL_ID, the first stays', async () => {
@@ -19,15 +21,24 @@ describe('registration storage', () => {
     assert.deepEqual(await h.deps.credentials.find(CLIENT_ID, credential.id), stored);
   });
 
-  it('an AAGUID on the deny list (or missing from an allow list) → ATTESTATION_NOT_TRUSTED', async () => {
+  it('an AAGUID on the deny list (or missing from an allow list) → AAGUID_NOT_ALLOWED, nothing stored', async () => {
     const aaguid = '11111111-2222-3333-4444-555555555555';
     const policy = { trustAnchors: [], requireTrusted: false, metadata: null, aaguidAllow: [], aaguidDeny: [aaguid] };
     const denied = new Flow(new Harness({ apps: [applicationConfig({ attestation: policy })] }), username('deny'), { fmt: 'packed' });
-    expectFailure((await denied.register({ aaguid: Buffer.from(aaguid.replace(/-/g, ''), 'hex') })).res, 'ATTESTATION_NOT_TRUSTED', 400);
+    expectFailure((await denied.register({ aaguid: Buffer.from(aaguid.replace(/-/g, ''), 'hex') })).res, 'AAGUID_NOT_ALLOWED', 400);
     const allowOnly = { ...policy, aaguidDeny: [], aaguidAllow: [aaguid] };
     const h = new Harness({ apps: [applicationConfig({ attestation: allowOnly })] });
-    expectFailure((await new Flow(h, username('other'), { fmt: 'packed' }).register()).res, 'ATTESTATION_NOT_TRUSTED', 400);
+    expectFailure((await new Flow(h, username('other'), { fmt: 'packed' }).register()).res, 'AAGUID_NOT_ALLOWED', 400);
     expectOk((await new Flow(h, username('listed'), { fmt: 'packed' }).register({ aaguid: Buffer.from(aaguid.replace(/-/g, ''), 'hex') })).res);
+  });
+
+  it('the trust decision\'s authenticatorName is stored on the credential', async () => {
+    const named: TrustEvaluator = { evaluate: () => ({ trusted: true, authenticatorName: 'Example Security Key' }) };
+    const h = new Harness({ trust: named });
+    const { credential } = await new Flow(h, username('named')).register();
+    const stored = await h.deps.credentials.find(CLIENT_ID, credential.id);
+    assert.equal(stored?.authenticatorName, 'Example Security Key');
+    assert.equal(stored?.attestationTrusted, true);
   });
 
   it('credProps.rk is stored when the client reports it, null otherwise', async () => {
@@ -52,6 +63,56 @@ describe('registration storage', () => {
   it('id and rawId that differ → CREDENTIAL_ID_NOT_MATCHED', async () => {
     const flow = new Flow(new Harness(), username('raw'));
     expectFailure((await flow.register({ breaks: 'rawIdMismatch' })).res, 'CREDENTIAL_ID_NOT_MATCHED', 400);
+  });
+});
+
+/** Accepts every registration; at authentication refuses the AAGUIDs in `compromised`, as metadata status would. */
+function refusingAtAuthentication(compromised: Set<string>): TrustEvaluator & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    evaluate: () => ({ trusted: false, authenticatorName: null }),
+    checkAuthentication: ({ aaguid, now }) => {
+      assert.ok(now instanceof Date);
+      asked.push(aaguid);
+      if (compromised.has(aaguid)) throw new FidoError('AUTHENTICATOR_STATUS_NOT_ACCEPTED', 'metadata reports it compromised');
+    },
+  };
+}
+
+describe('authenticator status at authentication (TrustEvaluator.checkAuthentication)', () => {
+  const AAGUID = '0a1b2c3d-4e5f-4071-8293-a4b5c6d7e8f9';
+  const aaguidBytes = Buffer.from(AAGUID.replace(/-/g, ''), 'hex');
+
+  it('a credential whose authenticator is now reported compromised → AUTHENTICATOR_STATUS_NOT_ACCEPTED, nothing written', async () => {
+    const compromised = new Set<string>();
+    const trust = refusingAtAuthentication(compromised);
+    const h = new Harness({ trust });
+    const flow = new Flow(h, username('status'), { fmt: 'packed' });
+    const { credential } = await flow.register({ aaguid: aaguidBytes });
+    expectOk((await flow.authenticate()).res);
+    assert.deepEqual(trust.asked, [AAGUID]);
+    const before = await h.deps.credentials.find(CLIENT_ID, credential.id);
+
+    compromised.add(AAGUID);
+    expectFailure((await flow.authenticate()).res, 'AUTHENTICATOR_STATUS_NOT_ACCEPTED', 400);
+    assert.deepEqual(await h.deps.credentials.find(CLIENT_ID, credential.id), before);
+  });
+
+  it('the local variant asks too, with the AAGUID sealed in the blob', async () => {
+    const compromised = new Set<string>([AAGUID]);
+    const trust = refusingAtAuthentication(compromised);
+    const h = new Harness({ trust });
+    const flow = new Flow(h, username('status', 'localhost'), { fmt: 'packed' }, LOCAL_ORIGIN);
+    const options = await flow.attestationOptions({}, { origin: null });
+    const registration: any = JSON.parse(JSON.stringify(flow.authenticator.register(options, { aaguid: aaguidBytes })));
+    registration.extensions = { localhost: true };
+    const blob = expectOk(await h.post(PATHS.attestationResult, registration, { origin: null })).localhost;
+    const assertionOptions = await flow.assertionOptions({}, { origin: null });
+    const assertion: any = JSON.parse(JSON.stringify(flow.authenticator.authenticate(assertionOptions)));
+    assertion.extensions = { localhost: blob };
+    expectFailure(await h.post(PATHS.assertionResult, assertion, { origin: null }), 'AUTHENTICATOR_STATUS_NOT_ACCEPTED', 400);
+    assert.deepEqual(trust.asked, [AAGUID]);
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_ALGORITHMS } from '../../src/config.js';
 import { KeyCache } from '../../src/ceremonies/key-cache.js';
-import { CLIENT_ID, DOMAIN, Flow, Harness, applicationConfig, expectOk, username } from '../http/harness.js';
+import { CLIENT_ID, DOMAIN, Flow, Harness, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
 
 describe('attestation options (registration challenge)', () => {
   it('answers rp, user, challenge, pubKeyCredParams, timeout, excludeCredentials, authenticatorSelection, attestation, extensions', async () => {
@@ -147,5 +147,22 @@ describe('registration then authentication (standard variant)', () => {
       ['attestation/result', CLIENT_ID, 'standard', 200, null],
     ]);
     assert.ok(h.outcomes.every((o) => o.remoteAddress === '127.0.0.1' && o.requestId.length > 0));
+  });
+
+  it('reports the username and, for result calls, the credential id (the audit log reads them)', async () => {
+    const h = new Harness();
+    const flow = new Flow(h, username('judy'));
+    const { credential } = await flow.register();
+    await flow.authenticate();
+    expectFailure(await h.post(PATHS.assertionOptions, { username: 'no-domain' }), 'INVALID_USERNAME', 400);
+    expectFailure(await h.post(PATHS.assertionOptions, '{'), 'MALFORMED_JSON', 400);
+    assert.deepEqual(h.outcomes.map((o) => [o.operation, o.username, o.credentialId]), [
+      ['attestation/options', username('judy'), null],
+      ['attestation/result', username('judy'), credential.id],
+      ['assertion/options', username('judy'), null],
+      ['assertion/result', username('judy'), credential.id],
+      ['assertion/options', 'no-domain', null],
+      ['assertion/options', null, null],
+    ]);
   });
 });

@@ -79,7 +79,10 @@ describe('local variant', () => {
     const h = new Harness();
     const missing = new LocalFlow(h, 'dev');
     // Without the marker the call claims the standard variant: no origin header → refused before the ceremony.
-    expectFailure((await missing.registerLocal(OMIT)).res, 'ORIGIN_HEADER_MISSING', 400);
+    const detail = expectFailure((await missing.registerLocal(OMIT)).res, 'ORIGIN_HEADER_MISSING', 400);
+    // The name is the standard variant's; the text also names the local relay's mistake.
+    assert.match(detail, /origin header/);
+    assert.match(detail, /extensions\.localhost: true/);
     const wrongValue = new LocalFlow(h, 'dev2');
     expectFailure((await wrongValue.registerLocal('yes')).res, 'LOCAL_EXTENSION_MISSING', 400);
   });
@@ -122,7 +125,9 @@ describe('local variant', () => {
     await flow.registerLocal();
     const options = await flow.assertionOptions();
     const assertion = flow.authenticator.authenticate(options);
-    expectFailure(await h.post(PATHS.assertionResult, assertion, { origin: null }), 'ORIGIN_HEADER_MISSING', 400);
+    const detail = expectFailure(await h.post(PATHS.assertionResult, assertion, { origin: null }), 'ORIGIN_HEADER_MISSING', 400);
+    assert.match(detail, /origin header/);
+    assert.match(detail, /extensions\.localhost: the blob/);
     expectFailure(await h.post(PATHS.assertionResult, assertion), 'LOCAL_BLOB_MISSING', 400);
     expectFailure((await flow.authenticateLocal(true)).res, 'LOCAL_BLOB_NOT_STRING', 400);
   });

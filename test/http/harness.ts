@@ -11,6 +11,7 @@ import type { ChallengeStore, CredentialRecord, CredentialStore } from '../../sr
 import type { Runtime } from '../../src/util/runtime.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { X509Certificate } from 'node:crypto';
+import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
 import { SoftAuthenticator, type SoftAuthenticatorOptions } from '../support/soft-authenticator.js';
 
 export const CLIENT_ID = 'test-client';
@@ -100,6 +101,8 @@ export interface HarnessOptions {
   readonly credentials?: CredentialStore;
   readonly challenges?: ChallengeStore;
   readonly keyCache?: KeyCache;
+  /** Every application's trust evaluator instead of the one built from its `attestation` policy. */
+  readonly trust?: TrustEvaluator;
 }
 
 export interface RequestOptions {
@@ -122,11 +125,14 @@ export class Harness {
   constructor(options: HarnessOptions = {}) {
     this.memoryChallenges = new MemoryChallengeStore({ clock: this.clock.now });
     const apps = options.apps ?? [applicationConfig()];
-    const trust = createTrustEvaluator({ anchors: options.anchors ?? [], requireTrusted: false });
-    const directory = new Map<string, Application>(apps.map((a) => [a.clientId, {
-      ...a,
-      trust: a.attestation.requireTrusted ? createTrustEvaluator({ anchors: options.anchors ?? [], requireTrusted: true }) : trust,
-    }]));
+    // As the service builds it (src/webauthn/trust.ts loadTrustEvaluator), with in-memory anchors.
+    const trustOf = (a: ApplicationConfig): TrustEvaluator => options.trust ?? createTrustEvaluator({
+      anchors: options.anchors ?? [],
+      requireTrusted: a.attestation.requireTrusted,
+      aaguidAllow: a.attestation.aaguidAllow,
+      aaguidDeny: a.attestation.aaguidDeny,
+    });
+    const directory = new Map<string, Application>(apps.map((a) => [a.clientId, { ...a, trust: trustOf(a) }]));
     const runtime: Runtime = { now: this.clock.now, randomBytes: deterministicRandom() };
     const log: Logger = {
       info: (fields, message) => this.logs.push({ level: 'info', fields, message }),
