@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { runAdminCli } from '../admin/cli.js';
 import { adminCliDeps } from '../admin/cli-deps.js';
 import { defaultOpsOptions } from '../admin/options.js';
+import { prepareTrust } from '../applications.js';
 import type { ServiceConfig } from '../config.js';
 import { loadConfig } from '../config/load.js';
 import { redactUrl } from '../config/web.js';
@@ -63,6 +64,11 @@ async function checkConfig(args: readonly string[], io: CliIo): Promise<number> 
   const { values, positionals } = parseConfigArgs(args);
   noPositionals(positionals, 'check-config');
   const config = configFrom(values, io);
+  // The metadata BLOBs are verified as `serve` would at start (a BLOB that does not verify is a problem).
+  const source = typeof values.config === 'string' ? values.config : 'built-in defaults';
+  const trust = prepareTrust(config.applications, new Date(systemRuntime.now()), source);
+  const metadata = trust.metadata.map(({ clientId, info }) =>
+    `  metadata:     ${clientId}: BLOB no ${info.serial}, next update ${info.nextUpdate}${info.staleAtLoad ? ' (STALE: install a newer one)' : ''}`);
   const database = config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
   const challenges = config.challenges.kind === 'redis' ? redactUrl(config.challenges.url) : config.challenges.kind;
   const ops = config.ops ?? defaultOpsOptions(config.dataDir);
@@ -81,6 +87,7 @@ async function checkConfig(args: readonly string[], io: CliIo): Promise<number> 
     `  rate limits:  ${rateLimits}`,
     `  secrets file: ${config.secretsFile}`,
     `  applications: ${config.applications.map((a) => a.clientId).join(', ') || '(none)'}`,
+    ...metadata,
     '',
   ].join('\n'));
   return EXIT_OK;

@@ -290,6 +290,17 @@ describe('metadata at start and `metadata check` (the attestation module)', () =
     assert.match(result.stderr, /applications\[0\]\.attestation\.metadata: .*blob\.jwt cannot be used \(METADATA_BLOB_/);
     assert.ok(!/\n\s+at /.test(result.stderr), `no stack trace:\n${result.stderr}`);
   });
+
+  it('check-config verifies the BLOB too, and shows it', async () => {
+    const broken = metadataConfig('2049-12-31', 'eyJhbGciOiJFUzI1NiJ9.eyJubyI6MX0.c2ln');
+    const refused = await run(['check-config', '--config', broken.file], broken.dir);
+    assert.equal(refused.code, 1, refused.stdout);
+    assert.match(refused.stderr, /applications\[0\]\.attestation\.metadata: .*METADATA_BLOB_/);
+    const good = metadataConfig('2049-12-31');
+    const shown = await run(['check-config', '--config', good.file], good.dir);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /metadata: +app-1: BLOB no 7, next update 2049-12-31\n/);
+  });
 });
 
 describe('the demo from the configuration', () => {
