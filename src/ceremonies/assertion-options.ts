@@ -3,34 +3,19 @@
 
 import type { UserVerification } from '../config.js';
 import { FidoError } from '../errors.js';
-import { encodeBase64url } from '../util/base64url.js';
-import { CHALLENGE_BYTES } from './attestation-options.js';
 import type { CeremonyContext } from './context.js';
-import { requireStandardOrigin } from './origins.js';
+import { beginOptionsCall, descriptorOf, type Descriptor } from './options-call.js';
 import type { AssertionOptionsRequest } from './requests.js';
-import { deriveFakeCredentialId, deriveUserHandle } from './user-handle.js';
-import { parseUsername } from './username.js';
-
-interface Descriptor {
-  readonly type: 'public-key';
-  readonly id: string;
-  readonly transports: string[];
-}
+import { deriveFakeCredentialId } from './user-handle.js';
 
 /** What a fake credential claims: the transports of a typical platform passkey. */
 const FAKE_TRANSPORTS = ['internal', 'hybrid'];
 
 export async function assertionOptions(ctx: CeremonyContext, request: AssertionOptionsRequest): Promise<Record<string, unknown>> {
   const { application: app, deps } = ctx;
-  ctx.noteSubject({ username: request.username });
-  const name = parseUsername(request.username, app, deps.config.local.enabled);
-  ctx.noteVariant(name.variant);
-  const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, app.origins) : null;
-
-  const userHandle = deriveUserHandle(deps.secrets.userHandleKey, ctx.clientId, name.username);
+  const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username);
   const allowCredentials = name.variant === 'standard' ? await standardAllowList(ctx, name.username, userHandle) : [];
   const userVerification: UserVerification = app.userVerification === 'required' ? 'required' : request.userVerification ?? 'preferred';
-  const challenge = encodeBase64url(deps.runtime.randomBytes(CHALLENGE_BYTES));
 
   await deps.challenges.put({
     challenge,
@@ -62,7 +47,7 @@ export async function assertionOptions(ctx: CeremonyContext, request: AssertionO
 async function standardAllowList(ctx: CeremonyContext, username: string, userHandle: string): Promise<Descriptor[]> {
   const stored = await ctx.deps.credentials.listByUser(ctx.clientId, userHandle);
   if (stored.length > 0) {
-    return stored.map((c) => ({ type: 'public-key', id: c.credentialId, transports: [...c.transports] }));
+    return stored.map(descriptorOf);
   }
   if (ctx.application.revealUnknownUsers) {
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'This user has no registered credential.');

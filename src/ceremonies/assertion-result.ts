@@ -12,10 +12,8 @@ import { parseAuthentication } from '../webauthn/parse.js';
 import type { AuthenticationExpectation, StoredCredentialView } from '../webauthn/types.js';
 import type { CeremonyContext } from './context.js';
 import { openLocalCredential } from './local-blob.js';
-import { exactOrigin, localOriginMatcher } from './origins.js';
 import type { AssertionResultRequest } from './requests.js';
-import { claimedVariant, takeCeremony } from './session.js';
-import { LOCAL_RP_ID } from './username.js';
+import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 
 export async function assertionResult(ctx: CeremonyContext, request: AssertionResultRequest): Promise<Record<string, unknown>> {
   const variant = claimedVariant(ctx, request.localMarker, 'authentication');
@@ -94,14 +92,9 @@ function credentialView(
 }
 
 function expectationFor(ctx: CeremonyContext, ceremony: CeremonyRecord, credential: StoredCredentialView): AuthenticationExpectation {
-  const app = ctx.application;
   return {
-    challenge: ceremony.challenge,
-    isAllowedOrigin: ceremony.variant === 'standard' ? exactOrigin(ceremony.origin ?? '') : localOriginMatcher(app.localOrigins),
-    allowCrossOrigin: app.allowCrossOrigin,
-    rpId: ceremony.variant === 'standard' ? app.domain : LOCAL_RP_ID,
-    requireUserVerification: ceremony.userVerification === 'required',
+    ...clientDataExpectation(ctx, ceremony),
     credential,
-    counterPolicy: app.counterPolicy,
+    counterPolicy: ctx.application.counterPolicy,
   };
 }

@@ -2,25 +2,13 @@
 // decisions.md "Options responses"). Stores the ceremony the result call will take by its challenge.
 
 import type { UserVerification } from '../config.js';
-import { encodeBase64url } from '../util/base64url.js';
 import type { CeremonyContext } from './context.js';
-import { requireStandardOrigin } from './origins.js';
+import { beginOptionsCall, descriptorOf } from './options-call.js';
 import type { AttestationOptionsRequest, AuthenticatorSelection } from './requests.js';
-import { deriveUserHandle } from './user-handle.js';
-import { parseUsername } from './username.js';
-
-/** 32 random bytes: 256 bits, above WebAuthn's 16-byte minimum (decisions.md "Ceremonies"). */
-export const CHALLENGE_BYTES = 32;
 
 export async function attestationOptions(ctx: CeremonyContext, request: AttestationOptionsRequest): Promise<Record<string, unknown>> {
   const { application: app, deps } = ctx;
-  ctx.noteSubject({ username: request.username });
-  const name = parseUsername(request.username, app, deps.config.local.enabled);
-  ctx.noteVariant(name.variant);
-  const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, app.origins) : null;
-
-  const userHandle = deriveUserHandle(deps.secrets.userHandleKey, ctx.clientId, name.username);
-  const challenge = encodeBase64url(deps.runtime.randomBytes(CHALLENGE_BYTES));
+  const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username);
   const userVerification = effectiveUserVerification(request.authenticatorSelection?.userVerification, app.userVerification);
 
   // Standard: the user's existing credentials, so the browser does not register the same authenticator
@@ -45,7 +33,7 @@ export async function attestationOptions(ctx: CeremonyContext, request: Attestat
     challenge,
     pubKeyCredParams: app.algorithms.map((alg) => ({ type: 'public-key', alg })),
     timeout: app.timeoutMs,
-    excludeCredentials: existing.map((c) => ({ type: 'public-key', id: c.credentialId, transports: [...c.transports] })),
+    excludeCredentials: existing.map(descriptorOf),
     authenticatorSelection: echoSelection(request.authenticatorSelection, app.userVerification),
     attestation: request.attestation ?? 'none',
     extensions: { ...request.extensions, credProps: true },

@@ -11,9 +11,8 @@ import { verifyRegistration } from '../webauthn/registration.js';
 import type { RegistrationExpectation, VerifiedRegistration } from '../webauthn/types.js';
 import type { CeremonyContext } from './context.js';
 import { localCredentialFromRecord, sealLocalCredential } from './local-blob.js';
-import { exactOrigin, localOriginMatcher } from './origins.js';
 import type { AttestationResultRequest } from './requests.js';
-import { claimedVariant, takeCeremony } from './session.js';
+import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { LOCAL_RP_ID } from './username.js';
 
 export async function attestationResult(ctx: CeremonyContext, request: AttestationResultRequest): Promise<Record<string, unknown>> {
@@ -44,12 +43,9 @@ export async function attestationResult(ctx: CeremonyContext, request: Attestati
 function expectationFor(ctx: CeremonyContext, ceremony: CeremonyRecord): RegistrationExpectation {
   const app = ctx.application;
   return {
-    challenge: ceremony.challenge,
-    isAllowedOrigin: ceremony.variant === 'standard' ? exactOrigin(ceremony.origin ?? '') : localOriginMatcher(app.localOrigins),
-    allowCrossOrigin: app.allowCrossOrigin,
-    rpId: ceremony.variant === 'standard' ? app.domain : LOCAL_RP_ID,
-    requireUserVerification: ceremony.userVerification === 'required',
+    ...clientDataExpectation(ctx, ceremony),
     algorithms: app.algorithms,
+    // Steps 23-24: the application's trust policy, including its AAGUID allow and deny lists.
     trust: app.trust,
     now: new Date(ctx.deps.runtime.now()),
   };

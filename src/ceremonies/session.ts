@@ -4,8 +4,10 @@
 import type { Variant } from '../config.js';
 import { FidoError } from '../errors.js';
 import type { CeremonyRecord, CeremonyType } from '../stores/types.js';
+import type { ClientDataExpectation } from '../webauthn/types.js';
 import type { CeremonyContext } from './context.js';
-import { requireStandardOrigin } from './origins.js';
+import { exactOrigin, localOriginMatcher, requireStandardOrigin } from './origins.js';
+import { LOCAL_RP_ID } from './username.js';
 
 /**
  * A result request carries no username: `extensions.localhost` marks the local variant (the relay adds it).
@@ -65,4 +67,17 @@ export async function takeCeremony(
     throw new FidoError('ORIGIN_NOT_MATCHED', 'The origin header differs from the one of the options call.');
   }
   return record;
+}
+
+/** What both result calls expect of clientDataJSON and authenticatorData, from the ceremony they took. */
+export function clientDataExpectation(ctx: CeremonyContext, ceremony: CeremonyRecord): ClientDataExpectation {
+  const app = ctx.application;
+  const standard = ceremony.variant === 'standard';
+  return {
+    challenge: ceremony.challenge,
+    isAllowedOrigin: standard ? exactOrigin(ceremony.origin ?? '') : localOriginMatcher(app.localOrigins),
+    allowCrossOrigin: app.allowCrossOrigin,
+    rpId: standard ? app.domain : LOCAL_RP_ID,
+    requireUserVerification: ceremony.userVerification === 'required',
+  };
 }

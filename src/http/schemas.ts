@@ -169,12 +169,18 @@ function transports(response: Obj): readonly string[] | undefined {
   return [...new Set(list as string[])];
 }
 
-export function attestationResultRequest(value: unknown): AttestationResultRequest {
+/** What both result requests share, checked in this order: the ids, `type`, `response` and its clientDataJSON. */
+function resultCommon(value: unknown) {
   const obj = body(value);
   const ids = credentialIds(obj);
   const type = publicKeyType(obj);
   const response = responseObject(obj);
   const clientDataJSON = base64url(response, 'clientDataJSON', 'response.clientDataJSON');
+  return { obj, ids, type, response, clientDataJSON };
+}
+
+export function attestationResultRequest(value: unknown): AttestationResultRequest {
+  const { obj, ids, type, response, clientDataJSON } = resultCommon(value);
   const attestationObject = base64url(response, 'attestationObject', 'response.attestationObject');
   const list = transports(response);
   return {
@@ -186,11 +192,7 @@ export function attestationResultRequest(value: unknown): AttestationResultReque
 }
 
 export function assertionResultRequest(value: unknown): AssertionResultRequest {
-  const obj = body(value);
-  const ids = credentialIds(obj);
-  const type = publicKeyType(obj);
-  const response = responseObject(obj);
-  const clientDataJSON = base64url(response, 'clientDataJSON', 'response.clientDataJSON');
+  const { obj, ids, type, response, clientDataJSON } = resultCommon(value);
   const authenticatorData = base64url(response, 'authenticatorData', 'response.authenticatorData');
   const signature = base64url(response, 'signature', 'response.signature');
   let userHandle: string | null | undefined;

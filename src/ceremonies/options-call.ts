@@ -1,0 +1,46 @@
+// What both options calls do before their own work: read the username (which chooses the variant), check
+// the origin header (standard), derive the user handle and draw the challenge. Plus the credential
+// descriptor both answers list (excludeCredentials, allowCredentials).
+
+import type { CredentialRecord } from '../stores/types.js';
+import { encodeBase64url } from '../util/base64url.js';
+import type { CeremonyContext } from './context.js';
+import { requireStandardOrigin } from './origins.js';
+import { deriveUserHandle } from './user-handle.js';
+import { parseUsername, type ParsedUsername } from './username.js';
+
+/** 32 random bytes: 256 bits, above WebAuthn's 16-byte minimum (decisions.md "Ceremonies"). */
+export const CHALLENGE_BYTES = 32;
+
+export interface OptionsCall {
+  readonly name: ParsedUsername;
+  /** The checked origin header (standard); null for local, which has none. */
+  readonly origin: string | null;
+  readonly userHandle: string;
+  readonly challenge: string;
+}
+
+export function beginOptionsCall(ctx: CeremonyContext, username: string): OptionsCall {
+  const { application: app, deps } = ctx;
+  ctx.noteSubject({ username });
+  const name = parseUsername(username, app, deps.config.local.enabled);
+  ctx.noteVariant(name.variant);
+  const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, app.origins) : null;
+  return {
+    name,
+    origin,
+    userHandle: deriveUserHandle(deps.secrets.userHandleKey, ctx.clientId, name.username),
+    challenge: encodeBase64url(deps.runtime.randomBytes(CHALLENGE_BYTES)),
+  };
+}
+
+export interface Descriptor {
+  readonly type: 'public-key';
+  readonly id: string;
+  readonly transports: string[];
+}
+
+/** A stored credential as options list it, with the transports it registered with. */
+export function descriptorOf(credential: CredentialRecord): Descriptor {
+  return { type: 'public-key', id: credential.credentialId, transports: [...credential.transports] };
+}
