@@ -15,6 +15,7 @@ import {
   SecretsMismatchError,
 } from '../../src/stores/postgres.js';
 import { POSTGRES_MIGRATIONS } from '../../src/stores/migrations/postgres/index.js';
+import { postgresOpsSchema } from '../../src/admin/postgres-stores.js';
 import { StoreUnavailableError } from '../../src/stores/types.js';
 import { ceremony, challengeStoreContract, credential, credentialStoreContract } from './contract.js';
 import { freshSchema, POSTGRES_URL, sql, type TestSchema } from '../scale/support/backends.js';
@@ -122,6 +123,20 @@ describe('PostgreSQL migrations', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('migration 4 keeps operations tables (and rows) that the operations stores created before it', async () => {
+    const schema = await newSchema('ops', false);
+    await migratePostgres(POSTGRES_URL, { schema, toVersion: 3 });
+    await sql(postgresOpsSchema(`"${schema}"`));
+    await sql(`INSERT INTO "${schema}".ops_applications VALUES ('app-1', '{"b":1,"a":2}', true, false, 'admin', 1, 2)`);
+    assert.deepEqual((await migratePostgres(POSTGRES_URL, { schema })).applied.map((m) => m.version), [4]);
+    const rows = await sql<{ config: unknown }>(`SELECT config::text AS config FROM "${schema}".ops_applications`);
+    assert.deepEqual(rows, [{ config: '{"b":1,"a":2}' }]);
+    const fresh = await newSchema('ops_fresh');
+    const tables = await sql<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name LIKE 'ops_%' ORDER BY table_name`, [fresh]);
+    assert.deepEqual(tables.map((t) => t.table_name), ['ops_applications', 'ops_audit_events']);
   });
 
   it('the schema can be given in the URL (?schema=), for migrate and for the stores', async () => {
