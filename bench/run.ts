@@ -9,6 +9,7 @@
 //
 //   npx tsc -p tsconfig.test.json && node .build/bench/run.js [--seconds 4] [--rounds 2] [--flows 32]
 //       [--seed 1000000] [--verify-seconds 1.5] [--json out.json] [--cpu-prof <dir>] [--only inprocess|http|seed] [--skip-scale]
+//       [--without-hooks]  (adds a diagnostic row: the service without its operations hooks)
 
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -19,7 +20,7 @@ import { cpuMicrosPerOp, opsPerSecond, runInProcess, type InProcessResults } fro
 import { authenticate, CLIENT_ID, DOMAIN, freshUsername, register, runLoad, type FlowUser, type LoadResult } from './lib/load.js';
 import { coreCount, cpuSplit, hasProc, memory, pinned, pinSelf } from './lib/proc.js';
 import { seedCredentials, type SeedResult } from './lib/seed.js';
-import { BUILD, sqliteFile, startComparison, startNull, startOurs, startOursGroupCommit, startOursWriterThread, tempDir, type Running } from './lib/servers.js';
+import { BUILD, sqliteFile, startComparison, startNull, startOurs, startOursGroupCommit, startOursWithoutHooks, startOursWriterThread, tempDir, type Running } from './lib/servers.js';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
     'skip-scale': { type: 'boolean', default: false },
+    'without-hooks': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -144,6 +146,11 @@ async function httpSection(): Promise<ServerFigures[]> {
     servers.push(await startOursGroupCommit(dirs[3]!.path, PROFILE_ARGS));
     servers.push(await startOursWriterThread(dirs[4]!.path, PROFILE_ARGS));
     if (shm) servers.push(await startOurs(shm.path, PROFILE_ARGS, 'ours-tmpfs', 'ours, SQLite on tmpfs (diagnostic: fsync free)'));
+    if (values['without-hooks']) {
+      const plain = tempDir('plain');
+      dirs.push(plain);
+      servers.push(await startOursWithoutHooks(plain.path, PROFILE_ARGS));
+    }
     const figures: ServerFigures[] = servers.map((s) => ({ name: s.name, auth: emptyTotals(), reg: emptyTotals(), idleMiB: memory(s.child.pid).rssMiB, peakMiB: 0 }));
     const users = await Promise.all(servers.map(flowUsers));
     // Warm-up (JIT, key cache, SQLite pages), not counted.

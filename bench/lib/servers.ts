@@ -69,6 +69,11 @@ export async function startOursGroupCommit(dir: string, extraArgs: readonly stri
   return startComposition(join(SERVERS, 'ours-group-commit.js'), [], dir, extraArgs, 'ours-group', 'ours + group commit (proposal)');
 }
 
+/** Diagnostic: the service's own stores and app, without the operations hooks (metrics, audit, rate limits). */
+export async function startOursWithoutHooks(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
+  return startComposition(join(SERVERS, 'ours-group-commit.js'), ['--plain'], dir, extraArgs, 'ours-plain', 'ours without operations hooks (diagnostic)');
+}
+
 /** The writer-thread proposal: group commit on a worker thread, the event loop never blocked by fsync. */
 export async function startOursWriterThread(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
   return startComposition(join(SERVERS, 'ours-group-commit.js'), ['--writer-thread'], dir, extraArgs, 'ours-writer', 'ours + writer thread (proposal)');

@@ -8,7 +8,10 @@
 // With --writer-thread the writes go to a worker thread (sqlite-writer.ts) with its own connection, which
 // commits them in groups while the event loop goes on serving: no request waits behind another's fsync.
 //
-//   node ours-group-commit.js --config <file> [--writer-thread]
+// With --plain the credential store is the service's own, unchanged: the service without its operations
+// hooks (metrics, audit, rate limits), a diagnostic of what those hooks cost.
+//
+//   node ours-group-commit.js --config <file> [--writer-thread | --plain]
 
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -130,13 +133,15 @@ class WriterThreadCredentials implements CredentialStore {
   }
 }
 
-const { values } = parseArgs({ options: { config: { type: 'string' }, 'writer-thread': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { config: { type: 'string' }, 'writer-thread': { type: 'boolean', default: false }, plain: { type: 'boolean', default: false } } });
 const config = loadConfig({ file: values.config, env: process.env, cwd: process.cwd() });
 if (config.database.kind !== 'sqlite') throw new Error('the group-commit proposal is for SQLite');
 const runtime = systemRuntime;
 const log = createLogger({ level: 'warn', sink: process.stderr, clock: runtime.now, base: { service: 'passkey-server' } });
 const secrets = loadSecrets({ config, env: process.env, randomBytes: runtime.randomBytes, log });
-const credentials = values['writer-thread']
+const credentials: CredentialStore = values.plain
+  ? new SqliteCredentialStore(openSqliteDatabase(config.database.path))
+  : values['writer-thread']
   ? new WriterThreadCredentials(openSqliteDatabase(config.database.path), config.database.path)
   : new GroupCommittedCredentials(openSqliteDatabase(config.database.path));
 const challenges = new MemoryChallengeStore({ clock: runtime.now });
