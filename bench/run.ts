@@ -299,7 +299,10 @@ if ((!only || only === 'seed') && SEED > 0) {
 if (!only && !values['skip-scale']) {
   print('## 5. Scale: SQLite vs PostgreSQL + Redis (bench/scale.ts, not pinned, 5 s per setup)');
   print();
-  const scale = spawnSync(process.execPath, [join(BUILD, 'bench', 'scale.js'), '--seconds', '5'], { encoding: 'utf8', timeout: 150_000, env: process.env });
+  // This process is pinned to the generator core and children inherit that: give scale.ts both cores back.
+  const script = [join(BUILD, 'bench', 'scale.js'), '--seconds', '5'];
+  const [command, args] = pinned ? ['taskset', ['-c', `0-${coreCount - 1}`, process.execPath, ...script]] : [process.execPath, script];
+  const scale = spawnSync(command, args, { encoding: 'utf8', timeout: 150_000, env: process.env });
   const table = (scale.stdout ?? '').split('\n').filter((line) => line.startsWith('|'));
   if (scale.status === 0 && table.length > 0) for (const line of table) print(line);
   else print(`Skipped: bench/scale.ts ${scale.error ? `did not finish (${scale.error.message})` : `exited ${scale.status}`}: ${(scale.stderr ?? '').trim().split('\n').slice(-1)[0] ?? ''}`);
