@@ -2,7 +2,6 @@
 // overrides) into this shape, reporting every problem at once; everything else receives it as an argument.
 // Nothing here reads the environment or the disk.
 
-import type { OpsOptions } from './admin/options.js';
 
 export type Variant = 'standard' | 'local';
 export type UserVerification = 'required' | 'preferred' | 'discouraged';
@@ -107,4 +106,51 @@ export interface ServiceConfig {
    * (additive): absent in configurations built by hand, where main.ts uses the defaults.
    */
   readonly ops?: OpsOptions;
+}
+
+// ----- Operations (admin listener, rate limits, audit): validated by src/admin/options.ts, used by src/admin and src/ratelimit -----
+
+export interface RateLimitRule {
+  /** Bucket capacity: how many requests may arrive at once after a quiet period. */
+  readonly burst: number;
+  /** Sustained rate: tokens added per second. */
+  readonly perSecond: number;
+}
+
+/** The `rateLimits` configuration (see docs/operations.md). null switches a limit off. */
+export interface RateLimitOptions {
+  /** Per Client ID, all of its callers together. */
+  readonly perApplication: RateLimitRule | null;
+  /** Per client address (an IPv6 address counts as its /64), across applications. */
+  readonly perAddress: RateLimitRule | null;
+  /** Per-application overrides of `perApplication` (null: no application limit for that Client ID). */
+  readonly applications?: Readonly<Record<string, RateLimitRule | null>>;
+  /** Addresses never limited per address (e.g. the relay of a trusted integrator). Exact match after normalisation. */
+  readonly exemptAddresses?: readonly string[];
+  /** When the bucket store fails: admit (default; the failure is logged) or refuse with 429. */
+  readonly onStoreError?: 'allow' | 'deny';
+}
+
+export interface AdminListenerOptions {
+  readonly enabled: boolean;
+  readonly host: string;
+  readonly port: number;
+  /** Absolute path of the admin token file (hashes only). */
+  readonly tokensFile: string;
+  readonly metricsRequireToken: boolean;
+}
+
+export interface OpsOptions {
+  readonly admin: AdminListenerOptions;
+  readonly rateLimits: RateLimitOptions & {
+    /** `memory` (one instance) or a redis:// URL (shared by every instance). */
+    readonly store: string;
+    readonly keyPrefix: string;
+  };
+  readonly audit: { readonly maxEvents: number; readonly options: 'failures' | 'all' };
+  readonly applications: { readonly cacheMs: number };
+  /** How long graceful shutdown waits for in-flight requests. */
+  readonly shutdownDeadlineMs: number;
+  /** One JSON log line per request of the four operations (false if the http layer logs requests itself). */
+  readonly requestLog: boolean;
 }

@@ -5,30 +5,10 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import type { RateLimitOptions } from '../ratelimit/limiter.js';
 import type { RateLimitRule } from '../ratelimit/types.js';
+import type { OpsOptions } from '../config.js';
+export type { AdminListenerOptions, OpsOptions } from '../config.js';
 
-export interface AdminListenerOptions {
-  readonly enabled: boolean;
-  readonly host: string;
-  readonly port: number;
-  /** Absolute path of the admin token file (hashes only). */
-  readonly tokensFile: string;
-  readonly metricsRequireToken: boolean;
-}
 
-export interface OpsOptions {
-  readonly admin: AdminListenerOptions;
-  readonly rateLimits: RateLimitOptions & {
-    /** `memory` (one instance) or a redis:// URL (shared by every instance). */
-    readonly store: string;
-    readonly keyPrefix: string;
-  };
-  readonly audit: { readonly maxEvents: number; readonly options: 'failures' | 'all' };
-  readonly applications: { readonly cacheMs: number };
-  /** How long graceful shutdown waits for in-flight requests. */
-  readonly shutdownDeadlineMs: number;
-  /** One JSON log line per request of the four operations (false if the http layer logs requests itself). */
-  readonly requestLog: boolean;
-}
 
 export function defaultOpsOptions(dataDir: string): OpsOptions {
   return {

@@ -5,20 +5,9 @@ import type { Logger, ServiceHooks } from '../service.js';
 import { addressKey } from './address.js';
 import type { BucketRequest, BucketStore, RateLimitRule } from './types.js';
 import { validateRule } from './types.js';
+import type { RateLimitOptions } from '../config.js';
+export type { RateLimitOptions };
 
-/** The `rateLimits` configuration (see docs/operations.md). null switches a limit off. */
-export interface RateLimitOptions {
-  /** Per Client ID, all of its callers together. */
-  readonly perApplication: RateLimitRule | null;
-  /** Per client address (an IPv6 address counts as its /64), across applications. */
-  readonly perAddress: RateLimitRule | null;
-  /** Per-application overrides of `perApplication` (null: no application limit for that Client ID). */
-  readonly applications?: Readonly<Record<string, RateLimitRule | null>>;
-  /** Addresses never limited per address (e.g. the relay of a trusted integrator). Exact match after normalisation. */
-  readonly exemptAddresses?: readonly string[];
-  /** When the bucket store fails: admit (default; the failure is logged) or refuse with 429. */
-  readonly onStoreError?: 'allow' | 'deny';
-}
 
 export const DEFAULT_RATE_LIMITS: RateLimitOptions = {
   perApplication: { burst: 200, perSecond: 50 },

@@ -1,12 +1,8 @@
 // Rate limits are token buckets: each holds up to `burst` tokens, refills at `perSecond` tokens a second, and
+import type { RateLimitRule } from '../config.js';
+export type { RateLimitRule };
 // every admitted request takes one token from each bucket it falls under (its application, its address).
 
-export interface RateLimitRule {
-  /** Bucket capacity: how many requests may arrive at once after a quiet period. */
-  readonly burst: number;
-  /** Sustained rate: tokens added per second. */
-  readonly perSecond: number;
-}
 
 export interface BucketRequest {
   readonly key: string;
