@@ -82,6 +82,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
   let ops: Ops | undefined;
   let server: Server | undefined;
   try {
+    // Instances sharing one PostgreSQL must share their secrets: the first start records fingerprints, and an
+    // instance whose user-handle or local-blob keys differ refuses to start (docs/deployment.md).
+    if (config.database.kind === 'postgres') {
+      await (await import('./stores/postgres.js')).checkSharedSecrets(config.database.url, secrets);
+    }
     const opsStores = await openOpsStores(config);
     try {
       ops = await startOperations({

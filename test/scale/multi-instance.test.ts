@@ -175,6 +175,25 @@ describe('starting an instance of a multi-instance deployment', () => {
     assert.match(output, /never generated/);
   });
 
+  it('refuses to start with secrets that differ from those the first instance recorded; starts with the same ones', async () => {
+    const schema = await freshSchema('mismatch');
+    schemas.push(schema);
+    const shared = sharedSecretsEnv();
+    const settings = { dir: dir.path, database: `${POSTGRES_URL}?schema=${schema.schema}`, challenges: REDIS_URL, env: shared };
+    const first = await startInstance(settings);
+    try {
+      const other = { ...shared, PASSKEY_USER_HANDLE_KEY: sharedSecretsEnv().PASSKEY_USER_HANDLE_KEY! };
+      const config = configFile({ ...settings, env: other }, 'mismatch');
+      const refused = await runCli(['serve', '--config', config, '--port', '0', '--no-demo'], { cwd: dir.path, env: other });
+      assert.notEqual(refused.code, 0, refused.output);
+      assert.match(refused.output, /secrets differ/);
+      const same = await startInstance(settings);
+      await same.kill();
+    } finally {
+      await first.kill();
+    }
+  });
+
   it('refuses to start on an unmigrated database, naming the migrate command; starts after `migrate`', async () => {
     const schema = await freshSchema('unmigrated', { migrate: false });
     schemas.push(schema);
