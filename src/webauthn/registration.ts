@@ -2,21 +2,11 @@
 // browser and the HTTP layer; steps 5-6 and 11 are parseClientData, step 12 is parseRegistration.
 // This function checks the parsed values against what the ceremony expects. Pure: no I/O, no clock.
 
-import { createHash } from 'node:crypto';
 import { FidoError, check } from '../errors.js';
 import { checkCredentialIdLength, formatAaguid } from './authenticator-data.js';
 import { verifyAttestationStatement } from './attestation/index.js';
+import { checkAuthenticatorData, checkClientData } from './ceremony-checks.js';
 import type { ParsedRegistration, RegistrationExpectation, VerifiedRegistration } from './types.js';
-
-/** A syntactically valid origin (scheme:…); anything URL cannot parse is INVALID_ORIGIN, not a mismatch. */
-export function isParsableOrigin(origin: string): boolean {
-  try {
-    new URL(origin);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export function verifyRegistration(parsed: ParsedRegistration, expected: RegistrationExpectation): VerifiedRegistration {
   const C = parsed.clientData;
@@ -25,36 +15,16 @@ export function verifyRegistration(parsed: ParsedRegistration, expected: Registr
   // parseRegistration guarantees attested credential data; a hand-built value without it is refused here.
   if (!attested) throw new FidoError('CREDENTIAL_NOT_INCLUDED', 'authenticator data carries no attested credential data');
 
-  // Step 7 (§7.1): C.type must be "webauthn.create".
-  check(C.type === 'webauthn.create', 'INVALID_OPERATION_TYPE', `expected "webauthn.create", got "${C.type.slice(0, 32)}"`);
-
-  // Step 8 (§7.1): C.challenge must equal the base64url challenge issued for this ceremony.
-  check(C.challenge === expected.challenge, 'CHALLENGE_NOT_MATCHED');
-
-  // Step 9 (§7.1): C.origin must be an origin the Relying Party expects.
-  check(isParsableOrigin(C.origin), 'INVALID_ORIGIN', 'clientDataJSON.origin is not a valid origin');
-  check(expected.isAllowedOrigin(C.origin), 'ORIGIN_NOT_MATCHED', `origin ${C.origin.slice(0, 200)} is not allowed`);
-
-  // Step 10 (§7.1): a cross-origin ceremony (crossOrigin true, or a topOrigin) only where the application allows it.
-  check(!(C.crossOrigin || C.topOrigin !== undefined) || expected.allowCrossOrigin, 'CROSS_ORIGIN_NOT_ALLOWED',
-    'the credential was created in a cross-origin frame');
+  // Steps 7-10 (§7.1): C.type is "webauthn.create", C.challenge the issued one, C.origin one the Relying
+  // Party expects, and a cross-origin ceremony only where the application allows it.
+  checkClientData(C, expected, 'webauthn.create');
 
   // Step 11 (§7.1): hash = SHA-256(clientDataJSON), computed once by parseClientData (C.hash).
 
   // Step 12 (§7.1): CBOR decoding of attestationObject into fmt, authData and attStmt: done by parseRegistration.
 
-  // Step 13 (§7.1): rpIdHash must be SHA-256 of the expected RP ID.
-  const rpIdHash = createHash('sha256').update(expected.rpId, 'utf8').digest();
-  check(authData.rpIdHash.equals(rpIdHash), 'RPID_HASH_NOT_MATCHED', `rpIdHash is not SHA-256("${expected.rpId}")`);
-
-  // Step 14 (§7.1): the UP flag must be set (always: we do not offer conditional create).
-  check(authData.flags.up, 'USER_PRESENCE_FLAG_NOT_SET');
-
-  // Step 15 (§7.1): the UV flag must be set when the ceremony requires user verification.
-  check(!expected.requireUserVerification || authData.flags.uv, 'USER_VERIFICATION_FLAG_NOT_SET');
-
-  // Step 16 (§7.1): BS may only be set when BE is set.
-  check(authData.flags.be || !authData.flags.bs, 'INVALID_BACKUP_STATE_FLAG_SET', 'BS is set but BE is not');
+  // Steps 13-16 (§7.1): rpIdHash = SHA-256(RP ID); UP set; UV set when required; BS only with BE.
+  checkAuthenticatorData(authData, expected);
 
   // Steps 17-18 (§7.1): BE and BS inform policy only; they are returned in `flags` and stored.
 

@@ -13,6 +13,7 @@ import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type {
   AuthenticationCredentialJSON,
   AuthenticationExpectation,
+  ClientDataExpectation,
   RegistrationCredentialJSON,
   RegistrationExpectation,
   VerifiedAuthentication,
@@ -95,10 +96,10 @@ export function requestOptions(allow: readonly string[] = []): RequestOptionsJSO
 }
 
 /** What both ceremonies expect alike: the issued challenge, ORIGIN only, same-origin, RP_ID, UV not required. */
-function ceremonyExpectation(challenge: string) {
+function ceremonyExpectation(challenge: string): ClientDataExpectation {
   return {
     challenge,
-    isAllowedOrigin: (origin: string) => origin === ORIGIN,
+    isAllowedOrigin: (origin) => origin === ORIGIN,
     allowCrossOrigin: false,
     rpId: RP_ID,
     requireUserVerification: false,

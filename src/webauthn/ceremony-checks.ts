@@ -1,0 +1,52 @@
+// The checks WebAuthn L3 §7.1 (registration) and §7.2 (authentication) make alike, under other step
+// numbers: the client data against the ceremony (§7.1 steps 7-10 = §7.2 steps 10-13) and the authenticator
+// data's RP ID hash and flags (§7.1 steps 13-16 = §7.2 steps 14-17). One copy, so both ceremonies agree.
+
+import { createHash } from 'node:crypto';
+import { check } from '../errors.js';
+import type { AuthenticatorData, ClientDataExpectation, CollectedClientData } from './types.js';
+
+/** A syntactically valid origin (scheme:…); anything URL cannot parse is INVALID_ORIGIN, not a mismatch. */
+export function isParsableOrigin(origin: string): boolean {
+  try {
+    new URL(origin);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** C.type, C.challenge, C.origin and cross-origin use, in the order both ceremonies check them. */
+export function checkClientData(C: CollectedClientData, expected: ClientDataExpectation, type: 'webauthn.create' | 'webauthn.get'): void {
+  // §7.1 step 7 / §7.2 step 10: C.type names this ceremony.
+  check(C.type === type, 'INVALID_OPERATION_TYPE', `expected "${type}", got "${C.type.slice(0, 32)}"`);
+
+  // §7.1 step 8 / §7.2 step 11: C.challenge equals the base64url challenge issued for this ceremony.
+  check(C.challenge === expected.challenge, 'CHALLENGE_NOT_MATCHED');
+
+  // §7.1 step 9 / §7.2 step 12: C.origin is an origin the Relying Party expects.
+  check(isParsableOrigin(C.origin), 'INVALID_ORIGIN', 'clientDataJSON.origin is not a valid origin');
+  check(expected.isAllowedOrigin(C.origin), 'ORIGIN_NOT_MATCHED', `origin ${C.origin.slice(0, 200)} is not allowed`);
+
+  // §7.1 step 10 / §7.2 step 13: a cross-origin ceremony (crossOrigin true, or a topOrigin) only where the
+  // application allows it.
+  check(!(C.crossOrigin || C.topOrigin !== undefined) || expected.allowCrossOrigin, 'CROSS_ORIGIN_NOT_ALLOWED',
+    `the ${type === 'webauthn.create' ? 'credential was created' : 'assertion was made'} in a cross-origin frame`);
+}
+
+/** rpIdHash, then the UP, UV and BS/BE flags, in the order both ceremonies check them. */
+export function checkAuthenticatorData(authData: AuthenticatorData, expected: ClientDataExpectation): void {
+  // §7.1 step 13 / §7.2 step 14: rpIdHash is SHA-256 of the expected RP ID.
+  const rpIdHash = createHash('sha256').update(expected.rpId, 'utf8').digest();
+  check(authData.rpIdHash.equals(rpIdHash), 'RPID_HASH_NOT_MATCHED', `rpIdHash is not SHA-256("${expected.rpId}")`);
+
+  // §7.1 step 14 / §7.2 step 15: UP is set, always (no conditional create; required even where the FIDO
+  // conformance tool omits it: decisions.md).
+  check(authData.flags.up, 'USER_PRESENCE_FLAG_NOT_SET');
+
+  // §7.1 step 15 / §7.2 step 16: UV is set when the ceremony requires user verification.
+  check(!expected.requireUserVerification || authData.flags.uv, 'USER_VERIFICATION_FLAG_NOT_SET');
+
+  // §7.1 step 16 / §7.2 step 17: BS may only be set when BE is set.
+  check(authData.flags.be || !authData.flags.bs, 'INVALID_BACKUP_STATE_FLAG_SET', 'BS is set but BE is not');
+}
