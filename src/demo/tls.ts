@@ -3,7 +3,8 @@
 // the server certificate is re-issued when the hostnames change or it nears expiry, the CA is kept.
 // The CA carries name constraints (localhost names and loopback addresses, plus any configured development
 // hostname), so even a leaked CA key cannot vouch for a real site.
-import { createPrivateKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
+import { generateKeyPair } from '../util/keys.js';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as der from '../util/der.js';
@@ -69,7 +70,7 @@ interface Pair {
 }
 
 function createCa(permitted: readonly string[], now: Date): Pair {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { publicKey, privateKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
   const built = buildCertificate({
     publicKey,
     signingKey: privateKey,
@@ -84,7 +85,7 @@ function createCa(permitted: readonly string[], now: Date): Pair {
 }
 
 function createServerCertificate(names: readonly string[], ca: Pair, now: Date): Pair {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { publicKey, privateKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
   const caCert = new X509Certificate(ca.cert);
   const caKey = createPrivateKey(ca.key);
   const built = buildCertificate({

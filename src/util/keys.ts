@@ -15,7 +15,7 @@ export interface KeyPair {
 }
 
 export type KeyKind =
-  | { readonly type: 'ec'; readonly curve: 'P-256' | 'P-384' | 'P-521' }
+  | { readonly type: 'ec'; readonly curve: 'P-256' | 'P-384' | 'P-521' | 'secp256k1' }
   | { readonly type: 'ed25519' }
   | { readonly type: 'rsa'; readonly modulusLength: number };
 
@@ -23,6 +23,7 @@ const EC_CURVES = {
   'P-256': { openssl: 'prime256v1', size: 32 },
   'P-384': { openssl: 'secp384r1', size: 48 },
   'P-521': { openssl: 'secp521r1', size: 66 },
+  secp256k1: { openssl: 'secp256k1', size: 32 },
 } as const;
 
 /** PKCS#8 prefix of an Ed25519 private key (RFC 8410): the 32-byte seed follows it. */

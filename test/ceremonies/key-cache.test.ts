@@ -1,12 +1,12 @@
 // The bounded cache of imported credential keys.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPair } from '../../src/util/keys.js';
 import { KeyCache } from '../../src/ceremonies/key-cache.js';
 import { encodeCbor } from '../../src/webauthn/cbor.js';
 import { coseKeyMapFromKeyObject } from '../../src/webauthn/cose.js';
 
-const coseKey = () => encodeCbor(coseKeyMapFromKeyObject(-7, generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey));
+const coseKey = () => encodeCbor(coseKeyMapFromKeyObject(-7, generateKeyPair({ type: 'ec', curve: 'P-256' }).publicKey));
 
 describe('KeyCache', () => {
   it('imports a key once per (client, credential) and returns the same KeyObject after', () => {

@@ -1,7 +1,8 @@
 // Test PKI: roots, intermediates and leaves with chosen keys, validity and extensions, built with the
 // project's own certificate builder. Every test makes the certificates it needs; nothing is shared.
 
-import { generateKeyPairSync, type KeyObject, type X509Certificate } from 'node:crypto';
+import { type KeyObject, type X509Certificate } from 'node:crypto';
+import { generateKeyPair } from '../../src/util/keys.js';
 import * as der from '../../src/util/der.js';
 import { buildCertificate, type CertificateSpec, type Extension, type NameSpec } from '../../src/util/x509-builder.js';
 
@@ -14,12 +15,12 @@ export interface KeyPair {
 
 export function generateKey(kind: KeyKind = 'p256'): KeyPair {
   switch (kind) {
-    case 'p256': return generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    case 'p384': return generateKeyPairSync('ec', { namedCurve: 'P-384' });
-    case 'p521': return generateKeyPairSync('ec', { namedCurve: 'P-521' });
-    case 'rsa2048': return generateKeyPairSync('rsa', { modulusLength: 2048 });
-    case 'rsa3072': return generateKeyPairSync('rsa', { modulusLength: 3072 });
-    case 'ed25519': return generateKeyPairSync('ed25519');
+    case 'p256': return generateKeyPair({ type: 'ec', curve: 'P-256' });
+    case 'p384': return generateKeyPair({ type: 'ec', curve: 'P-384' });
+    case 'p521': return generateKeyPair({ type: 'ec', curve: 'P-521' });
+    case 'rsa2048': return generateKeyPair({ type: 'rsa', modulusLength: 2048 });
+    case 'rsa3072': return generateKeyPair({ type: 'rsa', modulusLength: 3072 });
+    case 'ed25519': return generateKeyPair({ type: 'ed25519' });
   }
 }
 

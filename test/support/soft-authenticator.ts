@@ -3,7 +3,8 @@
 // `breaks` changes exactly ONE thing before signing, so only that thing is wrong; `flipSignature` damages
 // the signature after signing. Every test of the service uses it, so its defaults are a well-behaved passkey.
 
-import { createECDH, createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, randomBytes, type KeyObject } from 'node:crypto';
+import { generateKeyPair } from '../../src/util/keys.js';
 import { encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
 import { COSE_ALGORITHMS, coseKeyMapFromKeyObject, coseAlgorithm } from '../../src/webauthn/cose.js';
 import type { AuthenticationCredentialJSON, RegistrationCredentialJSON } from '../../src/webauthn/types.js';
@@ -144,45 +145,18 @@ export interface SoftAuthenticatorOptions {
 
 const EVIL_ORIGIN = 'https://evil.example';
 
-const EC_GENERATION = {
-  'P-256': { openssl: 'prime256v1', size: 32 },
-  'P-384': { openssl: 'secp384r1', size: 48 },
-  'P-521': { openssl: 'secp521r1', size: 66 },
-} as const;
-
-/**
- * An EC key pair made with ECDH and imported as JWK, not with generateKeyPairSync: Node 20 can deadlock
- * when garbage collection frees a finished EC key generation job while the key it made is being exported
- * as JWK (seen as a hung soft-authenticator test: ~KeyGenJob waits on the key's mutex held by ExportJWK).
- */
-function generateEcKeyPair(crv: keyof typeof EC_GENERATION): { privateKey: KeyObject; publicKey: KeyObject } {
-  const { openssl, size } = EC_GENERATION[crv];
-  const ecdh = createECDH(openssl);
-  const point = ecdh.generateKeys(); // 0x04 ‖ x ‖ y
-  const d = ecdh.getPrivateKey();
-  const privateKey = createPrivateKey({
-    format: 'jwk',
-    key: {
-      kty: 'EC', crv,
-      d: Buffer.concat([Buffer.alloc(size - d.length), d]).toString('base64url'),
-      x: point.subarray(1, 1 + size).toString('base64url'),
-      y: point.subarray(1 + size).toString('base64url'),
-    },
-  });
-  return { privateKey, publicKey: createPublicKey(privateKey) };
-}
-
 export function generateKeyPairFor(alg: number): { privateKey: KeyObject; publicKey: KeyObject } {
   const entry = coseAlgorithm(alg);
   if (!entry) throw new Error(`soft authenticator: unsupported COSE algorithm ${alg}`);
   switch (entry.family) {
+    // Built from raw material, never generateKeyPairSync: see src/util/keys.ts for the Node 20 deadlock.
     case 'ecdsa':
-      return generateEcKeyPair(entry.crv);
+      return generateKeyPair({ type: 'ec', curve: entry.crv });
     case 'eddsa':
-      return generateKeyPairSync('ed25519');
+      return generateKeyPair({ type: 'ed25519' });
     case 'rsa-pss':
     case 'rsa-pkcs1':
-      return generateKeyPairSync('rsa', { modulusLength: 2048 });
+      return generateKeyPair({ type: 'rsa', modulusLength: 2048 });
   }
 }
 

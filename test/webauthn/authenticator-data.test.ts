@@ -1,7 +1,8 @@
 // Authenticator data (§6.1), parsed for §7.1 step 12 and §7.2 step 7; conformance Resp-3 F-9..F-12.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { generateKeyPair } from '../../src/util/keys.js';
 import { FidoError, type ErrorName } from '../../src/errors.js';
 import { formatAaguid, parseAuthenticatorData } from '../../src/webauthn/authenticator-data.js';
 import { encodeCbor } from '../../src/webauthn/cbor.js';
@@ -9,7 +10,7 @@ import { coseKeyMapFromKeyObject } from '../../src/webauthn/cose.js';
 
 const rpIdHash = createHash('sha256').update('login.example.test').digest();
 const aaguid = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
-const cose = encodeCbor(coseKeyMapFromKeyObject(-7, generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey));
+const cose = encodeCbor(coseKeyMapFromKeyObject(-7, generateKeyPair({ type: 'ec', curve: 'P-256' }).publicKey));
 
 export function authData(parts: { flags: number; signCount?: number; credentialId?: Buffer; key?: Buffer; ext?: Buffer; tail?: Buffer; idLength?: number; attested?: boolean }): Buffer {
   const count = Buffer.alloc(4);

@@ -1,7 +1,8 @@
 // The COSE algorithm table: key import (§7.1 step 19's "alg"), and signature verification (§7.2 step 21).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { generateKeyPair } from '../../src/util/keys.js';
 import { FidoError, type ErrorName } from '../../src/errors.js';
 import { encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
 import {
@@ -19,7 +20,7 @@ const fails = (cose: Uint8Array, code: ErrorName) =>
   assert.throws(() => importCosePublicKey(cose), (err: unknown) => err instanceof FidoError && err.code === code);
 
 function p256Map(): Map<number, CborEncodable> {
-  const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { publicKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
   return coseKeyMapFromKeyObject(-7, publicKey) as Map<number, CborEncodable>;
 }
 
@@ -50,7 +51,7 @@ describe('COSE algorithm table', () => {
 
 describe('verifySignature never throws', () => {
   it('returns false for garbage, empty and truncated signatures, unknown algs and mismatched keys', () => {
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { privateKey, publicKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
     const data = Buffer.from('data');
     const sig = signWith(-7, privateKey, data);
     assert.equal(verifySignature(-7, publicKey, data, Buffer.alloc(0)), false);
@@ -136,15 +137,15 @@ describe('importCosePublicKey refuses malformed keys', () => {
   });
 
   it('refuses RSA moduli below 2048 bits', () => {
-    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    const { publicKey } = generateKeyPair({ type: 'rsa', modulusLength: 1024 });
     fails(encodeCbor(coseKeyMapFromKeyObject(-257, publicKey)), 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
   });
 });
 
 describe('keyMatchesAlgorithm', () => {
   it('tells curves and key types apart', () => {
-    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey;
-    const k1 = generateKeyPairSync('ec', { namedCurve: 'secp256k1' }).publicKey;
+    const p384 = generateKeyPair({ type: 'ec', curve: 'P-384' }).publicKey;
+    const k1 = generateKeyPair({ type: 'ec', curve: 'secp256k1' }).publicKey;
     assert.equal(keyMatchesAlgorithm(-35, p384), true);
     assert.equal(keyMatchesAlgorithm(-7, p384), false);
     assert.equal(keyMatchesAlgorithm(-7, k1), false);

@@ -2,7 +2,7 @@
 // Conformance: Resp-5 P-1, P-2, F-2, F-3, F-8, F-13, F-14; Resp-6 P-1, F-1; Resp-3 F-13..F-19 (registration.test.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPair } from '../../src/util/keys.js';
 import type { CborEncodable } from '../../src/webauthn/cbor.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { RegistrationExpectation } from '../../src/webauthn/types.js';
@@ -81,7 +81,7 @@ describe('packed full attestation (§8.2, x5c present)', () => {
   });
 
   it('Resp-5 F-8: a leaf key that does not fit alg (secp256k1 under ES256) fails', () => {
-    const k1: KeyPair = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });
+    const k1: KeyPair = generateKeyPair({ type: 'ec', curve: 'secp256k1' });
     const chain = createChain({ intermediateCount: 0, leaf: { key: k1, extensions: [aaguidExtension(AAGUID)] } });
     const options = creationOptions();
     const json = new SoftAuthenticator({ fmt: 'packed', aaguid: AAGUID }).register(options, {
