@@ -20,36 +20,15 @@ import { decodeBase64url, encodeBase64url } from '../util/base64url.js';
 
 export type { LocalBlobKey };
 
-/** What the standard variant would store for a credential, sealed into the `localhost` blob instead. */
-export interface LocalCredential {
-  readonly clientId: string;
-  /** Always `localhost` in the local variant; kept so the blob is self-describing. */
-  readonly rpId: string;
-  /** base64url user handle (user.id). */
-  readonly userHandle: string;
-  readonly username: string;
-  /** base64url credential id. */
-  readonly credentialId: string;
-  /** COSE_Key bytes exactly as the authenticator sent them. */
-  readonly publicKey: Uint8Array;
-  readonly algorithm: number;
-  /** The counter at registration: the only one the service ever learns (it cannot be updated). */
-  readonly signCount: number;
-  readonly transports: readonly string[];
-  /** Lower-case dashed UUID. */
-  readonly aaguid: string;
-  /** The attestation statement format (`fmt`). */
-  readonly attestationFormat: string;
-  readonly attestationType: AttestationType;
-  readonly attestationTrusted: boolean;
-  readonly backupEligible: boolean;
-  readonly backupState: boolean;
-  readonly userVerified: boolean;
-  /** credProps.rk as the client reported it, or null. */
-  readonly residentKey: boolean | null;
-  /** Epoch milliseconds. */
-  readonly createdAt: number;
-}
+/**
+ * What the standard variant would store for a credential (the same fields as CredentialRecord, so the two
+ * cannot drift apart), sealed into the `localhost` blob instead. `signCount` is the counter at registration,
+ * the only one the service ever learns; `rpId` is always `localhost`, kept so the blob is self-describing.
+ */
+export type LocalCredential = Pick<CredentialRecord,
+  | 'clientId' | 'userHandle' | 'username' | 'credentialId' | 'publicKey' | 'algorithm' | 'signCount' | 'transports'
+  | 'aaguid' | 'attestationFormat' | 'attestationType' | 'attestationTrusted' | 'backupEligible' | 'backupState'
+  | 'userVerified' | 'residentKey' | 'createdAt'> & { readonly rpId: string };
 
 export const LOCAL_BLOB_VERSION = 1;
 const NONCE_BYTES = 12;
