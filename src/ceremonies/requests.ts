@@ -2,6 +2,7 @@
 // every byte field strict base64url. The ceremonies read only these shapes.
 
 import type { AttestationConveyance, UserVerification } from '../config.js';
+import type { AuthenticationCredentialJSON, RegistrationCredentialJSON } from '../webauthn/types.js';
 
 export type Extensions = Readonly<Record<string, unknown>>;
 
@@ -26,32 +27,14 @@ export interface AssertionOptionsRequest {
   readonly extensions?: Extensions;
 }
 
-export interface AttestationResultRequest {
-  readonly id: string;
-  readonly rawId: string;
-  readonly type: 'public-key';
-  readonly response: {
-    readonly clientDataJSON: string;
-    readonly attestationObject: string;
-    readonly transports?: readonly string[];
-  };
-  /** The spec's `extensions`; if absent, `clientExtensionResults` or `getClientExtensionResults`; else {}. */
-  readonly extensions: Extensions;
+/** A registration credential as WebAuthn's JSON has it, plus the local variant's marker. */
+export interface AttestationResultRequest extends RegistrationCredentialJSON {
   /** `extensions.localhost` exactly as sent (undefined when absent): the local variant's marker. */
   readonly localMarker: unknown;
 }
 
-export interface AssertionResultRequest {
-  readonly id: string;
-  readonly rawId: string;
-  readonly type: 'public-key';
-  readonly response: {
-    readonly clientDataJSON: string;
-    readonly authenticatorData: string;
-    readonly signature: string;
-    readonly userHandle?: string | null;
-  };
-  readonly extensions: Extensions;
+/** An authentication credential as WebAuthn's JSON has it, plus the local variant's marker. */
+export interface AssertionResultRequest extends AuthenticationCredentialJSON {
   /** `extensions.localhost` exactly as sent (undefined when absent). */
   readonly localMarker: unknown;
 }
