@@ -2,6 +2,7 @@
 // the same file, or PostgreSQL stores in the same database and schema. (Memory stores are for tests.)
 import type { ServiceConfig } from '../config.js';
 import type { AuditStore } from '../audit/types.js';
+import type { SqliteWriter } from '../stores/sqlite-writer.js';
 import type { ApplicationStore } from './application-store.js';
 
 export interface OpsStores {
@@ -10,7 +11,12 @@ export interface OpsStores {
   close(): Promise<void>;
 }
 
-export async function openOpsStores(config: Pick<ServiceConfig, 'database'>): Promise<OpsStores> {
+export interface OpsStoresOptions {
+  /** SQLite: the service's writer thread, so an audit event commits with its ceremony's write (src/stores/open.ts). */
+  readonly sqliteWriter?: SqliteWriter;
+}
+
+export async function openOpsStores(config: Pick<ServiceConfig, 'database'>, options: OpsStoresOptions = {}): Promise<OpsStores> {
   const { database } = config;
   let applications: ApplicationStore;
   let audit: AuditStore;
@@ -18,7 +24,7 @@ export async function openOpsStores(config: Pick<ServiceConfig, 'database'>): Pr
     const { SqliteApplicationStore, SqliteAuditStore } = await import('./sqlite-stores.js');
     applications = new SqliteApplicationStore(database.path);
     try {
-      audit = new SqliteAuditStore(database.path);
+      audit = new SqliteAuditStore(database.path, options.sqliteWriter ? { writer: options.sqliteWriter } : {});
     } catch (error) {
       await applications.close();
       throw error;

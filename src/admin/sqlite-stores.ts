@@ -6,6 +6,8 @@
 // is one statement, atomic across processes.
 import type Database from 'better-sqlite3';
 import { openSqliteDatabase, type SqliteOptions } from '../stores/sqlite.js';
+import type { SqliteWriter } from '../stores/sqlite-writer.js';
+import { SQLITE_UNAVAILABLE, SQLITE_WRITES } from '../stores/sqlite-writes.js';
 import { StoreUnavailableError } from '../stores/types.js';
 import type { AuditEvent, AuditQuery, AuditStore } from '../audit/types.js';
 import type { ApplicationRecord, ApplicationStore } from './application-store.js';
@@ -35,15 +37,13 @@ CREATE INDEX IF NOT EXISTS ops_audit_events_at ON ops_audit_events (at);
 CREATE INDEX IF NOT EXISTS ops_audit_events_client ON ops_audit_events (client_id, id);
 `;
 
-const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOTADB|CORRUPT)/;
-
 function guard<T>(what: string, work: () => T): T {
   try {
     return work();
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const closed = error instanceof TypeError && /not open/.test(error.message);
-    if (closed || (typeof code === 'string' && UNAVAILABLE.test(code))) {
+    if (closed || (typeof code === 'string' && SQLITE_UNAVAILABLE.test(code))) {
       throw new StoreUnavailableError(`SQLite unavailable during ${what}: ${(error as Error).message}`, { cause: error });
     }
     throw error;
@@ -134,21 +134,32 @@ export class SqliteApplicationStore implements ApplicationStore {
   }
 }
 
+export interface SqliteAuditStoreOptions extends SqliteOptions {
+  /**
+   * The service's writer thread (src/stores/sqlite-writer.ts): an event then commits in the same group as
+   * the credential write of its ceremony, one flush for both. Without one, each append is its own commit.
+   */
+  readonly writer?: SqliteWriter;
+}
+
 export class SqliteAuditStore implements AuditStore {
   readonly #db: Db;
   readonly #insert: Database.Statement<[Record<string, unknown>]>;
+  readonly #writer: SqliteWriter | undefined;
 
-  constructor(path: string, options: SqliteOptions = {}) {
+  constructor(path: string, options: SqliteAuditStoreOptions = {}) {
     this.#db = openOpsDatabase(path, options);
-    this.#insert = this.#db.prepare(`INSERT INTO ops_audit_events (id, at, client_id, action, actor, result, event)
-      VALUES (@id, @at, @client_id, @action, @actor, @result, @event)`);
+    this.#insert = this.#db.prepare(SQLITE_WRITES['audit.insert']);
+    this.#writer = options.writer;
   }
 
   async append(event: AuditEvent): Promise<void> {
-    guard('audit append', () => this.#insert.run({
+    const row = {
       id: event.id, at: Date.parse(event.time), client_id: event.clientId, action: event.action, actor: event.actor,
       result: event.result, event: JSON.stringify(event),
-    }));
+    };
+    if (this.#writer) await this.#writer.run('audit.insert', row);
+    else guard('audit append', () => this.#insert.run(row));
   }
 
   async query(query: AuditQuery): Promise<AuditEvent[]> {

@@ -4,12 +4,15 @@
 import type { ServiceConfig } from '../config.js';
 import { MemoryChallengeStore } from './memory.js';
 import { migrateSqlite, openSqliteChallengeStore, openSqliteCredentialStore, type MigrationReport } from './sqlite.js';
+import { SqliteWriter } from './sqlite-writer.js';
 import type { ChallengeStore, CredentialStore } from './types.js';
 
 export interface OpenedStores {
   readonly credentials: CredentialStore;
   readonly challenges: ChallengeStore;
-  /** Closes both (each once), even if one of them fails to close. */
+  /** On SQLite: the writer thread the credential store commits through, for the audit store to share. */
+  readonly sqliteWriter?: SqliteWriter;
+  /** Closes both (each once), even if one of them fails to close, then the writer (committing what it holds). */
   close(): Promise<void>;
 }
 
@@ -21,31 +24,44 @@ export interface OpenStoresOptions {
 type StoreConfig = Pick<ServiceConfig, 'database' | 'challenges'>;
 
 export async function openStores(config: StoreConfig, options: OpenStoresOptions): Promise<OpenedStores> {
-  const credentials = await openCredentialStore(config);
+  // On SQLite the service's hot-path writes go through one writer thread (group commit, off the event loop).
+  const sqliteWriter = config.database.kind === 'sqlite' ? await SqliteWriter.open(config.database.path) : undefined;
+  let credentials: CredentialStore;
   let challenges: ChallengeStore;
+  try {
+    credentials = await openCredentialStore(config, sqliteWriter);
+  } catch (error) {
+    await sqliteWriter?.close().catch(() => undefined);
+    throw error;
+  }
   try {
     challenges = await openChallengeStore(config, options);
   } catch (error) {
     await credentials.close().catch(() => undefined);
+    await sqliteWriter?.close().catch(() => undefined);
     throw error;
   }
   let closing: Promise<void> | undefined;
   return {
     credentials,
     challenges,
+    ...(sqliteWriter ? { sqliteWriter } : {}),
     close: () => {
-      closing ??= Promise.allSettled([credentials.close(), challenges.close()]).then((results) => {
-        const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-        if (failure) throw failure.reason;
-      });
+      closing ??= Promise.allSettled([credentials.close(), challenges.close()])
+        .then(async (results) => [...results, ...await Promise.allSettled([sqliteWriter?.close()])])
+        .then((results) => {
+          const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+          if (failure) throw failure.reason;
+        });
       return closing;
     },
   };
 }
 
-export async function openCredentialStore(config: StoreConfig): Promise<CredentialStore> {
+/** The configured credential store; on SQLite committing through `writer` when one is given. */
+export async function openCredentialStore(config: StoreConfig, writer?: SqliteWriter): Promise<CredentialStore> {
   const { database } = config;
-  if (database.kind === 'sqlite') return openSqliteCredentialStore(database.path);
+  if (database.kind === 'sqlite') return openSqliteCredentialStore(database.path, writer ? { writer } : {});
   const postgres = await import('./postgres.js');
   return postgres.openPostgresCredentialStore(database.url);
 }

@@ -5,6 +5,9 @@
 // one statement or one IMMEDIATE transaction, and the busy timeout makes a writer wait for another.
 // better-sqlite3 is synchronous: each call runs to completion before any other JavaScript, so within one
 // process nothing interleaves; across processes SQLite's locks make each statement atomic.
+// The service sends a credential's `create` and `recordUse` to the writer thread (sqlite-writer.ts), which
+// commits the writes that arrive together in one transaction (one fsync for many ceremonies), off the
+// event loop; without a writer (CLI, tests) they are autocommit statements on this connection.
 
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
@@ -14,6 +17,8 @@ import type {
   AttestationType, CeremonyRecord, ChallengeStore, CredentialRecord, CredentialStore, CredentialUse, TakeResult,
 } from './types.js';
 import { StoreUnavailableError } from './types.js';
+import { CREDENTIAL_COLUMNS, SQLITE_UNAVAILABLE, SQLITE_WRITES } from './sqlite-writes.js';
+import type { SqliteWriter } from './sqlite-writer.js';
 
 type Db = Database.Database;
 
@@ -37,16 +42,13 @@ export class SqliteSchemaVersionError extends Error {
   }
 }
 
-/** Result codes that mean "the database cannot serve now" (503), as opposed to a bug (500). */
-const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOTADB|CORRUPT)/;
-
 function guarded<T>(what: string, work: () => T): T {
   try {
     return work();
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const closed = error instanceof TypeError && /database connection is not open/.test(error.message);
-    if (closed || (typeof code === 'string' && UNAVAILABLE.test(code))) {
+    if (closed || (typeof code === 'string' && SQLITE_UNAVAILABLE.test(code))) {
       throw new StoreUnavailableError(`SQLite unavailable during ${what}: ${(error as Error).message}`, { cause: error });
     }
     throw error;
@@ -121,9 +123,7 @@ export function sqliteSchemaVersion(db: Db): number {
 // ---------------------------------------------------------------------------------------------------
 // Credentials
 
-const COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
-  aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
-  user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name`;
+const COLUMNS = CREDENTIAL_COLUMNS;
 
 interface CredentialRow {
   client_id: string;
@@ -207,8 +207,17 @@ function fromRow(row: CredentialRow): CredentialRecord {
 /** Admin listing pages are bounded whatever the caller asks (the same bound on every backend). */
 const MAX_ADMIN_PAGE = 1000;
 
+export interface SqliteCredentialStoreOptions {
+  /**
+   * Where `create` and `recordUse` commit: the writer thread (group commit, the service's default), or,
+   * without one, this connection (one autocommit statement each). Not closed by the store: its owner closes it.
+   */
+  readonly writer?: SqliteWriter;
+}
+
 export class SqliteCredentialStore implements CredentialStore {
   readonly #db: Db;
+  readonly #writer: SqliteWriter | undefined;
   // Prepared once per connection, reused by every call.
   readonly #insert: Database.Statement;
   readonly #find: Database.Statement;
@@ -220,17 +229,13 @@ export class SqliteCredentialStore implements CredentialStore {
   readonly #deleteByApplication: Database.Statement;
   readonly #ping: Database.Statement;
 
-  constructor(db: Db) {
+  constructor(db: Db, options: SqliteCredentialStoreOptions = {}) {
     this.#db = db;
-    const placeholders = COLUMNS.split(',').map((c) => `@${c.trim()}`).join(', ');
-    this.#insert = db.prepare(`INSERT INTO credentials (${COLUMNS}) VALUES (${placeholders}) ON CONFLICT (client_id, credential_id) DO NOTHING`);
+    this.#writer = options.writer;
+    this.#insert = db.prepare(SQLITE_WRITES['credential.insert']);
     this.#find = db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`);
     this.#listByUser = db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE client_id = ? AND user_handle = ? ORDER BY created_at, credential_id`);
-    // Compare-and-set in one statement: the counter moves only if nobody moved it since it was read.
-    this.#recordUse = db.prepare(`UPDATE credentials
-      SET sign_count = @signCount, backup_state = @backupState, user_verified = @userVerified,
-          clone_warning = max(clone_warning, @cloneWarning), last_used_at = @usedAt
-      WHERE client_id = @clientId AND credential_id = @credentialId AND sign_count = @expectedSignCount`);
+    this.#recordUse = db.prepare(SQLITE_WRITES['credential.use']);
     this.#listByApplication = db.prepare(`SELECT ${COLUMNS} FROM credentials
       WHERE client_id = @clientId AND (@after IS NULL OR credential_id > @after) ORDER BY credential_id LIMIT @limit`);
     this.#delete = db.prepare('DELETE FROM credentials WHERE client_id = ? AND credential_id = ?');
@@ -240,9 +245,12 @@ export class SqliteCredentialStore implements CredentialStore {
   }
 
   async create(record: CredentialRecord): Promise<'created' | 'duplicate'> {
-    // Autocommit: run() returns after COMMIT, which synchronous=FULL made durable.
-    const result = guarded('credential create', () => this.#insert.run(toRow(record)));
-    return result.changes === 1 ? 'created' : 'duplicate';
+    // Either way the promise resolves after COMMIT, which synchronous=FULL made durable.
+    const row = toRow(record);
+    const changes = this.#writer
+      ? await this.#writer.run('credential.insert', { ...row })
+      : guarded('credential create', () => this.#insert.run(row)).changes;
+    return changes === 1 ? 'created' : 'duplicate';
   }
 
   async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {
@@ -256,11 +264,14 @@ export class SqliteCredentialStore implements CredentialStore {
   }
 
   async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
-    const result = guarded('credential use', () => this.#recordUse.run({
+    const params = {
       clientId, credentialId, expectedSignCount: use.expectedSignCount, signCount: use.signCount,
       backupState: bit(use.backupState), userVerified: bit(use.userVerified), cloneWarning: bit(use.cloneWarning), usedAt: use.usedAt,
-    }));
-    return result.changes === 1;
+    };
+    const changes = this.#writer
+      ? await this.#writer.run('credential.use', params)
+      : guarded('credential use', () => this.#recordUse.run(params)).changes;
+    return changes === 1;
   }
 
   async listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]> {
@@ -284,6 +295,7 @@ export class SqliteCredentialStore implements CredentialStore {
 
   async ping(): Promise<void> {
     guarded('ping', () => this.#ping.get());
+    await this.#writer?.ping();
   }
 
   async close(): Promise<void> {
@@ -291,8 +303,8 @@ export class SqliteCredentialStore implements CredentialStore {
   }
 }
 
-export async function openSqliteCredentialStore(path: string, options: SqliteOptions = {}): Promise<SqliteCredentialStore> {
-  return new SqliteCredentialStore(openSqliteDatabase(path, options));
+export async function openSqliteCredentialStore(path: string, options: SqliteOptions & SqliteCredentialStoreOptions = {}): Promise<SqliteCredentialStore> {
+  return new SqliteCredentialStore(openSqliteDatabase(path, options), options);
 }
 
 // ---------------------------------------------------------------------------------------------------
