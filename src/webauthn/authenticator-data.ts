@@ -77,7 +77,7 @@ function parseExtensions(raw: Buffer, start: number): { extensions: Map<CborValu
 /**
  * Parses authenticator data. Throws INVALID_AUTHENTICATOR_DATA (truncated, trailing bytes, flags that
  * contradict the content), CREDENTIAL_NOT_INCLUDED (AT set, nothing follows), INVALID_CREDENTIAL_ID_LENGTH,
- * INVALID_EXTENSION_DATA, or the COSE key errors of importCosePublicKey.
+ * INVALID_EXTENSION_DATA, or the COSE key errors of importCosePublicKey (the key is checked, not yet imported).
  */
 export function parseAuthenticatorData(bytes: Uint8Array): AuthenticatorData {
   const raw = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

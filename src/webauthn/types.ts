@@ -77,6 +77,11 @@ export interface CredentialPublicKey {
   readonly cose: Buffer;
   /** The decoded COSE_Key map (for formats that compare coordinates, e.g. tpm, fido-u2f). */
   readonly coseMap: Map<CborValue, CborValue>;
+  /**
+   * The key for node:crypto. Made at the first read and kept (importing costs as much as a signature
+   * check, and a `none` registration never needs it); throws USER_PUBLIC_KEY_INVALID_KEY_SPEC should the
+   * import ever fail.
+   */
   readonly keyObject: KeyObject;
 }
 
