@@ -1,11 +1,13 @@
 // The ApplicationDirectory from configuration: every application prepared once at start (trust anchors
 // read and parsed, metadata indexed), then looked up by Client ID per request without I/O. `prepareTrust`
-// does the start-time part for the stored directory of the operations module.
+// does the start-time part for the stored directory of the operations module, and reloads the metadata
+// BLOBs of a running service (`reloadMetadata`, called by src/trust-reload.ts).
 
 import type { ApplicationConfig, AttestationPolicy } from './config.js';
 import { ConfigError } from './config/errors.js';
 import { FidoError } from './errors.js';
 import type { Application, ApplicationDirectory } from './service.js';
+import { canonicalJson } from './util/canonical-json.js';
 import type { TrustEvaluator } from './webauthn/attestation/types.js';
 import { loadTrustEvaluator, type LoadedTrustEvaluator, type LoadOptions, type MetadataInfo } from './webauthn/trust.js';
 
@@ -31,11 +33,40 @@ export function createApplicationDirectory(
   };
 }
 
+/** One configured attestation policy that names a metadata BLOB, as a reload found it. */
+export interface PolicyReload {
+  readonly policy: AttestationPolicy;
+  /** The configured applications with this policy. */
+  readonly clientIds: readonly string[];
+  /** The BLOB in use before the reload (null if the evaluator had none). */
+  readonly before: MetadataInfo | null;
+  /** The BLOB in use after it: the new one, or, when `error` is set, still the one before. */
+  readonly after: MetadataInfo | null;
+  /** Why the new BLOB was not taken (the previous evaluator stays in use). */
+  readonly error?: unknown;
+}
+
 export interface PreparedTrust {
-  /** For the stored application directory: the evaluators built at start, by policy; others built on demand. */
+  /**
+   * For the stored application directory: the evaluator of a configured policy (the latest loaded), others
+   * built on demand at the runtime clock's time.
+   */
   readonly buildTrust: (policy: ApplicationConfig['attestation']) => TrustEvaluator;
-  /** What each configured application's metadata BLOB is (for the start log); only applications with one. */
+  /** What each configured application's metadata BLOB was at start (for the start log); only applications with one. */
   readonly metadata: readonly { readonly clientId: string; readonly info: MetadataInfo }[];
+  /**
+   * Reads the BLOB of every configured policy that names one again, verified at `now`. A policy whose BLOB
+   * verifies gets its new evaluator (buildTrust returns it from then on); one whose BLOB does not keeps the
+   * previous evaluator, and its result carries the error. Never throws for a BLOB or file problem.
+   */
+  reloadMetadata(now: Date): PolicyReload[];
+}
+
+export interface PrepareOptions {
+  /** Reads a policy's files (default loadTrustEvaluator). */
+  readonly load?: (policy: AttestationPolicy, options: LoadOptions) => LoadedTrustEvaluator;
+  /** Epoch ms: the time at which evaluators built on demand check their BLOB (default Date.now). */
+  readonly clock?: () => number;
 }
 
 /**
@@ -48,13 +79,15 @@ export function prepareTrust(
   now: Date,
   /** Names the configuration in the error (the config file, or "built-in defaults"). */
   source: string,
-  load: (policy: AttestationPolicy, options: LoadOptions) => LoadedTrustEvaluator = loadTrustEvaluator,
+  { load = loadTrustEvaluator, clock = Date.now }: PrepareOptions = {},
 ): PreparedTrust {
-  const built = new Map<string, TrustEvaluator>();
+  // Keyed by canonical JSON, like the stored directory, so a policy read back from a store with its keys
+  // reordered still finds its prepared evaluator.
+  const built = new Map<string, LoadedTrustEvaluator>();
   const metadata: { clientId: string; info: MetadataInfo }[] = [];
   const problems: string[] = [];
   configs.forEach((config, index) => {
-    const key = JSON.stringify(config.attestation);
+    const key = canonicalJson(config.attestation);
     try {
       const evaluator = load(config.attestation, { now });
       if (!built.has(key)) built.set(key, evaluator);
@@ -67,7 +100,35 @@ export function prepareTrust(
   });
   if (problems.length > 0) throw new ConfigError(problems, source);
   return {
-    buildTrust: (policy) => built.get(JSON.stringify(policy)) ?? load(policy, { now: new Date() }),
+    buildTrust: (policy) => built.get(canonicalJson(policy)) ?? load(policy, { now: new Date(clock()) }),
     metadata,
+    reloadMetadata: (at) => reloadPolicies(configs, built, (policy) => load(policy, { now: at })),
   };
+}
+
+/** Reloads each distinct configured policy that names a BLOB once; swaps in `built` only what loaded. */
+function reloadPolicies(
+  configs: readonly ApplicationConfig[],
+  built: Map<string, LoadedTrustEvaluator>,
+  load: (policy: AttestationPolicy) => LoadedTrustEvaluator,
+): PolicyReload[] {
+  const byKey = new Map<string, { policy: AttestationPolicy; clientIds: string[] }>();
+  for (const config of configs) {
+    if (config.attestation.metadata === null) continue;
+    const key = canonicalJson(config.attestation);
+    const entry = byKey.get(key) ?? { policy: config.attestation, clientIds: [] };
+    entry.clientIds.push(config.clientId);
+    byKey.set(key, entry);
+  }
+  return [...byKey].map(([key, { policy, clientIds }]) => {
+    const before = built.get(key)?.metadataInfo ?? null;
+    try {
+      const evaluator = load(policy);
+      built.set(key, evaluator);
+      return { policy, clientIds, before, after: evaluator.metadataInfo };
+    } catch (error) {
+      // Whatever went wrong (a BLOB that does not verify, a file gone), the running service keeps the old one.
+      return { policy, clientIds, before, after: before, error };
+    }
+  });
 }

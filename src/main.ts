@@ -1,11 +1,12 @@
 // The composition root: load config → secrets → trust (metadata) → stores → operations (application
-// store, audit, metrics, rate limits, admin listener) → build the app → listen → (demo). Everything the
-// service uses is created here once and passed down; nothing else reads the environment or the disk.
+// store, audit, metrics, rate limits, admin listener) → build the app → listen → (demo) → the periodic
+// metadata check. Everything the service uses is created here once and passed down; nothing else reads the
+// environment or the disk (except the metadata reload, which reads the configured BLOB files again).
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
-import { applyOpsEnv, defaultOpsOptions, type OpsOptions } from './admin/options.js';
+import { applyOpsEnv, defaultOpsOptions, metadataCheckIntervalMs, type OpsOptions } from './admin/options.js';
 import { composeHooks } from './admin/hooks.js';
 import { openOpsStores } from './admin/open.js';
 import { startOperations, type Ops } from './admin/setup.js';
@@ -14,9 +15,11 @@ import type { ServiceConfig } from './config.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { buildApp } from './http/app.js';
 import { createLogger, LOG_LEVELS, type LevelledLogger, type LogLevel } from './log.js';
+import { stampFilesSync, watchMetadataFiles } from './metadata-watch.js';
 import { loadSecrets } from './secrets.js';
 import type { ServiceDeps, ServiceHooks } from './service.js';
 import { openStores, type OpenedStores } from './stores/open.js';
+import type { MetadataReloadReport } from './trust-reload.js';
 import { systemRuntime, type Runtime } from './util/runtime.js';
 
 export interface StartOptions {
@@ -41,6 +44,13 @@ export interface RunningService {
   readonly adminUrl: string | null;
   /** The demo's development CA certificate (to trust once), or null without the demo. */
   readonly demoCaPath: string | null;
+  /**
+   * Reads the metadata BLOB of every application that names one again (at the runtime clock's time) and
+   * swaps in each that verifies, so the next ceremony uses it; one that does not verify keeps the previous
+   * BLOB, is logged as an error and makes the report's `ok` false. Never rejects for a BLOB problem.
+   * Also triggered by SIGHUP (`serve`), the periodic file check and POST /admin/metadata/reload.
+   */
+  reloadMetadata(): Promise<MetadataReloadReport>;
   /** Stops accepting, lets in-flight requests finish (bounded), stops the demo, closes the stores. */
   close(): Promise<void>;
 }
@@ -68,9 +78,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const runtime = options.runtime ?? systemRuntime;
   const config = loadConfig({ file: options.configFile, env: options.env, cwd: options.cwd });
   const opsOptions = config.ops ?? opsOptionsWithoutLoader(config, options);
+  const metadataCheckMs = metadataCheckInterval(options);
   const log = createLogger({ level: logLevel(options.env), sink: options.stderr, clock: runtime.now, base: { service: 'passkey-server' } });
   const secrets = loadSecrets({ config, env: options.env, randomBytes: runtime.randomBytes, log });
-  const trust = prepareTrust(config.applications, new Date(runtime.now()), options.configFile ?? 'built-in defaults');
+  // Stamped before the BLOBs are read, so that one installed while they load is still seen as a change.
+  const metadataBaseline = stampFilesSync(config.applications.flatMap((app) => (app.attestation.metadata === null ? [] : [app.attestation.metadata])));
+  const trust = prepareTrust(config.applications, new Date(runtime.now()), options.configFile ?? 'built-in defaults', { clock: runtime.now });
   for (const { clientId, info } of trust.metadata) {
     log.info({ clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate, entries: info.entries }, 'metadata BLOB loaded');
     if (info.staleAtLoad) {
@@ -92,6 +105,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ops = await startOperations({
         config, options: opsOptions, credentials: stores.credentials, challenges: stores.challenges, secrets, runtime, log,
         buildTrust: trust.buildTrust,
+        trust,
         applicationStore: opsStores.applications,
         auditStore: opsStores.audit,
         closeStores: () => stores.close(),
@@ -117,7 +131,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     if (adminUrl !== null) options.stdout.write(`passkey-server: admin listening on ${adminUrl}\n`);
     log.info({
       url, adminUrl, database: config.database.kind, challenges: config.challenges.kind, applications: config.applications.length,
-      rateLimitStore: opsOptions.rateLimits.store === 'memory' ? 'memory' : 'redis',
+      rateLimitStore: opsOptions.rateLimits.store === 'memory' ? 'memory' : 'redis', metadataCheckMs,
     }, 'service started');
     if (config.local.enabled) {
       options.stderr.write(`${LOCAL_VARIANT_WARNING}\n`);
@@ -128,14 +142,20 @@ export async function startService(options: StartOptions): Promise<RunningServic
     if (demo) options.stdout.write(`passkey-server: demo CA certificate at ${demo.caPath} (trust it once: docs/demo.md)\n`);
     const running = ops;
     const serviceServer = server;
+    const metadataWatch = watchMetadataFiles({
+      files: () => running.metadataFiles(), intervalMs: metadataCheckMs, baseline: metadataBaseline, log,
+      onChange: () => running.reloadMetadata(),
+    });
     return {
       config,
       url,
       demoUrls: demo?.urls ?? [],
       adminUrl,
       demoCaPath: demo?.caPath ?? null,
+      reloadMetadata: () => running.reloadMetadata(),
       close: once(async () => {
         log.info({}, 'shutting down');
+        metadataWatch.stop();
         // Readiness drains, the service and admin listeners finish what is in flight, then every store
         // closes once (the credential and challenge stores through openStores' own close).
         await running.shutdown([serviceServer]);
@@ -158,6 +178,14 @@ function opsOptionsWithoutLoader(config: ServiceConfig, options: StartOptions): 
   const ops = applyOpsEnv(defaultOpsOptions(config.dataDir), options.env, options.cwd, problems);
   if (problems.length > 0) throw new ConfigError(problems, options.configFile ?? 'built-in defaults');
   return ops;
+}
+
+/** PASSKEY_METADATA_CHECK_INTERVAL_MS (a bad value stops the start like every configuration problem). */
+function metadataCheckInterval(options: StartOptions): number {
+  const problems: string[] = [];
+  const interval = metadataCheckIntervalMs(options.env, problems);
+  if (problems.length > 0) throw new ConfigError(problems, options.configFile ?? 'built-in defaults');
+  return interval;
 }
 
 /** The admin listener could not start (its port taken, its host wrong): say which setting to change. */

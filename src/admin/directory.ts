@@ -1,14 +1,20 @@
 // The ApplicationDirectory of the four operations, backed by an ApplicationStore. Lookups are cached for a
 // few seconds (every instance sees an admin change within `cacheMs`; the instance that made it at once),
 // unknown Client IDs included, so a flood of made-up ids costs one store read each per interval at most.
-import type { ApplicationConfig } from '../config.js';
+// Trust evaluators are built once per distinct attestation policy; `reloadMetadataTrust` rebuilds those that
+// read a metadata BLOB (a newer BLOB installed while the service runs: src/trust-reload.ts).
+import type { ApplicationConfig, AttestationPolicy } from '../config.js';
 import type { Application, ApplicationDirectory } from '../service.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
 import { effectiveVariants, type ApplicationRecord, type ApplicationStore } from './application-store.js';
 
 export interface StoredDirectoryOptions {
   readonly store: ApplicationStore;
-  /** Builds the trust evaluator of a policy (main.ts passes loadTrustEvaluator). Built once per distinct policy. */
+  /**
+   * Builds the trust evaluator of a policy (main.ts passes prepareTrust's buildTrust). Called once per distinct
+   * policy, and again for each policy with a metadata BLOB by `reloadMetadataTrust`.
+   */
   readonly buildTrust: (policy: ApplicationConfig['attestation']) => TrustEvaluator;
   /** Epoch ms (runtime.now). */
   readonly now: () => number;
@@ -23,11 +29,28 @@ interface CacheEntry {
   readonly expiresAt: number;
 }
 
+interface TrustEntry {
+  readonly policy: AttestationPolicy;
+  evaluator: TrustEvaluator;
+  /** The Client IDs that used this evaluator (for the reload report). */
+  readonly clientIds: Set<string>;
+}
+
+/** One evaluator `reloadMetadataTrust` rebuilt, or tried to. */
+export interface TrustRebuild {
+  readonly policy: AttestationPolicy;
+  readonly clientIds: readonly string[];
+  readonly before: TrustEvaluator;
+  /** The evaluator in use from now on: the new one, or `before` when `error` is set. */
+  readonly after: TrustEvaluator;
+  readonly error?: unknown;
+}
+
 export class StoredApplicationDirectory implements ApplicationDirectory {
   readonly #options: StoredDirectoryOptions;
   readonly #cache = new Map<string, CacheEntry>();
   readonly #pending = new Map<string, Promise<Application | undefined>>();
-  readonly #trust = new Map<string, TrustEvaluator>();
+  readonly #trust = new Map<string, TrustEntry>();
   /** Client IDs last found active (kept even with cacheMs 0), for isKnown. Bounded like the cache. */
   readonly #known = new Set<string>();
   #generation = 0;
@@ -64,6 +87,34 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
     else this.#cache.delete(clientId);
   }
 
+  /**
+   * Rebuilds every evaluator built so far whose policy names a metadata BLOB (through `buildTrust`, after
+   * prepareTrust reloaded its own), then forgets every cached lookup, so the next ceremony of every such
+   * application uses the evaluator of the BLOB now installed. An evaluator that cannot be rebuilt (its new
+   * BLOB does not verify, its file is gone) stays in use; its result carries the error. Never throws.
+   */
+  reloadMetadataTrust(): TrustRebuild[] {
+    const results: TrustRebuild[] = [];
+    for (const entry of this.#trust.values()) {
+      if (entry.policy.metadata === null) continue;
+      const before = entry.evaluator;
+      const clientIds = [...entry.clientIds];
+      try {
+        entry.evaluator = this.#options.buildTrust(entry.policy);
+        results.push({ policy: entry.policy, clientIds, before, after: entry.evaluator });
+      } catch (error) {
+        results.push({ policy: entry.policy, clientIds, before, after: before, error });
+      }
+    }
+    this.invalidate();
+    return results;
+  }
+
+  /** The metadata BLOB files of the policies built so far (the periodic check stats them). */
+  metadataFiles(): string[] {
+    return [...this.#trust.values()].flatMap((entry) => (entry.policy.metadata === null ? [] : [entry.policy.metadata]));
+  }
+
   list(): Promise<ApplicationRecord[]> {
     return this.#options.store.list();
   }
@@ -76,13 +127,14 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
 
   /** The Application the ceremonies see: the configuration with effective variants and its trust evaluator. */
   toApplication(record: ApplicationRecord): Application {
-    const key = JSON.stringify(record.config.attestation);
-    let trust = this.#trust.get(key);
-    if (trust === undefined) {
-      trust = this.#options.buildTrust(record.config.attestation);
-      this.#trust.set(key, trust);
+    const key = canonicalJson(record.config.attestation);
+    let entry = this.#trust.get(key);
+    if (entry === undefined) {
+      entry = { policy: record.config.attestation, evaluator: this.#options.buildTrust(record.config.attestation), clientIds: new Set() };
+      this.#trust.set(key, entry);
     }
-    return Object.freeze({ ...record.config, variants: effectiveVariants(record), trust });
+    entry.clientIds.add(record.config.clientId);
+    return Object.freeze({ ...record.config, variants: effectiveVariants(record), trust: entry.evaluator });
   }
 
   #noteKnown(clientId: string, active: boolean): void {
@@ -108,13 +160,6 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
     this.#cache.delete(clientId);
     this.#cache.set(clientId, { application, expiresAt: this.#options.now() + ttl });
   }
-}
-
-/** JSON with object keys sorted, so that equal configurations compare equal whatever a store did to key order. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v)
-    ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    : v));
 }
 
 export interface SeedReport {
@@ -144,10 +189,10 @@ export async function seedApplications(store: ApplicationStore, configs: readonl
       continue;
     }
     if (existing.source === 'admin') {
-      if (canonical(existing.config) !== canonical(config)) report.kept.push(config.clientId);
+      if (canonicalJson(existing.config) !== canonicalJson(config)) report.kept.push(config.clientId);
       continue;
     }
-    if (canonical(existing.config) === canonical(config)) continue;
+    if (canonicalJson(existing.config) === canonicalJson(config)) continue;
     const approved = config.variants.includes('standard') && (existing.approved || !existing.config.variants.includes('standard'));
     await store.update({ ...existing, config, approved, updatedAt: now });
     report.updated.push(config.clientId);

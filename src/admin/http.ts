@@ -3,6 +3,7 @@
 // Answers are JSON (the audit export is JSON lines), each with an X-Request-Id; one log line per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../service.js';
+import type { MetadataReloadReport } from '../trust-reload.js';
 import type { Runtime } from '../util/runtime.js';
 import type { AuditLog } from '../audit/log.js';
 import { toJsonLines } from '../audit/events.js';
@@ -27,6 +28,8 @@ export interface AdminHandlerDeps {
   readonly metricsRequireToken?: boolean;
   /** Largest accepted body (default 64 KiB). */
   readonly bodyBytes?: number;
+  /** POST /admin/metadata/reload (absent: that path is not found). */
+  readonly reloadMetadata?: () => Promise<MetadataReloadReport>;
 }
 
 interface Answer {
@@ -147,6 +150,11 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
       throw new AdminError('NOT_FOUND');
     }
 
+    if (resource === 'metadata' && id === 'reload' && sub === undefined && deps.reloadMetadata) {
+      if (r.method !== 'POST') throw methodNotAllowed(['POST']);
+      return json(200, await reloadMetadata(r, deps.reloadMetadata));
+    }
+
     if (resource === 'audit' && sub === undefined) {
       if (r.method !== 'GET') throw methodNotAllowed(['GET']);
       if (id === undefined) {
@@ -162,6 +170,18 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
       }
     }
     throw new AdminError('NOT_FOUND');
+  }
+
+  /** Reloads the metadata BLOBs and audits it: failed when a BLOB did not verify (the answer says which). */
+  async function reloadMetadata(r: Request, reload: () => Promise<MetadataReloadReport>): Promise<MetadataReloadReport> {
+    const report = await reload();
+    const failed = report.applications.find((application) => !application.ok);
+    await deps.audit.record({
+      actor: r.actor.name, action: 'metadata.reload', result: failed ? 'failed' : 'ok',
+      errorName: failed?.error?.split(':', 1)[0] ?? null, requestId: r.actor.requestId ?? null, remoteAddress: r.actor.remoteAddress ?? null,
+      details: { changed: report.changed, applications: report.applications.map((application) => application.clientId) },
+    });
+    return report;
   }
 
   return (req, res) => {

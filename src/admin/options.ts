@@ -164,3 +164,24 @@ export function applyOpsEnv(options: OpsOptions, env: Readonly<Record<string, st
   }
   return { ...options, admin, rateLimits };
 }
+
+/**
+ * How often every instance stats its metadata BLOB files and reloads a changed one (src/metadata-watch.ts):
+ * default every 60 s, 0 = never (SIGHUP and POST /admin/metadata/reload still reload). Only an environment
+ * variable for now: a config-file key needs a field of OpsOptions in src/config.ts and a key of the loader.
+ */
+export const METADATA_CHECK_ENV = 'PASSKEY_METADATA_CHECK_INTERVAL_MS';
+export const DEFAULT_METADATA_CHECK_INTERVAL_MS = 60_000;
+const MAX_METADATA_CHECK_INTERVAL_MS = 86_400_000;
+
+/** The interval from the environment; a bad value is pushed to `problems` (`NAME: message`) and the default returned. */
+export function metadataCheckIntervalMs(env: Readonly<Record<string, string | undefined>>, problems: string[]): number {
+  const text = env[METADATA_CHECK_ENV]?.trim();
+  if (text === undefined || text === '') return DEFAULT_METADATA_CHECK_INTERVAL_MS;
+  const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : NaN;
+  if (!(value <= MAX_METADATA_CHECK_INTERVAL_MS)) {
+    problems.push(`${METADATA_CHECK_ENV}: must be milliseconds from 0 (no periodic check) to ${MAX_METADATA_CHECK_INTERVAL_MS}, got ${JSON.stringify(env[METADATA_CHECK_ENV])}`);
+    return DEFAULT_METADATA_CHECK_INTERVAL_MS;
+  }
+  return value;
+}

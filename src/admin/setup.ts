@@ -2,10 +2,13 @@
 //   metrics registry (+ process metrics) → instrumented stores → stored application directory (seeded from
 //   the config file) → audit log → hooks (metrics, audit, rate limits) → admin listener → shutdown.
 // main.ts then builds the HTTP app with `applications`, `credentials`, `challenges` and `hooks` from here.
+// `reloadMetadata` swaps in newer metadata BLOBs (src/trust-reload.ts); the admin API exposes it.
 import type { Server } from 'node:http';
+import type { PreparedTrust } from '../applications.js';
 import type { ApplicationConfig, ServiceConfig } from '../config.js';
 import type { Logger, Secrets, ServiceHooks } from '../service.js';
 import type { ChallengeStore, CredentialStore } from '../stores/types.js';
+import { createMetadataReloader, type MetadataReloadReport } from '../trust-reload.js';
 import type { Runtime } from '../util/runtime.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
 import { AuditLog } from '../audit/log.js';
@@ -42,6 +45,11 @@ export interface OpsInput {
   readonly log: Logger;
   /** main.ts passes `(policy) => loadTrustEvaluator(policy)` from src/webauthn/trust.ts. */
   readonly buildTrust: (policy: ApplicationConfig['attestation']) => TrustEvaluator;
+  /**
+   * The configured applications' prepared trust (main.ts passes prepareTrust's result), reloaded first by
+   * `reloadMetadata`. Without it a reload rebuilds only what the directory built itself.
+   */
+  readonly trust?: Pick<PreparedTrust, 'reloadMetadata'>;
   /** Defaults to memory (applications then come from the config file at every start). */
   readonly applicationStore?: ApplicationStore;
   /** Defaults to memory (bounded; lost at restart). */
@@ -75,6 +83,13 @@ export interface Ops {
   readonly seed: SeedReport;
   /** null when options.admin.enabled is false. */
   readonly admin: AdminServer | null;
+  /**
+   * Reads every metadata BLOB again and swaps in those that verify (configured applications, then every
+   * evaluator the directory built); one that does not verify keeps the previous one. Never rejects for a BLOB.
+   */
+  reloadMetadata(): Promise<MetadataReloadReport>;
+  /** The metadata BLOB files in use (configured and admin-created applications), for the periodic check. */
+  metadataFiles(): string[];
   /** Graceful shutdown: readiness fails, `servers` and the admin listener stop accepting and finish, stores close. */
   shutdown(servers: readonly Server[]): Promise<ShutdownReport>;
 }
@@ -93,6 +108,9 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
     log.warn({ event: 'application_config_ignored', clientId }, 'the config file lists this application, but it was changed through the admin API or CLI since; the stored version is used');
   }
   const applications = new StoredApplicationDirectory({ store: applicationStore, buildTrust: input.buildTrust, now: runtime.now, cacheMs: options.applications.cacheMs });
+
+  const reloadMetadata = createMetadataReloader({ ...(input.trust ? { trust: input.trust } : {}), directory: applications, now: runtime.now, log });
+  const configuredFiles = input.config.applications.flatMap((app) => (app.attestation.metadata === null ? [] : [app.attestation.metadata]));
 
   const auditStore = input.auditStore ?? new MemoryAuditStore({ maxEvents: options.audit.maxEvents });
   const audit = new AuditLog(auditStore, runtime, log);
@@ -130,7 +148,7 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
     try {
       admin = await startAdminServer({
         host: options.admin.host, port: options.admin.port, metricsRequireToken: options.admin.metricsRequireToken,
-        operations, audit, tokens, readiness, registry, runtime, log, openapi: () => document,
+        operations, audit, tokens, readiness, registry, runtime, log, openapi: () => document, reloadMetadata,
       });
     } catch (error) {
       // The port is taken (or the host wrong): release what was opened here; main.ts reports the error.
@@ -141,7 +159,8 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
   }
 
   return {
-    registry, applications, credentials, challenges, hooks, audit, operations, readiness, seed, admin,
+    registry, applications, credentials, challenges, hooks, audit, operations, readiness, seed, admin, reloadMetadata,
+    metadataFiles: () => [...new Set([...configuredFiles, ...applications.metadataFiles()])],
     shutdown: (servers) => gracefulShutdown({
       servers: admin ? [...servers, admin.server] : servers,
       beforeClose: () => readiness.drain(),

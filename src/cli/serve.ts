@@ -1,5 +1,6 @@
 // `serve`: starts the service (and the demo when configured) and runs until SIGINT or SIGTERM, then shuts
 // down gracefully: stop accepting, let in-flight requests finish, stop the demo, close the stores.
+// SIGHUP reloads the metadata BLOBs (e.g. after `metadata check --blob`) without a restart.
 
 import { startService, type RunningService } from '../main.js';
 import { EXIT_FAILURE, UsageError, type CliIo } from './io.js';
@@ -57,12 +58,24 @@ function handleSignals(starting: Promise<RunningService>, io: CliIo): { remove()
       (error: unknown) => process.exit(report(error, io)),
     );
   };
+  // A reload never stops the service: a BLOB that does not verify leaves the previous one in use (logged).
+  const reload = () => {
+    if (stopping) return;
+    io.stderr.write('passkey-server: SIGHUP received, reloading the metadata BLOBs\n');
+    starting.then((running) => running.reloadMetadata()).then(
+      (result) => io.stderr.write(`passkey-server: metadata reload ${result.ok ? 'done' : 'FAILED (the previous BLOB stays in use; see the log)'}` +
+        `${result.changed ? ', a newer BLOB is in use' : ', no BLOB changed'}\n`),
+      (error: unknown) => io.stderr.write(`passkey-server: metadata reload failed: ${error instanceof Error ? error.message : String(error)}\n`),
+    );
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', reload);
   return {
     remove: () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      process.off('SIGHUP', reload);
     },
   };
 }

@@ -249,6 +249,27 @@ const schemas: Record<string, JsonSchema> = {
     type: 'object', additionalProperties: false, required: ['events', 'next'],
     properties: { events: { type: 'array', items: ref('AuditEvent') }, next: { type: ['string', 'null'] } },
   },
+  MetadataReload: {
+    type: 'object', additionalProperties: false, required: ['ok', 'changed', 'at', 'applications'],
+    properties: {
+      ok: { type: 'boolean', description: 'Every BLOB verified and is in use; false: see the applications whose `ok` is false (their previous BLOB stays in use).' },
+      changed: { type: 'boolean', description: 'Some BLOB serial number changed.' },
+      at: DATE_TIME,
+      applications: {
+        type: 'array',
+        items: {
+          type: 'object', additionalProperties: false,
+          required: ['clientId', 'source', 'file', 'ok', 'serialBefore', 'serial', 'nextUpdate', 'entries', 'stale', 'changed'],
+          properties: {
+            clientId: { type: 'string' }, source: { type: 'string', enum: ['config', 'stored'] }, file: { type: 'string' }, ok: { type: 'boolean' },
+            serialBefore: { type: ['integer', 'null'] }, serial: { type: ['integer', 'null'] }, nextUpdate: { type: ['string', 'null'] },
+            entries: { type: ['integer', 'null'] }, stale: { type: 'boolean' }, changed: { type: 'boolean' },
+            error: { type: 'string', description: 'Why the new BLOB was not taken, e.g. `METADATA_BLOB_SIGNATURE_INVALID: …`.' },
+          },
+        },
+      },
+    },
+  },
 };
 
 const serviceHeaders = [
@@ -331,6 +352,12 @@ const paths = {
       ...secured, summary: 'Read the audit log (oldest first)',
       parameters: ['since', 'until', 'clientId', 'action', 'actor', 'result', 'after', 'limit'].map((name) => ({ name, in: 'query', schema: { type: name === 'limit' ? 'integer' : 'string' } })),
       responses: { ...adminOk('AuditPage'), ...adminError([400, 401, 503]) },
+    },
+  },
+  '/admin/metadata/reload': {
+    post: {
+      ...secured, summary: 'Read every metadata BLOB again and use those that verify (also SIGHUP and the periodic file check)',
+      responses: { ...adminOk('MetadataReload'), ...adminError([401, 503]) },
     },
   },
   '/admin/audit/export': {

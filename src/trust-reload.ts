@@ -1,0 +1,145 @@
+// Reloading the metadata BLOBs of a running service: after `metadata check --blob` installed a newer BLOB,
+// on SIGHUP, on the periodic file check (src/metadata-watch.ts) or on POST /admin/metadata/reload. The
+// configured policies are reloaded first (prepareTrust's evaluators), then every evaluator the stored
+// directory built (admin-created applications included) and its lookup cache is dropped, so the next
+// ceremony uses the new BLOB. A BLOB that does not verify leaves the previous evaluator in use: logged as
+// an error naming the application, reported as a failure, never thrown into a running service.
+
+import type { PolicyReload, PreparedTrust } from './applications.js';
+import type { AttestationPolicy } from './config.js';
+import { FidoError } from './errors.js';
+import type { Logger } from './service.js';
+import { canonicalJson } from './util/canonical-json.js';
+import type { TrustEvaluator } from './webauthn/attestation/types.js';
+import type { MetadataInfo } from './webauthn/trust.js';
+
+/** What a reload did for one application whose policy names a metadata BLOB. */
+export interface ApplicationMetadataReload {
+  readonly clientId: string;
+  /** `config`: from the config file; `stored`: created or changed through the admin API or CLI. */
+  readonly source: 'config' | 'stored';
+  readonly file: string;
+  /** Whether the BLOB now installed was taken (false: the previous one stays in use, see `error`). */
+  readonly ok: boolean;
+  /** Serial number (`no`) of the BLOB in use before the reload, or null if unknown. */
+  readonly serialBefore: number | null;
+  /** Of the BLOB in use now (the new one, or the previous one when `ok` is false). */
+  readonly serial: number | null;
+  readonly nextUpdate: string | null;
+  readonly entries: number | null;
+  /** The BLOB in use was past its nextUpdate when it was loaded (install a newer one). */
+  readonly stale: boolean;
+  /** Whether the serial number changed. */
+  readonly changed: boolean;
+  /** Only when `ok` is false: the error name and detail, e.g. "METADATA_BLOB_SIGNATURE_INVALID: …". */
+  readonly error?: string;
+}
+
+export interface MetadataReloadReport {
+  /** Every BLOB verified and is in use (vacuously true when no application names one). */
+  readonly ok: boolean;
+  /** Some application's BLOB serial number changed. */
+  readonly changed: boolean;
+  /** ISO 8601: the runtime clock's time at which the BLOBs were verified. */
+  readonly at: string;
+  readonly applications: readonly ApplicationMetadataReload[];
+}
+
+/** What the reloader needs of the stored application directory (StoredApplicationDirectory). */
+export interface ReloadableDirectory {
+  reloadMetadataTrust(): readonly {
+    readonly policy: AttestationPolicy;
+    readonly clientIds: readonly string[];
+    readonly before: TrustEvaluator;
+    readonly after: TrustEvaluator;
+    readonly error?: unknown;
+  }[];
+}
+
+export interface MetadataReloaderOptions {
+  /** The configured applications' evaluators (absent: only the directory's are rebuilt). */
+  readonly trust?: Pick<PreparedTrust, 'reloadMetadata'>;
+  readonly directory: ReloadableDirectory;
+  /** Epoch ms (runtime.now). */
+  readonly now: () => number;
+  readonly log: Logger;
+}
+
+export type MetadataReloader = () => Promise<MetadataReloadReport>;
+
+/** The reload, serialised: a reload asked for while one runs starts after it (each sees the file it reads). */
+export function createMetadataReloader(options: MetadataReloaderOptions): MetadataReloader {
+  let queue: Promise<unknown> = Promise.resolve();
+  return () => {
+    const run = queue.then(() => reloadOnce(options));
+    queue = run.catch(() => undefined);
+    return run;
+  };
+}
+
+async function reloadOnce({ trust, directory, now, log }: MetadataReloaderOptions): Promise<MetadataReloadReport> {
+  const at = new Date(now());
+  const configured = trust?.reloadMetadata(at) ?? [];
+  const rebuilt = directory.reloadMetadataTrust();
+  const configuredKeys = new Set(configured.map((result) => canonicalJson(result.policy)));
+  const applications = [
+    ...configured.flatMap((result) => perApplication(result, 'config')),
+    // Evaluators of configured policies were taken from prepareTrust above; the others were built here.
+    ...rebuilt.filter((result) => !configuredKeys.has(canonicalJson(result.policy))).flatMap((result) => perApplication({
+      policy: result.policy, clientIds: result.clientIds, before: metadataInfoOf(result.before), after: metadataInfoOf(result.after),
+      ...(result.error === undefined ? {} : { error: result.error }),
+    }, 'stored')),
+  ];
+  for (const application of applications) logApplication(log, application);
+  const report: MetadataReloadReport = {
+    ok: applications.every((a) => a.ok),
+    changed: applications.some((a) => a.changed),
+    at: at.toISOString(),
+    applications,
+  };
+  log.info({ event: 'metadata_reload', ok: report.ok, changed: report.changed, applications: applications.length },
+    report.changed ? 'metadata reloaded: a newer BLOB is in use' : 'metadata reloaded: no BLOB changed');
+  return report;
+}
+
+function perApplication(result: PolicyReload, source: ApplicationMetadataReload['source']): ApplicationMetadataReload[] {
+  const { before, after, error } = result;
+  const file = result.policy.metadata ?? '';
+  return result.clientIds.map((clientId) => ({
+    clientId,
+    source,
+    file,
+    ok: error === undefined,
+    serialBefore: before?.serial ?? null,
+    serial: after?.serial ?? null,
+    nextUpdate: after?.nextUpdate ?? null,
+    entries: after?.entries ?? null,
+    stale: after?.staleAtLoad ?? false,
+    changed: (before?.serial ?? null) !== (after?.serial ?? null),
+    ...(error === undefined ? {} : { error: describe(error) }),
+  }));
+}
+
+function logApplication(log: Logger, application: ApplicationMetadataReload): void {
+  const { clientId, file, serial, serialBefore, nextUpdate, entries, changed } = application;
+  if (!application.ok) {
+    log.error({ event: 'metadata_reload_failed', clientId, metadata: file, error: application.error, serial },
+      'the metadata BLOB could not be reloaded; the previous BLOB stays in use (install a valid one: docs/attestation.md)');
+    return;
+  }
+  log.info({ event: 'metadata_reloaded', clientId, metadata: file, serial, previousSerial: serialBefore, changed, nextUpdate, entries }, 'metadata BLOB loaded');
+  if (application.stale) {
+    log.warn({ clientId, metadata: file, serial, nextUpdate },
+      'the metadata BLOB is past its nextUpdate: install a newer one (passkey-server metadata check --blob …, docs/attestation.md)');
+  }
+}
+
+/** The BLOB an evaluator was built from, when it was built by loadTrustEvaluator. */
+function metadataInfoOf(evaluator: TrustEvaluator): MetadataInfo | null {
+  return (evaluator as { readonly metadataInfo?: MetadataInfo | null }).metadataInfo ?? null;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof FidoError) return `${error.code}${error.detail ? `: ${error.detail}` : ''}`;
+  return error instanceof Error ? error.message : String(error);
+}
