@@ -164,7 +164,7 @@ function formatReports(reports: readonly ApplicationReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
     const { blob } = report;
-    lines.push(`${report.clientId}: metadata BLOB no ${blob.serial}, next update ${blob.nextUpdate}${blob.stale ? ' (STALE: install a newer BLOB)' : ''}${blob.installed ? ', newly installed' : ''}`);
+    lines.push(`${report.clientId}: metadata BLOB no ${blob.serial}, next update ${blob.nextUpdate}${blob.stale ? ' (STALE: install a newer BLOB)' : ''}${blob.installed ? ', newly installed (running instances use it within the metadata check interval, or at once on SIGHUP)' : ''}`);
     if (report.compromised.length === 0) {
       lines.push('  no stored credential belongs to a compromised or revoked authenticator');
       continue;
