@@ -206,3 +206,75 @@ export function buildCertificate(spec: CertificateSpec): BuiltCertificate {
   const pem = `-----BEGIN CERTIFICATE-----\n${certificateDer.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
   return { der: certificateDer, pem, cert: new X509Certificate(certificateDer), keyIdentifier: subjectKeyId };
 }
+
+// --- certificate revocation lists (RFC 5280 §5) ---
+
+export interface RevokedEntrySpec {
+  /** As for certificates; `{ raw }` writes these INTEGER content octets as given (e.g. redundant leading zeros). */
+  readonly serial: bigint | number | Uint8Array | { readonly raw: Uint8Array };
+  readonly revocationDate: Date;
+  /** CRLReason (RFC 5280 §5.3.1) as a crlEntryExtension, e.g. 1 = keyCompromise. */
+  readonly reason?: number;
+}
+
+export interface CrlSpec {
+  /** The issuer's private key. */
+  readonly signingKey: KeyObject;
+  /** The issuer's name; a Buffer is an already encoded Name (copied byte for byte). */
+  readonly issuer: NameSpec | Uint8Array;
+  readonly thisUpdate: Date;
+  /** null leaves nextUpdate out (RFC 5280 requires it; tests need CRLs without it too). */
+  readonly nextUpdate: Date | null;
+  readonly revoked?: readonly RevokedEntrySpec[];
+  /** The cRLNumber extension; default 1. */
+  readonly crlNumber?: bigint | number;
+  /** The issuer's key identifier for authorityKeyIdentifier, when known. */
+  readonly authorityKeyIdentifier?: Uint8Array;
+  readonly extensions?: readonly Extension[];
+  /** 2 (default) or 1; version 1 carries no extensions. */
+  readonly version?: 1 | 2;
+  readonly hash?: 'sha256' | 'sha384' | 'sha512';
+}
+
+export interface BuiltCrl {
+  readonly der: Buffer;
+  readonly pem: string;
+}
+
+function revokedEntry({ serial, revocationDate, reason }: RevokedEntrySpec): Buffer {
+  const serialDer = typeof serial === 'object' && 'raw' in serial ? der.tlv('universal', false, 0x02, serial.raw) : der.integer(serial);
+  const reasonExtension = reason === undefined ? []
+    : [der.sequence([extension({ oid: '2.5.29.21', valueDer: der.tlv('universal', false, 0x0a, Buffer.from([reason])) })])];
+  return der.sequence([serialDer, der.x509Time(revocationDate), ...reasonExtension]);
+}
+
+/** Encodes and signs the CRL described by `spec`. */
+export function buildCrl(spec: CrlSpec): BuiltCrl {
+  const { algorithmId, hash } = signatureAlgorithm(spec.signingKey, spec.hash);
+  const version = spec.version ?? 2;
+  const issuer = spec.issuer instanceof Uint8Array ? Buffer.from(spec.issuer) : encodeName(spec.issuer);
+  const extensions: Extension[] = version === 2 ? [
+    ...(spec.authorityKeyIdentifier ? [{ oid: '2.5.29.35', valueDer: der.sequence([der.implicit(0, spec.authorityKeyIdentifier)]) }] : []),
+    { oid: '2.5.29.20', valueDer: der.integer(spec.crlNumber ?? 1) },
+    ...(spec.extensions ?? []),
+  ] : [];
+  const revoked = spec.revoked ?? [];
+  const tbs = der.sequence([
+    ...(version === 2 ? [der.integer(1)] : []),
+    algorithmId,
+    issuer,
+    der.x509Time(spec.thisUpdate),
+    ...(spec.nextUpdate === null ? [] : [der.x509Time(spec.nextUpdate)]),
+    ...(revoked.length > 0 ? [der.sequence(revoked.map(revokedEntry))] : []),
+    ...(extensions.length > 0 ? [der.explicit(0, der.sequence(extensions.map(extension)))] : []),
+  ]);
+  const crlDer = der.sequence([tbs, algorithmId, der.bitString(sign(hash, tbs, spec.signingKey))]);
+  const pem = `-----BEGIN X509 CRL-----\n${crlDer.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END X509 CRL-----\n`;
+  return { der: crlDer, pem };
+}
+
+/** The cRLDistributionPoints extension (RFC 5280 §4.2.1.13) with one fullName URI per distribution point. */
+export function crlDistributionPointsExtension(urls: readonly string[]): Extension {
+  const points = urls.map((url) => der.sequence([der.explicit(0, der.implicit(0, der.implicit(6, Buffer.from(url, 'latin1')), true))]));
+  return { oid: '2.5.29.31', valueDer: der.sequence(points) };
+}

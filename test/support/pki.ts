@@ -4,7 +4,9 @@
 import { type KeyObject, type X509Certificate } from 'node:crypto';
 import { generateKeyPair } from '../../src/util/keys.js';
 import * as der from '../../src/util/der.js';
-import { buildCertificate, type CertificateSpec, type Extension, type NameSpec } from '../../src/util/x509-builder.js';
+import {
+  buildCertificate, buildCrl, type BuiltCrl, type CertificateSpec, type CrlSpec, type Extension, type NameSpec, type RevokedEntrySpec,
+} from '../../src/util/x509-builder.js';
 
 export type KeyKind = 'p256' | 'p384' | 'p521' | 'rsa2048' | 'rsa3072' | 'ed25519';
 
@@ -136,4 +138,37 @@ export function createAttestationCa(vendor = 'Test Vendor', key: KeyKind = 'p256
   const root = createRoot({ subject: { C: 'US', O: vendor, CN: `${vendor} Attestation Root` }, key });
   const intermediate = createIntermediate(root, { subject: { C: 'US', O: vendor, CN: `${vendor} Attestation CA` }, key });
   return { root, intermediate };
+}
+
+export interface CrlOptions extends Partial<Omit<CrlSpec, 'signingKey' | 'issuer' | 'revoked'>> {
+  /** Certificates (revoked at `revocationDate`) or explicit entries to list. */
+  readonly revoke?: readonly (Issued | RevokedEntrySpec)[];
+  /** Default: the default notBefore (the CRL is issued before every test clock). */
+  readonly revocationDate?: Date;
+  /** Sign with this key instead of the issuer's (a forged CRL). */
+  readonly signingKey?: KeyObject;
+  /** Override the issuer name written in the CRL. */
+  readonly issuerName?: NameSpec | Uint8Array;
+}
+
+/**
+ * A CRL of `issuer`, signed with its key. Default validity: thisUpdate = the default notBefore,
+ * nextUpdate = the default notAfter, so it is current at every test clock unless a test says otherwise.
+ */
+export function createCrl(issuer: Issued, options: CrlOptions = {}): BuiltCrl {
+  const { revoke = [], revocationDate = DEFAULT_NOT_BEFORE, signingKey, issuerName, ...spec } = options;
+  return buildCrl({
+    thisUpdate: DEFAULT_NOT_BEFORE,
+    nextUpdate: DEFAULT_NOT_AFTER,
+    authorityKeyIdentifier: issuer.keyIdentifier,
+    ...spec,
+    signingKey: signingKey ?? issuer.privateKey,
+    issuer: issuerName ?? issuer.subject,
+    revoked: revoke.map((item) => ('cert' in item ? { serial: serialOf(item.cert), revocationDate } : item)),
+  });
+}
+
+/** The certificate's serial number as a bigint (X509Certificate gives it as hex). */
+export function serialOf(cert: X509Certificate): bigint {
+  return BigInt(`0x${cert.serialNumber}`);
 }
