@@ -121,6 +121,9 @@ export const ERRORS = {
   METADATA_BLOB_INVALID: { status: 500, message: 'The metadata BLOB is not a well-formed MDS3 JWT.' },
   METADATA_BLOB_SIGNATURE_INVALID: { status: 500, message: 'The metadata BLOB signature does not verify, or its certificate chain does not lead to the MDS root.' },
   METADATA_BLOB_NOT_NEWER: { status: 500, message: 'The new metadata BLOB is not newer (its serial number "no") than the installed one.' },
+  METADATA_BLOB_CERTIFICATE_REVOKED: { status: 500, message: 'A certificate of the metadata BLOB\'s signing chain is listed as revoked on its issuer\'s CRL (attestation.metadataCrls).' },
+  METADATA_BLOB_CRL_MISSING: { status: 500, message: 'CRLs are configured (attestation.metadataCrls), but none of them covers a certificate of the metadata BLOB\'s signing chain.' },
+  METADATA_BLOB_CRL_INVALID: { status: 500, message: 'A CRL of the metadata BLOB\'s signing chain cannot be used: unreadable, not signed by the issuer, stale (past nextUpdate) or not yet valid.' },
 
   // --- Stored credentials and assertions ---
   DUPLICATED_CREDENTIAL_ID: { status: 400, message: 'This credential id is already registered.' },

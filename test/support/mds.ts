@@ -2,7 +2,16 @@
 // signer that produces the compact JWS the real service publishes. Nothing here reaches the network.
 
 import { sign, type X509Certificate } from 'node:crypto';
-import { createChain, type Issued, type KeyKind } from './pki.js';
+import { crlDistributionPointsExtension, type BuiltCrl } from '../../src/util/x509-builder.js';
+import { createChain, createCrl, type CrlOptions, type Issued, type KeyKind } from './pki.js';
+
+/** Where the test MDS CAs "publish" their CRLs (named in the certificates' CRL distribution points). */
+export const TEST_MDS_CRL_URLS = {
+  /** The intermediate's CRL, which covers the BLOB signer (the leaf). */
+  intermediate: 'http://crl.test-mds.example/mds-ca.crl',
+  /** The root's CRL, which covers the intermediate. */
+  root: 'http://crl.test-mds.example/mds-root.crl',
+} as const;
 
 export interface TestMds {
   readonly root: Issued;
@@ -20,8 +29,11 @@ const JWS_FOR_KEY: Record<string, { alg: string; hash: string; ecdsa: boolean }>
 export function createTestMds(keyKind: KeyKind = 'p256'): TestMds {
   const chain = createChain({
     root: { subject: { C: 'US', O: 'Test FIDO Alliance', OU: 'Test Metadata BLOB Root', CN: 'Test MDS Root' } },
-    intermediate: { subject: { C: 'US', O: 'Test FIDO Alliance', CN: 'Test MDS CA' } },
-    leaf: { key: keyKind, subject: { C: 'US', O: 'Test FIDO Alliance', CN: 'Test MDS BLOB signer' } },
+    intermediate: { subject: { C: 'US', O: 'Test FIDO Alliance', CN: 'Test MDS CA' }, extensions: [crlDistributionPointsExtension([TEST_MDS_CRL_URLS.root])] },
+    leaf: {
+      key: keyKind, subject: { C: 'US', O: 'Test FIDO Alliance', CN: 'Test MDS BLOB signer' },
+      extensions: [crlDistributionPointsExtension([TEST_MDS_CRL_URLS.intermediate])],
+    },
   });
   const [intermediate] = chain.intermediates;
   const signer = chain.leaf;
@@ -38,6 +50,18 @@ export function createTestMds(keyKind: KeyKind = 'p256'): TestMds {
       return `${input}.${signature.toString('base64url')}`;
     },
   };
+}
+
+export interface TestMdsCrls {
+  /** The root's CRL: covers the intermediate. */
+  readonly root: BuiltCrl;
+  /** The intermediate's CRL: covers the BLOB signer. */
+  readonly intermediate: BuiltCrl;
+}
+
+/** The two CRLs that cover the test MDS chain; by default current at every test clock and listing nothing. */
+export function createTestMdsCrls(mds: TestMds, options: { root?: CrlOptions; intermediate?: CrlOptions } = {}): TestMdsCrls {
+  return { root: createCrl(mds.root, options.root), intermediate: createCrl(mds.intermediate, options.intermediate) };
 }
 
 function b64url(text: string): string {

@@ -1,12 +1,15 @@
 // Verifies and reads a FIDO MDS3 BLOB (FIDO Metadata Service v3.0 §3.2): a JWS in compact serialization
 // whose header carries the signing chain in x5c. The chain must lead to a configured MDS root (the real
-// service's is bundled); the signature must verify with the first certificate. Pure: bytes in, facts out.
+// service's is bundled); the signature must verify with the first certificate; when the operator gave
+// CRLs, no certificate of the chain may be revoked (revocation.ts). Pure: bytes in, facts out.
 
 import { constants, createHash, verify, type KeyObject, type X509Certificate } from 'node:crypto';
 import { FidoError } from '../../errors.js';
 import { decodeBase64url } from '../../util/base64url.js';
 import { decodeBitString, readDer, sequenceOf } from '../asn1.js';
 import { buildPath, certificatePublicKey, parseCertificate } from '../certificates.js';
+import type { Crl } from '../crl.js';
+import { checkChainRevocation } from './revocation.js';
 import type { MetadataBlob, MetadataEntry, StatusReport } from './types.js';
 
 /** JWS algorithms (RFC 7518 §3.1) a BLOB may be signed with. */
@@ -89,31 +92,45 @@ export function headerCertificates(header: Record<string, unknown>, fail: (detai
   });
 }
 
+export interface VerifyBlobOptions {
+  /**
+   * The CRLs of the signing chain (parsed operator files). Absent or empty: revocation is not checked.
+   * Given: every certificate of the path except the anchor needs a current CRL of its issuer, and none
+   * may be listed (METADATA_BLOB_CERTIFICATE_REVOKED, METADATA_BLOB_CRL_MISSING, METADATA_BLOB_CRL_INVALID).
+   */
+  readonly crls?: readonly Crl[];
+}
+
 /**
- * Verifies the BLOB's signature and certificate chain (to one of `roots`, valid at `now`) and reads its
- * payload. Throws METADATA_BLOB_SIGNATURE_INVALID or METADATA_BLOB_INVALID. A stale BLOB (past
- * nextUpdate) is returned as is: the trust evaluator decides what staleness means.
+ * Verifies the BLOB's signature and certificate chain (to one of `roots`, valid at `now`; not revoked
+ * when CRLs are given) and reads its payload. Throws METADATA_BLOB_SIGNATURE_INVALID, METADATA_BLOB_INVALID
+ * or a revocation error. A stale BLOB (past nextUpdate) is returned as is: the trust evaluator decides
+ * what staleness means.
  */
-export function verifyMetadataBlob(jwt: string, roots: readonly X509Certificate[], now: Date): MetadataBlob {
+export function verifyMetadataBlob(jwt: string, roots: readonly X509Certificate[], now: Date, options: VerifyBlobOptions = {}): MetadataBlob {
   const jws = decodeCompactJws(jwt, invalid);
   const alg = jws.header.alg;
   if (!isSupportedJwsAlgorithm(alg)) throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', `unsupported JWS alg ${JSON.stringify(alg)}`);
   const chain = headerCertificates(jws.header, invalid);
-  let anchor: X509Certificate | undefined;
+  let built: ReturnType<typeof buildPath>;
   try {
-    anchor = buildPath(chain, roots, now).anchor;
+    built = buildPath(chain, roots, now);
   } catch (err) {
     if (err instanceof FidoError) throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', `signing chain: ${err.code}${err.detail ? ` (${err.detail})` : ''}`);
     throw err;
   }
+  const { anchor, path } = built;
   if (!anchor) throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', 'the signing chain does not lead to a configured MDS root');
   if (!verifyJwsSignature(alg, certificatePublicKey(chain[0]!), jws.signingInput, jws.signature)) {
     throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', 'the BLOB signature does not verify with its signing certificate');
   }
-  return readPayload(jws.payload);
+  const crls = options.crls ?? [];
+  if (crls.length > 0) checkChainRevocation(path, anchor, crls, now);
+  const signingPath = path.filter((cert) => cert.fingerprint256 !== anchor.fingerprint256);
+  return { ...readPayload(jws.payload), signingPath, revocationChecked: crls.length > 0 };
 }
 
-function readPayload(payload: unknown): MetadataBlob {
+function readPayload(payload: unknown): Omit<MetadataBlob, 'signingPath' | 'revocationChecked'> {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw invalid('the payload is not a JSON object');
   const p = payload as Record<string, unknown>;
   if (typeof p.no !== 'number' || !Number.isSafeInteger(p.no) || p.no < 0) throw invalid('"no" must be a non-negative integer');

@@ -7,7 +7,8 @@ import { REFUSED_STATUSES, type MetadataBlob, type MetadataEntry, type StatusRep
 
 export { REFUSED_STATUSES } from './types.js';
 export type { MetadataBlob, MetadataEntry, StatusReport } from './types.js';
-export { attestationKeyIdentifier, verifyMetadataBlob } from './blob.js';
+export { attestationKeyIdentifier, verifyMetadataBlob, type VerifyBlobOptions } from './blob.js';
+export { chainDistributionPoints } from './revocation.js';
 
 export const ZERO_AAGUID = '00000000-0000-0000-0000-000000000000';
 

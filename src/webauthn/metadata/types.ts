@@ -44,4 +44,11 @@ export interface MetadataBlob {
   readonly nextUpdate: string;
   readonly legalHeader: string;
   readonly entries: readonly MetadataEntry[];
+  /**
+   * The certificates that signed the BLOB, leaf first, up to but without the trust anchor: the ones whose
+   * revocation matters (their CRL distribution points say where the CRLs to configure are published).
+   */
+  readonly signingPath: readonly X509Certificate[];
+  /** Whether the signing path was checked against CRLs (attestation.metadataCrls) when it was read. */
+  readonly revocationChecked: boolean;
 }
