@@ -9,7 +9,6 @@
 //
 //   npx tsc -p tsconfig.test.json && node .build/bench/run.js [--seconds 4] [--rounds 2] [--flows 32]
 //       [--seed 1000000] [--verify-seconds 1.5] [--json out.json] [--cpu-prof <dir>] [--only inprocess|http|seed] [--skip-scale]
-//       [--without-hooks]  (adds a diagnostic row: the service without its operations hooks)
 
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -20,7 +19,7 @@ import { cpuMicrosPerOp, opsPerSecond, runInProcess, type InProcessResults } fro
 import { authenticate, CLIENT_ID, DOMAIN, freshUsername, register, runLoad, type FlowUser, type LoadResult } from './lib/load.js';
 import { coreCount, cpuSplit, hasProc, memory, pinned, pinSelf } from './lib/proc.js';
 import { seedCredentials, type SeedResult } from './lib/seed.js';
-import { BUILD, sqliteFile, startComparison, startNull, startOurs, startOursGroupCommit, startOursWithoutHooks, startOursWriterThread, tempDir, type Running } from './lib/servers.js';
+import { BUILD, sqliteFile, startComparison, startNull, startOurs, startOursWithoutHooks, tempDir, type Running } from './lib/servers.js';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -36,7 +35,6 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
     'skip-scale': { type: 'boolean', default: false },
-    'without-hooks': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -134,7 +132,7 @@ function regLoad(server: Running, seconds: number): () => Promise<LoadResult> {
 }
 
 async function httpSection(): Promise<ServerFigures[]> {
-  const dirs = ['null', 'comparison', 'ours', 'group', 'writer'].map((label) => tempDir(label));
+  const dirs = ['null', 'comparison', 'ours', 'plain', 'inline', 'sync'].map((label) => tempDir(label));
   // Diagnostic: the same service with its SQLite file in memory (tmpfs), where fsync costs nothing.
   const shm = existsSync('/dev/shm') ? tempDir('tmpfs', '/dev/shm') : undefined;
   if (shm) dirs.push(shm);
@@ -143,14 +141,10 @@ async function httpSection(): Promise<ServerFigures[]> {
     servers.push(await startNull(dirs[0]!.path, PROFILE_ARGS));
     servers.push(await startComparison(dirs[1]!.path, PROFILE_ARGS));
     servers.push(await startOurs(dirs[2]!.path, PROFILE_ARGS));
-    servers.push(await startOursGroupCommit(dirs[3]!.path, PROFILE_ARGS));
-    servers.push(await startOursWriterThread(dirs[4]!.path, PROFILE_ARGS));
+    servers.push(await startOursWithoutHooks(dirs[3]!.path, PROFILE_ARGS, 'thread'));
+    servers.push(await startOursWithoutHooks(dirs[4]!.path, PROFILE_ARGS, 'inline'));
+    servers.push(await startOursWithoutHooks(dirs[5]!.path, PROFILE_ARGS, 'none'));
     if (shm) servers.push(await startOurs(shm.path, PROFILE_ARGS, 'ours-tmpfs', 'ours, SQLite on tmpfs (diagnostic: fsync free)'));
-    if (values['without-hooks']) {
-      const plain = tempDir('plain');
-      dirs.push(plain);
-      servers.push(await startOursWithoutHooks(plain.path, PROFILE_ARGS));
-    }
     const figures: ServerFigures[] = servers.map((s) => ({ name: s.name, auth: emptyTotals(), reg: emptyTotals(), idleMiB: memory(s.child.pid).rssMiB, peakMiB: 0 }));
     const users = await Promise.all(servers.map(flowUsers));
     // Warm-up (JIT, key cache, SQLite pages), not counted.
@@ -327,7 +321,7 @@ if (!only && !values['skip-scale']) {
 // Targets, as ratios from this run
 
 if (http && inprocess) {
-  const [nul, cmp, ours, group, writer] = http as [ServerFigures, ServerFigures, ServerFigures, ServerFigures, ServerFigures];
+  const [nul, cmp, ours, plain, inline, sync] = http as [ServerFigures, ServerFigures, ServerFigures, ServerFigures, ServerFigures, ServerFigures];
   const raw = cpuMicrosPerOp(inprocess.rawVerify);
   const regNone = inprocess.rows.find((r) => r.operation === 'registration (none)')!;
   const authRow = inprocess.rows.find((r) => r.operation.startsWith('authentication'))!;
@@ -351,13 +345,13 @@ if (http && inprocess) {
   ];
   print('## Targets (ratios from this run)');
   print();
-  print(`| Target | ${ours.name} | ${group.name} | ${writer.name} |`);
-  print('| --- | --- | --- | --- |');
-  for (const [target, cell] of rows) print(`| ${target} | ${cell(ours)} | ${cell(group)} | ${cell(writer)} |`);
-  print(`| Verification in process ≥ 5 × SimpleWebAuthn (CPU per operation) | authentication **${f2(inAuth)}×** ${verdict(inAuth >= 5)}, registration (none) **${f2(inReg)}×** ${verdict(inReg >= 5)} | (same code) | (same code) |`);
+  print(`| Target | ${ours.name} | ${plain.name} | ${inline.name} | ${sync.name} |`);
+  print('| --- | --- | --- | --- | --- |');
+  for (const [target, cell] of rows) print(`| ${target} | ${cell(ours)} | ${cell(plain)} | ${cell(inline)} | ${cell(sync)} |`);
+  print(`| Verification in process ≥ 5 × SimpleWebAuthn (CPU per operation) | authentication **${f2(inAuth)}×** ${verdict(inAuth >= 5)}, registration (none) **${f2(inReg)}×** ${verdict(inReg >= 5)} | (same code) | (same code) | (same code) |`);
   if (seededRuns) {
     const [shipped, small] = seededRuns as [SeedFigures, SeedFigures];
-    print(`| RSS ≤ 100 MiB with ${shipped.seed.rows.toLocaleString('en')} stored credentials | peak **${f0(shipped.peakMiB)} MiB** ${verdict(shipped.peakMiB <= 100)} (idle ${f0(shipped.idleMiB)}) | with ${small.label}: peak **${f0(small.peakMiB)} MiB** ${verdict(small.peakMiB <= 100)}, ${f0(perSecond(small.auth))} vs ${f0(perSecond(shipped.auth))} auth/s | |`);
+    print(`| RSS ≤ 100 MiB with ${shipped.seed.rows.toLocaleString('en')} stored credentials | peak **${f0(shipped.peakMiB)} MiB** ${verdict(shipped.peakMiB <= 100)} (idle ${f0(shipped.idleMiB)}) | with ${small.label}: peak **${f0(small.peakMiB)} MiB** ${verdict(small.peakMiB <= 100)}, ${f0(perSecond(small.auth))} vs ${f0(perSecond(shipped.auth))} auth/s | | |`);
   }
   print();
 }

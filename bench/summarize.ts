@@ -21,7 +21,7 @@ const f2 = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? 
 const runs = process.argv.slice(2).map((file) => JSON.parse(readFileSync(file, 'utf8')) as Run);
 const rows: [string, (r: Run) => number | undefined][] = [];
 const server = (r: Run, prefix: string) => r.http?.find((s) => s.name.startsWith(prefix));
-for (const [label, prefix] of [['our service', 'our service'], ['group commit', 'ours + group'], ['writer thread', 'ours + writer'], ['tmpfs', 'ours, SQLite on tmpfs']] as const) {
+for (const [label, prefix] of [['our service', 'our service'], ['without hooks', 'ours without operations hooks'], ['inline group commit', 'ours without hooks, inline'], ['one commit per write', 'ours without hooks, one commit'], ['tmpfs', 'ours, SQLite on tmpfs']] as const) {
   rows.push([`${label}: CPU/auth ÷ (null + raw verify) [≤ 1.35]`, (r) => {
     const s = server(r, prefix); const n = server(r, 'null'); const raw = r.inprocess && micros(r.inprocess.rawVerify);
     return s && n && raw ? cpuPerOp(s.auth) / (cpuPerOp(n.auth) + raw) : undefined;

@@ -64,19 +64,20 @@ export async function startOurs(dir: string, extraArgs: readonly string[] = [], 
   return startComposition(CLI, ['serve'], dir, extraArgs, label, name);
 }
 
-/** The group-commit proposal (bench/servers/ours-group-commit.ts): the same app, SQLite writes batched per turn. */
-export async function startOursGroupCommit(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
-  return startComposition(join(SERVERS, 'ours-group-commit.js'), [], dir, extraArgs, 'ours-group', 'ours + group commit (proposal)');
-}
+export type WriterMode = 'thread' | 'inline' | 'none';
 
-/** Diagnostic: the service's own stores and app, without the operations hooks (metrics, audit, rate limits). */
-export async function startOursWithoutHooks(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
-  return startComposition(join(SERVERS, 'ours-group-commit.js'), ['--plain'], dir, extraArgs, 'ours-plain', 'ours without operations hooks (diagnostic)');
-}
+const WRITER_ROW: Record<WriterMode, string> = {
+  thread: 'ours without operations hooks (diagnostic)',
+  inline: 'ours without hooks, inline group commit (diagnostic)',
+  none: 'ours without hooks, one commit per write (diagnostic: before the writer)',
+};
 
-/** The writer-thread proposal: group commit on a worker thread, the event loop never blocked by fsync. */
-export async function startOursWriterThread(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
-  return startComposition(join(SERVERS, 'ours-group-commit.js'), ['--writer-thread'], dir, extraArgs, 'ours-writer', 'ours + writer thread (proposal)');
+/**
+ * Diagnostic (bench/servers/ours-composed.ts): the service's app and SQLite stores without the operations
+ * hooks, with the SQLite writer in the given mode (`thread` is what the service runs).
+ */
+export async function startOursWithoutHooks(dir: string, extraArgs: readonly string[] = [], writer: WriterMode = 'thread'): Promise<Running> {
+  return startComposition(join(SERVERS, 'ours-composed.js'), ['--writer', writer], dir, extraArgs, `ours-plain-${writer}`, WRITER_ROW[writer]);
 }
 
 async function startComposition(script: string, command: readonly string[], dir: string, extraArgs: readonly string[], label: string, name: string): Promise<Running> {

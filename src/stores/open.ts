@@ -4,7 +4,7 @@
 import type { ServiceConfig } from '../config.js';
 import { MemoryChallengeStore } from './memory.js';
 import { migrateSqlite, openSqliteChallengeStore, openSqliteCredentialStore, type MigrationReport } from './sqlite.js';
-import { SqliteWriter } from './sqlite-writer.js';
+import { openSqliteWriter, type SqliteWriter } from './sqlite-writer.js';
 import type { ChallengeStore, CredentialStore } from './types.js';
 
 export interface OpenedStores {
@@ -25,7 +25,7 @@ type StoreConfig = Pick<ServiceConfig, 'database' | 'challenges'>;
 
 export async function openStores(config: StoreConfig, options: OpenStoresOptions): Promise<OpenedStores> {
   // On SQLite the service's hot-path writes go through one writer thread (group commit, off the event loop).
-  const sqliteWriter = config.database.kind === 'sqlite' ? await SqliteWriter.open(config.database.path) : undefined;
+  const sqliteWriter = config.database.kind === 'sqlite' ? await openSqliteWriter(config.database.path) : undefined;
   let credentials: CredentialStore;
   let challenges: ChallengeStore;
   try {

@@ -1,15 +1,23 @@
-// The service's side of the SQLite writer thread (src/stores/sqlite-writer-thread.ts). The credential and
-// audit stores send their hot-path writes here by name (src/stores/sqlite-writes.ts); the thread commits
-// everything that queued up during its previous flush as one transaction, and each promise resolves only
-// after that COMMIT returned (synchronous=FULL: on disk). Reads stay on the stores' own connections: WAL
-// readers never wait for the writer, and a write answered here is visible to the next read.
+// The SQLite writer: the credential and audit stores send their hot-path writes here by name
+// (src/stores/sqlite-writes.ts), and it group-commits them (src/stores/sqlite-group-commit.ts): everything
+// that queued up during the previous flush is one transaction, and each promise resolves only after that
+// COMMIT returned (synchronous=FULL: on disk). Reads stay on the stores' own connections: WAL readers never
+// wait for the writer, and a write answered here is visible to the next read.
 //
-// Why a thread: better-sqlite3 is synchronous, so an autocommit write blocks the whole event loop for its
-// fsync (0.7-4 ms on the disks measured in BENCHMARKS.md), and every request queued behind it waits.
+// Two ways to run it, the same semantics:
+// - `thread`: a worker thread with its own connection (src/stores/sqlite-writer-thread.ts). The event loop
+//   never waits for a flush, at the price of a second JavaScript heap (about 10-15 MiB of RSS).
+// - `inline`: the same group commit on the event loop, on a connection of its own: one flush per group
+//   blocks the process (better-sqlite3 is synchronous), but no second heap.
+// BENCHMARKS.md measures both side by side; docs/storage.md says which is the default and why.
 
 import { Worker } from 'node:worker_threads';
+import { openSqliteDatabase } from './sqlite.js';
+import { GroupCommit, type WriteFailure, type WriteOutcome } from './sqlite-group-commit.js';
 import { StoreUnavailableError } from './types.js';
 import type { SqliteWriteName, SqliteWriteParams } from './sqlite-writes.js';
+
+export type { WriteFailure } from './sqlite-group-commit.js';
 
 export interface WriterThreadData {
   readonly path: string;
@@ -23,20 +31,8 @@ export type WriterRequest =
   | { readonly kind: 'ping'; readonly id: number }
   | { readonly kind: 'close'; readonly id: number };
 
-export interface WriteFailure {
-  readonly ok: false;
-  readonly message: string;
-  readonly code: string | null;
-  /** The database cannot serve now (busy, disk full, I/O error…): StoreUnavailableError, HTTP 503. */
-  readonly unavailable: boolean;
-}
-
-export type WriterReply = { readonly id: number } & ({
-  readonly ok: true;
-  readonly changes: number;
-  /** The transaction that carried the write (0 for pings). */
-  readonly group: number;
-} | WriteFailure);
+/** The transaction that carried a write is `group` (0 for pings and the thread's ready message). */
+export type WriterReply = { readonly id: number } & WriteOutcome;
 
 /** What the writer has committed so far: `writes / groups` is the average group size (flushes saved). */
 export interface SqliteWriterStats {
@@ -44,7 +40,11 @@ export interface SqliteWriterStats {
   readonly groups: number;
 }
 
+export type SqliteWriterMode = 'thread' | 'inline';
+
 export interface SqliteWriterOptions {
+  /** Default `thread`. */
+  readonly mode?: SqliteWriterMode;
   readonly busyTimeoutMs?: number;
   readonly maxGroup?: number;
   /** How long opening (and closing) may take before it counts as failed. Default 15 s. */
@@ -61,6 +61,89 @@ export class SqliteWriteError extends Error {
   }
 }
 
+export interface SqliteWriter {
+  /** Runs one named write; resolves to the number of rows it changed, after its transaction committed. */
+  run(name: SqliteWriteName, params: SqliteWriteParams): Promise<number>;
+  /** Resolves when the writer's connection answers (readiness). */
+  ping(): Promise<void>;
+  /** Commits what is queued, then closes. Idempotent; later writes fail with StoreUnavailableError. */
+  close(): Promise<void>;
+  stats(): SqliteWriterStats;
+}
+
+/** Opens the writer for the database file at `path` (creating and migrating it like any store). */
+export async function openSqliteWriter(path: string, options: SqliteWriterOptions = {}): Promise<SqliteWriter> {
+  const data: WriterThreadData = { path, busyTimeoutMs: options.busyTimeoutMs ?? 5000, maxGroup: Math.max(1, options.maxGroup ?? 512) };
+  if (options.mode === 'inline') return new InlineWriter(data);
+  return ThreadWriter.open(data, options.startTimeoutMs ?? 15_000);
+}
+
+/** Counts writes and the transactions that carried them (replies of one group arrive together, numbered upwards). */
+class GroupCounter {
+  #writes = 0;
+  #groups = 0;
+  #lastGroup = 0;
+
+  count(outcome: WriteOutcome): void {
+    if (!outcome.ok || outcome.group === 0) return;
+    this.#writes += 1;
+    if (outcome.group !== this.#lastGroup) this.#groups += 1;
+    this.#lastGroup = outcome.group;
+  }
+
+  stats(): SqliteWriterStats {
+    return { writes: this.#writes, groups: this.#groups };
+  }
+}
+
+function settle(outcome: WriteOutcome, resolve: (changes: number) => void, reject: (error: Error) => void): void {
+  if (outcome.ok) resolve(outcome.changes);
+  else reject(outcome.unavailable ? new StoreUnavailableError(`SQLite unavailable during write: ${outcome.message}`) : new SqliteWriteError(outcome.message, outcome.code));
+}
+
+/** Group commit on the event loop, on a connection of its own. */
+class InlineWriter implements SqliteWriter {
+  readonly #db: ReturnType<typeof openSqliteDatabase>;
+  readonly #commits: GroupCommit;
+  readonly #counter = new GroupCounter();
+  #closed = false;
+
+  constructor(data: WriterThreadData) {
+    this.#db = openSqliteDatabase(data.path, { busyTimeoutMs: data.busyTimeoutMs });
+    this.#commits = new GroupCommit(this.#db, data.maxGroup);
+  }
+
+  run(name: SqliteWriteName, params: SqliteWriteParams): Promise<number> {
+    if (this.#closed) return Promise.reject(new StoreUnavailableError('SQLite writer is closed'));
+    return new Promise<number>((resolve, reject) => {
+      this.#commits.push(name, params, (outcome) => {
+        this.#counter.count(outcome);
+        settle(outcome, resolve, reject);
+      });
+    });
+  }
+
+  async ping(): Promise<void> {
+    if (this.#closed) throw new StoreUnavailableError('SQLite writer is closed');
+    try {
+      this.#db.prepare('SELECT 1').get();
+    } catch (error) {
+      throw new StoreUnavailableError(`SQLite unavailable during ping: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#commits.flushAll();
+    this.#db.close();
+  }
+
+  stats(): SqliteWriterStats {
+    return this.#counter.stats();
+  }
+}
+
 interface Waiting {
   readonly resolve: (changes: number) => void;
   readonly reject: (error: Error) => void;
@@ -68,16 +151,15 @@ interface Waiting {
 
 const THREAD = new URL('./sqlite-writer-thread.js', import.meta.url);
 
-export class SqliteWriter {
+/** Group commit on a worker thread with its own connection; the event loop never waits for a flush. */
+class ThreadWriter implements SqliteWriter {
   readonly #data: WriterThreadData;
   readonly #startTimeoutMs: number;
   readonly #waiting = new Map<number, Waiting>();
+  readonly #counter = new GroupCounter();
   #worker: Worker | undefined;
   #nextId = 0;
   #closed = false;
-  #writes = 0;
-  #groups = 0;
-  #lastGroup = 0;
 
   private constructor(data: WriterThreadData, startTimeoutMs: number) {
     this.#data = data;
@@ -85,30 +167,24 @@ export class SqliteWriter {
   }
 
   /** Starts the thread and resolves once it has opened (and migrated) the file; rejects if it cannot. */
-  static async open(path: string, options: SqliteWriterOptions = {}): Promise<SqliteWriter> {
-    const writer = new SqliteWriter(
-      { path, busyTimeoutMs: options.busyTimeoutMs ?? 5000, maxGroup: Math.max(1, options.maxGroup ?? 512) },
-      options.startTimeoutMs ?? 15_000,
-    );
+  static async open(data: WriterThreadData, startTimeoutMs: number): Promise<ThreadWriter> {
+    const writer = new ThreadWriter(data, startTimeoutMs);
     await writer.#start();
     return writer;
   }
 
-  /** Runs one named write; resolves to the number of rows it changed, after its transaction committed. */
   run(name: SqliteWriteName, params: SqliteWriteParams): Promise<number> {
     return this.#send((id) => ({ kind: 'write', id, name, params }));
   }
 
   stats(): SqliteWriterStats {
-    return { writes: this.#writes, groups: this.#groups };
+    return this.#counter.stats();
   }
 
-  /** Resolves when the thread answers from its connection (readiness). */
   async ping(): Promise<void> {
     await this.#send((id) => ({ kind: 'ping', id }));
   }
 
-  /** Commits what is queued, closes the thread's connection and ends the thread. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     const worker = this.#worker;
@@ -148,14 +224,6 @@ export class SqliteWriter {
     });
   }
 
-  #count(group: number): void {
-    this.#writes += 1;
-    // Replies of one group arrive together and groups are numbered upwards (per thread: a new thread
-    // starts again at 1, which counts as a new group too).
-    if (group !== this.#lastGroup) this.#groups += 1;
-    this.#lastGroup = group;
-  }
-
   /** A new thread; a thread that dies fails what it held, and the next write starts another. */
   #spawn(ready?: () => void, failed?: (error: Error) => void): Worker {
     const worker = new Worker(THREAD, {
@@ -175,9 +243,8 @@ export class SqliteWriter {
       if (waiting === undefined) return;
       this.#waiting.delete(reply.id);
       if (this.#waiting.size === 0) worker.unref();
-      if (reply.ok && reply.group > 0) this.#count(reply.group);
-      if (reply.ok) waiting.resolve(reply.changes);
-      else waiting.reject(reply.unavailable ? new StoreUnavailableError(`SQLite unavailable during write: ${reply.message}`) : new SqliteWriteError(reply.message, reply.code));
+      this.#counter.count(reply);
+      settle(reply, waiting.resolve, waiting.reject);
     });
     worker.on('error', (error) => {
       lastError = error;
