@@ -29,6 +29,12 @@ export interface AttestationPolicy {
    */
   readonly metadataRoots?: readonly string[];
   /**
+   * Absolute paths of CRL files (PEM or DER) covering the `metadata` BLOB's signing chain. Absent or empty =
+   * the chain's revocation is not checked; given = every certificate of the chain below the root needs a
+   * current CRL of its issuer among them and must not be listed. Optional (additive).
+   */
+  readonly metadataCrls?: readonly string[];
+  /**
    * Refuse authentication (AUTHENTICATOR_STATUS_NOT_ACCEPTED) by a credential whose authenticator model
    * the metadata now reports compromised or revoked. Absent = false. Optional (additive).
    */

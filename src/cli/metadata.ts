@@ -2,6 +2,9 @@
 // Verifies each application's FIDO MDS3 BLOB (or installs a newer one given with --blob, after verifying
 // it), then lists the stored credentials whose authenticator model the BLOB now reports compromised or
 // revoked. Exit codes: 0 nothing found, 3 such credentials exist, 1 failure, 2 usage.
+// With `attestation.metadataCrls`, a BLOB whose signing chain is revoked or not covered by current CRLs
+// fails (exit 1) and is never installed. The report names the chain's CRL distribution points, so the
+// operator knows which CRLs to fetch next to the BLOB.
 // The running service reads the BLOB at start: restart it (or reload the application) after an update.
 
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -13,10 +16,11 @@ import { FidoError } from '../errors.js';
 import { openCredentialStore } from '../stores/open.js';
 import type { CredentialRecord, CredentialStore } from '../stores/types.js';
 import { systemRuntime, type Runtime } from '../util/runtime.js';
+import type { Crl } from '../webauthn/crl.js';
 import {
-  indexMetadata, isStale, refusingStatus, ZERO_AAGUID, type MetadataBlob, type MetadataIndex,
+  chainDistributionPoints, indexMetadata, isStale, refusingStatus, ZERO_AAGUID, type MetadataBlob, type MetadataIndex,
 } from '../webauthn/metadata/index.js';
-import { readMetadataFile } from '../webauthn/metadata/load.js';
+import { readCrlFiles, readMetadataFile } from '../webauthn/metadata/load.js';
 import { metadataRootsFor } from '../webauthn/trust.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIo } from './io.js';
 
@@ -34,9 +38,19 @@ export interface CompromisedCredential {
   readonly effectiveDate: string | null;
 }
 
+export interface RevocationReport {
+  /** The signing chain was checked against the configured CRLs (false: none configured, not checked). */
+  readonly checked: boolean;
+  /** The configured CRL files (attestation.metadataCrls). */
+  readonly crlFiles: readonly string[];
+  /** The CRL distribution points named by the chain's certificates: the CRLs to fetch next to the BLOB. */
+  readonly distributionPoints: readonly string[];
+}
+
 export interface ApplicationReport {
   readonly clientId: string;
   readonly blob: { readonly file: string; readonly serial: number; readonly nextUpdate: string; readonly stale: boolean; readonly installed: boolean };
+  readonly revocation: RevocationReport;
   readonly compromised: readonly CompromisedCredential[];
 }
 
@@ -92,6 +106,11 @@ export async function checkMetadata(config: ServiceConfig, options: CheckOptions
       reports.push({
         clientId: app.clientId,
         blob: { file: app.attestation.metadata!, serial: blob.serial, nextUpdate: blob.nextUpdate, stale: isStale(blob, now), installed },
+        revocation: {
+          checked: blob.revocationChecked,
+          crlFiles: app.attestation.metadataCrls ?? [],
+          distributionPoints: chainDistributionPoints(blob.signingPath),
+        },
         compromised,
       });
     }
@@ -105,11 +124,13 @@ export async function checkMetadata(config: ServiceConfig, options: CheckOptions
 async function currentBlob(app: ApplicationConfig, options: CheckOptions, now: Date, runtime: Runtime): Promise<{ blob: MetadataBlob; installed: boolean }> {
   const file = app.attestation.metadata!;
   const roots = metadataRootsFor(app.attestation);
-  if (options.blob === undefined) return { blob: await readMetadataFile(file, roots, now), installed: false };
-  const incoming = await readMetadataFile(options.blob, roots, now);
+  // The configured CRLs, as the service reads them at start: a new BLOB under a revoked chain is refused.
+  const crls: Crl[] = await readCrlFiles(app.attestation.metadataCrls ?? []);
+  if (options.blob === undefined) return { blob: await readMetadataFile(file, roots, now, crls), installed: false };
+  const incoming = await readMetadataFile(options.blob, roots, now, crls);
   let current: MetadataBlob | undefined;
   try {
-    current = await readMetadataFile(file, roots, now);
+    current = await readMetadataFile(file, roots, now, crls);
   } catch {
     current = undefined; // a missing or broken installed file is replaced by any verified BLOB
   }
@@ -165,6 +186,7 @@ function formatReports(reports: readonly ApplicationReport[]): string {
   for (const report of reports) {
     const { blob } = report;
     lines.push(`${report.clientId}: metadata BLOB no ${blob.serial}, next update ${blob.nextUpdate}${blob.stale ? ' (STALE: install a newer BLOB)' : ''}${blob.installed ? ', newly installed (running instances use it within the metadata check interval, or at once on SIGHUP)' : ''}`);
+    lines.push(...revocationLines(report.revocation));
     if (report.compromised.length === 0) {
       lines.push('  no stored credential belongs to a compromised or revoked authenticator');
       continue;
@@ -175,4 +197,14 @@ function formatReports(reports: readonly ApplicationReport[]): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+function revocationLines(revocation: RevocationReport): string[] {
+  const checked = revocation.checked
+    ? `  revocation of the BLOB's signing chain: checked against ${revocation.crlFiles.length} CRL file(s), none revoked`
+    : '  revocation of the BLOB\'s signing chain: NOT checked (no attestation.metadataCrls configured)';
+  const points = revocation.distributionPoints.length > 0
+    ? `  CRLs of the signing chain (fetch them next to the BLOB): ${revocation.distributionPoints.join(' ')}`
+    : '  the signing chain names no CRL distribution points';
+  return [checked, points];
 }

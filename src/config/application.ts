@@ -3,6 +3,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { DEFAULT_ALGORITHMS, type ApplicationConfig, type AttestationPolicy, type UserVerification, type Variant } from '../config.js';
+import { CrlError, MAX_CRL_BYTES, parseCrls } from '../webauthn/crl.js';
 import { DEFAULTS } from './defaults.js';
 import {
   joinPath, readArray, readBoolean, readEnum, readInteger, readObject, readString, type JsonObject, type Problems,
@@ -14,7 +15,7 @@ export const APPLICATION_KEYS = [
   'userVerification', 'counterPolicy', 'revealUnknownUsers', 'allowCrossOrigin', 'attestation',
 ] as const;
 export const ATTESTATION_KEYS = [
-  'trustAnchors', 'requireTrusted', 'metadata', 'metadataRoots', 'enforceStatusAtAuthentication', 'aaguidAllow', 'aaguidDeny',
+  'trustAnchors', 'requireTrusted', 'metadata', 'metadataRoots', 'metadataCrls', 'enforceStatusAtAuthentication', 'aaguidAllow', 'aaguidDeny',
 ] as const;
 
 /** A Client ID travels in `User-agent: <vendor> AppID: <client id>`: visible ASCII, no spaces. */
@@ -136,16 +137,24 @@ function readAttestation(ctx: ApplicationContext, path: string, raw: unknown): A
   if (metadataRoots !== undefined && metadataRoots.length > 0 && policy.metadata == null) {
     problems.add(at('metadataRoots'), 'is set but metadata is not: the roots sign the metadata BLOB, so give the BLOB too');
   }
+  const metadataCrls = policy.metadataCrls === undefined ? [] : readArray(problems, at('metadataCrls'), policy.metadataCrls, (p, v) => readCrlFile(ctx, p, v), { max: 64 });
+  if (metadataCrls !== undefined && metadataCrls.length > 0 && policy.metadata == null) {
+    problems.add(at('metadataCrls'), 'is set but metadata is not: the CRLs cover the metadata BLOB\'s signing chain, so give the BLOB too');
+  }
   const aaguidAllow = policy.aaguidAllow === undefined ? [] : readArray(problems, at('aaguidAllow'), policy.aaguidAllow, (p, v) => readAaguid(problems, p, v));
   const aaguidDeny = policy.aaguidDeny === undefined ? [] : readArray(problems, at('aaguidDeny'), policy.aaguidDeny, (p, v) => readAaguid(problems, p, v));
   for (const aaguid of aaguidAllow ?? []) {
     if (aaguidDeny?.includes(aaguid)) problems.add(at('aaguidDeny'), `${aaguid} is also in aaguidAllow; an AAGUID can be in only one list`);
   }
   if (trustAnchors === undefined || requireTrusted === undefined || metadata === undefined || metadataRoots === undefined ||
-      enforceStatusAtAuthentication === undefined || aaguidAllow === undefined || aaguidDeny === undefined) {
+      metadataCrls === undefined || enforceStatusAtAuthentication === undefined || aaguidAllow === undefined || aaguidDeny === undefined) {
     return undefined;
   }
-  return { trustAnchors, requireTrusted, metadata, metadataRoots, enforceStatusAtAuthentication, aaguidAllow, aaguidDeny };
+  // metadataCrls only when written: a policy without it stays exactly as before (stored policies compare by value).
+  return {
+    trustAnchors, requireTrusted, metadata, metadataRoots, ...(policy.metadataCrls === undefined ? {} : { metadataCrls }),
+    enforceStatusAtAuthentication, aaguidAllow, aaguidDeny,
+  };
 }
 
 function readAaguid(problems: Problems, path: string, value: unknown): string | undefined {
@@ -193,6 +202,31 @@ function readAnchorFile(ctx: ApplicationContext, path: string, value: unknown): 
       ctx.problems.add(path, `${file}: certificate ${index + 1} does not parse`);
       return undefined;
     }
+  }
+  return file;
+}
+
+/**
+ * A CRL file of `metadataCrls` must hold CRLs that parse (PEM or DER): a broken file fails at start with
+ * the key that names it. Whether each CRL is signed, current and covers the chain is decided when the
+ * BLOB is read (METADATA_BLOB_CRL_*).
+ */
+function readCrlFile(ctx: ApplicationContext, path: string, value: unknown): string | undefined {
+  const file = readExistingFile(ctx, path, value);
+  if (file === undefined) return undefined;
+  try {
+    if (statSync(file).size > MAX_CRL_BYTES) {
+      ctx.problems.add(path, `${file} is larger than ${MAX_CRL_BYTES} bytes`);
+      return undefined;
+    }
+    parseCrls(readFileSync(file), file);
+  } catch (error) {
+    if (error instanceof CrlError) {
+      ctx.problems.add(path, error.message);
+      return undefined;
+    }
+    ctx.problems.add(path, `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    return undefined;
   }
   return file;
 }

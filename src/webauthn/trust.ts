@@ -13,7 +13,7 @@ import { buildPath } from './certificates.js';
 import {
   attestationKeyIdentifier, indexMetadata, isStale, refusingStatus, ZERO_AAGUID, type MetadataEntry, type MetadataIndex,
 } from './metadata/index.js';
-import { readMetadataFileSync } from './metadata/load.js';
+import { readCrlFilesSync, readMetadataFileSync } from './metadata/load.js';
 import { MDS_ROOT_CERTIFICATES } from './roots/index.js';
 import type { TrustDecision, TrustEvaluator, TrustInput } from './attestation/types.js';
 
@@ -113,14 +113,17 @@ export interface LoadOptions {
 }
 
 /**
- * Builds an application's evaluator from its configured policy, reading the PEM anchor files and the
- * metadata BLOB once (at start, never per request). Throws FidoError (METADATA_BLOB_*) when the BLOB
- * does not verify: an application that configured metadata must not run without it.
+ * Builds an application's evaluator from its configured policy, reading the PEM anchor files, the
+ * metadata BLOB and the CRLs of its signing chain once (at start, never per request). Throws FidoError
+ * (METADATA_BLOB_*) when the BLOB does not verify or its chain is revoked or not covered by the configured
+ * CRLs: an application that configured metadata must not run without it.
  */
 export function loadTrustEvaluator(policy: AttestationPolicy, options: LoadOptions = {}): LoadedTrustEvaluator {
   const anchors = policy.trustAnchors.flatMap((file) => readPemCertificates(readFileSync(file, 'utf8')));
   const now = options.now ?? new Date();
-  const metadata = policy.metadata ? indexMetadata(readMetadataFileSync(policy.metadata, metadataRootsFor(policy, options), now)) : null;
+  const metadata = policy.metadata
+    ? indexMetadata(readMetadataFileSync(policy.metadata, metadataRootsFor(policy, options), now, readCrlFilesSync(policy.metadataCrls ?? [])))
+    : null;
   const evaluator = createTrustEvaluator({
     anchors,
     requireTrusted: policy.requireTrusted,
@@ -130,7 +133,10 @@ export function loadTrustEvaluator(policy: AttestationPolicy, options: LoadOptio
     enforceStatusAtAuthentication: policy.enforceStatusAtAuthentication ?? false,
   });
   const metadataInfo = metadata && policy.metadata
-    ? { file: policy.metadata, serial: metadata.blob.serial, nextUpdate: metadata.blob.nextUpdate, entries: metadata.blob.entries.length, staleAtLoad: isStale(metadata.blob, now) }
+    ? {
+      file: policy.metadata, serial: metadata.blob.serial, nextUpdate: metadata.blob.nextUpdate, entries: metadata.blob.entries.length,
+      staleAtLoad: isStale(metadata.blob, now), revocationChecked: metadata.blob.revocationChecked,
+    }
     : null;
   return { ...evaluator, metadataInfo };
 }
@@ -142,6 +148,11 @@ export interface MetadataInfo {
   readonly nextUpdate: string;
   readonly entries: number;
   readonly staleAtLoad: boolean;
+  /**
+   * Whether the BLOB's signing chain was checked against CRLs (`attestation.metadataCrls`); false = its
+   * revocation was not checked (worth saying in the start log).
+   */
+  readonly revocationChecked: boolean;
 }
 
 export interface LoadedTrustEvaluator extends TrustEvaluator {

@@ -5,12 +5,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { X509Certificate } from 'node:crypto';
+import { prepareTrust } from '../../src/applications.js';
 import type { AttestationPolicy } from '../../src/config.js';
+import { ConfigError } from '../../src/config/errors.js';
+import { loadConfig } from '../../src/config/load.js';
 import { FidoError } from '../../src/errors.js';
 import type { AttestationOutcome } from '../../src/webauthn/attestation/types.js';
 import { attestationKeyIdentifier, indexMetadata, verifyMetadataBlob, ZERO_AAGUID } from '../../src/webauthn/metadata/index.js';
 import { createTrustEvaluator, loadTrustEvaluator, type TrustPolicyData } from '../../src/webauthn/trust.js';
-import { blobPayload, createTestMds, mdsEntry, type EntryOptions } from '../support/mds.js';
+import { minimalApp } from '../config/support.js';
+import { blobPayload, createTestMds, createTestMdsCrls, mdsEntry, type EntryOptions } from '../support/mds.js';
 import { createChain, createRoot } from '../support/pki.js';
 
 const NOW = new Date('2030-06-01T00:00:00Z');
@@ -143,11 +147,60 @@ describe('loadTrustEvaluator', () => {
         trustAnchors: [anchorFile], requireTrusted: true, metadata: blobFile, aaguidAllow: [], aaguidDeny: [], metadataRoots: [rootFile],
       };
       const evaluator = loadTrustEvaluator(policy, { now: NOW });
-      assert.deepEqual(evaluator.metadataInfo, { file: blobFile, serial: 1, nextUpdate: '2049-12-31', entries: 1, staleAtLoad: false });
+      assert.deepEqual(evaluator.metadataInfo, { file: blobFile, serial: 1, nextUpdate: '2049-12-31', entries: 1, staleAtLoad: false, revocationChecked: false });
       assert.deepEqual(evaluator.evaluate({ fmt: 'packed', aaguid: AAGUID, outcome: full(), now: NOW }), { trusted: true, authenticatorName: 'From File' });
       // Without the test MDS root, the bundled real MDS roots refuse the test BLOB: the service must not start.
       assert.throws(() => loadTrustEvaluator({ ...policy, metadataRoots: [] }, { now: NOW }),
         (err: unknown) => err instanceof FidoError && err.code === 'METADATA_BLOB_SIGNATURE_INVALID');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('checks the BLOB\'s signing chain against the configured metadataCrls; a revoked leaf stops the load', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trust-crl-'));
+    try {
+      const blobFile = join(dir, 'blob.jwt');
+      writeFileSync(blobFile, mds.sign(blobPayload([mdsEntry({ aaguid: AAGUID })])));
+      const rootFile = join(dir, 'mds-root.pem');
+      writeFileSync(rootFile, mds.root.pem);
+      const valid = createTestMdsCrls(mds);
+      writeFileSync(join(dir, 'root.crl'), valid.root.der);
+      writeFileSync(join(dir, 'ca.crl.pem'), valid.intermediate.pem);
+      writeFileSync(join(dir, 'revoked.crl.pem'), createTestMdsCrls(mds, { intermediate: { revoke: [mds.signer] } }).intermediate.pem);
+      const policy: AttestationPolicy = {
+        trustAnchors: [], requireTrusted: false, metadata: blobFile, aaguidAllow: [], aaguidDeny: [], metadataRoots: [rootFile],
+        metadataCrls: [join(dir, 'root.crl'), join(dir, 'ca.crl.pem')],
+      };
+      assert.equal(loadTrustEvaluator(policy, { now: NOW }).metadataInfo?.revocationChecked, true);
+      assert.throws(() => loadTrustEvaluator({ ...policy, metadataCrls: [join(dir, 'root.crl'), join(dir, 'revoked.crl.pem')] }, { now: NOW }),
+        (err: unknown) => err instanceof FidoError && err.code === 'METADATA_BLOB_CERTIFICATE_REVOKED' && /leaf certificate/.test(err.detail ?? ''));
+      assert.throws(() => loadTrustEvaluator({ ...policy, metadataCrls: [join(dir, 'ca.crl.pem')] }, { now: NOW }),
+        (err: unknown) => err instanceof FidoError && err.code === 'METADATA_BLOB_CRL_MISSING');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an application whose metadataCrls revoke the BLOB\'s leaf cannot start: a configuration error naming it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trust-crl-config-'));
+    try {
+      writeFileSync(join(dir, 'blob.jwt'), mds.sign(blobPayload([])));
+      writeFileSync(join(dir, 'mds-root.pem'), mds.root.pem);
+      const crls = createTestMdsCrls(mds, { intermediate: { revoke: [mds.signer] } });
+      writeFileSync(join(dir, 'mds-crls.pem'), crls.root.pem + crls.intermediate.pem);
+      const file = join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify({
+        applications: [minimalApp({ attestation: { metadata: './blob.jwt', metadataRoots: ['./mds-root.pem'], metadataCrls: ['./mds-crls.pem'] } })],
+      }));
+      const config = loadConfig({ file, env: {}, cwd: dir });
+      assert.deepEqual(config.applications[0]?.attestation.metadataCrls, [join(dir, 'mds-crls.pem')]);
+      assert.throws(() => prepareTrust(config.applications, NOW, file), (err: unknown) => err instanceof ConfigError &&
+        err.problems.length === 1 && /^applications\[0\]\.attestation\.metadata: .*METADATA_BLOB_CERTIFICATE_REVOKED: the leaf certificate/.test(err.problems[0] ?? ''));
+      // The same configuration with CRLs that revoke nothing starts, and its BLOB says revocation was checked.
+      const clean = createTestMdsCrls(mds);
+      writeFileSync(join(dir, 'mds-crls.pem'), clean.root.pem + clean.intermediate.pem);
+      assert.equal(prepareTrust(config.applications, NOW, file).metadata[0]?.info.revocationChecked, true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
