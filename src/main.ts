@@ -100,7 +100,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     if (config.database.kind === 'postgres') {
       await (await import('./stores/postgres.js')).checkSharedSecrets(config.database.url, secrets);
     }
-    const opsStores = await openOpsStores(config);
+    const opsStores = await openOpsStores(config, stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {});
     try {
       ops = await startOperations({
         config, options: opsOptions, credentials: stores.credentials, challenges: stores.challenges, secrets, runtime, log,

@@ -5,18 +5,32 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from './sqlite.js';
 import { failure, GroupCommit } from './sqlite-group-commit.js';
-import type { WriterReply, WriterRequest, WriterThreadData } from './sqlite-writer.js';
+import type { WriterMessage, WriterReply, WriterRequest, WriterThreadData } from './sqlite-writer.js';
 
 const port = parentPort!;
 const { path, busyTimeoutMs, maxGroup } = workerData as WriterThreadData;
 const db = openSqliteDatabase(path, { busyTimeoutMs });
 const commits = new GroupCommit(db, maxGroup);
 
+let outbox: WriterReply[] = [];
+
+/** Replies of one turn (one group, at most) go back as one message. */
 function reply(message: WriterReply): void {
-  port.postMessage(message);
+  outbox.push(message);
+  if (outbox.length === 1) queueMicrotask(sendReplies);
 }
 
-port.on('message', (request: WriterRequest) => {
+function sendReplies(): void {
+  const batch = outbox;
+  outbox = [];
+  port.postMessage(batch);
+}
+
+port.on('message', (requests: WriterMessage) => {
+  for (const request of requests) handle(request);
+});
+
+function handle(request: WriterRequest): void {
   switch (request.kind) {
     case 'write':
       commits.push(request.name, request.params, (outcome) => reply({ id: request.id, ...outcome }));
@@ -34,8 +48,9 @@ port.on('message', (request: WriterRequest) => {
       commits.flushAll();
       db.close();
       reply({ id: request.id, ok: true, changes: 0, group: 0 });
+      sendReplies();
       port.close();
       return;
   }
-});
+}
 reply({ id: -1, ok: true, changes: 0, group: 0 }); // ready: the file is open and migrated

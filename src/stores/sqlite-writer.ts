@@ -31,6 +31,12 @@ export type WriterRequest =
   | { readonly kind: 'ping'; readonly id: number }
   | { readonly kind: 'close'; readonly id: number };
 
+/**
+ * What crosses between the threads: requests and replies travel in arrays, one message per event-loop turn
+ * (per group on the way back), because each postMessage costs far more than cloning one more small object.
+ */
+export type WriterMessage = readonly WriterRequest[];
+
 /** The transaction that carried a write is `group` (0 for pings and the thread's ready message). */
 export type WriterReply = { readonly id: number } & WriteOutcome;
 
@@ -160,6 +166,8 @@ class ThreadWriter implements SqliteWriter {
   #worker: Worker | undefined;
   #nextId = 0;
   #closed = false;
+  /** Requests of this turn, posted together in the check phase (after every request of the poll phase). */
+  #outbox: WriterRequest[] = [];
 
   private constructor(data: WriterThreadData, startTimeoutMs: number) {
     this.#data = data;
@@ -203,8 +211,16 @@ class ThreadWriter implements SqliteWriter {
       // Referenced only while something waits for it: an idle writer never keeps the process alive.
       if (this.#waiting.size === 0) worker.ref();
       this.#waiting.set(id, { resolve, reject });
-      worker.postMessage(request(id));
+      this.#outbox.push(request(id));
+      if (this.#outbox.length === 1) setImmediate(() => this.#post());
     });
+  }
+
+  #post(): void {
+    const batch = this.#outbox;
+    this.#outbox = [];
+    // Without a thread, the one these were meant for died and its exit handler has failed them already.
+    if (batch.length > 0) this.#worker?.postMessage(batch satisfies WriterMessage);
   }
 
   #start(): Promise<void> {
@@ -234,17 +250,19 @@ class ThreadWriter implements SqliteWriter {
     worker.unref();
     this.#worker = worker;
     let lastError: Error | undefined;
-    worker.on('message', (reply: WriterReply) => {
-      if (reply.id === -1) {
-        ready?.();
-        return;
+    worker.on('message', (replies: readonly WriterReply[]) => {
+      for (const reply of replies) {
+        if (reply.id === -1) {
+          ready?.();
+          continue;
+        }
+        const waiting = this.#waiting.get(reply.id);
+        if (waiting === undefined) continue;
+        this.#waiting.delete(reply.id);
+        this.#counter.count(reply);
+        settle(reply, waiting.resolve, waiting.reject);
       }
-      const waiting = this.#waiting.get(reply.id);
-      if (waiting === undefined) return;
-      this.#waiting.delete(reply.id);
       if (this.#waiting.size === 0) worker.unref();
-      this.#counter.count(reply);
-      settle(reply, waiting.resolve, waiting.reject);
     });
     worker.on('error', (error) => {
       lastError = error;
@@ -256,6 +274,7 @@ class ThreadWriter implements SqliteWriter {
       failed?.(error);
       for (const waiting of this.#waiting.values()) waiting.reject(error);
       this.#waiting.clear();
+      this.#outbox = [];
     });
     return worker;
   }
