@@ -81,6 +81,12 @@ export type ChallengeStoreConfig =
 export interface ServiceConfig {
   readonly listen: { readonly host: string; readonly port: number };
   readonly database: DatabaseConfig;
+  /**
+   * SQLite only: where credential writes and audit rows are group-committed (docs/storage.md). `thread`
+   * (absent = thread): a writer thread, the event loop never waits for a flush; `inline`: on the event
+   * loop, without the thread's second JavaScript heap (about 10-20 MiB less memory).
+   */
+  readonly sqliteWriter?: 'thread' | 'inline';
   readonly challenges: ChallengeStoreConfig;
   readonly local: { readonly enabled: boolean };
   /** The demo login page (served over HTTPS through the relay) that `npm start` brings up by default. */

@@ -15,6 +15,7 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { name: 'PASSKEY_PORT', key: ['listen', 'port'], type: 'integer' },
   { name: 'PASSKEY_DATABASE', key: ['database'], type: 'string' },
   { name: 'PASSKEY_CHALLENGES', key: ['challenges'], type: 'string' },
+  { name: 'PASSKEY_SQLITE_WRITER', key: ['sqliteWriter'], type: 'string' },
   { name: 'PASSKEY_LOCAL_ENABLED', key: ['local', 'enabled'], type: 'boolean' },
   { name: 'PASSKEY_DATA_DIR', key: ['dataDir'], type: 'string' },
   { name: 'PASSKEY_SECRETS_FILE', key: ['secretsFile'], type: 'string' },

@@ -27,7 +27,7 @@ export interface LoadConfigOptions {
 }
 
 export const TOP_LEVEL_KEYS = [
-  '$schema', 'listen', 'database', 'challenges', 'local', 'demo', 'vendor', 'dataDir', 'secretsFile', 'limits', 'applications',
+  '$schema', 'listen', 'database', 'sqliteWriter', 'challenges', 'local', 'demo', 'vendor', 'dataDir', 'secretsFile', 'limits', 'applications',
   ...OPS_TOP_LEVEL_KEYS,
 ] as const;
 
@@ -105,6 +105,7 @@ export function validateConfig(
     ? dataDir === undefined ? undefined : { kind: 'sqlite' as const, path: join(dataDir, DEFAULTS.databaseFile) }
     : readDatabase(problems, top.database, resolvePath);
   const challenges = top.challenges === undefined ? { kind: 'memory' as const } : readChallenges(problems, top.challenges);
+  const sqliteWriter = top.sqliteWriter === undefined ? undefined : readSqliteWriter(problems, top.sqliteWriter);
   const local = readLocal(problems, top.local);
   const demo = readDemo(problems, top.demo);
   const limits = readLimits(problems, top.limits);
@@ -127,7 +128,15 @@ export function validateConfig(
       ops === undefined) {
     return undefined;
   }
-  return { listen, database, challenges, local, demo, vendor, dataDir, secretsFile, limits, applications, ops };
+  return { listen, database, ...(sqliteWriter ? { sqliteWriter } : {}), challenges, local, demo, vendor, dataDir, secretsFile, limits, applications, ops };
+}
+
+function readSqliteWriter(problems: Problems, raw: unknown): 'thread' | 'inline' | undefined {
+  const text = readString(problems, 'sqliteWriter', raw, { max: 16 });
+  if (text === undefined) return undefined;
+  if (text === 'thread' || text === 'inline') return text;
+  problems.add('sqliteWriter', `must be "thread" or "inline", got ${JSON.stringify(text)}`);
+  return undefined;
 }
 
 function readListen(problems: Problems, path: string, raw: unknown, fallback: { host: string; port: number }): { host: string; port: number } | undefined {

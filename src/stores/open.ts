@@ -21,11 +21,11 @@ export interface OpenStoresOptions {
   readonly clock: () => number;
 }
 
-type StoreConfig = Pick<ServiceConfig, 'database' | 'challenges'>;
+type StoreConfig = Pick<ServiceConfig, 'database' | 'challenges' | 'sqliteWriter'>;
 
 export async function openStores(config: StoreConfig, options: OpenStoresOptions): Promise<OpenedStores> {
   // On SQLite the service's hot-path writes go through one writer thread (group commit, off the event loop).
-  const sqliteWriter = config.database.kind === 'sqlite' ? await openSqliteWriter(config.database.path) : undefined;
+  const sqliteWriter = config.database.kind === 'sqlite' ? await openSqliteWriter(config.database.path, { mode: config.sqliteWriter ?? 'thread' }) : undefined;
   let credentials: CredentialStore;
   let challenges: ChallengeStore;
   try {

@@ -419,9 +419,10 @@ describe('loadConfig: environment overrides', () => {
         PASSKEY_LOCAL_ENABLED: 'false', PASSKEY_DATA_DIR: 'd', PASSKEY_SECRETS_FILE: 's/keys.json', PASSKEY_VENDOR: 'Acme',
         PASSKEY_BODY_BYTES: '2048', PASSKEY_DEMO_ENABLED: '1', PASSKEY_DEMO_HOST: '::1', PASSKEY_DEMO_PORT: '9443',
         PASSKEY_ADMIN_ENABLED: 'off', PASSKEY_ADMIN_HOST: '10.1.1.1', PASSKEY_ADMIN_PORT: '9101', PASSKEY_ADMIN_TOKENS_FILE: 't/admin.json',
-        PASSKEY_RATE_LIMIT_STORE: 'redis://limits:6379',
+        PASSKEY_RATE_LIMIT_STORE: 'redis://limits:6379', PASSKEY_SQLITE_WRITER: 'inline',
       },
     });
+    assert.equal(config.sqliteWriter, 'inline');
     assert.deepEqual(config.listen, { host: '0.0.0.0', port: 9999 });
     assert.deepEqual(config.database, { kind: 'sqlite', path: join(cwd, 'db', 'over.db') }, 'env paths are relative to the working directory');
     assert.deepEqual(config.challenges, { kind: 'redis', url: 'redis://r:6379' });
@@ -525,6 +526,20 @@ describe('loadConfig: operations keys (admin, rateLimits, audit, …)', () => {
     const { config } = loadFile({ applications: [minimalApp()] });
     assert.deepEqual(config.ops?.rateLimits.perApplication, { burst: 2000, perSecond: 1000 });
     assert.deepEqual(config.ops?.rateLimits.perAddress, { burst: 1000, perSecond: 500 });
+  });
+});
+
+describe('loadConfig: sqliteWriter', () => {
+  it('absent: not in the config (the stores use the writer thread); "thread" and "inline" are read as written', () => {
+    assert.equal(loadFile({ applications: [minimalApp()] }).config.sqliteWriter, undefined);
+    assert.equal(loadFile({ sqliteWriter: 'thread', applications: [minimalApp()] }).config.sqliteWriter, 'thread');
+    assert.equal(loadFile({ sqliteWriter: 'inline', applications: [minimalApp()] }).config.sqliteWriter, 'inline');
+  });
+
+  it('anything else is a problem naming the key and the two values', () => {
+    assertProblem(problemsOfFile({ sqliteWriter: 'async', applications: [minimalApp()] }), 'sqliteWriter', '"thread" or "inline"');
+    assertProblem(problemsOfFile({ sqliteWriter: 1, applications: [minimalApp()] }), 'sqliteWriter');
+    assertProblem(problemsOfFile({ applications: [minimalApp()] }, { PASSKEY_SQLITE_WRITER: 'none' }), 'sqliteWriter');
   });
 });
 

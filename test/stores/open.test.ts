@@ -26,6 +26,22 @@ describe('openStores', () => {
     await stores.close();
   });
 
+  for (const mode of ['thread', 'inline'] as const) {
+    it(`SQLite with sqliteWriter "${mode}": credential writes go through the writer it hands out, and close commits them`, async () => {
+      const path = join(tempDir(), 'fido2.db');
+      const stores = await openStores({ database: { kind: 'sqlite', path }, sqliteWriter: mode, challenges: { kind: 'memory' } }, { clock });
+      assert.ok(stores.sqliteWriter);
+      const records = [credential(), credential(), credential()];
+      assert.deepEqual(await Promise.all(records.map((r) => stores.credentials.create(r))), ['created', 'created', 'created']);
+      assert.equal(stores.sqliteWriter.stats().writes, 3);
+      await stores.close();
+      await assert.rejects(stores.sqliteWriter.ping());
+      const again = await openStores({ database: { kind: 'sqlite', path }, challenges: { kind: 'memory' } }, { clock });
+      for (const record of records) assert.ok(await again.credentials.find(record.clientId, record.credentialId));
+      await again.close();
+    });
+  }
+
   it('SQLite + challenges "database": both on the one file', async () => {
     const path = join(tempDir(), 'fido2.db');
     const stores = await openStores({ database: { kind: 'sqlite', path }, challenges: { kind: 'database' } }, { clock });
