@@ -95,7 +95,7 @@ export function prepareTrust(
     } catch (error) {
       if (!(error instanceof FidoError) || !error.code.startsWith('METADATA_BLOB_')) throw error;
       problems.push(`applications[${index}].attestation.metadata: ${config.attestation.metadata ?? 'the BLOB'} cannot be used ` +
-        `(${error.code}${error.detail ? `: ${error.detail}` : ''}); install a valid BLOB (docs/attestation.md)`);
+        `(${error.code}${error.detail ? `: ${error.detail}` : ''}); ${metadataRemedy(error)}`);
     }
   });
   if (problems.length > 0) throw new ConfigError(problems, source);
@@ -104,6 +104,28 @@ export function prepareTrust(
     metadata,
     reloadMetadata: (at) => reloadPolicies(configs, built, (policy) => load(policy, { now: at })),
   };
+}
+
+const REVOCATION_DOCS = 'docs/attestation.md, "Revocation of the BLOB\'s signing chain"';
+
+/**
+ * What the operator does about a metadata BLOB that cannot be used (the configuration error at start, the
+ * failed reload's log line). A problem of the signing chain's CRLs is not fixed by another BLOB: the CRL
+ * files need refreshing; a revoked chain needs a BLOB signed under another one.
+ */
+export function metadataRemedy(error: unknown): string {
+  switch (error instanceof FidoError ? error.code : undefined) {
+    case 'METADATA_BLOB_CRL_MISSING':
+      return 'add a current CRL of that issuer to attestation.metadataCrls (fetched from the certificate\'s CRL distribution point, ' +
+        `which \`metadata check\` prints; ${REVOCATION_DOCS})`;
+    case 'METADATA_BLOB_CRL_INVALID':
+      return 'install current CRLs of the BLOB\'s signing chain as the attestation.metadataCrls files (fetched again from the CRL ' +
+        `distribution points \`metadata check\` prints; ${REVOCATION_DOCS})`;
+    case 'METADATA_BLOB_CERTIFICATE_REVOKED':
+      return `install a BLOB signed under an unrevoked chain (a current BLOB from the metadata service; ${REVOCATION_DOCS})`;
+    default:
+      return 'install a valid BLOB (docs/attestation.md)';
+  }
 }
 
 /** Reloads each distinct configured policy that names a BLOB once; swaps in `built` only what loaded. */

@@ -1,7 +1,7 @@
 // The composition root: load config → secrets → trust (metadata) → stores → operations (application
 // store, audit, metrics, rate limits, admin listener) → build the app → listen → (demo) → the periodic
 // metadata check. Everything the service uses is created here once and passed down; nothing else reads the
-// environment or the disk (except the metadata reload, which reads the configured BLOB files again).
+// environment or the disk (except the metadata reload, which reads the configured BLOB and CRL files again).
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,7 @@ import type { ServiceConfig } from './config.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { buildApp } from './http/app.js';
 import { createLogger, LOG_LEVELS, type LevelledLogger, type LogLevel } from './log.js';
-import { stampFilesSync, watchMetadataFiles } from './metadata-watch.js';
+import { metadataFilesOf, stampFilesSync, watchMetadataFiles } from './metadata-watch.js';
 import { loadSecrets } from './secrets.js';
 import type { ServiceDeps, ServiceHooks } from './service.js';
 import { openStores, type OpenedStores } from './stores/open.js';
@@ -82,10 +82,18 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const log = createLogger({ level: logLevel(options.env), sink: options.stderr, clock: runtime.now, base: { service: 'passkey-server' } });
   const secrets = loadSecrets({ config, env: options.env, randomBytes: runtime.randomBytes, log });
   // Stamped before the BLOBs are read, so that one installed while they load is still seen as a change.
-  const metadataBaseline = stampFilesSync(config.applications.flatMap((app) => (app.attestation.metadata === null ? [] : [app.attestation.metadata])));
+  const metadataBaseline = stampFilesSync(config.applications.flatMap((app) => metadataFilesOf(app.attestation)));
   const trust = prepareTrust(config.applications, new Date(runtime.now()), options.configFile ?? 'built-in defaults', { clock: runtime.now });
   for (const { clientId, info } of trust.metadata) {
-    log.info({ clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate, entries: info.entries }, 'metadata BLOB loaded');
+    log.info({
+      clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate, entries: info.entries, revocationChecked: info.revocationChecked,
+    }, 'metadata BLOB loaded');
+    if (!info.revocationChecked) {
+      // Said once, at start: the operator may have chosen this, but should know that a BLOB signed under a
+      // revoked certificate would be taken (docs/attestation.md, "Revocation of the BLOB's signing chain").
+      log.info({ clientId, metadata: info.file, revocationChecked: false },
+        'revocation of the metadata BLOB\'s signing chain is not checked: no attestation.metadataCrls configured (docs/attestation.md)');
+    }
     if (info.staleAtLoad) {
       log.warn({ clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate },
         'the metadata BLOB is past its nextUpdate: install a newer one (passkey-server metadata check --blob …, docs/attestation.md)');

@@ -1,12 +1,20 @@
-// The periodic metadata check: every instance stats its metadata BLOB files now and then (a cheap fs.stat,
-// on an unref'd timer that never keeps the process alive) and reloads when one changed, so that every
-// instance sharing a file picks up the BLOB `metadata check --blob` installed without anyone sending a
-// signal. A file counts as changed when its modification time, size or inode differ (`metadata check`
-// renames a new file into place, which changes the inode even within one mtime tick).
+// The periodic metadata check: every instance stats its metadata files now and then (a cheap fs.stat, on an
+// unref'd timer that never keeps the process alive) and reloads when one changed, so that every instance
+// sharing a file picks up the BLOB `metadata check --blob` installed without anyone sending a signal. The
+// files are each BLOB and the CRL files of its signing chain (`attestation.metadataCrls`): CRLs expire
+// within days, so a refreshed CRL alone must reach the running service too. A file counts as changed when
+// its modification time, size or inode differ (`metadata check` renames a new file into place, which changes
+// the inode even within one mtime tick).
 
 import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import type { AttestationPolicy } from './config.js';
 import type { Logger } from './service.js';
+
+/** The files a policy's metadata is read from: its BLOB and the CRLs of the BLOB's chain (none without a BLOB). */
+export function metadataFilesOf(policy: AttestationPolicy): string[] {
+  return policy.metadata === null ? [] : [policy.metadata, ...(policy.metadataCrls ?? [])];
+}
 
 export interface FileStamp {
   readonly mtimeMs: number;
@@ -66,16 +74,16 @@ export function watchMetadataFiles(options: MetadataWatchOptions): MetadataWatch
       const now = await statFile(file).catch(() => null);
       const before = known.get(file);
       known.set(file, now);
-      if (before === undefined) continue; // first sight: the BLOB just loaded is this one
+      if (before === undefined) continue; // first sight: the file just read is this one
       if (now === null) {
         // A file that vanished is not reloaded (the reload would only fail): the running BLOB stays. Said once.
-        if (before !== null) options.log.warn({ metadata: file }, 'the metadata BLOB file cannot be read; the loaded BLOB stays in use');
+        if (before !== null) options.log.warn({ metadata: file }, 'a metadata file (BLOB or CRL) cannot be read; the loaded BLOB stays in use');
         continue;
       }
       if (before === null || !sameStamp(before, now)) changed.push(file);
     }
     if (changed.length === 0) return false;
-    options.log.info({ event: 'metadata_file_changed', files: changed }, 'a metadata BLOB file changed: reloading');
+    options.log.info({ event: 'metadata_file_changed', files: changed }, 'a metadata file (BLOB or CRL) changed: reloading');
     try {
       await options.onChange(changed);
     } catch (error) {

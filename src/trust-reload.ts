@@ -5,7 +5,7 @@
 // ceremony uses the new BLOB. A BLOB that does not verify leaves the previous evaluator in use: logged as
 // an error naming the application, reported as a failure, never thrown into a running service.
 
-import type { PolicyReload, PreparedTrust } from './applications.js';
+import { metadataRemedy, type PolicyReload, type PreparedTrust } from './applications.js';
 import type { AttestationPolicy } from './config.js';
 import { FidoError } from './errors.js';
 import type { Logger } from './service.js';
@@ -29,6 +29,11 @@ export interface ApplicationMetadataReload {
   readonly entries: number | null;
   /** The BLOB in use was past its nextUpdate when it was loaded (install a newer one). */
   readonly stale: boolean;
+  /**
+   * The signing chain of the BLOB in use was checked against CRLs (`attestation.metadataCrls`) when it was
+   * loaded; false: its revocation was not checked.
+   */
+  readonly revocationChecked: boolean;
   /** Whether the serial number changed. */
   readonly changed: boolean;
   /** Only when `ok` is false: the error name and detail, e.g. "METADATA_BLOB_SIGNATURE_INVALID: …". */
@@ -82,15 +87,24 @@ async function reloadOnce({ trust, directory, now, log }: MetadataReloaderOption
   const configured = trust?.reloadMetadata(at) ?? [];
   const rebuilt = directory.reloadMetadataTrust();
   const configuredKeys = new Set(configured.map((result) => canonicalJson(result.policy)));
-  const applications = [
-    ...configured.flatMap((result) => perApplication(result, 'config')),
+  const results: { readonly result: PolicyReload; readonly source: ApplicationMetadataReload['source'] }[] = [
+    ...configured.map((result) => ({ result, source: 'config' as const })),
     // Evaluators of configured policies were taken from prepareTrust above; the others were built here.
-    ...rebuilt.filter((result) => !configuredKeys.has(canonicalJson(result.policy))).flatMap((result) => perApplication({
-      policy: result.policy, clientIds: result.clientIds, before: metadataInfoOf(result.before), after: metadataInfoOf(result.after),
-      ...(result.error === undefined ? {} : { error: result.error }),
-    }, 'stored')),
+    ...rebuilt.filter((result) => !configuredKeys.has(canonicalJson(result.policy))).map((result) => ({
+      result: {
+        policy: result.policy, clientIds: result.clientIds, before: metadataInfoOf(result.before), after: metadataInfoOf(result.after),
+        ...(result.error === undefined ? {} : { error: result.error }),
+      },
+      source: 'stored' as const,
+    })),
   ];
-  for (const application of applications) logApplication(log, application);
+  const applications: ApplicationMetadataReload[] = [];
+  for (const { result, source } of results) {
+    for (const application of perApplication(result, source)) {
+      logApplication(log, application, result.error);
+      applications.push(application);
+    }
+  }
   const report: MetadataReloadReport = {
     ok: applications.every((a) => a.ok),
     changed: applications.some((a) => a.changed),
@@ -115,19 +129,22 @@ function perApplication(result: PolicyReload, source: ApplicationMetadataReload[
     nextUpdate: after?.nextUpdate ?? null,
     entries: after?.entries ?? null,
     stale: after?.staleAtLoad ?? false,
+    revocationChecked: after?.revocationChecked ?? false,
     changed: (before?.serial ?? null) !== (after?.serial ?? null),
     ...(error === undefined ? {} : { error: describe(error) }),
   }));
 }
 
-function logApplication(log: Logger, application: ApplicationMetadataReload): void {
-  const { clientId, file, serial, serialBefore, nextUpdate, entries, changed } = application;
+/** One line per application; `cause` is the error of a failed reload (it says what the operator does). */
+function logApplication(log: Logger, application: ApplicationMetadataReload, cause: unknown): void {
+  const { clientId, file, serial, serialBefore, nextUpdate, entries, changed, revocationChecked } = application;
   if (!application.ok) {
     log.error({ event: 'metadata_reload_failed', clientId, metadata: file, error: application.error, serial },
-      'the metadata BLOB could not be reloaded; the previous BLOB stays in use (install a valid one: docs/attestation.md)');
+      `the metadata BLOB could not be reloaded; the previous BLOB stays in use: ${metadataRemedy(cause)}`);
     return;
   }
-  log.info({ event: 'metadata_reloaded', clientId, metadata: file, serial, previousSerial: serialBefore, changed, nextUpdate, entries }, 'metadata BLOB loaded');
+  log.info({ event: 'metadata_reloaded', clientId, metadata: file, serial, previousSerial: serialBefore, changed, nextUpdate, entries, revocationChecked },
+    'metadata BLOB loaded');
   if (application.stale) {
     log.warn({ clientId, metadata: file, serial, nextUpdate },
       'the metadata BLOB is past its nextUpdate: install a newer one (passkey-server metadata check --blob …, docs/attestation.md)');

@@ -4,6 +4,7 @@
 // Trust evaluators are built once per distinct attestation policy; `reloadMetadataTrust` rebuilds those that
 // read a metadata BLOB (a newer BLOB installed while the service runs: src/trust-reload.ts).
 import type { ApplicationConfig, AttestationPolicy } from '../config.js';
+import { metadataFilesOf } from '../metadata-watch.js';
 import type { Application, ApplicationDirectory } from '../service.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
@@ -110,9 +111,9 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
     return results;
   }
 
-  /** The metadata BLOB files of the policies built so far (the periodic check stats them). */
+  /** The metadata files (BLOBs and their CRLs) of the policies built so far (the periodic check stats them). */
   metadataFiles(): string[] {
-    return [...this.#trust.values()].flatMap((entry) => (entry.policy.metadata === null ? [] : [entry.policy.metadata]));
+    return [...this.#trust.values()].flatMap((entry) => metadataFilesOf(entry.policy));
   }
 
   list(): Promise<ApplicationRecord[]> {

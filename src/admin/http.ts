@@ -152,7 +152,7 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
 
     if (resource === 'metadata' && id === 'reload' && sub === undefined && deps.reloadMetadata) {
       if (r.method !== 'POST') throw methodNotAllowed(['POST']);
-      return json(200, await reloadMetadata(r, deps.reloadMetadata));
+      return reloadAnswer(await reloadMetadata(r, deps.reloadMetadata));
     }
 
     if (resource === 'audit' && sub === undefined) {
@@ -182,6 +182,18 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
       details: { changed: report.changed, applications: report.applications.map((application) => application.clientId) },
     });
     return report;
+  }
+
+  /**
+   * 200 with the report when every BLOB was taken. A failed reload is the operator's input (a BLOB or CRL that
+   * does not verify, a file gone), so 422, which `curl -f` and deploy scripts see: the admin error envelope
+   * (METADATA_RELOAD_FAILED, one problem per failing application) around the same report.
+   */
+  function reloadAnswer(report: MetadataReloadReport): Answer {
+    if (report.ok) return json(200, report);
+    const error = new AdminError('METADATA_RELOAD_FAILED', undefined,
+      report.applications.filter((application) => !application.ok).map((application) => `${application.clientId}: ${application.error ?? 'failed'}`));
+    return json(error.status, { error: error.code, message: error.message, problems: error.problems, ...report });
   }
 
   return (req, res) => {

@@ -6,6 +6,7 @@
 import type { Server } from 'node:http';
 import type { PreparedTrust } from '../applications.js';
 import type { ApplicationConfig, ServiceConfig } from '../config.js';
+import { metadataFilesOf } from '../metadata-watch.js';
 import type { Logger, Secrets, ServiceHooks } from '../service.js';
 import type { ChallengeStore, CredentialStore } from '../stores/types.js';
 import { createMetadataReloader, type MetadataReloadReport } from '../trust-reload.js';
@@ -88,7 +89,10 @@ export interface Ops {
    * evaluator the directory built); one that does not verify keeps the previous one. Never rejects for a BLOB.
    */
   reloadMetadata(): Promise<MetadataReloadReport>;
-  /** The metadata BLOB files in use (configured and admin-created applications), for the periodic check. */
+  /**
+   * The metadata files in use (configured and admin-created applications): each BLOB and the CRL files of its
+   * signing chain (`attestation.metadataCrls`), for the periodic check.
+   */
   metadataFiles(): string[];
   /** Graceful shutdown: readiness fails, `servers` and the admin listener stop accepting and finish, stores close. */
   shutdown(servers: readonly Server[]): Promise<ShutdownReport>;
@@ -110,7 +114,7 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
   const applications = new StoredApplicationDirectory({ store: applicationStore, buildTrust: input.buildTrust, now: runtime.now, cacheMs: options.applications.cacheMs });
 
   const reloadMetadata = createMetadataReloader({ ...(input.trust ? { trust: input.trust } : {}), directory: applications, now: runtime.now, log });
-  const configuredFiles = input.config.applications.flatMap((app) => (app.attestation.metadata === null ? [] : [app.attestation.metadata]));
+  const configuredFiles = input.config.applications.flatMap((app) => metadataFilesOf(app.attestation));
 
   const auditStore = input.auditStore ?? new MemoryAuditStore({ maxEvents: options.audit.maxEvents });
   const audit = new AuditLog(auditStore, runtime, log);

@@ -152,14 +152,19 @@ const schemas: Record<string, JsonSchema> = {
   },
   AttestationPolicy: {
     type: 'object',
+    description: 'The application\'s attestation trust policy (docs/attestation.md). Paths are files on the service\'s host; relative ones resolve against the data folder.',
     properties: {
-      trustAnchors: { type: 'array', items: { type: 'string' } },
-      requireTrusted: { type: 'boolean' },
-      metadata: { type: ['string', 'null'] },
-      aaguidAllow: { type: 'array', items: { type: 'string' } },
-      aaguidDeny: { type: 'array', items: { type: 'string' } },
-      metadataRoots: { type: 'array', items: { type: 'string' } },
-      enforceStatusAtAuthentication: { type: 'boolean' },
+      trustAnchors: { type: 'array', items: { type: 'string' }, description: 'PEM files of the application\'s own trust anchors.' },
+      requireTrusted: { type: 'boolean', description: 'Refuse every attestation that does not chain to a trusted root (ATTESTATION_NOT_TRUSTED).' },
+      metadata: { type: ['string', 'null'], description: 'A FIDO MDS3 BLOB file, verified at start and at every metadata reload; null: no metadata.' },
+      aaguidAllow: { type: 'array', items: { type: 'string' }, description: 'Only these AAGUIDs may register (empty: any).' },
+      aaguidDeny: { type: 'array', items: { type: 'string' }, description: 'These AAGUIDs may not register.' },
+      metadataRoots: { type: 'array', items: { type: 'string' }, description: 'PEM roots that sign the `metadata` BLOB (empty: the bundled FIDO MDS roots). Needs `metadata`.' },
+      metadataCrls: {
+        type: 'array', items: { type: 'string' },
+        description: 'CRL files (PEM or DER) of the `metadata` BLOB\'s signing chain: each certificate below the root needs a current CRL of its issuer here and must not be listed on it, or the BLOB is refused. Absent: the chain\'s revocation is not checked. Needs `metadata`.',
+      },
+      enforceStatusAtAuthentication: { type: 'boolean', description: 'Refuse authentication by an authenticator model the metadata now reports compromised.' },
     },
   },
   ApplicationInput: {
@@ -259,16 +264,32 @@ const schemas: Record<string, JsonSchema> = {
         type: 'array',
         items: {
           type: 'object', additionalProperties: false,
-          required: ['clientId', 'source', 'file', 'ok', 'serialBefore', 'serial', 'nextUpdate', 'entries', 'stale', 'changed'],
+          required: ['clientId', 'source', 'file', 'ok', 'serialBefore', 'serial', 'nextUpdate', 'entries', 'stale', 'revocationChecked', 'changed'],
           properties: {
             clientId: { type: 'string' }, source: { type: 'string', enum: ['config', 'stored'] }, file: { type: 'string' }, ok: { type: 'boolean' },
             serialBefore: { type: ['integer', 'null'] }, serial: { type: ['integer', 'null'] }, nextUpdate: { type: ['string', 'null'] },
-            entries: { type: ['integer', 'null'] }, stale: { type: 'boolean' }, changed: { type: 'boolean' },
-            error: { type: 'string', description: 'Why the new BLOB was not taken, e.g. `METADATA_BLOB_SIGNATURE_INVALID: …`.' },
+            entries: { type: ['integer', 'null'] }, stale: { type: 'boolean' },
+            revocationChecked: { type: 'boolean', description: 'The signing chain of the BLOB in use was checked against `attestation.metadataCrls` when it was loaded; false: its revocation was not checked.' },
+            changed: { type: 'boolean' },
+            error: { type: 'string', description: 'Why the new BLOB was not taken, e.g. `METADATA_BLOB_SIGNATURE_INVALID: …` or `METADATA_BLOB_CRL_INVALID: …`.' },
           },
         },
       },
     },
+  },
+};
+
+const reload = schemas.MetadataReload as { required: string[]; properties: Record<string, JsonSchema> };
+// A failed reload (422): the admin error envelope around the same report, so both kinds of client read it.
+schemas.MetadataReloadFailed = {
+  type: 'object', additionalProperties: false,
+  required: ['error', 'message', 'problems', ...reload.required],
+  properties: {
+    error: { const: 'METADATA_RELOAD_FAILED' },
+    message: { type: 'string' },
+    problems: { type: 'array', minItems: 1, items: { type: 'string' }, description: '`<clientId>: <error>` for each application whose new BLOB was not taken.' },
+    ...reload.properties,
+    ok: { const: false },
   },
 };
 
@@ -357,7 +378,12 @@ const paths = {
   '/admin/metadata/reload': {
     post: {
       ...secured, summary: 'Read every metadata BLOB again and use those that verify (also SIGHUP and the periodic file check)',
-      responses: { ...adminOk('MetadataReload'), ...adminError([401, 503]) },
+      description: '200 when every BLOB verified and is in use; 422 METADATA_RELOAD_FAILED when one did not (its previous BLOB stays in use), with the same report.',
+      responses: {
+        ...adminOk('MetadataReload'),
+        '422': { description: 'A BLOB was not taken (see problems and applications[].error); the previous one stays in use', content: jsonContent(ref('MetadataReloadFailed')) },
+        ...adminError([401, 503]),
+      },
     },
   },
   '/admin/audit/export': {

@@ -2,6 +2,7 @@
 // the soft authenticator) and of the admin listener (a real socket) are checked against its schemas.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { ATTESTATION_KEYS } from '../../src/config/application.js';
 import { ERRORS } from '../../src/errors.js';
 import { checkResponse, checkSchema, openApiDocument, resolveRef } from '../../src/openapi/index.js';
 import type { InjectResponse } from '../../src/http/app.js';
@@ -72,6 +73,13 @@ describe('the OpenAPI 3.1 document', () => {
     JSON.stringify(document, (key, value) => { if (key === '$ref') refs.push(value as string); return value; });
     assert.ok(refs.length > 20);
     for (const ref of refs) assert.doesNotThrow(() => resolveRef(ref, { root: document }), ref);
+  });
+
+  it('the AttestationPolicy schema lists every key the config accepts (metadataCrls among them), each described', () => {
+    const policy = resolveRef('#/components/schemas/AttestationPolicy', { root: document }) as { properties: Record<string, { description?: string; type?: unknown; items?: unknown }> };
+    assert.deepEqual(Object.keys(policy.properties).sort(), [...ATTESTATION_KEYS].sort());
+    for (const [key, schema] of Object.entries(policy.properties)) assert.ok((schema.description ?? '').length > 0, `${key} has no description`);
+    assert.deepEqual([policy.properties.metadataCrls?.type, policy.properties.metadataCrls?.items], ['array', { type: 'string' }]);
   });
 
   it('lists every error name of the catalogue', () => {

@@ -15,15 +15,15 @@ import { FileAdminTokenStore } from '../../src/admin/tokens.js';
 import type { AttestationPolicy, ApplicationConfig } from '../../src/config.js';
 import { loadConfig } from '../../src/config/load.js';
 import { startService } from '../../src/main.js';
-import { watchMetadataFiles, type FileStamp } from '../../src/metadata-watch.js';
+import { metadataFilesOf, watchMetadataFiles, type FileStamp } from '../../src/metadata-watch.js';
 import { checkResponse, openApiDocument } from '../../src/openapi/index.js';
 import { createMetadataReloader } from '../../src/trust-reload.js';
-import { systemRuntime } from '../../src/util/runtime.js';
+import { systemRuntime, type Runtime } from '../../src/util/runtime.js';
 import type { LoadedTrustEvaluator } from '../../src/webauthn/trust.js';
-import { createTestMds } from '../support/mds.js';
+import { createTestMds, createTestMdsCrls, type TestMds } from '../support/mds.js';
 import { tempDir, writeFile } from '../config/support.js';
 import { captureLog } from '../ops/fixtures.js';
-import { MODEL_AAGUID, ModelUser, metadataFixture, outcome } from '../e2e/metadata-support.js';
+import { MODEL_AAGUID, ModelUser, eventually, metadataFixture, outcome } from '../e2e/metadata-support.js';
 
 const NOW = new Date('2030-06-01T00:00:00Z');
 
@@ -38,6 +38,26 @@ function configWith(dir: string, applications: readonly Record<string, unknown>[
 function capture() {
   let text = '';
   return { stream: { write: (chunk: string) => { text += chunk; return true; } }, text: () => text };
+}
+
+/** The JSON lines of a captured service log. */
+function logLines(text: string): Record<string, unknown>[] {
+  return text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/**
+ * Writes the two CRLs of the test MDS chain, current from `thisUpdate` to `nextUpdate`, renamed into place the
+ * way an operator's fetch script does; returns their paths (intermediate's CRL first, then the root's).
+ */
+function writeCrls(dir: string, mds: TestMds, thisUpdate: string, nextUpdate: string): string[] {
+  const at = { thisUpdate: new Date(thisUpdate), nextUpdate: new Date(nextUpdate) };
+  const crls = createTestMdsCrls(mds, { root: at, intermediate: at });
+  return [['mds-ca.crl', crls.intermediate.der], ['mds-root.crl', crls.root.der]].map(([name, der]) => {
+    const file = join(dir, name as string);
+    writeFileSync(`${file}.tmp`, der as Buffer);
+    renameSync(`${file}.tmp`, file);
+    return file;
+  });
 }
 
 /** A BLOB of the right shape for the fixture's model, but signed under a root the application does not trust. */
@@ -127,6 +147,10 @@ describe('createMetadataReloader', () => {
     assert.equal(same.changed, false);
     assert.equal(same.at, NOW.toISOString());
     assert.deepEqual(same.applications.map((a) => [a.clientId, a.source, a.serialBefore, a.serial, a.entries]), [[clientId, 'config', 1, 1, 1]]);
+    // No attestation.metadataCrls: the report and the log line say the chain's revocation was not checked.
+    assert.equal(same.applications[0]?.revocationChecked, false);
+    const reloaded = log.lines.find((line) => line.fields.event === 'metadata_reloaded');
+    assert.deepEqual([reloaded?.message, reloaded?.fields.serial, reloaded?.fields.revocationChecked], ['metadata BLOB loaded', 1, false]);
 
     rmSync(fixture.blobFile);
     const gone = await reload();
@@ -140,6 +164,7 @@ describe('createMetadataReloader', () => {
     assert.equal(logged.length, 2);
     assert.equal(logged[1]?.fields.clientId, clientId);
     assert.match(String(logged[1]?.fields.error), /^METADATA_BLOB_INVALID/);
+    assert.match(logged[1]?.message ?? '', /the previous BLOB stays in use: install a valid BLOB \(docs\/attestation\.md\)$/);
 
     renameSync(fixture.writeBlob('newer.jwt', 5, false), fixture.blobFile);
     const newer = await reload();
@@ -205,6 +230,40 @@ describe('the periodic metadata check', () => {
     watch.stop();
   });
 
+  it('watches the CRL files of a BLOB too (attestation.metadataCrls): a changed CRL alone reloads', async () => {
+    const policy: AttestationPolicy = {
+      trustAnchors: [], requireTrusted: false, metadata: '/m/c.jwt', aaguidAllow: [], aaguidDeny: [], metadataCrls: ['/m/ca.crl', '/m/root.crl'],
+    };
+    assert.deepEqual(metadataFilesOf(policy), ['/m/c.jwt', '/m/ca.crl', '/m/root.crl']);
+    assert.deepEqual(metadataFilesOf({ ...policy, metadata: null }), [], 'no BLOB, nothing to reload');
+    const { metadataCrls: _none, ...withoutCrls } = policy;
+    assert.deepEqual(metadataFilesOf(withoutCrls), ['/m/c.jwt']);
+
+    // The stored directory lists the CRLs of the policies it built (admin-created applications).
+    const store = new MemoryApplicationStore();
+    const config = loadConfig({ env: {}, cwd: tempDir('passkey-reload-') }).applications[0]!;
+    await store.create({ config: { ...config, clientId: 'with-crls', attestation: policy }, approved: true, disabled: false, source: 'admin', createdAt: 0, updatedAt: 0 });
+    const directory = new StoredApplicationDirectory({
+      store, buildTrust: () => ({ evaluate: () => ({ trusted: false, authenticatorName: null }) }), now: () => NOW.getTime(),
+    });
+    assert.ok(await directory.find('with-crls'));
+    assert.deepEqual(directory.metadataFiles(), ['/m/c.jwt', '/m/ca.crl', '/m/root.crl']);
+
+    const files = fakeFiles();
+    for (const [i, file] of directory.metadataFiles().entries()) files.set(file, { mtimeMs: 1, size: 10, ino: i + 1 });
+    const changes: (readonly string[])[] = [];
+    const log = captureLog();
+    const watch = watchMetadataFiles({
+      files: () => directory.metadataFiles(), intervalMs: 0, log, stat: files.stat, onChange: async (changed) => { changes.push(changed); },
+    });
+    assert.equal(await watch.check(), false, 'first sight');
+    files.set('/m/ca.crl', { mtimeMs: 2, size: 11, ino: 9 });
+    assert.equal(await watch.check(), true, 'a refreshed CRL');
+    assert.deepEqual(changes, [['/m/ca.crl']]);
+    assert.ok(log.lines.some((line) => line.fields.event === 'metadata_file_changed' && /BLOB or CRL/.test(line.message)));
+    watch.stop();
+  });
+
   it('PASSKEY_METADATA_CHECK_INTERVAL_MS: default 60 s, 0 disables, a bad value is a problem', () => {
     const problems: string[] = [];
     assert.equal(metadataCheckIntervalMs({}, problems), 60_000);
@@ -254,7 +313,7 @@ describe('RunningService.reloadMetadata', () => {
     }
   });
 
-  it('POST /admin/metadata/reload answers the report to an admin token (audited), 401 without one, 405 to GET', async () => {
+  it('POST /admin/metadata/reload answers the report to an admin token (audited), 422 when a BLOB was refused, 401 without one, 405 to GET', async () => {
     const dir = tempDir('passkey-reload-');
     const fixture = metadataFixture(dir);
     const file = configWith(dir, fixture.applications);
@@ -278,12 +337,74 @@ describe('RunningService.reloadMetadata', () => {
       const headers = Object.fromEntries(answer.headers);
       assert.deepEqual(checkResponse(openApiDocument(), { path, method: 'POST', status: 200, contentType: headers['content-type'] ?? '', body, headers }), []);
 
+      // A BLOB that does not verify: 422 (so `curl -f` fails), the admin error envelope around the same report.
+      foreignBlob(fixture.blobFile);
+      const refused = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+      const refusedBody = await refused.text();
+      assert.equal(refused.status, 422, refusedBody);
+      const failed = JSON.parse(refusedBody) as {
+        error: string; message: string; problems: string[]; ok: boolean; changed: boolean; at: string;
+        applications: { clientId: string; ok: boolean; serial: number; error: string }[];
+      };
+      assert.equal(failed.error, 'METADATA_RELOAD_FAILED');
+      assert.match(failed.message, /previous BLOB stays in use/);
+      assert.deepEqual([failed.ok, failed.changed, typeof failed.at], [false, false, 'string']);
+      assert.deepEqual(failed.applications.map((a) => [a.clientId, a.ok, a.serial]), [['scale-client', false, 3]], 'the previous BLOB is still in use');
+      assert.match(failed.applications[0]?.error ?? '', /^METADATA_BLOB_/);
+      assert.deepEqual(failed.problems, [`scale-client: ${failed.applications[0]?.error}`]);
+      const refusedHeaders = Object.fromEntries(refused.headers);
+      assert.deepEqual(checkResponse(openApiDocument(), { path, method: 'POST', status: 422, contentType: refusedHeaders['content-type'] ?? '', body: refusedBody, headers: refusedHeaders }), []);
+
       const audit = await fetch(`${running.adminUrl}/admin/audit?action=metadata.reload`, { headers: { authorization: `Bearer ${token}` } });
-      const events = (await audit.json() as { events: { actor: string; result: string }[] }).events;
-      assert.deepEqual(events.map((e) => [e.actor, e.result]), [['admin:ops', 'ok']]);
+      const events = (await audit.json() as { events: { actor: string; result: string; errorName: string | null }[] }).events;
+      assert.deepEqual(events.map((e) => [e.actor, e.result]), [['admin:ops', 'ok'], ['admin:ops', 'failed']]);
+      assert.match(events[1]?.errorName ?? '', /^METADATA_BLOB_/);
     } finally {
       await running.close();
     }
   });
 });
 
+describe('the periodic check and the CRLs of the BLOB\'s signing chain (a running service)', () => {
+  it('a refreshed CRL alone triggers a reload: the BLOB refused for stale CRLs is taken once current CRLs are in place', async () => {
+    const dir = tempDir('passkey-reload-crl-');
+    const fixture = metadataFixture(dir);
+    const crlFiles = writeCrls(dir, fixture.mds, '2030-05-01T00:00:00Z', '2030-07-01T00:00:00Z');
+    const [raw] = fixture.applications;
+    const file = configWith(dir, [{ ...raw, attestation: { ...(raw!.attestation as Record<string, unknown>), metadataCrls: crlFiles } }]);
+    let now = Date.parse('2030-06-01T00:00:00Z');
+    const runtime: Runtime = { now: () => now, randomBytes: systemRuntime.randomBytes };
+    const stderr = capture();
+    const running = await startService({
+      configFile: file, env: { PASSKEY_METADATA_CHECK_INTERVAL_MS: '100' }, cwd: dir, stdout: capture().stream, stderr: stderr.stream, runtime,
+    });
+    try {
+      const started = logLines(stderr.text()).find((line) => line.msg === 'metadata BLOB loaded');
+      assert.deepEqual([started?.clientId, started?.serial, started?.revocationChecked], ['scale-client', 1, true], stderr.text());
+      assert.doesNotMatch(stderr.text(), /signing chain is not checked/);
+      const user = new ModelUser('carol');
+      assert.equal(outcome(await user.register(running.url)), 'ok', stderr.text());
+
+      // Two months on the CRLs are stale: the BLOB installed now (reporting the model compromised) is refused.
+      now = Date.parse('2030-08-01T00:00:00Z');
+      renameSync(fixture.writeBlob('newer.jwt', 2, true), fixture.blobFile);
+      const failure = () => logLines(stderr.text()).find((line) => line.event === 'metadata_reload_failed');
+      assert.ok(await eventually(() => failure() !== undefined, 15_000), stderr.text());
+      assert.match(String(failure()?.error), /^METADATA_BLOB_CRL_INVALID: .* is stale/);
+      assert.match(String(failure()?.msg), /the previous BLOB stays in use: install current CRLs of the BLOB's signing chain/);
+      assert.equal(outcome(await user.signIn(running.url)), 'ok', 'the previous BLOB stays in use');
+
+      // Only the CRL files change (an operator's fetch script): the periodic check notices and the BLOB is taken.
+      writeCrls(dir, fixture.mds, '2030-07-31T00:00:00Z', '2030-09-01T00:00:00Z');
+      const taken = () => logLines(stderr.text()).find((line) => line.event === 'metadata_reloaded' && line.serial === 2);
+      assert.ok(await eventually(() => taken() !== undefined, 15_000), stderr.text());
+      assert.deepEqual([taken()?.previousSerial, taken()?.changed, taken()?.revocationChecked], [1, true, true]);
+      const [blobChange, ...crlChanges] = logLines(stderr.text()).filter((line) => line.event === 'metadata_file_changed').map((line) => line.files as string[]);
+      assert.deepEqual(blobChange, [fixture.blobFile]);
+      assert.ok(crlChanges.length > 0 && crlChanges.every((files) => files.every((changed) => crlFiles.includes(changed))), JSON.stringify(crlChanges));
+      assert.equal(outcome(await user.signIn(running.url)), 'AUTHENTICATOR_STATUS_NOT_ACCEPTED');
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -259,7 +259,7 @@ describe('metadata at start and `metadata check` (the attestation module)', () =
     assert.equal(await runCli(['metadata', 'list'], { ...usage, env: {}, cwd: dir }), 2);
   });
 
-  it('at start, the BLOB is logged; a stale one is a warning', async () => {
+  it('at start, the BLOB is logged (whether its chain\'s revocation was checked); a stale one is a warning', async () => {
     const { dir, file } = metadataConfig('2026-01-31');
     const io = capture();
     const clock: Runtime = { now: () => Date.parse('2026-03-01T00:00:00Z'), randomBytes: (n: number) => randomBytes(n) };
@@ -271,6 +271,11 @@ describe('metadata at start and `metadata check` (the attestation module)', () =
     assert.equal(loaded.clientId, 'app-1');
     assert.equal(loaded.serial, 7);
     assert.equal(loaded.nextUpdate, '2026-01-31');
+    // Without attestation.metadataCrls the chain's revocation is not checked: a field, and one info line per application.
+    assert.equal(loaded.revocationChecked, false);
+    const unchecked = lines.filter((l) => String(l.msg).includes('revocation of the metadata BLOB\'s signing chain is not checked'));
+    assert.deepEqual(unchecked.map((l) => [l.level, l.clientId, l.revocationChecked]), [['info', 'app-1', false]], io.err());
+    assert.match(String(unchecked[0]?.msg), /no attestation\.metadataCrls configured \(docs\/attestation\.md\)/);
     const stale = lines.find((l) => l.level === 'warn' && String(l.msg).includes('past its nextUpdate'));
     assert.ok(stale, io.err());
 

@@ -205,4 +205,47 @@ describe('loadTrustEvaluator', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('the configuration error says what to do: current CRLs for a CRL problem, another BLOB for a revoked chain or a bad BLOB', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trust-crl-remedy-'));
+    try {
+      writeFileSync(join(dir, 'blob.jwt'), mds.sign(blobPayload([])));
+      writeFileSync(join(dir, 'mds-root.pem'), mds.root.pem);
+      const revoked = createTestMdsCrls(mds, { intermediate: { revoke: [mds.signer] } });
+      writeFileSync(join(dir, 'revoked.pem'), revoked.root.pem + revoked.intermediate.pem);
+      writeFileSync(join(dir, 'ca-only.pem'), createTestMdsCrls(mds).intermediate.pem);
+      const staleAt = { thisUpdate: new Date('2030-01-01T00:00:00Z'), nextUpdate: new Date('2030-02-01T00:00:00Z') };
+      const stale = createTestMdsCrls(mds, { root: staleAt, intermediate: staleAt });
+      writeFileSync(join(dir, 'stale.pem'), stale.root.pem + stale.intermediate.pem);
+      const policy = (crls: string[] | undefined, roots = ['./mds-root.pem']) =>
+        ({ metadata: './blob.jwt', metadataRoots: roots, ...(crls ? { metadataCrls: crls } : {}) });
+      const file = join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify({
+        applications: [
+          minimalApp({ clientId: 'revoked', attestation: policy(['./revoked.pem']) }),
+          minimalApp({ clientId: 'missing', attestation: policy(['./ca-only.pem']) }),
+          minimalApp({ clientId: 'stale', attestation: policy(['./stale.pem']) }),
+          minimalApp({ clientId: 'foreign', attestation: policy(undefined, []) }),
+        ],
+      }));
+      const config = loadConfig({ file, env: {}, cwd: dir });
+      let problems: readonly string[] = [];
+      assert.throws(() => prepareTrust(config.applications, NOW, file), (err: unknown) => err instanceof ConfigError && (problems = err.problems, true));
+      assert.equal(problems.length, 4, problems.join('\n'));
+      const [revokedText, missingText, staleText, foreignText] = problems as [string, string, string, string];
+      const revocationDocs = /docs\/attestation\.md, "Revocation of the BLOB's signing chain"\)$/;
+
+      assert.match(revokedText, /^applications\[0\]\.attestation\.metadata: .*METADATA_BLOB_CERTIFICATE_REVOKED: .*; install a BLOB signed under an unrevoked chain \(/);
+      assert.match(revokedText, revocationDocs);
+      assert.match(missingText, /^applications\[1\]\.attestation\.metadata: .*METADATA_BLOB_CRL_MISSING: .*; add a current CRL of that issuer to attestation\.metadataCrls \(/);
+      assert.match(missingText, revocationDocs);
+      assert.match(staleText, /^applications\[2\]\.attestation\.metadata: .*METADATA_BLOB_CRL_INVALID: .*stale.*; install current CRLs of the BLOB's signing chain as the attestation\.metadataCrls files \(/);
+      assert.match(staleText, revocationDocs);
+      for (const text of [revokedText, missingText, staleText]) assert.doesNotMatch(text, /install a valid BLOB/);
+      // A BLOB that does not verify at all still asks for a valid BLOB.
+      assert.match(foreignText, /^applications\[3\]\.attestation\.metadata: .*METADATA_BLOB_SIGNATURE_INVALID.*; install a valid BLOB \(docs\/attestation\.md\)$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
