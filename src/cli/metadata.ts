@@ -5,7 +5,9 @@
 // With `attestation.metadataCrls`, a BLOB whose signing chain is revoked or not covered by current CRLs
 // fails (exit 1) and is never installed. The report names the chain's CRL distribution points, so the
 // operator knows which CRLs to fetch next to the BLOB.
-// The running service reads the BLOB at start: restart it (or reload the application) after an update.
+// Running instances pick an installed BLOB up without a restart: within their periodic check
+// (PASSKEY_METADATA_CHECK_INTERVAL_MS, default 60 s; it watches the CRL files too), or at once on SIGHUP or
+// POST /admin/metadata/reload (src/metadata-watch.ts, src/trust-reload.ts).
 
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
