@@ -60,8 +60,8 @@ export const sqliteFile = (dir: string) => join(dir, 'data', 'fido2.db');
  * Our service as an operator runs it: `cli.js serve --config <file>`, SQLite (WAL, synchronous=FULL),
  * ceremonies in memory, one application, standard variant only, ES256 offered first.
  */
-export async function startOurs(dir: string, extraArgs: readonly string[] = [], label = 'ours', name = 'our service'): Promise<Running> {
-  return startComposition(CLI, ['serve'], dir, extraArgs, label, name);
+export async function startOurs(dir: string, extraArgs: readonly string[] = [], label = 'ours', name = 'our service', env: Record<string, string> = {}): Promise<Running> {
+  return startComposition(CLI, ['serve'], dir, extraArgs, label, name, env);
 }
 
 export type WriterMode = 'thread' | 'inline' | 'none';
@@ -80,7 +80,9 @@ export async function startOursWithoutHooks(dir: string, extraArgs: readonly str
   return startComposition(join(SERVERS, 'ours-composed.js'), ['--writer', writer], dir, extraArgs, `ours-plain-${writer}`, WRITER_ROW[writer]);
 }
 
-async function startComposition(script: string, command: readonly string[], dir: string, extraArgs: readonly string[], label: string, name: string): Promise<Running> {
+async function startComposition(
+  script: string, command: readonly string[], dir: string, extraArgs: readonly string[], label: string, name: string, env: Record<string, string> = {},
+): Promise<Running> {
   const port = await freePort();
   const config = join(dir, `${label}.json`);
   writeFileSync(config, JSON.stringify({
@@ -100,6 +102,7 @@ async function startComposition(script: string, command: readonly string[], dir:
     PASSKEY_ADMIN_ENABLED: 'false',
     PASSKEY_USER_HANDLE_KEY: randomBytes(32).toString('base64'),
     PASSKEY_LOCAL_BLOB_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    ...env,
   }, dir);
   return started(name, child, port);
 }
