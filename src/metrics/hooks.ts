@@ -54,23 +54,31 @@ export function createMetricsHooks(registry: MetricsRegistry, options: MetricsHo
 
   return {
     onOutcome(outcome) {
+      // Series are found by positional label values (no label objects, no key strings): this runs per request.
       const client_id = clientLabel(outcome);
       const ok = outcome.errorName === null && outcome.httpStatus < 400;
       const outcomeLabel = ok ? 'ok' : 'failed';
-      requests.inc({
-        operation: outcome.operation,
-        client_id,
-        variant: outcome.variant ?? '',
-        outcome: outcomeLabel,
-        error: outcome.errorName ?? '',
-      });
-      duration.observe({ operation: outcome.operation, client_id, outcome: outcomeLabel }, Math.max(0, outcome.durationMs) / 1000);
-      if (outcome.errorName === 'RATE_LIMITED') limited.inc({ operation: outcome.operation, client_id });
-      const [ceremonyWord, step] = outcome.operation.split('/');
-      if (step === undefined || ceremonyWord === undefined) return;
-      const ceremony = ceremonyWord === 'attestation' ? 'registration' : 'authentication';
-      if (step === 'options' && ok) optionsIssued.inc({ ceremony, client_id });
-      if (step === 'result') results.inc({ ceremony, client_id, result: outcomeLabel });
+      requests.labels(outcome.operation, client_id, outcome.variant ?? '', outcomeLabel, outcome.errorName ?? '').inc();
+      duration.labels(outcome.operation, client_id, outcomeLabel).observe(Math.max(0, outcome.durationMs) / 1000);
+      if (outcome.errorName === 'RATE_LIMITED') limited.labels(outcome.operation, client_id).inc();
+      const funnel = FUNNEL[outcome.operation];
+      if (!funnel) return;
+      if (funnel.step === 'options' && ok) optionsIssued.labels(funnel.ceremony, client_id).inc();
+      if (funnel.step === 'result') results.labels(funnel.ceremony, client_id, outcomeLabel).inc();
     },
   };
 }
+
+interface FunnelStep {
+  readonly ceremony: 'registration' | 'authentication';
+  readonly step: 'options' | 'result';
+}
+
+/** Each operation's place in the ceremony funnel; `other` (404, 405) is not in it. */
+const FUNNEL: Readonly<Record<OperationOutcome['operation'], FunnelStep | null>> = {
+  'attestation/options': { ceremony: 'registration', step: 'options' },
+  'attestation/result': { ceremony: 'registration', step: 'result' },
+  'assertion/options': { ceremony: 'authentication', step: 'options' },
+  'assertion/result': { ceremony: 'authentication', step: 'result' },
+  other: null,
+};

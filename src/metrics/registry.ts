@@ -56,88 +56,197 @@ function labelValues(family: string, names: readonly string[], labels: Labels | 
   return names.map((n) => String(given[n]));
 }
 
-abstract class LabelledFamily<Cell> implements Family {
+/** One series of a counter: a handle that callers on a hot path resolve once and keep. */
+export class CounterSeries {
+  value = 0;
+
+  constructor(private readonly family: string) {}
+
+  inc(amount = 1): void {
+    if (!(amount >= 0)) throw new Error(`counter ${this.family}: cannot add ${amount}`);
+    this.value += amount;
+  }
+}
+
+/** One series of a gauge. */
+export class GaugeSeries {
+  value = 0;
+
+  set(value: number): void {
+    this.value = value;
+  }
+
+  inc(amount = 1): void {
+    this.value += amount;
+  }
+
+  dec(amount = 1): void {
+    this.value -= amount;
+  }
+}
+
+/** One series of a histogram. */
+export class HistogramSeries {
+  /** Per bucket (not cumulative); the last slot is +Inf. */
+  readonly counts: number[];
+  sum = 0;
+  count = 0;
+
+  constructor(private readonly buckets: readonly number[]) {
+    this.counts = new Array<number>(buckets.length + 1).fill(0);
+  }
+
+  observe(value: number): void {
+    // A linear scan: a dozen buckets, no closure (NaN falls through to +Inf, as `le` comparisons say).
+    const buckets = this.buckets;
+    let index = 0;
+    while (index < buckets.length && !(value <= buckets[index]!)) index += 1;
+    this.counts[index]! += 1;
+    this.sum += value;
+    this.count += 1;
+  }
+}
+
+/** A level of the series index: the next label's value → the next level, or the series at the last label. */
+type IndexLevel<Series> = Map<string, IndexLevel<Series> | Series>;
+
+abstract class LabelledFamily<Series> implements Family {
   abstract readonly type: 'counter' | 'gauge' | 'histogram';
-  protected readonly cells = new Map<string, { values: string[]; cell: Cell }>();
+  /**
+   * Series by label values, one Map level per label, so that finding a series builds no key string and
+   * allocates nothing once it exists (the family without labels has its single series in `#only`).
+   */
+  #index: IndexLevel<Series> = new Map();
+  #only: Series | undefined;
+  /** Every series with its label values, in the order they appeared (the exposition order). */
+  protected entries: { readonly values: readonly string[]; readonly series: Series }[] = [];
 
   constructor(readonly name: string, readonly help: string, readonly labelNames: readonly string[]) {}
 
-  protected cell(labels: Labels | undefined, create: () => Cell): Cell {
-    const values = labelValues(this.name, this.labelNames, labels);
-    const key = JSON.stringify(values);
-    let entry = this.cells.get(key);
-    if (!entry) {
-      entry = { values, cell: create() };
-      this.cells.set(key, entry);
+  /**
+   * The series of these label values, given in the declared order of the label names (created at first use).
+   * The handle stays valid until `reset()`.
+   */
+  labels(...values: string[]): Series {
+    if (values.length !== this.labelNames.length) {
+      throw new Error(`metric ${this.name}: ${values.length} label values for declared {${this.labelNames.join(',')}}`);
     }
-    return entry.cell;
+    return this.seriesOf(values);
   }
 
-  /** Forgets every labelled series (gauges refreshed at scrape time). */
+  /** Forgets every labelled series (gauges refreshed at scrape time); handles taken before are detached. */
   reset(): void {
-    this.cells.clear();
+    this.#index = new Map();
+    this.#only = undefined;
+    this.entries = [];
   }
 
   abstract samples(): string[];
+
+  protected abstract newSeries(): Series;
+
+  /** The series of `labels` (an object naming every declared label), created at first use. */
+  protected series(labels: Labels | undefined): Series {
+    return this.seriesOf(labelValues(this.name, this.labelNames, labels));
+  }
+
+  /** The series of `labels` if it exists (never creates one). */
+  protected existing(labels: Labels | undefined): Series | undefined {
+    const values = labelValues(this.name, this.labelNames, labels);
+    if (values.length === 0) return this.#only;
+    let level: IndexLevel<Series> | Series | undefined = this.#index;
+    for (const value of values) {
+      if (level === undefined) return undefined;
+      level = (level as IndexLevel<Series>).get(value);
+    }
+    return level as Series | undefined;
+  }
+
+  private seriesOf(values: readonly string[]): Series {
+    const last = values.length - 1;
+    if (last < 0) return this.#only ??= this.add(values);
+    let level = this.#index;
+    for (let i = 0; i < last; i++) {
+      let next = level.get(values[i]!) as IndexLevel<Series> | undefined;
+      if (next === undefined) {
+        next = new Map();
+        level.set(values[i]!, next);
+      }
+      level = next;
+    }
+    let series = level.get(values[last]!) as Series | undefined;
+    if (series === undefined) {
+      series = this.add(values);
+      level.set(values[last]!, series);
+    }
+    return series;
+  }
+
+  private add(values: readonly string[]): Series {
+    const series = this.newSeries();
+    this.entries.push({ values: [...values], series });
+    return series;
+  }
 }
 
-export class Counter extends LabelledFamily<{ value: number }> {
+export class Counter extends LabelledFamily<CounterSeries> {
   readonly type = 'counter' as const;
 
   inc(labels?: Labels, amount = 1): void {
     if (!(amount >= 0)) throw new Error(`counter ${this.name}: cannot add ${amount}`);
-    this.cell(labels, () => ({ value: 0 })).value += amount;
+    this.series(labels).inc(amount);
   }
 
   /** For totals kept elsewhere (CPU seconds): sets the value, which must never go down. */
   setTotal(labels: Labels | undefined, value: number): void {
-    const cell = this.cell(labels, () => ({ value: 0 }));
-    cell.value = Math.max(cell.value, value);
+    const series = this.series(labels);
+    series.value = Math.max(series.value, value);
   }
 
   get(labels?: Labels): number {
-    return this.cells.get(JSON.stringify(labelValues(this.name, this.labelNames, labels)))?.cell.value ?? 0;
+    return this.existing(labels)?.value ?? 0;
   }
 
   samples(): string[] {
-    return [...this.cells.values()].map(({ values, cell }) =>
-      `${this.name}${formatLabels(this.labelNames, values)} ${formatValue(cell.value)}`);
+    return this.entries.map(({ values, series }) =>
+      `${this.name}${formatLabels(this.labelNames, values)} ${formatValue(series.value)}`);
+  }
+
+  protected newSeries(): CounterSeries {
+    return new CounterSeries(this.name);
   }
 }
 
-export class Gauge extends LabelledFamily<{ value: number }> {
+export class Gauge extends LabelledFamily<GaugeSeries> {
   readonly type = 'gauge' as const;
 
   set(labels: Labels | undefined, value: number): void {
-    this.cell(labels, () => ({ value: 0 })).value = value;
+    this.series(labels).set(value);
   }
 
   inc(labels?: Labels, amount = 1): void {
-    this.cell(labels, () => ({ value: 0 })).value += amount;
+    this.series(labels).inc(amount);
   }
 
   dec(labels?: Labels, amount = 1): void {
-    this.cell(labels, () => ({ value: 0 })).value -= amount;
+    this.series(labels).dec(amount);
   }
 
   get(labels?: Labels): number {
-    return this.cells.get(JSON.stringify(labelValues(this.name, this.labelNames, labels)))?.cell.value ?? 0;
+    return this.existing(labels)?.value ?? 0;
   }
 
   samples(): string[] {
-    return [...this.cells.values()].map(({ values, cell }) =>
-      `${this.name}${formatLabels(this.labelNames, values)} ${formatValue(cell.value)}`);
+    return this.entries.map(({ values, series }) =>
+      `${this.name}${formatLabels(this.labelNames, values)} ${formatValue(series.value)}`);
+  }
+
+  protected newSeries(): GaugeSeries {
+    return new GaugeSeries();
   }
 }
 
-interface HistogramCell {
-  /** Per bucket (not cumulative); the last slot is +Inf. */
-  readonly counts: number[];
-  sum: number;
-  count: number;
-}
-
-export class Histogram extends LabelledFamily<HistogramCell> {
+export class Histogram extends LabelledFamily<HistogramSeries> {
   readonly type = 'histogram' as const;
   readonly buckets: readonly number[];
 
@@ -150,19 +259,14 @@ export class Histogram extends LabelledFamily<HistogramCell> {
   }
 
   observe(labels: Labels | undefined, value: number): void {
-    const cell = this.cell(labels, () => ({ counts: new Array<number>(this.buckets.length + 1).fill(0), sum: 0, count: 0 }));
-    let index = this.buckets.findIndex((upper) => value <= upper);
-    if (index < 0) index = this.buckets.length;
-    cell.counts[index] = (cell.counts[index] ?? 0) + 1;
-    cell.sum += value;
-    cell.count += 1;
+    this.series(labels).observe(value);
   }
 
   /** Starts a timer; calling the returned function observes the elapsed seconds. */
   startTimer(labels?: Labels): (more?: Labels) => number {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     return (more) => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const seconds = (performance.now() - started) / 1000;
       this.observe({ ...labels, ...more }, seconds);
       return seconds;
     };
@@ -170,23 +274,27 @@ export class Histogram extends LabelledFamily<HistogramCell> {
 
   /** Count and sum for a series (tests, readiness summaries). */
   get(labels?: Labels): { count: number; sum: number } {
-    const cell = this.cells.get(JSON.stringify(labelValues(this.name, this.labelNames, labels)))?.cell;
-    return { count: cell?.count ?? 0, sum: cell?.sum ?? 0 };
+    const series = this.existing(labels);
+    return { count: series?.count ?? 0, sum: series?.sum ?? 0 };
   }
 
   samples(): string[] {
     const lines: string[] = [];
-    for (const { values, cell } of this.cells.values()) {
+    for (const { values, series } of this.entries) {
       let cumulative = 0;
       this.buckets.forEach((upper, i) => {
-        cumulative += cell.counts[i] ?? 0;
+        cumulative += series.counts[i] ?? 0;
         lines.push(`${this.name}_bucket${formatLabels(this.labelNames, values, `le="${formatValue(upper)}"`)} ${cumulative}`);
       });
-      lines.push(`${this.name}_bucket${formatLabels(this.labelNames, values, 'le="+Inf"')} ${cell.count}`);
-      lines.push(`${this.name}_sum${formatLabels(this.labelNames, values)} ${formatValue(cell.sum)}`);
-      lines.push(`${this.name}_count${formatLabels(this.labelNames, values)} ${cell.count}`);
+      lines.push(`${this.name}_bucket${formatLabels(this.labelNames, values, 'le="+Inf"')} ${series.count}`);
+      lines.push(`${this.name}_sum${formatLabels(this.labelNames, values)} ${formatValue(series.sum)}`);
+      lines.push(`${this.name}_count${formatLabels(this.labelNames, values)} ${series.count}`);
     }
     return lines;
+  }
+
+  protected newSeries(): HistogramSeries {
+    return new HistogramSeries(this.buckets);
   }
 }
 

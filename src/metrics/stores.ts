@@ -1,7 +1,11 @@
 // Store latency: wraps a store (any object with async methods: CredentialStore, ChallengeStore, …) so that
 // every call is timed into one histogram, labelled by store, operation and outcome. The wrapper keeps the
 // store's interface exactly (optional methods stay absent when the store lacks them).
-import type { MetricsRegistry } from './registry.js';
+//
+// This runs on every store call of every request, so the per-call work is kept to a clock read and a
+// histogram update: each method's timed wrapper is made once (not at every property read), and its
+// `ok` series is looked up once.
+import type { HistogramSeries, MetricsRegistry } from './registry.js';
 
 const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -10,36 +14,54 @@ export interface StoreMetrics {
   instrument<T extends object>(name: string, store: T): T;
 }
 
+type Method = (...args: unknown[]) => unknown;
+
 export function createStoreMetrics(registry: MetricsRegistry): StoreMetrics {
   const latency = registry.histogram('passkey_store_operation_duration_seconds',
     'Store call latency per store, operation and outcome (ok|error|unavailable).',
     ['store', 'operation', 'outcome'], STORE_BUCKETS);
 
+  /** `method` called on `target`, timed under store=name, operation=property. */
+  function timed(name: string, property: string, target: object, method: Method): Method {
+    // Resolved at the first call that succeeds (a series appears when it has a value, as before).
+    let okSeries: HistogramSeries | undefined;
+    const ok = (): HistogramSeries => (okSeries ??= latency.labels(name, property, 'ok'));
+    const failed = (error: unknown): HistogramSeries => latency.labels(name, property, outcomeOf(error));
+    const seconds = (started: number) => (performance.now() - started) / 1000;
+    return (...args) => {
+      const started = performance.now();
+      let result: unknown;
+      try {
+        result = method.apply(target, args);
+      } catch (error) {
+        failed(error).observe(seconds(started));
+        throw error;
+      }
+      if (!(result instanceof Promise)) {
+        ok().observe(seconds(started));
+        return result;
+      }
+      return result.then(
+        (value: unknown) => { ok().observe(seconds(started)); return value; },
+        (error: unknown) => { failed(error).observe(seconds(started)); throw error; },
+      );
+    };
+  }
+
   return {
     instrument<T extends object>(name: string, store: T): T {
+      const wrappers = new Map<string, { readonly method: Method; readonly timed: Method }>();
       return new Proxy(store, {
         get(target, property) {
           // `this` is the store itself (not the proxy): getters and #private fields need the real object.
           const value = Reflect.get(target, property) as unknown;
           if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor') return value;
-          return (...args: unknown[]) => {
-            const stop = latency.startTimer({ store: name, operation: property });
-            let result: unknown;
-            try {
-              result = (value as (...a: unknown[]) => unknown).apply(target, args);
-            } catch (error) {
-              stop({ outcome: outcomeOf(error) });
-              throw error;
-            }
-            if (!(result instanceof Promise)) {
-              stop({ outcome: 'ok' });
-              return result;
-            }
-            return result.then(
-              (v) => { stop({ outcome: 'ok' }); return v; },
-              (error: unknown) => { stop({ outcome: outcomeOf(error) }); throw error; },
-            );
-          };
+          const known = wrappers.get(property);
+          // Rebuilt if the store's property now holds another function (an own property replaced at run time).
+          if (known !== undefined && known.method === value) return known.timed;
+          const wrapper = { method: value as Method, timed: timed(name, property, target, value as Method) };
+          wrappers.set(property, wrapper);
+          return wrapper.timed;
         },
       });
     },

@@ -3,7 +3,8 @@
 // 429 RATE_LIMITED with Retry-After.
 import type { Logger, ServiceHooks } from '../service.js';
 import { addressKey } from './address.js';
-import type { BucketRequest, BucketStore, RateLimitRule } from './types.js';
+import { BoundedMemo } from './memo.js';
+import type { BucketDecision, BucketRequest, BucketStore, RateLimitRule } from './types.js';
 import { validateRule } from './types.js';
 import type { RateLimitOptions } from '../config.js';
 export type { RateLimitOptions };
@@ -14,6 +15,12 @@ export const DEFAULT_RATE_LIMITS: RateLimitOptions = {
   perAddress: { burst: 100, perSecond: 20 },
   onStoreError: 'allow',
 };
+
+/** Distinct Client IDs and addresses whose buckets are remembered (each entry a few hundred bytes). */
+const MEMO_ENTRIES = 10_000;
+
+/** The answer to every admitted request (one shared object: callers only read it). */
+const ALLOWED: BucketDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
 
 export interface RateLimitHooks extends Required<Pick<ServiceHooks, 'admit'>> {}
 
@@ -33,21 +40,30 @@ export function createRateLimitHooks(options: RateLimitOptions, deps: RateLimitD
   const exempt = new Set((options.exemptAddresses ?? []).map((a) => addressKey(a)));
   const overrides = new Map(Object.entries(options.applications ?? {}));
 
+  // The buckets of a Client ID and of an address depend on nothing else: each is worked out once (the
+  // address parse is two regular expressions) and the same request object is handed to the store after.
+  const appBucket = new BoundedMemo(MEMO_ENTRIES, (clientId: string): BucketRequest | null => {
+    const rule = overrides.has(clientId) ? overrides.get(clientId)! : options.perApplication;
+    return rule ? { key: `app:${clientId}`, rule } : null;
+  });
+  const addressBucket = new BoundedMemo(MEMO_ENTRIES, (remoteAddress: string | null): BucketRequest | null => {
+    const address = addressKey(remoteAddress);
+    return options.perAddress && !exempt.has(address) ? { key: `addr:${address}`, rule: options.perAddress } : null;
+  });
+
   return {
     async admit({ clientId, remoteAddress }) {
-      const buckets: BucketRequest[] = [];
-      const appRule = overrides.has(clientId) ? overrides.get(clientId)! : options.perApplication;
-      if (appRule) buckets.push({ key: `app:${clientId}`, rule: appRule });
-      const address = addressKey(remoteAddress);
-      if (options.perAddress && !exempt.has(address)) buckets.push({ key: `addr:${address}`, rule: options.perAddress });
-      if (buckets.length === 0) return { allowed: true, retryAfterSeconds: 0 };
+      const app = appBucket.get(clientId);
+      const address = addressBucket.get(remoteAddress);
+      const buckets = app && address ? [app, address] : app ? [app] : address ? [address] : null;
+      if (buckets === null) return ALLOWED;
       try {
         return await deps.store.consume(buckets, deps.now());
       } catch (error) {
         const deny = options.onStoreError === 'deny';
         deps.log?.warn({ event: 'rate_limit_store_error', error: error instanceof Error ? error.message : String(error), decision: deny ? 'deny' : 'allow' },
           'rate-limit store failed');
-        return deny ? { allowed: false, retryAfterSeconds: 1 } : { allowed: true, retryAfterSeconds: 0 };
+        return deny ? { allowed: false, retryAfterSeconds: 1 } : ALLOWED;
       }
     },
   };

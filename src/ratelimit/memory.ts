@@ -3,6 +3,8 @@
 import { refill, retryAfterSeconds, waitMs, type BucketState } from './token-bucket.js';
 import type { BucketDecision, BucketRequest, BucketStore } from './types.js';
 
+const ALLOWED: BucketDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
+
 interface Entry extends BucketState {
   /** When the bucket will be full again if untouched. */
   readonly fullAt: number;
@@ -21,18 +23,25 @@ export class MemoryBucketStore implements BucketStore {
   }
 
   async consume(buckets: readonly BucketRequest[], now: number): Promise<BucketDecision> {
-    // No await below: the check and the take are one step for every other caller.
-    const states = buckets.map(({ key, rule }) => refill(this.#buckets.get(key), rule, now));
-    const wait = Math.max(0, ...states.map((state, i) => waitMs(state, buckets[i]!.rule)));
+    // No await below: the check and the take are one step for every other caller. Plain loops: this runs
+    // for every request of the four operations.
+    const states: BucketState[] = [];
+    let wait = 0;
+    for (const { key, rule } of buckets) {
+      const state = refill(this.#buckets.get(key), rule, now);
+      states.push(state);
+      wait = Math.max(wait, waitMs(state, rule));
+    }
     if (wait > 0) return { allowed: false, retryAfterSeconds: retryAfterSeconds(wait) };
-    buckets.forEach(({ key, rule }, i) => {
+    for (let i = 0; i < buckets.length; i++) {
+      const { key, rule } = buckets[i]!;
       const state = states[i]!;
       const tokens = state.tokens - 1;
       this.#buckets.delete(key); // re-insert: Map order becomes least-recently-used first
       this.#buckets.set(key, { tokens, updatedAt: state.updatedAt, fullAt: state.updatedAt + Math.ceil(((rule.burst - tokens) * 1000) / rule.perSecond) });
-    });
+    }
     if (this.#buckets.size > this.#maxBuckets) this.#evict(now);
-    return { allowed: true, retryAfterSeconds: 0 };
+    return ALLOWED;
   }
 
   async ping(): Promise<void> {}
