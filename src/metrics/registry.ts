@@ -113,8 +113,8 @@ type IndexLevel<Series> = Map<string, IndexLevel<Series> | Series>;
 abstract class LabelledFamily<Series> implements Family {
   abstract readonly type: 'counter' | 'gauge' | 'histogram';
   /**
-   * Series by label values, one Map level per label, so that finding a series builds no key string and
-   * allocates nothing once it exists (the family without labels has its single series in `#only`).
+   * Series by label values, one Map level per label, so that finding a series (on every request) builds no
+   * key string and copies nothing once it exists (the family without labels has its single series in `#only`).
    */
   #index: IndexLevel<Series> = new Map();
   #only: Series | undefined;
