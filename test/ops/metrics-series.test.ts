@@ -2,7 +2,7 @@
 // fast paths the per-request hooks use must count exactly what the label-object API counts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry, createStoreMetrics } from '../../src/metrics/index.js';
+import { MetricsRegistry, createStoreMetrics, type Histogram } from '../../src/metrics/index.js';
 import { parseExposition, valueOf } from './exposition.js';
 
 describe('metrics registry: series by positional label values', () => {
@@ -78,6 +78,22 @@ describe('store latency wrapper', () => {
     assert.equal(wrapped.size, 3);
     const { samples } = parseExposition(await registry.expose());
     assert.equal(valueOf(samples, 'passkey_store_operation_duration_seconds_count', { store: 'things', operation: 'get', outcome: 'ok' }), 2);
+  });
+
+  it('hands the caller the promise the store returned, and has timed it by the time the caller resumes', async () => {
+    const registry = new MetricsRegistry();
+    const answer = Promise.resolve('stored');
+    const refusal = Promise.reject(new Error('refused'));
+    refusal.catch(() => undefined);
+    const wrapped = createStoreMetrics(registry).instrument('own', { find: () => answer, fail: () => refusal });
+    assert.equal(wrapped.find(), answer);
+    assert.equal(await wrapped.find(), 'stored');
+    // Read synchronously right after the caller resumed (exposition would add turns of its own).
+    const latency = registry.get('passkey_store_operation_duration_seconds') as Histogram;
+    const count = (operation: string, outcome: string) => latency.get({ store: 'own', operation, outcome }).count;
+    assert.equal(count('find', 'ok'), 2);
+    await assert.rejects(wrapped.fail(), /refused/);
+    assert.equal(count('fail', 'error'), 1);
   });
 
   it('creates the ok series only when a call succeeds, and times synchronous results and throws', async () => {
