@@ -5,17 +5,7 @@ import { join } from 'node:path';
 import { defaultOpsOptions, type OpsOptions } from '../../src/admin/options.js';
 import { DEFAULT_ALGORITHMS, type ServiceConfig } from '../../src/config.js';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
-import { ANCHOR_PEM, minimalApp, tempDir, writeFile } from './support.js';
-
-function problemsOf(run: () => unknown): readonly string[] {
-  try {
-    run();
-  } catch (error) {
-    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
-    return error.problems;
-  }
-  assert.fail('expected a ConfigError');
-}
+import { ANCHOR_PEM, assertProblem, minimalApp, problemsOf, tempDir, writeFile } from './support.js';
 
 function loadFile(content: unknown, env: Record<string, string> = {}, name = 'config.json'): { config: ServiceConfig; dir: string } {
   const dir = tempDir();
@@ -27,11 +17,6 @@ function problemsOfFile(content: unknown, env: Record<string, string> = {}): rea
   const dir = tempDir();
   const file = writeFile(dir, 'config.json', content);
   return problemsOf(() => loadConfig({ file, env, cwd: dir }));
-}
-
-/** Asserts that some problem starts with `path` and mentions `words`. */
-function assertProblem(problems: readonly string[], path: string, words = ''): void {
-  assert.ok(problems.some((p) => p.startsWith(path) && p.includes(words)), `no problem "${path} … ${words}" in:\n${problems.join('\n')}`);
 }
 
 /** The operations defaults of a data folder, with the admin port the loader decides. */

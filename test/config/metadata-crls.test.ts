@@ -4,24 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../../src/config/errors.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createTestMds, createTestMdsCrls } from '../support/mds.js';
-import { minimalApp, tempDir, writeFile } from './support.js';
-
-function problemsOf(run: () => unknown): readonly string[] {
-  try {
-    run();
-  } catch (error) {
-    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
-    return error.problems;
-  }
-  assert.fail('expected a ConfigError');
-}
-
-function assertProblem(problems: readonly string[], path: string, words: string): void {
-  assert.ok(problems.some((p) => p.startsWith(path) && p.includes(words)), `no problem "${path} … ${words}" in:\n${problems.join('\n')}`);
-}
+import { assertProblem, minimalApp, problemsOf, tempDir, writeFile } from './support.js';
 
 describe('attestation.metadataCrls', () => {
   const mds = createTestMds();

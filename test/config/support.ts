@@ -3,6 +3,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError } from '../../src/config/errors.js';
 
 /** A self-signed P-256 CA certificate (CN=Config Test Root, valid to 2126), made with openssl for these tests. */
 export const ANCHOR_PEM = `-----BEGIN CERTIFICATE-----
@@ -41,4 +43,20 @@ export function writeFile(dir: string, name: string, content: unknown): string {
 /** The smallest valid application entry. */
 export function minimalApp(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { clientId: 'app-1', name: 'App One', domain: 'idp.example.test', origins: ['https://idp.example.test'], ...overrides };
+}
+
+/** The problems of the ConfigError that `run` throws (fails the test if it throws none, or another error). */
+export function problemsOf(run: () => unknown): readonly string[] {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+    return error.problems;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+/** Asserts that some problem starts with `path` and mentions `words`. */
+export function assertProblem(problems: readonly string[], path: string, words = ''): void {
+  assert.ok(problems.some((p) => p.startsWith(path) && p.includes(words)), `no problem "${path} … ${words}" in:\n${problems.join('\n')}`);
 }
