@@ -107,8 +107,14 @@ export function ecPointOnCurve(curve: EcCurve, x: Uint8Array, y: Uint8Array): bo
   return (Y * Y) % p === ((X * X - 3n) * X + b) % p;
 }
 
+/** Big-endian unsigned integer of `bytes`, eight bytes at a time (no hex string in between). */
 function toBigInt(bytes: Uint8Array): bigint {
-  return BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const head = bytes.byteLength % 8;
+  let value = 0n;
+  for (let i = 0; i < head; i++) value = (value << 8n) | BigInt(bytes[i]!);
+  for (let i = head; i < bytes.byteLength; i += 8) value = (value << 64n) | view.getBigUint64(i);
+  return value;
 }
 
 /** Checks the key material of `map` for `entry` (everything the import would refuse) and returns it as a JWK. */
