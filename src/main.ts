@@ -117,6 +117,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         applicationStore: opsStores.applications,
         auditStore: opsStores.audit,
         closeStores: () => stores.close(),
+        ...(stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {}),
       });
     } catch (error) {
       await opsStores.close().catch(() => undefined);

@@ -18,6 +18,7 @@ import { createAuditHooks } from '../audit/hooks.js';
 import type { AuditStore } from '../audit/types.js';
 import { MetricsRegistry } from '../metrics/registry.js';
 import { registerProcessMetrics } from '../metrics/process.js';
+import { registerSqliteWriterMetrics, type GroupCommitStats } from '../metrics/sqlite-writer.js';
 import { createMetricsHooks } from '../metrics/hooks.js';
 import { createStoreMetrics } from '../metrics/stores.js';
 import { createRateLimitHooks } from '../ratelimit/limiter.js';
@@ -67,6 +68,8 @@ export interface OpsInput {
    * closes each once). Without it the two stores' own `close` is called.
    */
   readonly closeStores?: () => Promise<void>;
+  /** SQLite: the writer of openStores, whose group commit /metrics reports. */
+  readonly sqliteWriter?: GroupCommitStats;
 }
 
 export interface Ops {
@@ -102,6 +105,7 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
   const { options, runtime, log } = input;
   const registry = new MetricsRegistry();
   const stopProcessMetrics = registerProcessMetrics(registry, { now: runtime.now });
+  if (input.sqliteWriter) registerSqliteWriterMetrics(registry, input.sqliteWriter);
   const storeMetrics = createStoreMetrics(registry);
   const credentials = storeMetrics.instrument('credentials', input.credentials);
   const challenges = storeMetrics.instrument('challenges', input.challenges);

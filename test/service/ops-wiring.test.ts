@@ -133,6 +133,25 @@ describe('serve with the operations module', () => {
       assert.match(text, /passkey_requests_total\{[^}]*operation="attestation\/options"[^}]*client_id="app-1"[^}]*\} 1/);
       assert.match(text, /passkey_ceremony_options_issued_total\{[^}]*client_id="app-1"[^}]*\} 1/);
       assert.match(served.output(), /"event":"request"/, 'one log line per request');
+
+      // A failed result call is audited; on SQLite its row goes through the writer, whose group commit
+      // /metrics counts.
+      const failed = await fetch(`${served.url}/api/attestation/result`, {
+        method: 'POST',
+        headers: { 'User-agent': 'Vendor AppID: app-1', origin: 'https://idp.example.test', 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' } }),
+      });
+      assert.equal((await failed.json() as { status: string }).status, 'failed');
+      // The audit row is written after the answer (it never delays it): poll, bounded.
+      let after = '';
+      const total = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(after)?.[1]);
+      for (let attempt = 0; attempt < 50 && !(total('passkey_sqlite_writes_total') >= 1); attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+        after = await (await fetch(`${served.adminUrl}/metrics`)).text();
+      }
+      assert.ok(total('passkey_sqlite_writes_total') >= 1, after);
+      assert.ok(total('passkey_sqlite_write_groups_total') >= 1, after);
+      assert.ok(total('passkey_sqlite_write_groups_total') <= total('passkey_sqlite_writes_total'));
     } finally {
       assert.equal(await served.stop(), 0, 'graceful stop');
     }
