@@ -11,6 +11,18 @@ const BASE64URL = { type: 'string', pattern: '^[A-Za-z0-9_-]*$' };
 const NONEMPTY_BASE64URL = { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9_-]+$' };
 const USER_VERIFICATION = { type: 'string', enum: ['required', 'preferred', 'discouraged'] };
 const DATE_TIME = { type: 'string', format: 'date-time' };
+/** The fields of an application in the config file's shape: what ApplicationInput accepts and Application returns. */
+const APPLICATION_FIELDS: Record<string, JsonSchema> = {
+  name: { type: 'string' }, icon: { type: 'string' }, domain: { type: 'string' },
+  origins: { type: 'array', items: { type: 'string' } },
+  variants: { type: 'array', items: { type: 'string', enum: ['standard', 'local'] } },
+  localOrigins: { type: 'array', items: { type: 'string' } },
+  timeoutMs: { type: 'integer' }, algorithms: { type: 'array', items: { type: 'integer' } },
+  userVerification: { anyOf: [USER_VERIFICATION, { type: 'null' }] },
+  counterPolicy: { type: 'string', enum: ['strict', 'warn'] },
+  revealUnknownUsers: { type: 'boolean' }, allowCrossOrigin: { type: 'boolean' },
+  attestation: ref('AttestationPolicy'),
+};
 
 /** A success answer: the envelope plus the operation's fields, nothing else. */
 function okEnvelope(properties: Record<string, JsonSchema>, required: readonly string[]): JsonSchema {
@@ -171,15 +183,7 @@ const schemas: Record<string, JsonSchema> = {
     type: 'object',
     description: 'An application in the config file\'s shape (docs/configuration.md). On create, clientId is generated and must be absent; on update, any subset of the fields.',
     properties: {
-      name: { type: 'string' }, icon: { type: 'string' }, domain: { type: 'string' },
-      origins: { type: 'array', items: { type: 'string' } },
-      variants: { type: 'array', items: { type: 'string', enum: ['standard', 'local'] } },
-      localOrigins: { type: 'array', items: { type: 'string' } },
-      timeoutMs: { type: 'integer' }, algorithms: { type: 'array', items: { type: 'integer' } },
-      userVerification: { anyOf: [USER_VERIFICATION, { type: 'null' }] },
-      counterPolicy: { type: 'string', enum: ['strict', 'warn'] },
-      revealUnknownUsers: { type: 'boolean' }, allowCrossOrigin: { type: 'boolean' },
-      attestation: ref('AttestationPolicy'),
+      ...APPLICATION_FIELDS,
     },
   },
   Application: {
@@ -188,15 +192,7 @@ const schemas: Record<string, JsonSchema> = {
       'counterPolicy', 'revealUnknownUsers', 'allowCrossOrigin', 'attestation', 'approved', 'disabled', 'activeVariants', 'source', 'createdAt', 'updatedAt'],
     properties: {
       clientId: { type: 'string', minLength: 1 },
-      name: { type: 'string' }, icon: { type: 'string' }, domain: { type: 'string' },
-      origins: { type: 'array', items: { type: 'string' } },
-      variants: { type: 'array', items: { type: 'string', enum: ['standard', 'local'] } },
-      localOrigins: { type: 'array', items: { type: 'string' } },
-      timeoutMs: { type: 'integer' }, algorithms: { type: 'array', items: { type: 'integer' } },
-      userVerification: { anyOf: [USER_VERIFICATION, { type: 'null' }] },
-      counterPolicy: { type: 'string', enum: ['strict', 'warn'] },
-      revealUnknownUsers: { type: 'boolean' }, allowCrossOrigin: { type: 'boolean' },
-      attestation: ref('AttestationPolicy'),
+      ...APPLICATION_FIELDS,
       approved: { type: 'boolean', description: 'Standard variant approved for the domain.' },
       disabled: { type: 'boolean' },
       activeVariants: { type: 'array', items: { type: 'string', enum: ['standard', 'local'] } },
