@@ -5,10 +5,9 @@
 // docs/admin.md so they can move into a numbered migration). better-sqlite3 is synchronous: each call
 // is one statement, atomic across processes.
 import type Database from 'better-sqlite3';
-import { openSqliteDatabase, type SqliteOptions } from '../stores/sqlite.js';
+import { guarded, openSqliteDatabase, type SqliteOptions } from '../stores/sqlite.js';
 import type { SqliteWriter } from '../stores/sqlite-writer.js';
-import { SQLITE_UNAVAILABLE, SQLITE_WRITES } from '../stores/sqlite-writes.js';
-import { StoreUnavailableError } from '../stores/types.js';
+import { SQLITE_WRITES } from '../stores/sqlite-writes.js';
 import type { AuditEvent, AuditQuery, AuditStore } from '../audit/types.js';
 import type { ApplicationRecord, ApplicationStore } from './application-store.js';
 
@@ -37,22 +36,9 @@ CREATE INDEX IF NOT EXISTS ops_audit_events_at ON ops_audit_events (at);
 CREATE INDEX IF NOT EXISTS ops_audit_events_client ON ops_audit_events (client_id, id);
 `;
 
-function guard<T>(what: string, work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const closed = error instanceof TypeError && /not open/.test(error.message);
-    if (closed || (typeof code === 'string' && SQLITE_UNAVAILABLE.test(code))) {
-      throw new StoreUnavailableError(`SQLite unavailable during ${what}: ${(error as Error).message}`, { cause: error });
-    }
-    throw error;
-  }
-}
-
 function openOpsDatabase(path: string, options: SqliteOptions): Db {
   const db = openSqliteDatabase(path, options);
-  guard('ops schema', () => db.exec(SQLITE_OPS_SCHEMA));
+  guarded('ops schema', () => db.exec(SQLITE_OPS_SCHEMA));
   return db;
 }
 
@@ -105,28 +91,28 @@ export class SqliteApplicationStore implements ApplicationStore {
   }
 
   async get(clientId: string): Promise<ApplicationRecord | undefined> {
-    const row = guard('application read', () => this.#get.get(clientId));
+    const row = guarded('application read', () => this.#get.get(clientId));
     return row && toRecord(row);
   }
 
   async list(): Promise<ApplicationRecord[]> {
-    return guard('application list', () => this.#list.all()).map(toRecord);
+    return guarded('application list', () => this.#list.all()).map(toRecord);
   }
 
   async create(record: ApplicationRecord): Promise<'created' | 'duplicate'> {
-    return guard('application insert', () => this.#insert.run(toRow(record))).changes === 1 ? 'created' : 'duplicate';
+    return guarded('application insert', () => this.#insert.run(toRow(record))).changes === 1 ? 'created' : 'duplicate';
   }
 
   async update(record: ApplicationRecord): Promise<boolean> {
-    return guard('application update', () => this.#update.run(toRow(record))).changes === 1;
+    return guarded('application update', () => this.#update.run(toRow(record))).changes === 1;
   }
 
   async delete(clientId: string): Promise<boolean> {
-    return guard('application delete', () => this.#delete.run(clientId)).changes === 1;
+    return guarded('application delete', () => this.#delete.run(clientId)).changes === 1;
   }
 
   async ping(): Promise<void> {
-    guard('ping', () => this.#db.prepare('SELECT 1').get());
+    guarded('ping', () => this.#db.prepare('SELECT 1').get());
   }
 
   async close(): Promise<void> {
@@ -159,7 +145,7 @@ export class SqliteAuditStore implements AuditStore {
       result: event.result, event: JSON.stringify(event),
     };
     if (this.#writer) await this.#writer.run('audit.insert', row);
-    else guard('audit append', () => this.#insert.run(row));
+    else guarded('audit append', () => this.#insert.run(row));
   }
 
   async query(query: AuditQuery): Promise<AuditEvent[]> {
@@ -183,17 +169,17 @@ export class SqliteAuditStore implements AuditStore {
       }
     }
     const sql = `SELECT event FROM ops_audit_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT @limit`;
-    const rows = guard('audit query', () => this.#db.prepare<[Record<string, unknown>], { event: string }>(sql).all(params));
+    const rows = guarded('audit query', () => this.#db.prepare<[Record<string, unknown>], { event: string }>(sql).all(params));
     return rows.map((row) => JSON.parse(row.event) as AuditEvent);
   }
 
   /** Deletes events older than `before` (epoch ms); resolves to how many (retention, run by an operator job). */
   async prune(before: number): Promise<number> {
-    return guard('audit prune', () => this.#db.prepare('DELETE FROM ops_audit_events WHERE at < ?').run(before)).changes;
+    return guarded('audit prune', () => this.#db.prepare('DELETE FROM ops_audit_events WHERE at < ?').run(before)).changes;
   }
 
   async ping(): Promise<void> {
-    guard('ping', () => this.#db.prepare('SELECT 1').get());
+    guarded('ping', () => this.#db.prepare('SELECT 1').get());
   }
 
   async close(): Promise<void> {

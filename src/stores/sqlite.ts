@@ -42,7 +42,8 @@ export class SqliteSchemaVersionError extends Error {
   }
 }
 
-function guarded<T>(what: string, work: () => T): T {
+/** Runs one SQLite call; outages become StoreUnavailableError (503), anything else is rethrown (a bug: 500). */
+export function guarded<T>(what: string, work: () => T): T {
   try {
     return work();
   } catch (error) {
