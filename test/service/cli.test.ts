@@ -5,37 +5,10 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { minimalApp, tempDir, writeFile } from '../config/support.js';
+import { CLI, cleanEnv, LIMIT_MS, runCliCommand } from '../support/cli-process.js';
 
-const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli.js');
-const LIMIT_MS = 30_000;
-
-interface Result {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Environment without any PASSKEY_* of the machine running the tests. */
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PASSKEY_') && value !== undefined) env[name] = value;
-  return { ...env, ...extra };
-}
-
-function run(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: cleanEnv(options.env) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`timed out: ${args.join(' ')}\n${stderr}`)); }, LIMIT_MS);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
-}
 
 interface Served {
   readonly child: ChildProcess;
@@ -94,14 +67,14 @@ function configDir(content: Record<string, unknown> = {}): { dir: string; file: 
 describe('cli: check-config', () => {
   it('a valid file: exit 0 and a summary', async () => {
     const { dir, file } = configDir();
-    const result = await run(['check-config', '--config', file], { cwd: dir });
+    const result = await runCliCommand(['check-config', '--config', file], { cwd: dir });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /configuration OK/);
     assert.match(result.stdout, /applications: app-1/);
   });
 
   it('the built-in default is valid', async () => {
-    const result = await run(['check-config'], { cwd: tempDir() });
+    const result = await runCliCommand(['check-config'], { cwd: tempDir() });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /built-in defaults/);
     assert.match(result.stdout, /demo-client/);
@@ -109,7 +82,7 @@ describe('cli: check-config', () => {
 
   it('every problem printed at once, exit 1', async () => {
     const { dir, file } = configDir({ listen: { port: 'x' }, vendor: 'a b', applications: [minimalApp({ domain: 'BAD_' }), minimalApp()] });
-    const result = await run(['check-config', '--config', file], { cwd: dir, env: { PASSKEY_LOCAL_ENABLED: 'perhaps' } });
+    const result = await runCliCommand(['check-config', '--config', file], { cwd: dir, env: { PASSKEY_LOCAL_ENABLED: 'perhaps' } });
     assert.equal(result.code, 1);
     for (const words of ['5 problems', 'PASSKEY_LOCAL_ENABLED', 'listen.port', 'vendor', 'applications[0].domain', 'applications[1].clientId']) {
       assert.ok(result.stderr.includes(words), `${words} missing from:\n${result.stderr}`);
@@ -118,7 +91,7 @@ describe('cli: check-config', () => {
   });
 
   it('a missing file: exit 1 with the reason', async () => {
-    const result = await run(['check-config', '--config', 'nope.json'], { cwd: tempDir() });
+    const result = await runCliCommand(['check-config', '--config', 'nope.json'], { cwd: tempDir() });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /cannot read the config file \(ENOENT\)/);
   });
@@ -128,14 +101,14 @@ describe('cli: bad calls exit 2 with the usage', () => {
   for (const args of [['frobnicate'], ['check-config', '--colour'], ['check-config', 'extra'], ['serve', '--port', 'abc'],
     ['serve', '--port', '70000'], ['local-keys'], ['apps', 'remove'], ['secrets', 'init', '--file', ''], ['check-config', '--config']]) {
     it(args.join(' '), async () => {
-      const result = await run(args, { cwd: tempDir() });
+      const result = await runCliCommand(args, { cwd: tempDir() });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /Usage: passkey-server/);
     });
   }
 
   it('help prints the usage, exit 0', async () => {
-    const result = await run(['help'], { cwd: tempDir() });
+    const result = await runCliCommand(['help'], { cwd: tempDir() });
     assert.equal(result.code, 0);
     assert.match(result.stdout, /check-config/);
   });
@@ -189,7 +162,7 @@ describe('cli: serve', () => {
     const port = (blocker.address() as { port: number }).port;
     try {
       const { dir, file } = configDir();
-      const result = await run(['serve', '--config', file, '--port', String(port)], { cwd: dir });
+      const result = await runCliCommand(['serve', '--config', file, '--port', String(port)], { cwd: dir });
       assert.equal(result.code, 1);
       assert.match(result.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE`));
     } finally {
@@ -199,7 +172,7 @@ describe('cli: serve', () => {
 
   it('a bad config: exit 1 listing the problems, nothing listens', async () => {
     const { dir, file } = configDir({ database: 'nosql:x' });
-    const result = await run(['serve', '--config', file], { cwd: dir });
+    const result = await runCliCommand(['serve', '--config', file], { cwd: dir });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /database: must be "sqlite:<path>"/);
     assert.doesNotMatch(result.stdout, /listening/);
@@ -207,7 +180,7 @@ describe('cli: serve', () => {
 
   it('PostgreSQL without configured secrets: refuses to start, naming the variables', async () => {
     const { dir, file } = configDir({ database: 'postgres://postgres@127.0.0.1:5432/test' });
-    const result = await run(['serve', '--config', file], { cwd: dir });
+    const result = await runCliCommand(['serve', '--config', file], { cwd: dir });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /PASSKEY_USER_HANDLE_KEY/);
     assert.ok(!existsSync(join(dir, 'data', 'secrets.json')), 'no secrets generated');
@@ -217,20 +190,20 @@ describe('cli: serve', () => {
 describe('cli: migrate, local-keys rotate, secrets init, apps list', () => {
   it('migrate applies the SQLite migrations once', async () => {
     const { dir, file } = configDir();
-    const first = await run(['migrate', '--config', file], { cwd: dir });
+    const first = await runCliCommand(['migrate', '--config', file], { cwd: dir });
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /schema version 0 → \d+ \(applied: 1 /);
-    const second = await run(['migrate', '--config', file], { cwd: dir });
+    const second = await runCliCommand(['migrate', '--config', file], { cwd: dir });
     assert.match(second.stdout, /is up to date/);
   });
 
   it('local-keys rotate adds a key to the secrets file; without a file it fails clearly', async () => {
     const { dir, file } = configDir();
-    const missing = await run(['local-keys', 'rotate', '--config', file], { cwd: dir });
+    const missing = await runCliCommand(['local-keys', 'rotate', '--config', file], { cwd: dir });
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /does not exist/);
-    assert.equal((await run(['secrets', 'init', '--config', file], { cwd: dir })).code, 0);
-    const rotated = await run(['local-keys', 'rotate', '--config', file], { cwd: dir });
+    assert.equal((await runCliCommand(['secrets', 'init', '--config', file], { cwd: dir })).code, 0);
+    const rotated = await runCliCommand(['local-keys', 'rotate', '--config', file], { cwd: dir });
     assert.equal(rotated.code, 0, rotated.stderr);
     const id = /added local-blob key (\S+)/.exec(rotated.stdout)?.[1];
     const keys = (JSON.parse(readFileSync(join(dir, 'data', 'secrets.json'), 'utf8')) as { localBlobKeys: { id: string }[] }).localBlobKeys;
@@ -240,20 +213,20 @@ describe('cli: migrate, local-keys rotate, secrets init, apps list', () => {
 
   it('secrets init --file creates a file once and never overwrites it', async () => {
     const cwd = tempDir();
-    assert.equal((await run(['secrets', 'init', '--file', 'keys/s.json'], { cwd })).code, 0);
+    assert.equal((await runCliCommand(['secrets', 'init', '--file', 'keys/s.json'], { cwd })).code, 0);
     assert.ok(existsSync(join(cwd, 'keys', 's.json')));
-    const again = await run(['secrets', 'init', '--file', 'keys/s.json'], { cwd });
+    const again = await runCliCommand(['secrets', 'init', '--file', 'keys/s.json'], { cwd });
     assert.equal(again.code, 1);
     assert.match(again.stderr, /exists already/);
   });
 
   it('apps list, as text and as JSON', async () => {
     const { dir, file } = configDir({ applications: [minimalApp(), minimalApp({ clientId: 'app-2', name: 'Two', variants: ['local'], origins: [] })] });
-    const text = await run(['apps', 'list', '--config', file], { cwd: dir });
+    const text = await runCliCommand(['apps', 'list', '--config', file], { cwd: dir });
     assert.equal(text.code, 0);
     assert.match(text.stdout, /app-1 {2}App One/);
     assert.match(text.stdout, /app-2 {2}Two\n {2}domain: +idp\.example\.test\n {2}variants: +local/);
-    const json = await run(['apps', 'list', '--json', '--config', file], { cwd: dir });
+    const json = await runCliCommand(['apps', 'list', '--json', '--config', file], { cwd: dir });
     assert.deepEqual((JSON.parse(json.stdout) as { clientId: string }[]).map((a) => a.clientId), ['app-1', 'app-2']);
   });
 });

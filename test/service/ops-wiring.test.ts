@@ -10,34 +10,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { runCli } from '../../src/cli/run.js';
 import { startService } from '../../src/main.js';
 import type { Runtime } from '../../src/util/runtime.js';
 import { blobPayload, createTestMds } from '../support/mds.js';
 import { minimalApp, tempDir, writeFile } from '../config/support.js';
+import { CLI, cleanEnv, LIMIT_MS, runCliCommand } from '../support/cli-process.js';
 
-const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli.js');
-const LIMIT_MS = 30_000;
-
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PASSKEY_') && value !== undefined) env[name] = value;
-  return { ...env, ...extra };
-}
-
-function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: cleanEnv(env) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`timed out: ${args.join(' ')}\n${stderr}`)); }, LIMIT_MS);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
-}
 
 interface Served {
   readonly url: string;
@@ -159,7 +139,7 @@ describe('serve with the operations module', () => {
 
   it('an admin token made with the CLI (before and while the service runs) opens the admin API of the spawned service', async () => {
     const { dir, file } = configDir();
-    const before = await run(['admin', 'token', 'create', 'before', '--config', file], dir);
+    const before = await runCliCommand(['admin', 'token', 'create', 'before', '--config', file], { cwd: dir });
     assert.equal(before.code, 0, before.stderr);
     const first = JSON.parse(before.stdout) as { token: string };
     assert.match(first.token, /^pks_admin_/);
@@ -173,7 +153,7 @@ describe('serve with the operations module', () => {
       const body = await answer.json() as { applications: { clientId: string; approved: boolean }[] };
       assert.deepEqual(body.applications.map((a) => [a.clientId, a.approved]), [['app-1', true]], 'the config file\'s applications were seeded');
 
-      const during = await run(['admin', 'token', 'create', 'during', '--config', file], dir);
+      const during = await runCliCommand(['admin', 'token', 'create', 'during', '--config', file], { cwd: dir });
       assert.equal(during.code, 0, during.stderr);
       const second = JSON.parse(during.stdout) as { token: string };
       assert.equal((await list(second.token)).status, 200, 'the running service re-reads the token file');
@@ -186,10 +166,10 @@ describe('serve with the operations module', () => {
       assert.equal(await served.stop(), 0);
     }
     // The CLI sees what the service stored (same SQLite database): the change and its audit event.
-    const shown = await run(['admin', 'app', 'show', 'app-1', '--config', file], dir);
+    const shown = await runCliCommand(['admin', 'app', 'show', 'app-1', '--config', file], { cwd: dir });
     assert.equal(shown.code, 0, shown.stderr);
     assert.equal((JSON.parse(shown.stdout) as { disabled: boolean }).disabled, true);
-    const audit = await run(['admin', 'audit', 'list', '--action', 'application.', '--config', file], dir);
+    const audit = await runCliCommand(['admin', 'audit', 'list', '--action', 'application.', '--config', file], { cwd: dir });
     assert.equal(audit.code, 0, audit.stderr);
     assert.match(audit.stdout, /"actor": "admin:during"/);
   });
@@ -200,7 +180,7 @@ describe('serve with the operations module', () => {
     const { port } = blocker.address() as { port: number };
     try {
       const { dir, file } = configDir();
-      const result = await run(['serve', '--config', file], dir, { PASSKEY_ADMIN_PORT: String(port) });
+      const result = await runCliCommand(['serve', '--config', file], { cwd: dir, env: { PASSKEY_ADMIN_PORT: String(port) } });
       assert.equal(result.code, 1, result.stderr);
       assert.match(result.stderr, new RegExp(`admin listener cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE`));
       assert.match(result.stderr, /PASSKEY_ADMIN_PORT/);
@@ -244,7 +224,7 @@ describe('serve with the operations module', () => {
   });
 
   it('help lists the admin commands', async () => {
-    const result = await run(['help'], tempDir());
+    const result = await runCliCommand(['help'], { cwd: tempDir() });
     assert.equal(result.code, 0);
     assert.match(result.stdout, /admin <command>/);
     assert.match(result.stdout, /token create <name>/);
@@ -308,7 +288,7 @@ describe('metadata at start and `metadata check` (the attestation module)', () =
 
   it('a BLOB that does not verify stops `serve` as a configuration error: exit 1, the application named, no stack trace', async () => {
     const { dir, file } = metadataConfig('2049-12-31', 'eyJhbGciOiJFUzI1NiJ9.eyJubyI6MX0.c2ln');
-    const result = await run(['serve', '--config', file], dir);
+    const result = await runCliCommand(['serve', '--config', file], { cwd: dir });
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /Invalid configuration/);
     assert.match(result.stderr, /applications\[0\]\.attestation\.metadata: .*blob\.jwt cannot be used \(METADATA_BLOB_/);
@@ -317,11 +297,11 @@ describe('metadata at start and `metadata check` (the attestation module)', () =
 
   it('check-config verifies the BLOB too, and shows it', async () => {
     const broken = metadataConfig('2049-12-31', 'eyJhbGciOiJFUzI1NiJ9.eyJubyI6MX0.c2ln');
-    const refused = await run(['check-config', '--config', broken.file], broken.dir);
+    const refused = await runCliCommand(['check-config', '--config', broken.file], { cwd: broken.dir });
     assert.equal(refused.code, 1, refused.stdout);
     assert.match(refused.stderr, /applications\[0\]\.attestation\.metadata: .*METADATA_BLOB_/);
     const good = metadataConfig('2049-12-31');
-    const shown = await run(['check-config', '--config', good.file], good.dir);
+    const shown = await runCliCommand(['check-config', '--config', good.file], { cwd: good.dir });
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /metadata: +app-1: BLOB no 7, next update 2049-12-31\n/);
   });
