@@ -1,5 +1,6 @@
 // Summarises a V8 .cpuprofile (from `node --cpu-prof`, e.g. `run.js --cpu-prof <dir>`): the functions
-// with the most self time, and the most inclusive time, with their file and line.
+// with the most self time, and the most inclusive time, with their file and line, as shares of the busy
+// samples (idle excluded: a server under a bounded load is idle for much of a profile).
 //
 //   node .build/bench/profile.js <file.cpuprofile> [--top 25] [--match <text in url>]
 
@@ -16,7 +17,9 @@ interface Node {
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, match: { type: 'string' } } });
 const profile = JSON.parse(readFileSync(positionals[0]!, 'utf8')) as { nodes: Node[]; samples: number[]; startTime: number; endTime: number };
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const total = profile.nodes.reduce((sum, n) => sum + n.hitCount, 0);
+const all = profile.nodes.reduce((sum, n) => sum + n.hitCount, 0);
+const idle = profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').reduce((sum, n) => sum + n.hitCount, 0);
+const total = all - idle;
 const label = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(\.build[^/]*|node_modules)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
 
 const self = new Map<string, number>();
@@ -37,8 +40,9 @@ walk(profile.nodes[0]!, new Set());
 
 const top = Number(values.top);
 const show = (title: string, map: Map<string, number>) => {
-  console.log(`\n${title} (of ${total} samples, ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s)`);
-  [...map].filter(([k]) => !values.match || k.includes(values.match)).sort((a, b) => b[1] - a[1]).slice(0, top)
+  const seconds = ((profile.endTime - profile.startTime) / 1e6).toFixed(1);
+  console.log(`\n${title} (of ${total} busy samples; ${all} in ${seconds} s, ${((100 * idle) / all).toFixed(1)} % idle)`);
+  [...map].filter(([k]) => k !== '(idle) :0' && k !== '(root) :0' && (!values.match || k.includes(values.match))).sort((a, b) => b[1] - a[1]).slice(0, top)
     .forEach(([k, v]) => console.log(`${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`));
 };
 show('Self time', self);

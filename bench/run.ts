@@ -13,11 +13,10 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { keyPool } from './lib/authenticator.js';
-import { makeAgent } from './lib/client.js';
+import { authLoad, emptyTotals, firstKeyCose, flowUsers, measured, regLoad, type Totals } from './lib/flows.js';
 import { cpuMicrosPerOp, opsPerSecond, runInProcess, type InProcessResults } from './lib/inprocess.js';
-import { authenticate, CLIENT_ID, DOMAIN, freshUsername, register, runLoad, type FlowUser, type LoadResult } from './lib/load.js';
-import { coreCount, cpuSplit, hasProc, memory, pinned, pinSelf } from './lib/proc.js';
+import { CLIENT_ID, DOMAIN } from './lib/load.js';
+import { coreCount, hasProc, memory, pinned, pinSelf } from './lib/proc.js';
 import { seedCredentials, type SeedResult } from './lib/seed.js';
 import { BUILD, sqliteFile, startComparison, startNull, startOurs, startOursWithoutHooks, tempDir, type Running } from './lib/servers.js';
 import { existsSync } from 'node:fs';
@@ -52,83 +51,12 @@ const isPinned = pinSelf();
 // ---------------------------------------------------------------------------------------------------
 // HTTP measurements
 
-interface Totals {
-  ops: number;
-  failed: number;
-  seconds: number;
-  serverCpu: number;
-  /** The kernel part of serverCpu (syscalls, socket I/O, fsync). */
-  serverSys: number;
-  generatorCpu: number;
-  firstError: string | null;
-  runs: LoadResult[];
-}
-
-const emptyTotals = (): Totals => ({ ops: 0, failed: 0, seconds: 0, serverCpu: 0, serverSys: 0, generatorCpu: 0, firstError: null, runs: [] });
-
 interface ServerFigures {
   readonly name: string;
   readonly auth: Totals;
   readonly reg: Totals;
   idleMiB: number;
   peakMiB: number;
-}
-
-async function measured(server: Running, totals: Totals, load: () => Promise<LoadResult>): Promise<void> {
-  const cpu0 = cpuSplit(server.child.pid);
-  const result = await load();
-  const cpu1 = cpuSplit(server.child.pid);
-  const cpu = cpu1.user + cpu1.system - cpu0.user - cpu0.system;
-  totals.serverSys += cpu1.system - cpu0.system;
-  totals.ops += result.completed;
-  totals.failed += result.failed;
-  totals.seconds += result.seconds;
-  totals.serverCpu += cpu;
-  totals.generatorCpu += result.generatorCpuSeconds;
-  totals.firstError ??= result.firstError;
-  totals.runs.push(result);
-}
-
-const keys = keyPool(16);
-
-/** One credential per flow, registered before any measurement. */
-async function flowUsers(server: Running): Promise<FlowUser[]> {
-  const agent = makeAgent(FLOWS);
-  try {
-    const users: FlowUser[] = [];
-    for (let i = 0; i < FLOWS; i++) {
-      const username = freshUsername(`flow${i}`);
-      users.push({ username, credential: await register(agent, server, username, keys[i % keys.length]!, 'none') });
-    }
-    return users;
-  } finally {
-    agent.destroy();
-  }
-}
-
-function authLoad(server: Running, users: FlowUser[], seconds: number): () => Promise<LoadResult> {
-  return async () => {
-    const agent = makeAgent(FLOWS);
-    try {
-      return await runLoad(FLOWS, seconds, (i, latencies) => authenticate(agent, server, users[i]!, latencies));
-    } finally {
-      agent.destroy();
-    }
-  };
-}
-
-function regLoad(server: Running, seconds: number): () => Promise<LoadResult> {
-  return async () => {
-    const agent = makeAgent(FLOWS);
-    let n = 0;
-    try {
-      return await runLoad(FLOWS, seconds, async (i, latencies) => {
-        await register(agent, server, freshUsername(`reg${i}`), keys[n++ % keys.length]!, 'none', latencies);
-      });
-    } finally {
-      agent.destroy();
-    }
-  };
 }
 
 async function httpSection(): Promise<ServerFigures[]> {
@@ -146,16 +74,16 @@ async function httpSection(): Promise<ServerFigures[]> {
     servers.push(await startOursWithoutHooks(dirs[5]!.path, PROFILE_ARGS, 'none'));
     if (shm) servers.push(await startOurs(shm.path, PROFILE_ARGS, 'ours-tmpfs', 'ours, SQLite on tmpfs (diagnostic: fsync free)'));
     const figures: ServerFigures[] = servers.map((s) => ({ name: s.name, auth: emptyTotals(), reg: emptyTotals(), idleMiB: memory(s.child.pid).rssMiB, peakMiB: 0 }));
-    const users = await Promise.all(servers.map(flowUsers));
+    const users = await Promise.all(servers.map((s) => flowUsers(s, FLOWS)));
     // Warm-up (JIT, key cache, SQLite pages), not counted.
     for (const [i, server] of servers.entries()) {
       await authLoad(server, users[i]!, 1.5)();
-      await regLoad(server, 1)();
+      await regLoad(server, FLOWS, 1)();
     }
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, server] of servers.entries()) {
         await measured(server, figures[i]!.auth, authLoad(server, users[i]!, SECONDS));
-        await measured(server, figures[i]!.reg, regLoad(server, SECONDS));
+        await measured(server, figures[i]!.reg, regLoad(server, FLOWS, SECONDS));
       }
     }
     for (const [i, server] of servers.entries()) figures[i]!.peakMiB = memory(server.child.pid).peakMiB;
@@ -182,7 +110,7 @@ async function seedSection(): Promise<SeedFigures[]> {
   const dir = tempDir('seed');
   const results: SeedFigures[] = [];
   try {
-    const seed = seedCredentials(sqliteFile(dir.path), SEED, CLIENT_ID, keys[0]!.cose, DOMAIN);
+    const seed = seedCredentials(sqliteFile(dir.path), SEED, CLIENT_ID, firstKeyCose(), DOMAIN);
     const variants: readonly (readonly [string, readonly string[], Record<string, string>])[] = [
       ['as shipped', [], {}],
       [`node ${SMALL_YOUNG_GENERATION}`, [SMALL_YOUNG_GENERATION], {}],
@@ -193,7 +121,7 @@ async function seedSection(): Promise<SeedFigures[]> {
       const server = await startOurs(dir.path, nodeArgs, 'ours-seeded', 'our service', env);
       try {
         const idleMiB = memory(server.child.pid).rssMiB;
-        const users = await flowUsers(server);
+        const users = await flowUsers(server, FLOWS);
         await authLoad(server, users, 1.5)();
         const auth = emptyTotals();
         await measured(server, auth, authLoad(server, users, SECONDS));

@@ -13,8 +13,8 @@ import { startNode, type Child } from './proc.js';
 
 /** The build folder this file runs from (.build or .build-<name>): bench/lib is two levels below it. */
 export const BUILD = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CLI = join(BUILD, 'src', 'cli.js');
-const SERVERS = join(BUILD, 'bench', 'servers');
+const cliOf = (build: string) => join(build, 'src', 'cli.js');
+const serversOf = (build: string) => join(build, 'bench', 'servers');
 
 const UNLIMITED = { perApplication: { burst: 1_000_000, perSecond: 1_000_000 }, perAddress: { burst: 1_000_000, perSecond: 1_000_000 } };
 /** Whether the build reads the operations keys of the config file (rateLimits, requestLog, admin). */
@@ -60,8 +60,10 @@ export const sqliteFile = (dir: string) => join(dir, 'data', 'fido2.db');
  * Our service as an operator runs it: `cli.js serve --config <file>`, SQLite (WAL, synchronous=FULL),
  * ceremonies in memory, one application, standard variant only, ES256 offered first.
  */
-export async function startOurs(dir: string, extraArgs: readonly string[] = [], label = 'ours', name = 'our service', env: Record<string, string> = {}): Promise<Running> {
-  return startComposition(CLI, ['serve'], dir, extraArgs, label, name, env);
+export async function startOurs(
+  dir: string, extraArgs: readonly string[] = [], label = 'ours', name = 'our service', env: Record<string, string> = {}, build = BUILD,
+): Promise<Running> {
+  return startComposition(cliOf(build), ['serve'], dir, extraArgs, label, name, env);
 }
 
 export type WriterMode = 'thread' | 'inline' | 'none';
@@ -76,8 +78,8 @@ const WRITER_ROW: Record<WriterMode, string> = {
  * Diagnostic (bench/servers/ours-composed.ts): the service's app and SQLite stores without the operations
  * hooks, with the SQLite writer in the given mode (`thread` is what the service runs).
  */
-export async function startOursWithoutHooks(dir: string, extraArgs: readonly string[] = [], writer: WriterMode = 'thread'): Promise<Running> {
-  return startComposition(join(SERVERS, 'ours-composed.js'), ['--writer', writer], dir, extraArgs, `ours-plain-${writer}`, WRITER_ROW[writer]);
+export async function startOursWithoutHooks(dir: string, extraArgs: readonly string[] = [], writer: WriterMode = 'thread', build = BUILD): Promise<Running> {
+  return startComposition(join(serversOf(build), 'ours-composed.js'), ['--writer', writer], dir, extraArgs, `ours-plain-${writer}`, WRITER_ROW[writer]);
 }
 
 async function startComposition(
@@ -109,12 +111,12 @@ async function startComposition(
 
 export async function startComparison(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
   const port = await freePort();
-  const child = startNode([...extraArgs, join(SERVERS, 'comparison-server.js'), String(port)], { BENCH_RP_ID: DOMAIN, BENCH_ORIGIN: ORIGIN }, dir);
+  const child = startNode([...extraArgs, join(serversOf(BUILD), 'comparison-server.js'), String(port)], { BENCH_RP_ID: DOMAIN, BENCH_ORIGIN: ORIGIN }, dir);
   return started('SimpleWebAuthn + Fastify', child, port);
 }
 
 export async function startNull(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
   const port = await freePort();
-  const child = startNode([...extraArgs, join(SERVERS, 'null-server.js'), String(port)], {}, dir);
+  const child = startNode([...extraArgs, join(serversOf(BUILD), 'null-server.js'), String(port)], {}, dir);
   return started('null server', child, port);
 }

@@ -1,0 +1,79 @@
+// Paired measurement of two servers: both run at once, pinned to the same core, and the generator loads
+// them in alternating short slices (A B, then B A), so that a noisy neighbour or a slow disk hits both
+// alike. Prints each server's CPU µs per operation per slice and the median of the per-slice ratios B / A:
+// the tool for a "did this change help by 5 %?" question that the full bench's sequential rows cannot
+// answer on a shared machine.
+//
+//   npx tsc -p tsconfig.test.json && node .build/bench/pair.js --a <server> --b <server>
+//       [--op auth|reg] [--slices 10] [--seconds 2] [--flows 32] [--cpu-prof <dir>]
+//
+// <server>: ours | ours:inline | plain-thread | plain-inline | plain-none | comparison | null, optionally
+// followed by @<build folder> to run another build of the project (say, a worktree of the last commit
+// compiled with `npx tsc -p tsconfig.test.json --outDir <folder>`), which makes a before/after pair.
+
+import { parseArgs } from 'node:util';
+import { authLoad, emptyTotals, flowUsers, measured, regLoad, type Totals } from './lib/flows.js';
+import { pinSelf } from './lib/proc.js';
+import { BUILD, startComparison, startNull, startOurs, startOursWithoutHooks, tempDir, type Running, type WriterMode } from './lib/servers.js';
+
+const { values } = parseArgs({
+  options: {
+    a: { type: 'string', default: 'ours' },
+    b: { type: 'string', default: 'plain-thread' },
+    op: { type: 'string', default: 'auth' },
+    slices: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '2' },
+    flows: { type: 'string', default: '32' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const SLICES = Math.max(2, Math.min(100, Number(values.slices)));
+const SECONDS = Math.max(0.5, Math.min(30, Number(values.seconds)));
+const FLOWS = Math.max(1, Math.min(256, Number(values.flows)));
+const NODE_ARGS = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+if (values.op !== 'auth' && values.op !== 'reg') throw new Error('--op is auth or reg');
+
+async function start(spec: string, dir: string): Promise<Running> {
+  const [kind, build = BUILD] = spec.split('@') as [string, string | undefined];
+  const named = (server: Running): Running => ({ ...server, name: spec });
+  switch (kind) {
+    case 'ours': return named(await startOurs(dir, NODE_ARGS, 'ours', spec, {}, build));
+    case 'ours:inline': return named(await startOurs(dir, NODE_ARGS, 'ours', spec, { PASSKEY_SQLITE_WRITER: 'inline' }, build));
+    case 'plain-thread': case 'plain-inline': case 'plain-none':
+      return named(await startOursWithoutHooks(dir, NODE_ARGS, kind.slice('plain-'.length) as WriterMode, build));
+    case 'comparison': return named(await startComparison(dir, NODE_ARGS));
+    case 'null': return named(await startNull(dir, NODE_ARGS));
+    default: throw new Error(`unknown server ${spec}`);
+  }
+}
+
+const micros = (t: Totals) => (t.serverCpu / t.ops) * 1e6;
+const median = (xs: readonly number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+
+pinSelf();
+const dirs = [tempDir('pair-a'), tempDir('pair-b')];
+const servers: Running[] = [];
+try {
+  servers.push(await start(values.a!, dirs[0]!.path), await start(values.b!, dirs[1]!.path));
+  const users = await Promise.all(servers.map((s) => flowUsers(s, FLOWS)));
+  const load = (i: number, seconds: number) => (values.op === 'auth' ? authLoad(servers[i]!, users[i]!, seconds) : regLoad(servers[i]!, FLOWS, seconds));
+  for (const i of [0, 1]) await load(i, 1.5)(); // warm-up: JIT, key cache, SQLite pages
+  const slices: [Totals, Totals][] = [];
+  for (let s = 0; s < SLICES; s++) {
+    const pair: [Totals, Totals] = [emptyTotals(), emptyTotals()];
+    for (const i of s % 2 === 0 ? [0, 1] : [1, 0]) await measured(servers[i]!, pair[i]!, load(i, SECONDS));
+    slices.push(pair);
+  }
+  const ratios = slices.map(([a, b]) => micros(b) / micros(a));
+  console.log(`# ${values.op}: A = ${values.a}, B = ${values.b}; ${SLICES} slices of ${SECONDS} s each, ${FLOWS} flows`);
+  console.log('| slice | A µs/op | B µs/op | B / A |\n| ---: | ---: | ---: | ---: |');
+  slices.forEach(([a, b], s) => console.log(`| ${s + 1} | ${micros(a).toFixed(1)} | ${micros(b).toFixed(1)} | ${ratios[s]!.toFixed(3)} |`));
+  const sum = (i: 0 | 1) => slices.reduce((t, pair) => ({ ...t, ops: t.ops + pair[i].ops, serverCpu: t.serverCpu + pair[i].serverCpu, failed: t.failed + pair[i].failed }), emptyTotals());
+  const [a, b] = [sum(0), sum(1)];
+  console.log(`\nA: ${micros(a).toFixed(1)} µs/op over ${a.ops} ops (${a.failed} failed); B: ${micros(b).toFixed(1)} µs/op over ${b.ops} ops (${b.failed} failed)`);
+  console.log(`B / A: median ${median(ratios).toFixed(3)}, range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, totals ${(micros(b) / micros(a)).toFixed(3)}`);
+  if (a.failed + b.failed > 0) process.exitCode = 1;
+} finally {
+  await Promise.all(servers.map((s) => s.close()));
+  for (const dir of dirs) dir.remove();
+}
