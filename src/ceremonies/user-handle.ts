@@ -4,9 +4,23 @@
 
 import { createHmac } from 'node:crypto';
 
+/** How many recent (Client ID, username) pairs keep their handle per key: a returning user skips the HMAC. */
+const REMEMBERED_HANDLES = 4096;
+const remembered = new WeakMap<Buffer, Map<string, string>>();
+
 /** base64url(HMAC-SHA-256(key, clientId ‖ 0x00 ‖ username)): 32 bytes, 43 characters. */
 export function deriveUserHandle(key: Buffer, clientId: string, username: string): string {
-  return createHmac('sha256', key).update(`${clientId}\u0000${username}`, 'utf8').digest('base64url');
+  const input = `${clientId}\u0000${username}`;
+  let handles = remembered.get(key);
+  if (handles === undefined) remembered.set(key, (handles = new Map()));
+  let handle = handles.get(input);
+  if (handle === undefined) {
+    handle = createHmac('sha256', key).update(input, 'utf8').digest('base64url');
+    // Bounded: the oldest remembered pair makes room (a Map iterates in insertion order).
+    if (handles.size >= REMEMBERED_HANDLES) handles.delete(handles.keys().next().value!);
+    handles.set(input, handle);
+  }
+  return handle;
 }
 
 /**

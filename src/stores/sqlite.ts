@@ -178,31 +178,47 @@ function toRow(record: CredentialRecord): CredentialRow {
   };
 }
 
-function fromRow(row: CredentialRow): CredentialRecord {
-  return {
-    clientId: row.client_id,
-    credentialId: row.credential_id,
-    userHandle: row.user_handle,
-    username: row.username,
-    publicKey: Uint8Array.from(row.public_key),
-    algorithm: row.algorithm,
-    signCount: row.sign_count,
-    transports: JSON.parse(row.transports) as string[],
-    aaguid: row.aaguid,
-    attestationFormat: row.attestation_format,
-    attestationType: row.attestation_type as AttestationType,
-    attestationTrusted: row.attestation_trusted === 1,
-    backupEligible: row.backup_eligible === 1,
-    backupState: row.backup_state === 1,
-    userVerified: row.user_verified === 1,
-    residentKey: row.resident_key === null ? null : row.resident_key === 1,
-    cloneWarning: row.clone_warning === 1,
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    // "absent or null = none", the shape every backend returns.
-    ...(row.nickname === null ? {} : { nickname: row.nickname }),
-    ...(row.authenticator_name === null ? {} : { authenticatorName: row.authenticator_name }),
+/** A row as the reads return it: values in CREDENTIAL_COLUMNS order (raw mode skips one object per row). */
+type CredentialValues = [
+  clientId: string, credentialId: string, userHandle: string, username: string, publicKey: Buffer, algorithm: number,
+  signCount: number, transports: string, aaguid: string, attestationFormat: string, attestationType: string,
+  attestationTrusted: number, backupEligible: number, backupState: number, userVerified: number,
+  residentKey: number | null, cloneWarning: number, createdAt: number, lastUsedAt: number | null,
+  nickname: string | null, authenticatorName: string | null,
+];
+
+function fromRow(row: CredentialValues): CredentialRecord {
+  const [
+    clientId, credentialId, userHandle, username, publicKey, algorithm, signCount, transports, aaguid, attestationFormat,
+    attestationType, attestationTrusted, backupEligible, backupState, userVerified, residentKey, cloneWarning, createdAt,
+    lastUsedAt, nickname, authenticatorName,
+  ] = row;
+  const record: { -readonly [K in keyof CredentialRecord]: CredentialRecord[K] } = {
+    clientId,
+    credentialId,
+    userHandle,
+    username,
+    // A Uint8Array view of the fresh Buffer better-sqlite3 made for this row (no copy; nothing else holds it).
+    publicKey: new Uint8Array(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength),
+    algorithm,
+    signCount,
+    transports: JSON.parse(transports) as string[],
+    aaguid,
+    attestationFormat,
+    attestationType: attestationType as AttestationType,
+    attestationTrusted: attestationTrusted === 1,
+    backupEligible: backupEligible === 1,
+    backupState: backupState === 1,
+    userVerified: userVerified === 1,
+    residentKey: residentKey === null ? null : residentKey === 1,
+    cloneWarning: cloneWarning === 1,
+    createdAt,
+    lastUsedAt,
   };
+  // "absent or null = none", the shape every backend returns.
+  if (nickname !== null) record.nickname = nickname;
+  if (authenticatorName !== null) record.authenticatorName = authenticatorName;
+  return record;
 }
 
 /** Admin listing pages are bounded whatever the caller asks (the same bound on every backend). */
@@ -234,11 +250,11 @@ export class SqliteCredentialStore implements CredentialStore {
     this.#db = db;
     this.#writer = options.writer;
     this.#insert = db.prepare(SQLITE_WRITES['credential.insert']);
-    this.#find = db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`);
-    this.#listByUser = db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE client_id = ? AND user_handle = ? ORDER BY created_at, credential_id`);
+    this.#find = db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`).raw();
+    this.#listByUser = db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE client_id = ? AND user_handle = ? ORDER BY created_at, credential_id`).raw();
     this.#recordUse = db.prepare(SQLITE_WRITES['credential.use']);
     this.#listByApplication = db.prepare(`SELECT ${COLUMNS} FROM credentials
-      WHERE client_id = @clientId AND (@after IS NULL OR credential_id > @after) ORDER BY credential_id LIMIT @limit`);
+      WHERE client_id = @clientId AND (@after IS NULL OR credential_id > @after) ORDER BY credential_id LIMIT @limit`).raw();
     this.#delete = db.prepare('DELETE FROM credentials WHERE client_id = ? AND credential_id = ?');
     this.#rename = db.prepare('UPDATE credentials SET nickname = ? WHERE client_id = ? AND credential_id = ?');
     this.#deleteByApplication = db.prepare('DELETE FROM credentials WHERE client_id = ?');
@@ -255,12 +271,12 @@ export class SqliteCredentialStore implements CredentialStore {
   }
 
   async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {
-    const row = guarded('credential find', () => this.#find.get(clientId, credentialId)) as CredentialRow | undefined;
+    const row = guarded('credential find', () => this.#find.get(clientId, credentialId)) as CredentialValues | undefined;
     return row === undefined ? undefined : fromRow(row);
   }
 
   async listByUser(clientId: string, userHandle: string): Promise<CredentialRecord[]> {
-    const rows = guarded('credential list', () => this.#listByUser.all(clientId, userHandle)) as CredentialRow[];
+    const rows = guarded('credential list', () => this.#listByUser.all(clientId, userHandle)) as CredentialValues[];
     return rows.map(fromRow);
   }
 
@@ -278,7 +294,7 @@ export class SqliteCredentialStore implements CredentialStore {
   async listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]> {
     const limit = Math.max(0, Math.min(MAX_ADMIN_PAGE, Math.floor(page.limit)));
     if (limit === 0) return [];
-    const rows = guarded('credential admin list', () => this.#listByApplication.all({ clientId, after: page.after ?? null, limit })) as CredentialRow[];
+    const rows = guarded('credential admin list', () => this.#listByApplication.all({ clientId, after: page.after ?? null, limit })) as CredentialValues[];
     return rows.map(fromRow);
   }
 

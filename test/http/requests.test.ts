@@ -175,6 +175,18 @@ describe('body: media type, size, JSON', () => {
     assert.match(detail, /nesting/);
   });
 
+  it('nesting: 16 levels pass the depth check, 17 do not, and brackets inside strings do not count', async () => {
+    const h = new Harness();
+    const nested = (levels: number) => `{"username":"a#idp.example.test","extensions":{"x":${'['.repeat(levels - 2)}${']'.repeat(levels - 2)}}}`;
+    // 16 levels: past the depth check (the schema then judges the extension's value, not the nesting).
+    const at16 = await h.post(PATHS.attestationOptions, nested(16));
+    assert.doesNotMatch(JSON.stringify(at16.json()), /nesting/);
+    assert.match(expectFailure(await h.post(PATHS.attestationOptions, nested(17)), 'INVALID_REQUEST_BODY', 400), /nesting/);
+    // Many brackets, but inside a string: depth 1, so not refused for nesting (the string is judged as a username).
+    const inString = `{"username":"${'['.repeat(40)}#idp.example.test"}`;
+    assert.doesNotMatch(JSON.stringify((await h.post(PATHS.attestationOptions, inString)).json()), /nesting/);
+  });
+
   it('huge values: a number for username, 1e999, a 60 KiB string → INVALID_REQUEST_BODY, nothing stored', async () => {
     const h = new Harness();
     await unchanged(h, async () => {
