@@ -12,7 +12,7 @@
 // compiled with `npx tsc -p tsconfig.test.json --outDir <folder>`), which makes a before/after pair.
 
 import { parseArgs } from 'node:util';
-import { authLoad, emptyTotals, flowUsers, measured, regLoad, type Totals } from './lib/flows.js';
+import { authLoad, emptyTotals, flowUsers, latencyOf, measured, regLoad, type Totals } from './lib/flows.js';
 import { pinSelf } from './lib/proc.js';
 import { BUILD, startComparison, startNull, startOurs, startOursWithoutHooks, tempDir, type Running, type WriterMode } from './lib/servers.js';
 
@@ -68,10 +68,15 @@ try {
   console.log(`# ${values.op}: A = ${values.a}, B = ${values.b}; ${SLICES} slices of ${SECONDS} s each, ${FLOWS} flows`);
   console.log('| slice | A µs/op | B µs/op | B / A |\n| ---: | ---: | ---: | ---: |');
   slices.forEach(([a, b], s) => console.log(`| ${s + 1} | ${micros(a).toFixed(1)} | ${micros(b).toFixed(1)} | ${ratios[s]!.toFixed(3)} |`));
-  const sum = (i: 0 | 1) => slices.reduce((t, pair) => ({ ...t, ops: t.ops + pair[i].ops, serverCpu: t.serverCpu + pair[i].serverCpu, failed: t.failed + pair[i].failed }), emptyTotals());
+  const sum = (i: 0 | 1) => slices.reduce((t, pair) => ({
+    ...t, ops: t.ops + pair[i].ops, serverCpu: t.serverCpu + pair[i].serverCpu, failed: t.failed + pair[i].failed, runs: [...t.runs, ...pair[i].runs],
+  }), emptyTotals());
   const [a, b] = [sum(0), sum(1)];
   console.log(`\nA: ${micros(a).toFixed(1)} µs/op over ${a.ops} ops (${a.failed} failed); B: ${micros(b).toFixed(1)} µs/op over ${b.ops} ops (${b.failed} failed)`);
   console.log(`B / A: median ${median(ratios).toFixed(3)}, range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, totals ${(micros(b) / micros(a)).toFixed(3)}`);
+  const result = values.op === 'auth' ? '/api/assertion/result' : '/api/attestation/result';
+  const latency = (t: Totals) => { const l = latencyOf(t, result); return `p50 ${l.p50.toFixed(1)} / p95 ${l.p95.toFixed(1)} / p99 ${l.p99.toFixed(1)} ms`; };
+  console.log(`${result}: A ${latency(a)}; B ${latency(b)}`);
   if (a.failed + b.failed > 0) process.exitCode = 1;
 } finally {
   await Promise.all(servers.map((s) => s.close()));

@@ -84,3 +84,12 @@ export function regLoad(server: Running, flows: number, seconds: number): () => 
     }
   };
 }
+
+/** Latency percentiles of one endpoint over every run in `totals` (the samples merged), in ms. */
+export function latencyOf(totals: Totals, path: string): { p50: number; p95: number; p99: number } {
+  const all: number[] = [];
+  for (const run of totals.runs) all.push(...run.latencies.samples(path));
+  all.sort((a, b) => a - b);
+  const at = (q: number) => (all.length === 0 ? NaN : all[Math.min(all.length - 1, Math.floor((q / 100) * all.length))]!);
+  return { p50: at(50), p95: at(95), p99: at(99) };
+}
