@@ -64,7 +64,8 @@ export class MemoryChallengeStore implements ChallengeStore {
     } else {
       // The marker lives as long as the ceremony would have, so a replay says "already used", not "unknown".
       this.#entries.set(key, { kind: 'used', expiresAt: entry.record.expiresAt });
-      result = { state: 'taken', record: copyCeremony(entry.record) };
+      // The store no longer holds the record (the marker replaced it): it is the caller's now, no copy needed.
+      result = { state: 'taken', record: entry.record };
     }
     this.#noteChange(now);
     return result;
@@ -94,9 +95,21 @@ function expiryOf(entry: ChallengeEntry): number {
   return entry.kind === 'pending' ? entry.record.expiresAt : entry.expiresAt;
 }
 
+/** A copy the caller cannot change afterwards (field by field: rest/spread copies are slow, and this is per options call). */
 function copyCeremony(record: CeremonyRecord): CeremonyRecord {
-  const { allowCredentials, ...rest } = record;
-  return allowCredentials === undefined ? { ...rest } : { ...rest, allowCredentials: [...allowCredentials] };
+  const copy: { -readonly [K in keyof CeremonyRecord]: CeremonyRecord[K] } = {
+    challenge: record.challenge,
+    clientId: record.clientId,
+    variant: record.variant,
+    type: record.type,
+    username: record.username,
+    userHandle: record.userHandle,
+    userVerification: record.userVerification,
+    origin: record.origin,
+    expiresAt: record.expiresAt,
+  };
+  if (record.allowCredentials !== undefined) copy.allowCredentials = [...record.allowCredentials];
+  return copy;
 }
 
 export class MemoryCredentialStore implements CredentialStore {
