@@ -4,17 +4,23 @@
 //   3. Over HTTP, full flows at --flows concurrent ceremonies: our service (SQLite, durable), the
 //      comparison server (SimpleWebAuthn on Fastify, in memory) and the null server, each pinned to core 0
 //      while this generator runs on core 1; rounds interleave the servers so that noise hits all of them.
+//   3b. Cost ledger (bench/lib/ledger.ts): the CPU of each step of one authentication and one `none`
+//      registration, in process on the service's own modules; printed after section 3, whose figures give
+//      the budget the targets leave and the "HTTP app and glue" remainder. Alone: --only ledger (which also
+//      measures the section-2 verification figures it refers to, briefly, without printing section 2).
 //   4. Memory at scale: --seed credentials bulk-seeded into SQLite, then RSS and authentications again.
 // Prints Markdown tables (the figures of BENCHMARKS.md) and, with --json <file>, the raw numbers.
 //
 //   npx tsc -p tsconfig.test.json && node .build/bench/run.js [--seconds 4] [--rounds 2] [--flows 32]
-//       [--seed 1000000] [--verify-seconds 1.5] [--json out.json] [--cpu-prof <dir>] [--only inprocess|http|seed] [--skip-scale]
+//       [--seed 1000000] [--verify-seconds 1.5] [--ledger-seconds 0.3] [--json out.json] [--cpu-prof <dir>]
+//       [--only inprocess|http|ledger|seed] [--skip-scale]
 
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { authLoad, emptyTotals, firstKeyCose, flowUsers, measured, regLoad, type Totals } from './lib/flows.js';
 import { cpuMicrosPerOp, opsPerSecond, runInProcess, type InProcessResults } from './lib/inprocess.js';
+import { ledgerReport, runLedger, type LedgerContext, type LedgerResults, type LedgerSummary } from './lib/ledger.js';
 import { CLIENT_ID, DOMAIN } from './lib/load.js';
 import { coreCount, hasProc, memory, pinned, pinSelf } from './lib/proc.js';
 import { seedCredentials, type SeedResult } from './lib/seed.js';
@@ -30,6 +36,7 @@ const { values } = parseArgs({
     flows: { type: 'string', default: '32' },
     seed: { type: 'string', default: '1000000' },
     'verify-seconds': { type: 'string', default: '1.5' },
+    'ledger-seconds': { type: 'string', default: '0.3' },
     json: { type: 'string' },
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
@@ -41,6 +48,7 @@ const ROUNDS = Number(values.rounds);
 const FLOWS = Number(values.flows);
 const SEED = Number(values.seed);
 const VERIFY_SECONDS = Number(values['verify-seconds']);
+const LEDGER_SECONDS = Number(values['ledger-seconds']);
 const PROFILE_ARGS = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
 const only = values.only;
 const started = performance.now();
@@ -189,6 +197,19 @@ if (!only || only === 'inprocess' || only === 'http') {
   }
 }
 
+// 3b. The cost ledger, measured here (in process, before any server starts) and printed after section 3.
+let ledger: LedgerResults | undefined;
+let ledgerNote: string | undefined;
+if (!only || only === 'ledger') {
+  if (!inprocess) {
+    // Alone, the ledger still refers to section 2's verification figures: measured briefly, not printed.
+    const verifySeconds = Math.min(VERIFY_SECONDS, 0.5);
+    inprocess = await runInProcess(verifySeconds);
+    ledgerNote = `Section 2's figures (raw verify, our verification) measured for this table only, ${verifySeconds} s per operation.`;
+  }
+  ledger = await runLedger({ seconds: LEDGER_SECONDS });
+}
+
 let http: ServerFigures[] | undefined;
 if (!only || only === 'http') {
   http = await httpSection();
@@ -214,6 +235,29 @@ if (!only || only === 'http') {
     const error = s.auth.firstError ?? s.reg.firstError;
     if (error) print(`First failure at ${s.name}: ${error}`);
   }
+}
+
+let ledgerSummary: LedgerSummary | undefined;
+if (ledger && inprocess) {
+  const regNone = inprocess.rows.find((r) => r.operation === 'registration (none)')!;
+  const authRow = inprocess.rows.find((r) => r.operation.startsWith('authentication'))!;
+  const context: { -readonly [K in keyof LedgerContext]: LedgerContext[K] } = {
+    verification: {
+      rawVerify: cpuMicrosPerOp(inprocess.rawVerify), authentication: cpuMicrosPerOp(authRow.ours), registrationNone: cpuMicrosPerOp(regNone.ours),
+      ...(ledgerNote ? { note: ledgerNote } : {}),
+    },
+  };
+  const server = (name: string) => http?.find((s) => s.name === name);
+  const [nul, cmp, ours] = [server('null server'), server('SimpleWebAuthn + Fastify'), server('our service')];
+  if (nul && cmp && ours) {
+    context.http = {
+      nullAuth: cpuMicros(nul.auth), nullReg: cpuMicros(nul.reg), comparisonAuth: cpuMicros(cmp.auth), comparisonReg: cpuMicros(cmp.reg),
+      oursAuth: cpuMicros(ours.auth), oursReg: cpuMicros(ours.reg),
+    };
+  }
+  const report = ledgerReport(ledger, context);
+  ledgerSummary = report.summary;
+  for (const line of report.lines) print(line);
 }
 
 let seededRuns: SeedFigures[] | undefined;
@@ -297,6 +341,7 @@ if (values.json) {
   writeFileSync(values.json, JSON.stringify({
     date: new Date().toISOString(), cpu: cpuModel, node: process.version, flows: FLOWS, rounds: ROUNDS, seconds: SECONDS,
     inprocess,
+    ledger: ledger && { results: ledger, summary: ledgerSummary },
     http: http?.map((s) => ({ name: s.name, idleMiB: s.idleMiB, peakMiB: s.peakMiB, auth: totals(s.auth), reg: totals(s.reg),
       latency: Object.fromEntries(['/api/attestation/options', '/api/attestation/result'].map((p) => [p, latencyOf(s.reg, p)])
         .concat(['/api/assertion/options', '/api/assertion/result'].map((p) => [p, latencyOf(s.auth, p)]))) })),
