@@ -78,15 +78,19 @@ export type ChallengeStoreConfig =
   | { readonly kind: 'database' }
   | { readonly kind: 'redis'; readonly url: string };
 
+/** `sqliteWriter`: where the SQLite writes are group-committed (docs/storage.md). */
+export type SqliteWriterSetting = 'auto' | 'thread' | 'inline';
+
 export interface ServiceConfig {
   readonly listen: { readonly host: string; readonly port: number };
   readonly database: DatabaseConfig;
   /**
-   * SQLite only: where credential writes and audit rows are group-committed (docs/storage.md). `thread`
-   * (absent = thread): a writer thread, the event loop never waits for a flush; `inline`: on the event
-   * loop, without the thread's second JavaScript heap (about 10-20 MiB less memory).
+   * SQLite only: where credential writes and audit rows are group-committed (docs/storage.md). `thread`:
+   * a writer thread, the event loop never waits for a flush; `inline`: on the event loop, without the
+   * thread's second JavaScript heap; `auto` (absent = auto): `thread` when the process may run on two or
+   * more cores, `inline` when it is confined to one (there the thread cannot run beside the event loop).
    */
-  readonly sqliteWriter?: 'thread' | 'inline';
+  readonly sqliteWriter?: SqliteWriterSetting;
   readonly challenges: ChallengeStoreConfig;
   readonly local: { readonly enabled: boolean };
   /** The demo login page (served over HTTPS through the relay) that `npm start` brings up by default. */

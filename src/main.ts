@@ -141,6 +141,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     log.info({
       url, adminUrl, database: config.database.kind, challenges: config.challenges.kind, applications: config.applications.length,
       rateLimitStore: opsOptions.rateLimits.store === 'memory' ? 'memory' : 'redis', metadataCheckMs,
+      // auto resolves by the cores this process may use (docs/storage.md): say what it chose.
+      sqliteWriter: stores.sqliteWriter?.mode ?? null,
     }, 'service started');
     if (config.local.enabled) {
       options.stderr.write(`${LOCAL_VARIANT_WARNING}\n`);

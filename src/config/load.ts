@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type {
-  ApplicationConfig, ChallengeStoreConfig, DatabaseConfig, ServiceConfig,
+  ApplicationConfig, ChallengeStoreConfig, DatabaseConfig, ServiceConfig, SqliteWriterSetting,
 } from '../config.js';
 import { readApplication } from './application.js';
 import {
@@ -131,11 +131,11 @@ export function validateConfig(
   return { listen, database, ...(sqliteWriter ? { sqliteWriter } : {}), challenges, local, demo, vendor, dataDir, secretsFile, limits, applications, ops };
 }
 
-function readSqliteWriter(problems: Problems, raw: unknown): 'thread' | 'inline' | undefined {
+function readSqliteWriter(problems: Problems, raw: unknown): SqliteWriterSetting | undefined {
   const text = readString(problems, 'sqliteWriter', raw, { max: 16 });
   if (text === undefined) return undefined;
-  if (text === 'thread' || text === 'inline') return text;
-  problems.add('sqliteWriter', `must be "thread" or "inline", got ${JSON.stringify(text)}`);
+  if (text === 'auto' || text === 'thread' || text === 'inline') return text;
+  problems.add('sqliteWriter', `must be "auto", "thread" or "inline", got ${JSON.stringify(text)}`);
   return undefined;
 }
 

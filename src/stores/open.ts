@@ -4,7 +4,7 @@
 import type { ServiceConfig } from '../config.js';
 import { MemoryChallengeStore } from './memory.js';
 import { migrateSqlite, openSqliteChallengeStore, openSqliteCredentialStore, type MigrationReport } from './sqlite.js';
-import { openSqliteWriter, type SqliteWriter } from './sqlite-writer.js';
+import { openSqliteWriter, resolveWriterMode, type SqliteWriter } from './sqlite-writer.js';
 import type { ChallengeStore, CredentialStore } from './types.js';
 
 export interface OpenedStores {
@@ -24,8 +24,8 @@ export interface OpenStoresOptions {
 type StoreConfig = Pick<ServiceConfig, 'database' | 'challenges' | 'sqliteWriter'>;
 
 export async function openStores(config: StoreConfig, options: OpenStoresOptions): Promise<OpenedStores> {
-  // On SQLite the service's hot-path writes go through one writer thread (group commit, off the event loop).
-  const sqliteWriter = config.database.kind === 'sqlite' ? await openSqliteWriter(config.database.path, { mode: config.sqliteWriter ?? 'thread' }) : undefined;
+  // On SQLite the service's hot-path writes go through one writer (group commit): a thread, or inline on one core.
+  const sqliteWriter = config.database.kind === 'sqlite' ? await openSqliteWriter(config.database.path, { mode: resolveWriterMode(config.sqliteWriter ?? 'auto') }) : undefined;
   let credentials: CredentialStore;
   let challenges: ChallengeStore;
   try {

@@ -9,8 +9,10 @@
 //   never waits for a flush, at the price of a second JavaScript heap (about 10-15 MiB of RSS).
 // - `inline`: the same group commit on the event loop, on a connection of its own: one flush per group
 //   blocks the process (better-sqlite3 is synchronous), but no second heap.
-// BENCHMARKS.md measures both side by side; docs/storage.md says which is the default and why.
+// `auto` (the default, resolveWriterMode) picks between them by the cores the process may use; BENCHMARKS.md
+// measures both side by side, and docs/storage.md says why.
 
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { openSqliteDatabase } from './sqlite.js';
 import { GroupCommit, type WriteFailure, type WriteOutcome } from './sqlite-group-commit.js';
@@ -48,6 +50,18 @@ export interface SqliteWriterStats {
 
 export type SqliteWriterMode = 'thread' | 'inline';
 
+/**
+ * What `sqliteWriter: "auto"` (the default) runs: the thread only when the process may use a second core.
+ * Confined to one core (taskset, a cpuset), the thread cannot run beside the event loop: every group then
+ * costs two context switches and waits for the scheduler, which BENCHMARKS.md measured as about twice the
+ * CPU per write of `inline` and a higher p99. `cores` is os.availableParallelism() (it follows the CPU
+ * affinity mask, not a cgroup CPU quota).
+ */
+export function resolveWriterMode(setting: SqliteWriterMode | 'auto', cores: number = availableParallelism()): SqliteWriterMode {
+  if (setting !== 'auto') return setting;
+  return cores >= 2 ? 'thread' : 'inline';
+}
+
 export interface SqliteWriterOptions {
   /** Default `thread`. */
   readonly mode?: SqliteWriterMode;
@@ -68,6 +82,8 @@ export class SqliteWriteError extends Error {
 }
 
 export interface SqliteWriter {
+  /** Where the group commit runs. */
+  readonly mode: SqliteWriterMode;
   /** Runs one named write; resolves to the number of rows it changed, after its transaction committed. */
   run(name: SqliteWriteName, params: SqliteWriteParams): Promise<number>;
   /** Resolves when the writer's connection answers (readiness). */
@@ -109,6 +125,7 @@ function settle(outcome: WriteOutcome, resolve: (changes: number) => void, rejec
 
 /** Group commit on the event loop, on a connection of its own. */
 class InlineWriter implements SqliteWriter {
+  readonly mode = 'inline';
   readonly #db: ReturnType<typeof openSqliteDatabase>;
   readonly #commits: GroupCommit;
   readonly #counter = new GroupCounter();
@@ -159,6 +176,7 @@ const THREAD = new URL('./sqlite-writer-thread.js', import.meta.url);
 
 /** Group commit on a worker thread with its own connection; the event loop never waits for a flush. */
 class ThreadWriter implements SqliteWriter {
+  readonly mode = 'thread';
   readonly #data: WriterThreadData;
   readonly #startTimeoutMs: number;
   readonly #waiting = new Map<number, Waiting>();

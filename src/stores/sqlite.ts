@@ -5,9 +5,9 @@
 // one statement or one IMMEDIATE transaction, and the busy timeout makes a writer wait for another.
 // better-sqlite3 is synchronous: each call runs to completion before any other JavaScript, so within one
 // process nothing interleaves; across processes SQLite's locks make each statement atomic.
-// The service sends a credential's `create` and `recordUse` to the writer thread (sqlite-writer.ts), which
-// commits the writes that arrive together in one transaction (one fsync for many ceremonies), off the
-// event loop; without a writer (CLI, tests) they are autocommit statements on this connection.
+// The service sends a credential's `create` and `recordUse` to the SQLite writer (sqlite-writer.ts: a
+// thread, or inline on one core), which commits the writes that arrive together in one transaction (one
+// fsync for many ceremonies); without a writer (CLI, tests) they are autocommit statements on this connection.
 
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
@@ -226,7 +226,7 @@ const MAX_ADMIN_PAGE = 1000;
 
 export interface SqliteCredentialStoreOptions {
   /**
-   * Where `create` and `recordUse` commit: the writer thread (group commit, the service's default), or,
+   * Where `create` and `recordUse` commit: the SQLite writer (group commit, what the service uses), or,
    * without one, this connection (one autocommit statement each). Not closed by the store: its owner closes it.
    */
   readonly writer?: SqliteWriter;

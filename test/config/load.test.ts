@@ -515,14 +515,15 @@ describe('loadConfig: operations keys (admin, rateLimits, audit, …)', () => {
 });
 
 describe('loadConfig: sqliteWriter', () => {
-  it('absent: not in the config (the stores use the writer thread); "thread" and "inline" are read as written', () => {
+  it('absent: not in the config (the stores resolve auto); "auto", "thread" and "inline" are read as written', () => {
     assert.equal(loadFile({ applications: [minimalApp()] }).config.sqliteWriter, undefined);
+    assert.equal(loadFile({ sqliteWriter: 'auto', applications: [minimalApp()] }).config.sqliteWriter, 'auto');
     assert.equal(loadFile({ sqliteWriter: 'thread', applications: [minimalApp()] }).config.sqliteWriter, 'thread');
     assert.equal(loadFile({ sqliteWriter: 'inline', applications: [minimalApp()] }).config.sqliteWriter, 'inline');
   });
 
-  it('anything else is a problem naming the key and the two values', () => {
-    assertProblem(problemsOfFile({ sqliteWriter: 'async', applications: [minimalApp()] }), 'sqliteWriter', '"thread" or "inline"');
+  it('anything else is a problem naming the key and the three values', () => {
+    assertProblem(problemsOfFile({ sqliteWriter: 'async', applications: [minimalApp()] }), 'sqliteWriter', '"auto", "thread" or "inline"');
     assertProblem(problemsOfFile({ sqliteWriter: 1, applications: [minimalApp()] }), 'sqliteWriter');
     assertProblem(problemsOfFile({ applications: [minimalApp()] }, { PASSKEY_SQLITE_WRITER: 'none' }), 'sqliteWriter');
   });

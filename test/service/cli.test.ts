@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -20,9 +21,11 @@ interface Served {
 }
 
 /** Starts `serve` and waits (bounded) for the line with the bound address. */
-function serve(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Served> {
+function serve(args: string[], options: { cwd: string; env?: Record<string, string>; wrapper?: readonly string[] }): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'serve', ...args], { cwd: options.cwd, env: cleanEnv(options.env) });
+    // `wrapper`: a command that execs node, such as taskset with a CPU list.
+    const [command, ...wrapperArgs] = [...(options.wrapper ?? []), process.execPath];
+    const child = spawn(command!, [...wrapperArgs, CLI, 'serve', ...args], { cwd: options.cwd, env: cleanEnv(options.env) });
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
@@ -115,6 +118,18 @@ describe('cli: bad calls exit 2 with the usage', () => {
 });
 
 describe('cli: serve', () => {
+  it('sqliteWriter auto: the writer thread with two or more cores, inline when taskset confines the process to one', async () => {
+    const { file } = configDir({ local: { enabled: false } });
+    const started = (text: string) => /"sqliteWriter":"(\w+)"/.exec(text.split('\n').find((line) => line.includes('service started')) ?? '')?.[1];
+    const free = await serve(['--config', file], { cwd: tempDir() });
+    assert.equal(await free.stop(), 0);
+    assert.equal(started(free.stdout() + free.stderr()), availableParallelism() >= 2 ? 'thread' : 'inline');
+    const pinned = await serve(['--config', file], { cwd: tempDir(), wrapper: ['taskset', '-c', '0'] });
+    assert.equal((await registrationOptions(pinned.url)).status, 200);
+    assert.equal(await pinned.stop(), 0);
+    assert.equal(started(pinned.stdout() + pinned.stderr()), 'inline');
+  });
+
   it('starts from a config file on port 0, answers, and stops gracefully on SIGTERM', async () => {
     const { dir, file } = configDir();
     const served = await serve(['--config', file], { cwd: tempDir() });

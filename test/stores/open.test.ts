@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { migrateDatabase, openStores } from '../../src/stores/open.js';
 import { MemoryChallengeStore } from '../../src/stores/memory.js';
@@ -19,6 +20,8 @@ describe('openStores', () => {
     const path = join(tempDir(), 'data', 'fido2.db');
     const stores = await openStores({ database: { kind: 'sqlite', path }, challenges: { kind: 'memory' } }, { clock });
     assert.ok(stores.credentials instanceof SqliteCredentialStore);
+    // No sqliteWriter: auto, which follows the cores this process may run on.
+    assert.equal(stores.sqliteWriter?.mode, availableParallelism() >= 2 ? 'thread' : 'inline');
     assert.ok(stores.challenges instanceof MemoryChallengeStore);
     const record = credential();
     assert.equal(await stores.credentials.create(record), 'created');
@@ -31,6 +34,7 @@ describe('openStores', () => {
       const path = join(tempDir(), 'fido2.db');
       const stores = await openStores({ database: { kind: 'sqlite', path }, sqliteWriter: mode, challenges: { kind: 'memory' } }, { clock });
       assert.ok(stores.sqliteWriter);
+      assert.equal(stores.sqliteWriter.mode, mode);
       const records = [credential(), credential(), credential()];
       assert.deepEqual(await Promise.all(records.map((r) => stores.credentials.create(r))), ['created', 'created', 'created']);
       assert.equal(stores.sqliteWriter.stats().writes, 3);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteDatabase, SqliteCredentialStore } from '../../src/stores/sqlite.js';
-import { openSqliteWriter, SqliteWriteError, type SqliteWriter, type SqliteWriterMode } from '../../src/stores/sqlite-writer.js';
+import { openSqliteWriter, resolveWriterMode, SqliteWriteError, type SqliteWriter, type SqliteWriterMode } from '../../src/stores/sqlite-writer.js';
 import { StoreUnavailableError, type CredentialUse } from '../../src/stores/types.js';
 import { SqliteAuditStore } from '../../src/admin/sqlite-stores.js';
 import { tempDir } from '../config/support.js';
@@ -189,3 +189,18 @@ for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriter
     });
   });
 }
+
+describe('sqliteWriter "auto"', () => {
+  it('is the thread when the process may use two or more cores, inline when it is confined to one', () => {
+    assert.equal(resolveWriterMode('auto', 1), 'inline');
+    assert.equal(resolveWriterMode('auto', 2), 'thread');
+    assert.equal(resolveWriterMode('auto', 64), 'thread');
+  });
+
+  it('an explicit mode is kept whatever the cores', () => {
+    for (const cores of [1, 2, 8]) {
+      assert.equal(resolveWriterMode('thread', cores), 'thread');
+      assert.equal(resolveWriterMode('inline', cores), 'inline');
+    }
+  });
+});
