@@ -7,7 +7,7 @@
 //   npx tsc -p tsconfig.test.json && node .build/bench/pair.js --a <server> --b <server>
 //       [--op auth|reg] [--slices 10] [--seconds 2] [--flows 32] [--cpu-prof <dir>]
 //
-// <server>: ours | ours:inline | plain-thread | plain-inline | plain-none | comparison | null, optionally
+// <server>: ours | ours:thread | ours:inline | plain-thread | plain-inline | plain-none | comparison | null, optionally
 // followed by @<build folder> to run another build of the project (say, a worktree of the last commit
 // compiled with `npx tsc -p tsconfig.test.json --outDir <folder>`), which makes a before/after pair.
 
@@ -38,7 +38,8 @@ async function start(spec: string, dir: string): Promise<Running> {
   const named = (server: Running): Running => ({ ...server, name: spec });
   switch (kind) {
     case 'ours': return named(await startOurs(dir, NODE_ARGS, 'ours', spec, {}, build));
-    case 'ours:inline': return named(await startOurs(dir, NODE_ARGS, 'ours', spec, { PASSKEY_SQLITE_WRITER: 'inline' }, build));
+    case 'ours:thread': case 'ours:inline':
+      return named(await startOurs(dir, NODE_ARGS, 'ours', spec, { PASSKEY_SQLITE_WRITER: kind.slice('ours:'.length) }, build));
     case 'plain-thread': case 'plain-inline': case 'plain-none':
       return named(await startOursWithoutHooks(dir, NODE_ARGS, kind.slice('plain-'.length) as WriterMode, build));
     case 'comparison': return named(await startComparison(dir, NODE_ARGS));

@@ -66,7 +66,7 @@ import { MemoryBucketStore } from '../../src/ratelimit/memory.js';
 import type { Application, Logger, OperationOutcome, Secrets, ServiceDeps } from '../../src/service.js';
 import { MemoryChallengeStore } from '../../src/stores/memory.js';
 import { openSqliteCredentialStore, type SqliteCredentialStore } from '../../src/stores/sqlite.js';
-import { openSqliteWriter, type SqliteWriter } from '../../src/stores/sqlite-writer.js';
+import { openSqliteWriter, resolveWriterMode, type SqliteWriter } from '../../src/stores/sqlite-writer.js';
 import type { CeremonyRecord, CredentialRecord } from '../../src/stores/types.js';
 import { encodeBase64url } from '../../src/util/base64url.js';
 import { generateKeyPair } from '../../src/util/keys.js';
@@ -119,6 +119,8 @@ export interface LedgerResults {
   readonly secondsPerStep: number;
   readonly rounds: number;
   readonly steps: Readonly<Record<string, LedgerStep>>;
+  /** The writer mode the service runs here (sqliteWriter "auto" in this process): the sums and checks use it. */
+  readonly shipped: 'thread' | 'inline';
   readonly tookSeconds: number;
 }
 
@@ -340,6 +342,9 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
     };
     const thread = await open('thread');
     const inline = await open('inline');
+    // What the service resolves sqliteWriter "auto" to in a process like this one (pinned to one core: inline).
+    const shipped = resolveWriterMode('auto');
+    const main = shipped === 'thread' ? thread : inline;
     const challenges = new MemoryChallengeStore({ clock: runtime.now });
 
     // Applications, metrics, audit and rate limits as src/admin/setup.ts builds them (request log off, as in the bench).
@@ -368,10 +373,11 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
     );
     const hooksThread = hooksFor(thread.audit);
     const hooksInline = hooksFor(inline.audit);
+    const hooksMain = shipped === 'thread' ? hooksThread : hooksInline;
     const auditLogs = { thread: new AuditLog(thread.audit, runtime, quietLog), inline: new AuditLog(inline.audit, runtime, quietLog) };
 
     const deps: ServiceDeps = {
-      config, applications: directory, credentials: thread.credentials, challenges, secrets, runtime, log: quietLog,
+      config, applications: directory, credentials: main.credentials, challenges, secrets, runtime, log: quietLog,
     };
     const keyCache = new KeyCache();
     const ctx = contextFor(deps, application, keyCache);
@@ -470,8 +476,8 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
     // The whole app in process (buildApp, the service's hooks and timed stores; inject instead of a socket).
     const injectHeaders = { 'user-agent': `${config.vendor} AppID: ${CLIENT_ID}`, 'content-type': 'application/json', origin: ORIGIN };
     const appDeps = (drawn: readonly Buffer[]): ServiceDeps => ({
-      ...deps, runtime: queuedRuntime(drawn), hooks: hooksThread,
-      credentials: storeMetrics.instrument('credentials', thread.credentials), challenges: storeMetrics.instrument('challenges', challenges),
+      ...deps, runtime: queuedRuntime(drawn), hooks: hooksMain,
+      credentials: storeMetrics.instrument('credentials', main.credentials), challenges: storeMetrics.instrument('challenges', challenges),
     });
     // One app per ceremony, as the service has one: the flows of a round start their options calls in flow order
     // and reach the challenge draw in that order (the same awaits before it), so round k, flow f draws
@@ -568,7 +574,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
         checkContentType(headers['content-type']);
         return singleOrigin(headers.origin);
       } },
-      { key: 'admit', name: 'rate-limit admission (hooks.admit, memory buckets, limits lifted as in the bench)', op: () => hooksThread.admit!({ clientId: CLIENT_ID, remoteAddress: REMOTE_ADDRESS }) },
+      { key: 'admit', name: 'rate-limit admission (hooks.admit, memory buckets, limits lifted as in the bench)', op: () => hooksMain.admit!({ clientId: CLIENT_ID, remoteAddress: REMOTE_ADDRESS }) },
       { key: 'application', name: 'application lookup (StoredApplicationDirectory.find, cached)', op: () => directory.find(CLIENT_ID) },
       { key: 'storeTiming', name: 'store-call timing (createStoreMetrics proxy + histogram), per store call', op: () => timedNoop.noop() },
       // Request bodies.
@@ -611,9 +617,9 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
         const taken = await putTakeStore.take(CLIENT_ID, challenge, runtime.now());
         if (taken.state !== 'taken') throw new Error('ledger: challenge not taken');
       } },
-      { key: 'listByUser', name: 'credentials.listByUser, a user with one credential (SQLite)', op: (i) => thread.credentials.listByUser(CLIENT_ID, users[(i * 7919) % STORED_USERS]!.userHandle) },
-      { key: 'listByUserNew', name: 'credentials.listByUser, a new user (none)', op: (i) => thread.credentials.listByUser(CLIENT_ID, `none${i}`) },
-      { key: 'find', name: 'credentials.find (SQLite)', op: (i) => thread.credentials.find(CLIENT_ID, users[(i * 7919) % STORED_USERS]!.credential.idText) },
+      { key: 'listByUser', name: 'credentials.listByUser, a user with one credential (SQLite)', op: (i) => main.credentials.listByUser(CLIENT_ID, users[(i * 7919) % STORED_USERS]!.userHandle) },
+      { key: 'listByUserNew', name: 'credentials.listByUser, a new user (none)', op: (i) => main.credentials.listByUser(CLIENT_ID, `none${i}`) },
+      { key: 'find', name: 'credentials.find (SQLite)', op: (i) => main.credentials.find(CLIENT_ID, users[(i * 7919) % STORED_USERS]!.credential.idText) },
       { key: 'keyCache', name: 'imported-key cache hit (KeyCache.get)', op: (i) => {
         const u = users[i % 64]!;
         return keyCache.get(CLIENT_ID, u.credential.idText, u.credential.key.cose);
@@ -623,7 +629,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       { key: 'createThread', name: `credentials.create through the writer, thread (${FLOWS} at a time)`, op: createsOf(thread), opsPerCall: FLOWS, batch: 1 },
       { key: 'createInline', name: `credentials.create through the writer, inline (${FLOWS} at a time)`, op: createsOf(inline), opsPerCall: FLOWS, batch: 1 },
       // Operations hooks (src/admin/setup.ts composition: metrics, audit, rate limits).
-      { key: 'hooksOptions', name: 'outcome hooks of an options call (metrics; the audit hook records nothing for a successful options call)', op: (i) => hooksThread.onOutcome!(outcome('assertion/options', users[i % STORED_USERS]!, false)) },
+      { key: 'hooksOptions', name: 'outcome hooks of an options call (metrics; the audit hook records nothing for a successful options call)', op: (i) => hooksMain.onOutcome!(outcome('assertion/options', users[i % STORED_USERS]!, false)) },
       { key: 'hooksResultThread', name: `outcome hooks of a result call: metrics + audit row through the writer, thread (${FLOWS} at a time)`, op: resultHooksOf(hooksThread), opsPerCall: FLOWS, batch: 1 },
       { key: 'hooksResultInline', name: `outcome hooks of a result call: metrics + audit row through the writer, inline (${FLOWS} at a time)`, op: resultHooksOf(hooksInline), opsPerCall: FLOWS, batch: 1 },
       { key: 'auditThread', name: `audit row alone (AuditLog.record → SqliteAuditStore → writer, thread; ${FLOWS} at a time)`, op: auditsOf(auditLogs.thread), opsPerCall: FLOWS, batch: 1 },
@@ -632,14 +638,14 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       { key: 'answersAuth', name: 'answers: envelope + JSON.stringify + headers, assertion/options + assertion/result', op: () => { answer(assertionAnswer); return answer({}); } },
       { key: 'answersReg', name: 'answers: envelope + JSON.stringify + headers, attestation/options + attestation/result', op: () => { answer(attestationAnswer); return answer({}); } },
       // The ceremony functions end to end, as a check on the sum of their steps.
-      { key: 'ceremonyAuth', name: `assertionOptions + assertionResult end to end (service stores, writer thread, ${FLOWS} flows; no HTTP, no hooks)`,
+      { key: 'ceremonyAuth', name: `assertionOptions + assertionResult end to end (service stores, writer ${shipped}, ${FLOWS} flows; no HTTP, no hooks)`,
         opsPerCall: FLOWS, batch: 1, maxCalls: E2E_CALLS, op: async (call) => {
           await Promise.all(authFlows.map(async (flow) => {
             await assertionOptions(flow.ctx, { username: flow.user.username, userVerification: 'preferred' });
             await assertionResult(flow.ctx, flow.results[call]!);
           }));
         } },
-      { key: 'ceremonyReg', name: `attestationOptions + attestationResult (none) end to end (service stores, writer thread, ${FLOWS} flows; no HTTP, no hooks)`,
+      { key: 'ceremonyReg', name: `attestationOptions + attestationResult (none) end to end (service stores, writer ${shipped}, ${FLOWS} flows; no HTTP, no hooks)`,
         opsPerCall: FLOWS, batch: 1, maxCalls: E2E_CALLS, op: async (call) => {
           await Promise.all(regFlows.map(async (flow) => {
             const { username, result } = flow.calls[call]!;
@@ -667,7 +673,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
         } },
     ];
     const steps = await measureAll(options.only ? specs.filter((spec) => options.only!.includes(spec.key)) : specs, seconds);
-    return { storedCredentials: STORED_USERS, flows: FLOWS, secondsPerStep: seconds, rounds: ROUNDS, steps, tookSeconds: (performance.now() - started) / 1000 };
+    return { storedCredentials: STORED_USERS, flows: FLOWS, secondsPerStep: seconds, rounds: ROUNDS, steps, shipped, tookSeconds: (performance.now() - started) / 1000 };
   } finally {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -740,6 +746,8 @@ export function summarizeLedger(ledger: LedgerResults, context: LedgerContext = 
     row(`${s.storeTiming!.name}: ${store} store calls`, us('storeTiming'), store),
   ];
 
+  // The rows of the writer mode the service runs here, and of the other one (asides).
+  const [W, O] = ledger.shipped === 'thread' ? ['Thread', 'Inline'] : ['Inline', 'Thread'];
   const authRows: LedgerRow[] = [
     ...shared(5),
     row(`request bodies beyond the floor: parseJsonBody + schema (${fmt(us('bodiesAuth'))} µs) − the null server's JSON.parse (${fmt(us('floorAuth'))} µs)`, us('bodiesAuth') - us('floorAuth'), 1),
@@ -751,12 +759,12 @@ export function summarizeLedger(ledger: LedgerResults, context: LedgerContext = 
     row(s.find!.name, us('find'), 1),
     row(s.keyCache!.name, us('keyCache'), 1),
     ...(v ? [row(`our verification beyond the raw verify (section 2: ${fmt(v.authentication)} − ${fmt(v.rawVerify)} µs)`, v.authentication - v.rawVerify, 1)] : []),
-    row(`${s.recordUseThread!.name}${kernel('recordUseThread')}`, us('recordUseThread'), 1),
+    row(`${s[`recordUse${W}`]!.name}${kernel(`recordUse${W}`)}`, us(`recordUse${W}`), 1),
     row(s.hooksOptions!.name, us('hooksOptions'), 1),
-    row(`${s.hooksResultThread!.name}${kernel('hooksResultThread')}`, us('hooksResultThread'), 1),
+    row(`${s[`hooksResult${W}`]!.name}${kernel(`hooksResult${W}`)}`, us(`hooksResult${W}`), 1),
     row(s.answersAuth!.name, us('answersAuth'), 1),
-    aside(`${s.recordUseInline!.name}${kernel('recordUseInline')} (the other writer mode)`, us('recordUseInline')),
-    aside(`${s.hooksResultInline!.name} (the other writer mode)`, us('hooksResultInline')),
+    aside(`${s[`recordUse${O}`]!.name}${kernel(`recordUse${O}`)} (the other writer mode)`, us(`recordUse${O}`)),
+    aside(`${s[`hooksResult${O}`]!.name} (the other writer mode)`, us(`hooksResult${O}`)),
     aside(`of the result hooks: ${s.auditThread!.name}${kernel('auditThread')}`, us('auditThread')),
     aside(s.auditInline!.name, us('auditInline')),
     ...(v ? [
@@ -776,11 +784,11 @@ export function summarizeLedger(ledger: LedgerResults, context: LedgerContext = 
     row(s.listByUserNew!.name, us('listByUserNew'), 1),
     row(s.challengePutTake!.name, us('challengePutTake'), 1),
     ...(v ? [row('our verification of a `none` registration, section 2 (parseClientData + parseRegistration + verifyRegistration; no signature)', v.registrationNone, 1)] : []),
-    row(`${s.createThread!.name}${kernel('createThread')}`, us('createThread'), 1),
+    row(`${s[`create${W}`]!.name}${kernel(`create${W}`)}`, us(`create${W}`), 1),
     row(s.hooksOptions!.name, us('hooksOptions'), 1),
-    row(`${s.hooksResultThread!.name}${kernel('hooksResultThread')}`, us('hooksResultThread'), 1),
+    row(`${s[`hooksResult${W}`]!.name}${kernel(`hooksResult${W}`)}`, us(`hooksResult${W}`), 1),
     row(s.answersReg!.name, us('answersReg'), 1),
-    aside(`${s.createInline!.name}${kernel('createInline')} (the other writer mode)`, us('createInline')),
+    aside(`${s[`create${O}`]!.name}${kernel(`create${O}`)} (the other writer mode)`, us(`create${O}`)),
     aside(`check: ${s.ceremonyReg!.name}`, us('ceremonyReg')),
     aside(`check: ${s.appReg!.name}`, us('appReg')),
   ];
@@ -789,8 +797,8 @@ export function summarizeLedger(ledger: LedgerResults, context: LedgerContext = 
   const regSum = sumOf(regRows);
   // The rows the ceremony functions consist of (options-call prelude, stores, verification, the durable write).
   const authSteps = v ? us('username') + us('userHandleKnown') + us('challenge') + us('listByUser') + us('challengePutTake') + us('find') + us('keyCache') +
-    v.authentication + us('recordUseThread') : null;
-  const regSteps = v ? us('username') + us('userHandleNew') + us('challenge') + us('listByUserNew') + us('challengePutTake') + v.registrationNone + us('createThread') : null;
+    v.authentication + us(`recordUse${W}`) : null;
+  const regSteps = v ? us('username') + us('userHandleNew') + us('challenge') + us('listByUserNew') + us('challengePutTake') + v.registrationNone + us(`create${W}`) : null;
   const authGlue = http && v ? http.oursAuth - http.nullAuth - v.rawVerify - authSum : null;
   const authAppGlue = v ? us('appAuth') - v.rawVerify - authSum - us('floorAuth') : null;
   const regGlue = http ? http.oursReg - http.nullReg - regSum : null;
@@ -835,7 +843,7 @@ export function ledgerReport(ledger: LedgerResults, context: LedgerContext = {})
   lines.push(`The service's own modules on a temp SQLite file (WAL, synchronous=FULL) holding ${ledger.storedCredentials.toLocaleString('en')} credentials of one ` +
     `application (one per user, registered through the service's verifier); CPU = process.cpuUsage() (every thread: the writer thread, GC, ` +
     `the kernel time of the flushes), ${ledger.secondsPerStep} s per step in ${ledger.rounds} rounds after a warm-up, each figure without its step's slowest and fastest round; writes ${ledger.flows} at a time (group commit ` +
-    `as under ${ledger.flows} flows). Sums use the service's default writer (thread). Ledger took ${fmt(ledger.tookSeconds, 0)} s.` +
+    `as under ${ledger.flows} flows). Sums use the writer the service runs in such a process (sqliteWriter "auto" → ${ledger.shipped}). Ledger took ${fmt(ledger.tookSeconds, 0)} s.` +
     (v?.note ? ` ${v.note}` : ''));
   lines.push('');
   lines.push('### One authentication (assertion/options + assertion/result)');

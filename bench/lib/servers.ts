@@ -69,8 +69,8 @@ export async function startOurs(
 export type WriterMode = 'thread' | 'inline' | 'none';
 
 const WRITER_ROW: Record<WriterMode, string> = {
-  thread: 'ours without operations hooks (diagnostic)',
-  inline: 'ours without hooks, inline group commit (diagnostic)',
+  thread: 'ours without hooks, writer thread (diagnostic)',
+  inline: 'ours without operations hooks (diagnostic)',
   none: 'ours without hooks, one commit per write (diagnostic: before the writer)',
 };
 
