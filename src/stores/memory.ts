@@ -26,14 +26,25 @@ export interface MemoryChallengeStoreOptions {
   readonly clock?: () => number;
 }
 
-/** Sweeping is O(size); doing it after every `size / 2` (at least 64) changes keeps it O(1) amortised. */
-const MIN_SWEEP_INTERVAL = 64;
+/**
+ * Entries sit in the Map in the order they were put, which is the order they expire in for one timeout (a
+ * used-marker keeps its ceremony's place and expiry). So every change first removes expired entries from
+ * the oldest end, stopping at the first live one: O(what expired), never a pause over the whole store, at
+ * most this many per change. With several timeouts an expired entry can wait behind a live older one
+ * (`take` checks expiry itself, so this only delays freeing it): then, and only then, a full sweep,
+ * O(size), runs whenever the store has doubled since the last one.
+ */
+const MAX_HEAD_SWEEP = 64;
+const MIN_FULL_SWEEP_SIZE = 1024;
 
 export class MemoryChallengeStore implements ChallengeStore {
   readonly #entries = new Map<string, ChallengeEntry>();
   readonly #clock: (() => number) | undefined;
   #latestNow = Number.NEGATIVE_INFINITY;
-  #changesSinceSweep = 0;
+  #sizeAfterFullSweep = 0;
+  /** The latest expiry put so far, and whether a later put expires earlier (several timeouts in use). */
+  #latestExpiry = Number.NEGATIVE_INFINITY;
+  #outOfOrder = false;
 
   constructor(options: MemoryChallengeStoreOptions = {}) {
     this.#clock = options.clock;
@@ -46,6 +57,8 @@ export class MemoryChallengeStore implements ChallengeStore {
 
   async put(record: CeremonyRecord): Promise<void> {
     this.#entries.set(pairKey(record.clientId, record.challenge), { kind: 'pending', record: copyCeremony(record) });
+    if (record.expiresAt < this.#latestExpiry) this.#outOfOrder = true;
+    else this.#latestExpiry = record.expiresAt;
     this.#noteChange(this.#clock?.() ?? this.#latestNow);
   }
 
@@ -76,7 +89,8 @@ export class MemoryChallengeStore implements ChallengeStore {
     for (const [key, entry] of this.#entries) {
       if (expiryOf(entry) < now) this.#entries.delete(key);
     }
-    this.#changesSinceSweep = 0;
+    this.#sizeAfterFullSweep = this.#entries.size;
+    this.#outOfOrder = false;
   }
 
   async ping(): Promise<void> {}
@@ -86,8 +100,13 @@ export class MemoryChallengeStore implements ChallengeStore {
   }
 
   #noteChange(now: number): void {
-    this.#changesSinceSweep += 1;
-    if (this.#changesSinceSweep >= Math.max(MIN_SWEEP_INTERVAL, this.#entries.size / 2)) this.sweep(now);
+    let removed = 0;
+    for (const [key, entry] of this.#entries) {
+      if (removed >= MAX_HEAD_SWEEP || expiryOf(entry) >= now) break;
+      this.#entries.delete(key);
+      removed += 1;
+    }
+    if (this.#outOfOrder && this.#entries.size > Math.max(MIN_FULL_SWEEP_SIZE, 2 * this.#sizeAfterFullSweep)) this.sweep(now);
   }
 }
 

@@ -22,6 +22,35 @@ describe('MemoryChallengeStore: bounded memory', () => {
     await store.close();
   });
 
+  it('one timeout: expired entries go from the oldest end as new ones arrive, a few per change', async () => {
+    let now = 1_700_000_000_000;
+    const store = new MemoryChallengeStore({ clock: () => now });
+    // A steady stream: each ceremony lives 1000 ms, one arrives every ms, half of them are taken.
+    for (let i = 0; i < 20_000; i += 1) {
+      now += 1;
+      const record = ceremony({ clientId: 'c', expiresAt: now + 1000 });
+      await store.put(record);
+      if (i % 2 === 0) assert.equal((await store.take('c', record.challenge, now)).state, 'taken');
+    }
+    // What is alive (about 1000 entries) is all that is held.
+    assert.ok(store.size <= 1001 + 64, `size ${store.size}`);
+    await store.close();
+  });
+
+  it('several timeouts: short-lived entries behind a long-lived one are freed by a full sweep as the store grows', async () => {
+    let now = 1_700_000_000_000;
+    const store = new MemoryChallengeStore({ clock: () => now });
+    const long = ceremony({ clientId: 'c', expiresAt: now + 600_000 });
+    await store.put(long);
+    for (let i = 0; i < 2000; i += 1) await store.put(ceremony({ clientId: 'c', expiresAt: now + 1000 }));
+    now += 2000;
+    for (let i = 0; i < 3000; i += 1) await store.put(ceremony({ clientId: 'c', expiresAt: now + 1000 }));
+    // Without the full sweep the 2000 expired ones would still be held behind `long` (5001 entries).
+    assert.ok(store.size <= 3001 + 1, `size ${store.size}`);
+    assert.equal((await store.take('c', long.challenge, now)).state, 'taken');
+    await store.close();
+  });
+
   it('without a clock, sweeps with the latest time take was given', async () => {
     const store = new MemoryChallengeStore();
     const start = 1_700_000_000_000;
