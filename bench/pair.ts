@@ -8,7 +8,7 @@
 //       [--op auth|reg] [--slices 10] [--seconds 2] [--flows 32] [--cpu-prof <dir>]
 //
 // <server>: ours | ours:thread | ours:inline | plain-thread | plain-inline | plain-none | comparison | null, optionally
-// followed by @<build folder> to run another build of the project (say, a worktree of the last commit
+// followed by !<node flag> (repeatable) and by @<build folder> to run another build of the project (say, a worktree of the last commit
 // compiled with `npx tsc -p tsconfig.test.json --outDir <folder>`), which makes a before/after pair.
 
 import { parseArgs } from 'node:util';
@@ -30,11 +30,14 @@ const { values } = parseArgs({
 const SLICES = Math.max(2, Math.min(100, Number(values.slices)));
 const SECONDS = Math.max(0.5, Math.min(30, Number(values.seconds)));
 const FLOWS = Math.max(1, Math.min(256, Number(values.flows)));
-const NODE_ARGS = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+const SHARED_NODE_ARGS = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
 if (values.op !== 'auth' && values.op !== 'reg') throw new Error('--op is auth or reg');
 
 async function start(spec: string, dir: string): Promise<Running> {
-  const [kind, build = BUILD] = spec.split('@') as [string, string | undefined];
+  // `<server>!<node flag>…@<build>`: node flags for that side only (say, ours!--max-semi-space-size=4).
+  const [head, build = BUILD] = spec.split('@') as [string, string | undefined];
+  const [kind, ...flags] = head.split('!') as [string, ...string[]];
+  const NODE_ARGS = [...SHARED_NODE_ARGS, ...flags];
   const named = (server: Running): Running => ({ ...server, name: spec });
   switch (kind) {
     case 'ours': return named(await startOurs(dir, NODE_ARGS, 'ours', spec, {}, build));
@@ -78,6 +81,8 @@ try {
   const result = values.op === 'auth' ? '/api/assertion/result' : '/api/attestation/result';
   const latency = (t: Totals) => { const l = latencyOf(t, result); return `p50 ${l.p50.toFixed(1)} / p95 ${l.p95.toFixed(1)} / p99 ${l.p99.toFixed(1)} ms`; };
   console.log(`${result}: A ${latency(a)}; B ${latency(b)}`);
+  const p99OverP50 = (x: Totals, y: Totals) => latencyOf(x, result).p99 / latencyOf(y, result).p50;
+  console.log(`${result}: A's p99 ÷ B's p50 = ${p99OverP50(a, b).toFixed(2)}; B's p99 ÷ A's p50 = ${p99OverP50(b, a).toFixed(2)}`);
   if (a.failed + b.failed > 0) process.exitCode = 1;
 } finally {
   await Promise.all(servers.map((s) => s.close()));
