@@ -69,6 +69,20 @@ describe('node:http handler', () => {
     assert.match(answer, /"CLIENT_ID_MALFORMED"/);
   });
 
+  it('header names in any case are the same headers, and a doubled one is seen whatever the case of each', async () => {
+    const body = JSON.stringify({ username: username('sock') });
+    const request = (userAgents: readonly string[]) => [
+      `POST ${PATHS.attestationOptions} HTTP/1.1`, 'Host: 127.0.0.1', 'CONTENT-type: application/json', ...userAgents,
+      `oRiGiN: ${ORIGIN}`, `content-LENGTH: ${Buffer.byteLength(body)}`, 'Connection: close', '', body,
+    ].join('\r\n');
+    const single = await raw(port, request([`USER-AGENT: ${VENDOR} AppID: ${CLIENT_ID}`]));
+    assert.match(single, /^HTTP\/1\.1 200 /);
+    assert.match(single, /"status":"ok"/);
+    const doubled = await raw(port, request([`user-agent: ${VENDOR} AppID: ${CLIENT_ID}`, `User-Agent: ${VENDOR} AppID: ${CLIENT_ID}`]));
+    assert.match(doubled, /^HTTP\/1\.1 400 /);
+    assert.match(doubled, /"CLIENT_ID_MALFORMED"/);
+  });
+
   it('two origin headers → 403 ORIGIN_NOT_ALLOWED (standard variant)', async () => {
     const body = JSON.stringify({ username: username('sock') });
     const answer = await raw(port, [
