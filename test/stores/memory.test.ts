@@ -51,6 +51,17 @@ describe('MemoryChallengeStore: bounded memory', () => {
     await store.close();
   });
 
+  it('a used-marker belongs to its Client ID: the same challenge of another client is missing, not used', async () => {
+    const store = new MemoryChallengeStore();
+    const record = ceremony({ clientId: 'client-a', expiresAt: Date.now() + 60_000 });
+    await store.put(record);
+    assert.equal((await store.take('client-a', record.challenge, Date.now())).state, 'taken');
+    assert.deepEqual(await store.take('client-a', record.challenge, Date.now()), { state: 'used' });
+    assert.deepEqual(await store.take('client-b', record.challenge, Date.now()), { state: 'missing' });
+    assert.deepEqual(await store.take('client-a', `${record.challenge}x`, Date.now()), { state: 'missing' });
+    await store.close();
+  });
+
   it('without a clock, sweeps with the latest time take was given', async () => {
     const store = new MemoryChallengeStore();
     const start = 1_700_000_000_000;
