@@ -1,0 +1,49 @@
+// The benchmark tools run from a fresh build and print what BENCHMARKS.md quotes: a smoke test of each at
+// its smallest setting. No figure is asserted (figures belong in BENCHMARKS.md, never in a test), only that
+// the tools finish, fail nothing and print their tables.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench');
+const LIMIT_MS = 90_000;
+
+function run(script: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(BENCH, script), ...args], { env: { ...process.env, NODE_ENV: 'production' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${script} did not finish within ${LIMIT_MS} ms\n${stderr}`)); }, LIMIT_MS);
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+  });
+}
+
+describe('bench tools (smoke)', () => {
+  it('run.js --only inprocess: the verification table, ours next to SimpleWebAuthn', async () => {
+    const { code, stdout, stderr } = await run('run.js', ['--only', 'inprocess', '--verify-seconds', '0.05']);
+    assert.equal(code, 0, stderr);
+    for (const row of ['raw node:crypto P-256 verify', 'registration (none)', 'registration (packed self)', 'authentication (ES256)']) {
+      assert.match(stdout, new RegExp(`\\| ${row.replace(/[()]/g, '\\$&')}[^|]* \\| \\d+ \\| [\\d.]+ \\|`), row);
+    }
+  });
+
+  it('run.js --only ledger: the steps of an authentication and a registration, and their sums', async () => {
+    const { code, stdout, stderr } = await run('run.js', ['--only', 'ledger', '--ledger-seconds', '0.02', '--verify-seconds', '0.05']);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /Sum of the steps per authentication: \*\*[\d.]+ µs\*\*/);
+    assert.match(stdout, /Sum of the steps per registration: \*\*[\d.]+ µs\*\*/);
+    assert.match(stdout, /\| credentials\.find \(SQLite\) \| [\d.]+ \|/);
+  });
+
+  it('pair.js: two servers in alternating slices, a ratio per slice and the median', async () => {
+    const { code, stdout, stderr } = await run('pair.js', ['--a', 'null', '--b', 'ours', '--slices', '2', '--seconds', '0.5', '--flows', '4']);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^\| 1 \| [\d.]+ \| [\d.]+ \| [\d.]+ \|$/m);
+    assert.match(stdout, /A: [\d.]+ µs\/op over \d+ ops \(0 failed\); B: [\d.]+ µs\/op over \d+ ops \(0 failed\)/);
+    assert.match(stdout, /B \/ A: median [\d.]+/);
+  });
+});
