@@ -89,7 +89,7 @@ export class GroupCommit {
 
   #attempt(write: Queued, group: number): WriteOutcome {
     try {
-      return { ok: true, changes: this.#statement(write.name).run(bindable(write.params)).changes, group };
+      return { ok: true, changes: this.#statement(write.name).run(write.params).changes, group };
     } catch (error) {
       return failure(error);
     }
@@ -115,13 +115,4 @@ export function failure(error: unknown): WriteFailure {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
   return { ok: false, message, code: typeof code === 'string' ? code : null, unavailable: typeof code === 'string' && SQLITE_UNAVAILABLE.test(code) };
-}
-
-/** A structured clone turns Buffers into Uint8Arrays; better-sqlite3 binds only Buffers as BLOBs. */
-function bindable(params: SqliteWriteParams): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(params)) {
-    out[key] = value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
-  }
-  return out;
 }

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from './sqlite.js';
 import { failure, GroupCommit } from './sqlite-group-commit.js';
 import type { WriterMessage, WriterReply, WriterRequest, WriterThreadData } from './sqlite-writer.js';
+import type { SqliteWriteParams } from './sqlite-writes.js';
 
 const port = parentPort!;
 const { path, busyTimeoutMs, maxGroup } = workerData as WriterThreadData;
@@ -33,7 +34,7 @@ port.on('message', (requests: WriterMessage) => {
 function handle(request: WriterRequest): void {
   switch (request.kind) {
     case 'write':
-      commits.push(request.name, request.params, (outcome) => reply({ id: request.id, ...outcome }));
+      commits.push(request.name, bindable(request.params), (outcome) => reply({ id: request.id, ...outcome }));
       return;
     case 'ping':
       try {
@@ -53,4 +54,16 @@ function handle(request: WriterRequest): void {
       return;
   }
 }
+/**
+ * The message's structured clone turned the stores' Buffers into Uint8Arrays, and better-sqlite3 binds only
+ * Buffers as BLOBs: views of the same bytes again (the inline writer gets the stores' Buffers as they are).
+ */
+function bindable(params: SqliteWriteParams): SqliteWriteParams {
+  const out: Record<string, SqliteWriteParams[string]> = {};
+  for (const [key, value] of Object.entries(params)) {
+    out[key] = value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+  }
+  return out;
+}
+
 reply({ id: -1, ok: true, changes: 0, group: 0 }); // ready: the file is open and migrated

@@ -1,6 +1,6 @@
-// The writes that go through the SQLite writer thread (src/stores/sqlite-writer.ts), by name: the statements
-// a ceremony makes on its hot path. The stores name them; the writer thread prepares them on its own
-// connection. One table, so the SQL of a write stands in one place whichever path runs it.
+// The writes that go through the SQLite writer (src/stores/sqlite-writer.ts), by name: the statements a
+// ceremony makes on its hot path. The stores name them; the writer (a thread, or inline) prepares them on
+// its own connection. One table, so the SQL of a write stands in one place whichever path runs it.
 
 /** The columns of `credentials`, in the order of the migrations; shared by every credential statement. */
 export const CREDENTIAL_COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,

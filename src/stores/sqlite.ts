@@ -124,8 +124,6 @@ export function sqliteSchemaVersion(db: Db): number {
 // ---------------------------------------------------------------------------------------------------
 // Credentials
 
-const COLUMNS = CREDENTIAL_COLUMNS;
-
 interface CredentialRow {
   client_id: string;
   credential_id: string;
@@ -250,10 +248,10 @@ export class SqliteCredentialStore implements CredentialStore {
     this.#db = db;
     this.#writer = options.writer;
     this.#insert = db.prepare(SQLITE_WRITES['credential.insert']);
-    this.#find = db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`).raw();
-    this.#listByUser = db.prepare(`SELECT ${COLUMNS} FROM credentials WHERE client_id = ? AND user_handle = ? ORDER BY created_at, credential_id`).raw();
+    this.#find = db.prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`).raw();
+    this.#listByUser = db.prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND user_handle = ? ORDER BY created_at, credential_id`).raw();
     this.#recordUse = db.prepare(SQLITE_WRITES['credential.use']);
-    this.#listByApplication = db.prepare(`SELECT ${COLUMNS} FROM credentials
+    this.#listByApplication = db.prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials
       WHERE client_id = @clientId AND (@after IS NULL OR credential_id > @after) ORDER BY credential_id LIMIT @limit`).raw();
     this.#delete = db.prepare('DELETE FROM credentials WHERE client_id = ? AND credential_id = ?');
     this.#rename = db.prepare('UPDATE credentials SET nickname = ? WHERE client_id = ? AND credential_id = ?');
