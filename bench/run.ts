@@ -18,7 +18,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { authLoad, emptyTotals, firstKeyCose, flowUsers, measured, regLoad, type Totals } from './lib/flows.js';
+import { authLoad, emptyTotals, firstKeyCose, flowUsers, latencyOf, measured, regLoad, type Totals } from './lib/flows.js';
 import { cpuMicrosPerOp, opsPerSecond, runInProcess, type InProcessResults } from './lib/inprocess.js';
 import { ledgerReport, runLedger, type LedgerContext, type LedgerResults, type LedgerSummary } from './lib/ledger.js';
 import { CLIENT_ID, DOMAIN } from './lib/load.js';
@@ -160,15 +160,6 @@ const cpuMicros = (t: Totals) => (t.serverCpu / t.ops) * 1e6;
 const sysMicros = (t: Totals) => (t.serverSys / t.ops) * 1e6;
 const perCpuSecond = (t: Totals) => t.ops / t.serverCpu;
 const share = (cpu: number, t: Totals) => `${f0((100 * cpu) / t.seconds)} %`;
-
-function latencyOf(t: Totals, path: string): { p50: number; p95: number; p99: number } {
-  // Percentiles over every run of this server: merge the samples.
-  const all: number[] = [];
-  for (const run of t.runs) all.push(...run.latencies.samples(path));
-  all.sort((a, b) => a - b);
-  const at = (q: number) => (all.length === 0 ? NaN : all[Math.min(all.length - 1, Math.floor((q / 100) * all.length))]!);
-  return { p50: at(50), p95: at(95), p99: at(99) };
-}
 
 const out: string[] = [];
 const print = (line = '') => { out.push(line); console.log(line); };

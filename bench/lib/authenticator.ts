@@ -4,7 +4,8 @@
 // once: generating a P-256 key per registration would spend the generator's core on keygen, and servers
 // do not (and cannot) notice two credentials sharing a public key.
 
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createHash, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPair } from '../../src/util/keys.js';
 
 // ----- Minimal CBOR (RFC 8949) for the shapes an authenticator emits -----
 
@@ -41,7 +42,8 @@ export interface KeyPair {
 }
 
 export function makeKeyPair(): KeyPair {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  // The service's key maker: generateKeyPairSync can hang Node 20 here (src/util/keys.ts).
+  const { privateKey, publicKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
   const cose = cbor(new Map<number, Cbor>([
     [1, 2], [3, -7], [-1, 1],

@@ -69,13 +69,13 @@ import { openSqliteCredentialStore, type SqliteCredentialStore } from '../../src
 import { openSqliteWriter, resolveWriterMode, type SqliteWriter } from '../../src/stores/sqlite-writer.js';
 import type { CeremonyRecord, CredentialRecord } from '../../src/stores/types.js';
 import { encodeBase64url } from '../../src/util/base64url.js';
-import { generateKeyPair } from '../../src/util/keys.js';
 import { systemRuntime, type Runtime } from '../../src/util/runtime.js';
 import { parseClientData } from '../../src/webauthn/client-data.js';
 import { parseRegistration } from '../../src/webauthn/parse.js';
 import { verifyRegistration } from '../../src/webauthn/registration.js';
 import type { RegistrationCredentialJSON } from '../../src/webauthn/types.js';
-import { Authenticator, cbor, type AssertionJSON, type Credential, type KeyPair, type RegistrationJSON } from './authenticator.js';
+import { Authenticator, keyPool, type AssertionJSON, type Credential, type RegistrationJSON } from './authenticator.js';
+import { benchServiceConfig } from './servers.js';
 import { CLIENT_ID, DOMAIN, ORIGIN } from './load.js';
 
 /** Stored credentials of the one application (one per user, like the flows of the HTTP section). */
@@ -227,34 +227,14 @@ async function measureAll(specs: readonly StepSpec[], seconds: number): Promise<
 /** The configuration of "our service" in the HTTP section (bench/lib/servers.ts), validated by the service's loader. */
 function benchConfig(dir: string): ServiceConfig {
   const problems = new Problems();
-  const raw = {
-    listen: { host: '127.0.0.1', port: 0 },
-    database: `sqlite:${join(dir, 'fido2.db')}`,
-    challenges: 'memory',
-    local: { enabled: false },
-    demo: { enabled: false },
-    dataDir: dir,
-    applications: [{ clientId: CLIENT_ID, name: 'Bench', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'], algorithms: [-7, -257] }],
-    rateLimits: { perApplication: { burst: 1_000_000, perSecond: 1_000_000 }, perAddress: { burst: 1_000_000, perSecond: 1_000_000 } },
-    requestLog: false,
-    admin: { enabled: false },
-  };
+  // The service's own bench config (admin off here: the composition has no admin listener to start).
+  const raw = { ...benchServiceConfig(0, dir), admin: { enabled: false } };
   const config = validateConfig(raw, problems, (_key, value) => value);
   if (config === undefined || problems.list.length > 0) throw new Error(`ledger config refused: ${problems.list.join('; ')}`);
   return config;
 }
 
 const quietLog: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-/** A bench key pair from the service's safe key maker (src/util/keys.ts), with its COSE_Key. */
-function ledgerKeyPair(): KeyPair {
-  const { privateKey, publicKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
-  const jwk = publicKey.export({ format: 'jwk' });
-  const cose = cbor(new Map<number, Buffer | number>([
-    [1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')],
-  ]));
-  return { privateKey, cose };
-}
 
 interface StoredUser {
   readonly username: string;
@@ -384,7 +364,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
 
     // ----- Data: STORED_USERS users with one credential each, registered through the service's verifier -----
     const authenticator = new Authenticator(DOMAIN, ORIGIN);
-    const keys = Array.from({ length: 8 }, ledgerKeyPair);
+    const keys = keyPool(8);
     const users: StoredUser[] = [];
     const batch: Promise<unknown>[] = [];
     for (let i = 0; i < STORED_USERS; i++) {

@@ -82,23 +82,31 @@ export async function startOursWithoutHooks(dir: string, extraArgs: readonly str
   return startComposition(join(serversOf(build), 'ours-composed.js'), ['--writer', writer], dir, extraArgs, `ours-plain-${writer}`, WRITER_ROW[writer]);
 }
 
+/**
+ * The config file of "our service" and its diagnostics: SQLite in `dataDir`, ceremonies in memory, one
+ * application, standard variant, ES256 and RS256. The cost ledger (bench/lib/ledger.ts) loads the same.
+ */
+export function benchServiceConfig(port: number, dataDir: string): Record<string, unknown> {
+  return {
+    listen: { host: '127.0.0.1', port },
+    database: `sqlite:${join(dataDir, 'fido2.db')}`,
+    challenges: 'memory',
+    local: { enabled: false },
+    demo: { enabled: false },
+    dataDir,
+    applications: [{ clientId: CLIENT_ID, name: 'Bench', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'], algorithms: [-7, -257] }],
+    // One generator address carries every flow: lift the per-address and per-application rate limits (the
+    // defaults would answer 429), and leave out the per-request log line; metrics and audit stay as shipped.
+    ...(readsOpsKeys ? { rateLimits: UNLIMITED, requestLog: false } : {}),
+  };
+}
+
 async function startComposition(
   script: string, command: readonly string[], dir: string, extraArgs: readonly string[], label: string, name: string, env: Record<string, string> = {},
 ): Promise<Running> {
   const port = await freePort();
   const config = join(dir, `${label}.json`);
-  writeFileSync(config, JSON.stringify({
-    listen: { host: '127.0.0.1', port },
-    database: `sqlite:${sqliteFile(dir)}`,
-    challenges: 'memory',
-    local: { enabled: false },
-    demo: { enabled: false },
-    dataDir: join(dir, 'data'),
-    applications: [{ clientId: CLIENT_ID, name: 'Bench', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'], algorithms: [-7, -257] }],
-    // One generator address carries every flow: lift the per-address and per-application rate limits (the
-    // defaults would answer 429), and leave out the per-request log line; metrics and audit stay as shipped.
-    ...(readsOpsKeys ? { rateLimits: UNLIMITED, requestLog: false } : {}),
-  }, null, 2));
+  writeFileSync(config, JSON.stringify(benchServiceConfig(port, join(dir, 'data')), null, 2));
   const child = startNode([...extraArgs, script, ...(command[0] === 'serve' ? command : []), '--config', config, ...(command[0] === 'serve' ? [] : command)], {
     // No admin listener: its default port is fixed and the bench does not use it.
     PASSKEY_ADMIN_ENABLED: 'false',
