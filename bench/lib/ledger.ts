@@ -541,7 +541,9 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       challenge, clientId: CLIENT_ID, variant: 'standard', type: 'authentication', username: user.username, userHandle: user.userHandle,
       userVerification: 'preferred', origin: ORIGIN, allowCredentials: [user.credential.idText], expiresAt,
     });
-    const putTakeStore = new MemoryChallengeStore({ clock: runtime.now });
+    // Without a clock the store frees expired entries by the latest time `take` was given: the step below
+    // gives put and take one instant, so a pause of the machine between them cannot expire a ceremony.
+    const putTakeStore = new MemoryChallengeStore();
     for (let i = 0; i < CHALLENGE_STORE_ENTRIES; i++) {
       await putTakeStore.put(ceremonyRecord(encodeBase64url(runtime.randomBytes(CHALLENGE_BYTES)), users[i % STORED_USERS]!, runtime.now() + application.timeoutMs));
     }
@@ -593,8 +595,9 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       // Stores.
       { key: 'challengePutTake', name: `challenge store put + take (MemoryChallengeStore holding ~${CHALLENGE_STORE_ENTRIES.toLocaleString('en')} ceremonies)`, op: async (i) => {
         const challenge = encodeBase64url(runtime.randomBytes(CHALLENGE_BYTES));
-        await putTakeStore.put(ceremonyRecord(challenge, users[i % STORED_USERS]!, runtime.now() + PUT_TAKE_EXPIRY_MS));
-        const taken = await putTakeStore.take(CLIENT_ID, challenge, runtime.now());
+        const at = runtime.now();
+        await putTakeStore.put(ceremonyRecord(challenge, users[i % STORED_USERS]!, at + PUT_TAKE_EXPIRY_MS));
+        const taken = await putTakeStore.take(CLIENT_ID, challenge, at);
         if (taken.state !== 'taken') throw new Error('ledger: challenge not taken');
       } },
       { key: 'listByUser', name: 'credentials.listByUser, a user with one credential (SQLite)', op: (i) => main.credentials.listByUser(CLIENT_ID, users[(i * 7919) % STORED_USERS]!.userHandle) },
