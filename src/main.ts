@@ -18,7 +18,7 @@ import { createLogger, LOG_LEVELS, type LevelledLogger, type LogLevel } from './
 import { metadataFilesOf, stampFilesSync, watchMetadataFiles } from './metadata-watch.js';
 import { loadSecrets } from './secrets.js';
 import type { ServiceDeps, ServiceHooks } from './service.js';
-import { openStores, type OpenedStores } from './stores/open.js';
+import { openStores } from './stores/open.js';
 import type { MetadataReloadReport } from './trust-reload.js';
 import { systemRuntime, type Runtime } from './util/runtime.js';
 

@@ -74,7 +74,7 @@ import { parseClientData } from '../../src/webauthn/client-data.js';
 import { parseRegistration } from '../../src/webauthn/parse.js';
 import { verifyRegistration } from '../../src/webauthn/registration.js';
 import type { RegistrationCredentialJSON } from '../../src/webauthn/types.js';
-import { Authenticator, keyPool, type AssertionJSON, type Credential, type RegistrationJSON } from './authenticator.js';
+import { Authenticator, keyPool, type Credential, type RegistrationJSON } from './authenticator.js';
 import { benchServiceConfig } from './servers.js';
 import { CLIENT_ID, DOMAIN, ORIGIN } from './load.js';
 

@@ -3,7 +3,6 @@
 // main.ts passes the defaults or its own values). `readOpsOptions` validates the raw JSON and reports every
 // problem, like the config loader does.
 import { isAbsolute, join, resolve } from 'node:path';
-import type { RateLimitOptions } from '../ratelimit/limiter.js';
 import type { RateLimitRule } from '../ratelimit/types.js';
 import type { OpsOptions } from '../config.js';
 export type { AdminListenerOptions, OpsOptions } from '../config.js';

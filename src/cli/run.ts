@@ -12,7 +12,7 @@ import { redactUrl } from '../config/web.js';
 import { initSecretsFile, LOCAL_BLOB_KEYS_ENV, rotateLocalBlobKey } from '../secrets.js';
 import { migrateDatabase } from '../stores/open.js';
 import { systemRuntime } from '../util/runtime.js';
-import { EXIT_FAILURE, EXIT_OK, UsageError, type CliIo } from './io.js';
+import { EXIT_OK, UsageError, type CliIo } from './io.js';
 import { parseConfigArgs, report } from './common.js';
 import { runMetadataCheck } from './metadata.js';
 import { serveCommand } from './serve.js';

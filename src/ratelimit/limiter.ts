@@ -4,7 +4,7 @@
 import type { Logger, ServiceHooks } from '../service.js';
 import { addressKey } from './address.js';
 import { BoundedMemo } from './memo.js';
-import type { BucketDecision, BucketRequest, BucketStore, RateLimitRule } from './types.js';
+import type { BucketDecision, BucketRequest, BucketStore } from './types.js';
 import { validateRule } from './types.js';
 import type { RateLimitOptions } from '../config.js';
 export type { RateLimitOptions };

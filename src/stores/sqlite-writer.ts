@@ -15,7 +15,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { openSqliteDatabase } from './sqlite.js';
-import { GroupCommit, type WriteFailure, type WriteOutcome } from './sqlite-group-commit.js';
+import { GroupCommit, type WriteOutcome } from './sqlite-group-commit.js';
 import { StoreUnavailableError } from './types.js';
 import type { SqliteWriteName, SqliteWriteParams } from './sqlite-writes.js';
 

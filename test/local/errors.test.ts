@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCAL_BLOB_MAX_CHARS } from '../../src/ceremonies/local-blob.js';
-import { CLIENT_ID, PATHS, applicationConfig, expectFailure, expectOk } from '../http/harness.js';
+import { PATHS, applicationConfig, expectFailure, expectOk } from '../http/harness.js';
 import { LOCAL_PAGE, LocalFlow, LocalRig, blobKeyId, local, type Kept } from './support.js';
 
 async function registeredFlow(user = 'alice', rig = new LocalRig()): Promise<{ rig: LocalRig; flow: LocalFlow; kept: Kept }> {
