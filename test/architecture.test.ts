@@ -87,6 +87,11 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
     assert.deepEqual(bad, []);
   });
 
+  it('authenticators/ (names and icons by AAGUID) imports nothing from the rest of src/', () => {
+    const bad = violations((e) => inside(e.from, 'authenticators') && isLocal(e) && !inside(e.to, 'authenticators'));
+    assert.deepEqual(bad, []);
+  });
+
   it('errors.ts, config.ts and util/ import nothing from the rest of src/', () => {
     const leaf = (path: string) => path === 'errors.ts' || path === 'config.ts' || inside(path, 'util');
     const bad = violations((e) => leaf(e.from) && isLocal(e) && !leaf(e.to));

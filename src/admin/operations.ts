@@ -145,14 +145,14 @@ export class AdminOperations {
     }
     if (userHandle !== undefined) {
       const records = await this.deps.credentials.listByUser(clientId, userHandle);
-      return { credentials: records.map(credentialView), next: null };
+      return { credentials: records.map((record) => credentialView(record)), next: null };
     }
     const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_PAGE);
     const { listByApplication } = this.deps.credentials;
     if (!listByApplication) throw new AdminError('NOT_SUPPORTED_BY_STORE', 'the credential store cannot list an application\'s credentials (listByApplication); give userHandle or username');
     // Stores cap a page at 1000 (MAX_PAGE), so no "limit + 1" probe: a full page has a next one (possibly empty).
     const page = await listByApplication.call(this.deps.credentials, clientId, filter.after === undefined ? { limit } : { limit, after: filter.after });
-    return { credentials: page.map(credentialView), next: page.length === limit ? page[page.length - 1]!.credentialId : null };
+    return { credentials: page.map((record) => credentialView(record)), next: page.length === limit ? page[page.length - 1]!.credentialId : null };
   }
 
   async getCredential(clientId: string, credentialId: string): Promise<CredentialView> {

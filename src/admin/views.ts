@@ -2,7 +2,7 @@
 import type { ApplicationConfig } from '../config.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { effectiveVariants, type ApplicationRecord } from './application-store.js';
-import { authenticatorName } from './authenticators.js';
+import { bundledCatalog, describeAuthenticator, type AuthenticatorCatalog } from '../authenticators/index.js';
 
 export interface ApplicationView extends ApplicationConfig {
   readonly approved: boolean;
@@ -32,8 +32,13 @@ export interface CredentialView {
   readonly userHandle: string;
   readonly username: string;
   readonly nickname: string | null;
-  /** From FIDO metadata at registration, else from the AAGUID; null when unknown. */
+  /** From FIDO metadata at registration, else from the bundled AAGUID lists; null when unknown. */
   readonly authenticatorName: string | null;
+  /** SVG data URIs for light and dark backgrounds (passkey providers only); null when unknown. */
+  readonly authenticatorIconLight: string | null;
+  readonly authenticatorIconDark: string | null;
+  /** true only when a trusted attestation proved the AAGUID the name and icons come from. */
+  readonly authenticatorVerified: boolean;
   readonly aaguid: string;
   readonly algorithm: number;
   readonly transports: readonly string[];
@@ -50,14 +55,18 @@ export interface CredentialView {
   readonly lastUsedAt: string | null;
 }
 
-export function credentialView(record: CredentialRecord): CredentialView {
+export function credentialView(record: CredentialRecord, catalog: AuthenticatorCatalog = bundledCatalog()): CredentialView {
+  const authenticator = describeAuthenticator({ aaguid: record.aaguid, metadataName: record.authenticatorName, proven: record.attestationTrusted }, catalog);
   return {
     clientId: record.clientId,
     credentialId: record.credentialId,
     userHandle: record.userHandle,
     username: record.username,
     nickname: record.nickname ?? null,
-    authenticatorName: authenticatorName(record.aaguid, record.authenticatorName),
+    authenticatorName: authenticator.name,
+    authenticatorIconLight: authenticator.iconLight,
+    authenticatorIconDark: authenticator.iconDark,
+    authenticatorVerified: authenticator.verified,
     aaguid: record.aaguid,
     algorithm: record.algorithm,
     transports: [...record.transports],

@@ -207,12 +207,16 @@ const schemas: Record<string, JsonSchema> = {
   },
   Credential: {
     type: 'object', additionalProperties: false,
-    required: ['clientId', 'credentialId', 'userHandle', 'username', 'nickname', 'authenticatorName', 'aaguid', 'algorithm', 'transports', 'backupEligible',
+    required: ['clientId', 'credentialId', 'userHandle', 'username', 'nickname', 'authenticatorName', 'authenticatorIconLight',
+      'authenticatorIconDark', 'authenticatorVerified', 'aaguid', 'algorithm', 'transports', 'backupEligible',
       'backupState', 'userVerified', 'residentKey', 'attestationFormat', 'attestationType', 'attestationTrusted', 'signCount', 'cloneWarning', 'createdAt', 'lastUsedAt'],
     properties: {
       clientId: { type: 'string' }, credentialId: NONEMPTY_BASE64URL, userHandle: BASE64URL, username: { type: 'string' },
       nickname: { type: ['string', 'null'] },
-      authenticatorName: { type: ['string', 'null'], description: 'From FIDO metadata at registration, else from a table of common AAGUIDs.' },
+      authenticatorName: { type: ['string', 'null'], description: 'From FIDO metadata at registration, else from the bundled AAGUID lists (passkey providers, security keys).' },
+      authenticatorIconLight: { type: ['string', 'null'], description: 'SVG data URI for light backgrounds (passkey providers only).' },
+      authenticatorIconDark: { type: ['string', 'null'], description: 'SVG data URI for dark backgrounds (passkey providers only).' },
+      authenticatorVerified: { type: 'boolean', description: 'true only when a trusted attestation proved the AAGUID; otherwise the name is what the authenticator claims.' },
       aaguid: { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' },
       algorithm: { type: 'integer' }, transports: { type: 'array', items: { type: 'string' } },
       backupEligible: { type: 'boolean' }, backupState: { type: 'boolean' }, userVerified: { type: 'boolean' },
