@@ -25,7 +25,8 @@ export const ERRORS = {
   ORIGIN_NOT_ALLOWED: { status: 403, message: 'The origin header is not one of the application\'s registered origins.' },
   VARIANT_NOT_ALLOWED: { status: 403, message: 'The application may not use this variant (the standard variant needs an approved domain).' },
   LOCAL_VARIANT_DISABLED: { status: 403, message: 'The local (development) variant is switched off on this deployment.' },
-  INVALID_USERNAME: { status: 400, message: 'username must be "<user>#<domain>" with a non-empty user part.' },
+  INVALID_USERNAME: { status: 400, message: 'username must be "<user>#<domain>" with a non-empty user part, in well-formed Unicode.' },
+  INVALID_DISPLAY_NAME: { status: 400, message: 'displayName must be well-formed Unicode (no lone surrogate).' },
   RPID_NOT_FOUND: { status: 400, message: 'The domain after "#" in username is neither the application\'s domain nor localhost.' },
 
   // --- Ceremony (challenge) lookup ---

@@ -6,10 +6,7 @@ import { FidoError } from '../errors.js';
 import type { CeremonyContext } from './context.js';
 import { beginOptionsCall, descriptorOf, type Descriptor } from './options-call.js';
 import type { AssertionOptionsRequest } from './requests.js';
-import { deriveFakeCredentialId } from './user-handle.js';
-
-/** What a fake credential claims: the transports of a typical platform passkey. */
-const FAKE_TRANSPORTS = ['internal', 'hybrid'];
+import { fakeCredentialFor } from './fake-credential.js';
 
 export async function assertionOptions(ctx: CeremonyContext, request: AssertionOptionsRequest): Promise<Record<string, unknown>> {
   const { application: app, deps } = ctx;
@@ -41,10 +38,13 @@ export async function assertionOptions(ctx: CeremonyContext, request: AssertionO
 }
 
 /**
- * The user's credentials with their stored transports. A user without any gets ONE stable fake credential,
- * so that the answer looks like a known user's (decisions.md), unless the application opted to reveal it.
+ * The user's credentials with their stored transports. A user without any gets ONE stable stand-in
+ * credential, so that the answer looks like a known user's (decisions.md), unless the application opted to
+ * reveal it.
  */
 async function standardAllowList(ctx: CeremonyContext, username: string, userHandle: string): Promise<Descriptor[]> {
+  // Looked up for known users too: both answers then take the same steps at the same cost.
+  const fake = fakeCredentialFor(ctx.deps.secrets.userHandleKey, ctx.clientId, username);
   const stored = await ctx.deps.credentials.listByUser(ctx.clientId, userHandle);
   if (stored.length > 0) {
     return stored.map(descriptorOf);
@@ -52,6 +52,5 @@ async function standardAllowList(ctx: CeremonyContext, username: string, userHan
   if (ctx.application.revealUnknownUsers) {
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'This user has no registered credential.');
   }
-  const fakeId = deriveFakeCredentialId(ctx.deps.secrets.userHandleKey, ctx.clientId, username);
-  return [{ type: 'public-key', id: fakeId, transports: [...FAKE_TRANSPORTS] }];
+  return [{ type: 'public-key', id: fake.id, transports: [...fake.transports] }];
 }

@@ -11,6 +11,7 @@ import { parseClientData } from '../webauthn/client-data.js';
 import { parseAuthentication } from '../webauthn/parse.js';
 import type { AuthenticationExpectation, StoredCredentialView } from '../webauthn/types.js';
 import type { CeremonyContext } from './context.js';
+import { FAKE_CREDENTIAL_ALGORITHM, fakeCredentialFor, fakeCredentialKey } from './fake-credential.js';
 import { openLocalCredential } from './local-blob.js';
 import type { AssertionResultRequest } from './requests.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
@@ -37,6 +38,15 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
   }
 
   const stored = await offeredCredential(ctx, ceremony, credentialId);
+  if (stored === STAND_IN) {
+    // The stand-in offered to an unknown user: verified on a real credential's path against the dummy key,
+    // it fails as a real credential with a bad signature does (same name, status and cost).
+    const key = fakeCredentialKey(ctx.deps.secrets.userHandleKey);
+    verifyAuthentication(parsed, expectationFor(ctx, ceremony,
+      credentialView(ctx, credentialId, key, FAKE_CREDENTIAL_ALGORITHM, 0, ceremony.userHandle, false)));
+    // Not reached: no one holds the dummy key's private key.
+    throw new FidoError('ASSERTION_SIGNATURE_VERIFICATION_FAIL');
+  }
   const view = credentialView(ctx, credentialId, stored.publicKey, stored.algorithm, stored.signCount, stored.userHandle, stored.backupEligible);
   const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
   checkAuthenticatorStatus(ctx, stored.aaguid);
@@ -59,14 +69,20 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
   return {};
 }
 
-/** The credential must be one the options offered, and stored for this application and user. */
-async function offeredCredential(ctx: CeremonyContext, ceremony: CeremonyRecord, credentialId: string): Promise<CredentialRecord> {
+const STAND_IN = Symbol('stand-in credential');
+
+/**
+ * The credential must be one the options offered, and stored for this application and user; or the
+ * stand-in the options offered to a user without credentials (fake-credential.ts).
+ */
+async function offeredCredential(ctx: CeremonyContext, ceremony: CeremonyRecord, credentialId: string): Promise<CredentialRecord | typeof STAND_IN> {
   if (!(ceremony.allowCredentials ?? []).includes(credentialId)) {
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'The credential was not offered in the options of this challenge.');
   }
   const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
-  if (!stored || stored.userHandle !== ceremony.userHandle) throw new FidoError('CREDENTIAL_ID_NOT_FOUND');
-  return stored;
+  if (stored && stored.userHandle === ceremony.userHandle) return stored;
+  if (fakeCredentialFor(ctx.deps.secrets.userHandleKey, ctx.clientId, ceremony.username).id === credentialId) return STAND_IN;
+  throw new FidoError('CREDENTIAL_ID_NOT_FOUND');
 }
 
 /**

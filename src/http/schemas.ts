@@ -26,6 +26,9 @@ const MAX_TRANSPORTS = 16;
 const TRANSPORT = /^[A-Za-z0-9_-]{1,32}$/;
 // C0 controls and DEL never belong in a user name or a display name.
 const CONTROL = /[\u0000-\u001F\u007F]/;
+// With the `u` flag a surrogate in a class matches only when it is not half of a pair: a lone surrogate.
+// UTF-8 turns each into U+FFFD, so names that differ only there would become one user once stored.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 const USER_VERIFICATION = ['required', 'preferred', 'discouraged'] as const;
 const ATTESTATION = ['none', 'indirect', 'direct', 'enterprise'] as const;
@@ -54,6 +57,13 @@ function text(obj: Obj, key: string, path: string, max: number): string {
   if (typeof value !== 'string' || value.length === 0) throw invalid(`${path} must be a non-empty string`);
   if (value.length > max) throw invalid(`${path} must be at most ${max} characters`);
   if (CONTROL.test(value)) throw invalid(`${path} must not contain control characters`);
+  return value;
+}
+
+/** A name the service keys or shows: well-formed Unicode, or `name` (a precise error for that field). */
+function wellFormedText(obj: Obj, key: string, max: number, name: 'INVALID_USERNAME' | 'INVALID_DISPLAY_NAME'): string {
+  const value = text(obj, key, key, max);
+  if (LONE_SURROGATE.test(value)) throw new FidoError(name, `${key} is not well-formed Unicode (it holds a lone surrogate).`);
   return value;
 }
 
@@ -134,8 +144,8 @@ function authenticatorSelection(obj: Obj): AuthenticatorSelection | undefined {
 
 export function attestationOptionsRequest(value: unknown, limits: SchemaLimits): AttestationOptionsRequest {
   const obj = body(value);
-  const username = text(obj, 'username', 'username', limits.usernameLength);
-  const displayName = has(obj, 'displayName') ? text(obj, 'displayName', 'displayName', limits.displayNameLength) : undefined;
+  const username = wellFormedText(obj, 'username', limits.usernameLength, 'INVALID_USERNAME');
+  const displayName = has(obj, 'displayName') ? wellFormedText(obj, 'displayName', limits.displayNameLength, 'INVALID_DISPLAY_NAME') : undefined;
   const selection = authenticatorSelection(obj);
   const attestation = oneOf(obj, 'attestation', 'attestation', ATTESTATION);
   const extensions = optionalObject(obj, 'extensions', 'extensions');
@@ -150,7 +160,7 @@ export function attestationOptionsRequest(value: unknown, limits: SchemaLimits):
 
 export function assertionOptionsRequest(value: unknown, limits: SchemaLimits): AssertionOptionsRequest {
   const obj = body(value);
-  const username = text(obj, 'username', 'username', limits.usernameLength);
+  const username = wellFormedText(obj, 'username', limits.usernameLength, 'INVALID_USERNAME');
   const userVerification = oneOf(obj, 'userVerification', 'userVerification', USER_VERIFICATION);
   const extensions = optionalObject(obj, 'extensions', 'extensions');
   return {

@@ -16,7 +16,7 @@ export function isParsableOrigin(origin: string): boolean {
   }
 }
 
-/** C.type, C.challenge, C.origin and cross-origin use, in the order both ceremonies check them. */
+/** C.type, C.challenge, C.origin, token binding and cross-origin use, in the order both ceremonies check them. */
 export function checkClientData(C: CollectedClientData, expected: ClientDataExpectation, type: 'webauthn.create' | 'webauthn.get'): void {
   // §7.1 step 7 / §7.2 step 10: C.type names this ceremony.
   check(C.type === type, 'INVALID_OPERATION_TYPE', `expected "${type}", got "${C.type.slice(0, 32)}"`);
@@ -27,6 +27,10 @@ export function checkClientData(C: CollectedClientData, expected: ClientDataExpe
   // §7.1 step 9 / §7.2 step 12: C.origin is an origin the Relying Party expects.
   check(isParsableOrigin(C.origin), 'INVALID_ORIGIN', 'clientDataJSON.origin is not a valid origin');
   check(expected.isAllowedOrigin(C.origin), 'ORIGIN_NOT_MATCHED', `origin ${C.origin.slice(0, 200)} is not allowed`);
+
+  // Token binding (Level 2 §7.1 step 10 / §7.2 step 14; reserved in Level 3): this service never sees a
+  // bound TLS connection, so a `present` status cannot match it. Every other status means "not used".
+  check(C.tokenBinding?.status !== 'present', 'TOKEN_BINDING_INFO_NOT_MATCHED', 'tokenBinding.status is "present", but this service supports no token binding');
 
   // §7.1 step 10 / §7.2 step 13: a cross-origin ceremony (crossOrigin true, or a topOrigin) only where the
   // application allows it.

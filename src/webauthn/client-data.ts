@@ -7,6 +7,8 @@ import { decodeBase64url, isBase64url } from '../util/base64url.js';
 import type { CollectedClientData } from './types.js';
 
 const TOKEN_BINDING_STATUSES = new Set(['present', 'supported', 'not-supported']);
+// Level 3 reserves the member; older clients wrote a bare status string, "unused" among them (decisions.md).
+const TOKEN_BINDING_STRINGS = new Set([...TOKEN_BINDING_STATUSES, 'unused']);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function invalid(detail: string): FidoError {
@@ -23,8 +25,9 @@ function requiredString(obj: Record<string, unknown>, name: string): string {
 
 function parseTokenBinding(v: unknown): CollectedClientData['tokenBinding'] {
   if (v === undefined) return undefined;
+  if (typeof v === 'string' && TOKEN_BINDING_STRINGS.has(v)) return { status: v };
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw new FidoError('TOKEN_BINDING_STATUS_MISSING', 'tokenBinding must be an object');
+    throw new FidoError('TOKEN_BINDING_STATUS_MISSING', 'tokenBinding must be an object or one of the status strings older clients sent');
   }
   const { status, id } = v as Record<string, unknown>;
   if (typeof status !== 'string' || !TOKEN_BINDING_STATUSES.has(status)) {

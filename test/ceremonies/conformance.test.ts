@@ -602,3 +602,22 @@ describe('§2.16 Server-ServerAuthenticatorAssertionResponse-Resp-3 (authenticat
     expectFailure((await flow.authenticate({ flags: { up: true, uv: false } }, { userVerification: 'required' })).res, 'USER_VERIFICATION_FLAG_NOT_SET', 400);
   });
 });
+
+describe('tokenBinding: the string forms real clients sent (deviation from Resp-2 F-15, docs/conformance.md)', () => {
+  it('"unused" (an older client) registers and signs in; so do the other non-present statuses as strings', async () => {
+    for (const tokenBinding of ['unused', 'not-supported', 'supported']) {
+      const flow = new Flow(new Harness(), freshUser());
+      expectOk((await flow.register({ clientData: { tokenBinding } })).res);
+      expectOk((await flow.authenticate({ clientData: { tokenBinding } })).res);
+    }
+  });
+
+  it('a "present" status, as a string or an object, fails: no token binding can be verified', async () => {
+    for (const tokenBinding of ['present', { status: 'present', id: 'AAAA' }]) {
+      const flow = new Flow(new Harness(), freshUser());
+      await registrationFails(flow, 'TOKEN_BINDING_INFO_NOT_MATCHED', { clientData: { tokenBinding } }, (c) => c);
+      expectOk((await flow.register()).res);
+      expectFailure((await flow.authenticate({ clientData: { tokenBinding } })).res, 'TOKEN_BINDING_INFO_NOT_MATCHED', 400);
+    }
+  });
+});

@@ -5,9 +5,12 @@ import assert from 'node:assert/strict';
 import { MemoryCredentialStore } from '../../src/stores/memory.js';
 import type { CredentialUse } from '../../src/stores/types.js';
 import { FidoError } from '../../src/errors.js';
+import { KeyCache } from '../../src/ceremonies/key-cache.js';
+import { fakeCredentialFor, fakeCredentialKey } from '../../src/ceremonies/fake-credential.js';
+import { importCosePublicKey } from '../../src/webauthn/cose.js';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
-import { CLIENT_ID, Flow, Harness, LOCAL_ORIGIN, ORIGIN, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
+import { CLIENT_ID, DOMAIN, Flow, Harness, LOCAL_ORIGIN, ORIGIN, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
 
 describe('registration storage', () => {
   it('the same credential id registered twice → DUPLICATED_CREDENTIAL_ID, the first stays', async () => {
@@ -202,20 +205,74 @@ describe('enumeration defence (assertion options for unknown users)', () => {
     assert.deepEqual(Object.keys(unknown1).sort(), Object.keys(known).sort());
     assert.equal(unknown1.allowCredentials.length, 1);
     assert.equal(unknown1.allowCredentials[0].type, 'public-key');
-    assert.match(unknown1.allowCredentials[0].id, /^[A-Za-z0-9_-]{43}$/);
+    // 20 bytes, as the platform passkeys whose transports it claims (browsers list those in lexicographic order).
+    assert.match(unknown1.allowCredentials[0].id, /^[A-Za-z0-9_-]{27}$/);
+    assert.deepEqual(unknown1.allowCredentials[0].transports, ['hybrid', 'internal']);
     assert.deepEqual(unknown1.allowCredentials, unknown2.allowCredentials);
     assert.notDeepEqual(unknown1.allowCredentials, other.allowCredentials);
     assert.equal(unknown1.userVerification, known.userVerification);
     assert.equal(unknown1.rpId, known.rpId);
   });
 
-  it('a sign-in with the fake credential fails like any unknown credential', async () => {
+  it('a sign-in with the fake credential fails exactly like a real credential with a bad signature', async () => {
     const h = new Harness();
+    await new Flow(h, username('known')).register();
+    // The attacker's own authenticator, holding a key of its own under each offered id.
+    const attempt = async (user: string, userHandle: string | null): Promise<{ status: number; body: string }> => {
+      const options = expectOk(await h.post(PATHS.assertionOptions, { username: username(user) }));
+      const stranger = new SoftAuthenticator({ origin: ORIGIN });
+      stranger.register({ rp: { id: DOMAIN }, user: { id: 'AAAA' }, challenge: 'AAAA', pubKeyCredParams: [{ type: 'public-key', alg: -7 }] },
+        { credentialId: Buffer.from(options.allowCredentials[0].id, 'base64url') });
+      const res = await h.post(PATHS.assertionResult, stranger.authenticate(options, { userHandle }));
+      return { status: res.status, body: res.body };
+    };
+    for (const userHandle of [null, 'AAAA']) {
+      const real = await attempt('known', userHandle);
+      const fake = await attempt('ghost', userHandle);
+      assert.deepEqual(fake, real);
+      const name = userHandle === null ? 'ASSERTION_SIGNATURE_VERIFICATION_FAIL' : 'USER_HANDLE_NOT_MATCHED';
+      assert.equal(JSON.parse(real.body).errorMessage[0], name);
+      assert.equal(real.status, 400);
+    }
+  });
+
+  it('the fake credential is verified on the path of a real one: its dummy key is imported once into the key cache, then served from it', async () => {
+    const keys = new KeyCache();
+    const h = new Harness({ keyCache: keys });
     const options = expectOk(await h.post(PATHS.assertionOptions, { username: username('ghost') }));
     const stranger = new SoftAuthenticator({ origin: ORIGIN });
-    stranger.register({ rp: { id: 'idp.example.test' }, user: { id: 'AAAA' }, challenge: 'AAAA', pubKeyCredParams: [{ type: 'public-key', alg: -7 }] }, { credentialId: Buffer.from(options.allowCredentials[0].id, 'base64url') });
-    const assertion = stranger.authenticate(options);
-    expectFailure(await h.post(PATHS.assertionResult, assertion), 'CREDENTIAL_ID_NOT_FOUND', 400);
+    stranger.register({ rp: { id: DOMAIN }, user: { id: 'AAAA' }, challenge: 'AAAA', pubKeyCredParams: [{ type: 'public-key', alg: -7 }] },
+      { credentialId: Buffer.from(options.allowCredentials[0].id, 'base64url') });
+    expectFailure(await h.post(PATHS.assertionResult, stranger.authenticate(options, { userHandle: null })), 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', 400);
+    assert.equal(keys.imports, 1);
+    assert.equal(keys.size, 1);
+    const again = expectOk(await h.post(PATHS.assertionOptions, { username: username('ghost') }));
+    expectFailure(await h.post(PATHS.assertionResult, stranger.authenticate(again, { userHandle: null })), 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', 400);
+    assert.equal(keys.imports, 1);
+    // The steps before the signature run too: a wrong origin in the client data is named as for a real credential.
+    const third = expectOk(await h.post(PATHS.assertionOptions, { username: username('ghost') }));
+    expectFailure(await h.post(PATHS.assertionResult, stranger.authenticate(third, { userHandle: null, breaks: 'origin' })), 'ORIGIN_NOT_MATCHED', 400);
+  });
+
+  it('the dummy key is a P-256 point no one holds the private key of, one per user-handle key, derived once', () => {
+    const secret = Buffer.alloc(32, 7);
+    const a = fakeCredentialKey(secret);
+    assert.equal(fakeCredentialKey(secret), a);
+    const b = fakeCredentialKey(Buffer.alloc(32, 8));
+    assert.notDeepEqual(a, b);
+    const key = importCosePublicKey(Buffer.from(a)).keyObject;
+    assert.equal(key.asymmetricKeyType, 'ec');
+    assert.equal(key.asymmetricKeyDetails?.namedCurve, 'prime256v1');
+  });
+
+  it('the fake credential is derived once per (key, Client ID, username) and looks like a platform passkey\'s', () => {
+    const key = Buffer.alloc(32, 7);
+    const first = fakeCredentialFor(key, CLIENT_ID, username('ghost'));
+    assert.equal(fakeCredentialFor(key, CLIENT_ID, username('ghost')), first);
+    assert.notEqual(fakeCredentialFor(key, CLIENT_ID, username('phantom')).id, first.id);
+    assert.notEqual(fakeCredentialFor(key, 'other-client', username('ghost')).id, first.id);
+    assert.equal(Buffer.from(first.id, 'base64url').length, 20);
+    assert.deepEqual(first.transports, [...first.transports].sort());
   });
 
   it('revealUnknownUsers: an unknown user → CREDENTIAL_ID_NOT_FOUND at options', async () => {

@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { exactOrigin, localOriginMatcher, requireStandardOrigin } from '../../src/ceremonies/origins.js';
 import { parseUsername } from '../../src/ceremonies/username.js';
-import { deriveFakeCredentialId, deriveUserHandle } from '../../src/ceremonies/user-handle.js';
+import { deriveUserHandle } from '../../src/ceremonies/user-handle.js';
+import { fakeCredentialFor } from '../../src/ceremonies/fake-credential.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import { applicationConfig } from '../http/harness.js';
 
@@ -62,9 +63,9 @@ describe('derived identifiers', () => {
   });
 
   it('fake credential ids are stable and unrelated to the user handle', () => {
-    const fake = deriveFakeCredentialId(key, 'c1', 'u#d');
-    assert.equal(fake, deriveFakeCredentialId(key, 'c1', 'u#d'));
-    assert.notEqual(fake, deriveUserHandle(key, 'c1', 'u#d'));
-    assert.notEqual(fake, deriveFakeCredentialId(key, 'c1', 'v#d'));
+    const fake = fakeCredentialFor(key, 'c1', 'u#d').id;
+    assert.equal(fake, fakeCredentialFor(key, 'c1', 'u#d').id);
+    assert.notEqual(fake, deriveUserHandle(key, 'c1', 'u#d').slice(0, fake.length));
+    assert.notEqual(fake, fakeCredentialFor(key, 'c1', 'v#d').id);
   });
 });

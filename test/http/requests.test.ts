@@ -256,6 +256,25 @@ describe('options request schemas', () => {
       expectFailure(await h.post(path, { username: 'alice#' }), 'RPID_NOT_FOUND', 400);
     }
   });
+
+  it('a username or displayName that is not well-formed Unicode (a lone surrogate) → INVALID_USERNAME / INVALID_DISPLAY_NAME', async () => {
+    // UTF-8 turns every lone surrogate into U+FFFD: accepted, these three would be one user.
+    const h = new Harness();
+    for (const path of [PATHS.attestationOptions, PATHS.assertionOptions]) {
+      for (const name of ['\ud800x#idp.example.test', '\udbffx#idp.example.test', 'x\udc00#idp.example.test', 'x#idp.example.test\ud83d']) {
+        await unchanged(h, async () => {
+          // The raw JSON text carries the escape, as a hostile client would send it.
+          const raw = JSON.stringify({ username: name });
+          assert.match(raw, /\\ud[89abcdef]/);
+          expectFailure(await h.post(path, raw), 'INVALID_USERNAME', 400);
+        });
+      }
+    }
+    const raw = JSON.stringify({ username: username('dn'), displayName: 'Al\udfffice' });
+    expectFailure(await h.post(PATHS.attestationOptions, raw), 'INVALID_DISPLAY_NAME', 400);
+    // Surrogate pairs (an emoji) and U+FFFD itself are well-formed.
+    expectOk(await h.post(PATHS.attestationOptions, { username: '\ud83d\ude00\ufffd#idp.example.test', displayName: 'A \ud83d\ude00' }));
+  });
 });
 
 describe('variants allowed per application and deployment', () => {

@@ -40,7 +40,7 @@ export type CommonBreak =
   | 'origin' // clientData.origin is https://evil.example
   | 'crossOrigin' // clientData.crossOrigin is true
   | 'topOrigin' // clientData.topOrigin is present
-  | 'tokenBindingNotObject' // clientData.tokenBinding is a string
+  | 'tokenBindingNotObject' // clientData.tokenBinding is a string that is no status
   | 'tokenBindingStatus' // clientData.tokenBinding is {} (no status)
   | 'rpIdHash' // rpIdHash over another RP ID
   | 'up' // UP flag clear
@@ -210,7 +210,7 @@ export class SoftAuthenticator {
       ...opts.clientData,
     };
     if (brk === 'topOrigin') data.topOrigin = 'https://top.example';
-    if (brk === 'tokenBindingNotObject') data.tokenBinding = 'present';
+    if (brk === 'tokenBindingNotObject') data.tokenBinding = 'bogus';
     if (brk === 'tokenBindingStatus') data.tokenBinding = {};
     return Buffer.from(JSON.stringify(data), 'utf8');
   }

@@ -34,6 +34,12 @@ describe('parseClientData (§7.1 steps 5-6, §7.2 steps 8-9)', () => {
     }
   });
 
+  it('reads the string forms older clients sent as a status (Level 3 reserves the member; docs/conformance.md)', () => {
+    for (const status of ['unused', 'supported', 'not-supported', 'present']) {
+      assert.deepEqual(parseClientData(encode({ ...base, tokenBinding: status })).tokenBinding, { status });
+    }
+  });
+
   it('refuses bad base64url: padding, standard alphabet, impossible length, empty', () => {
     const good = encode(base);
     fails(`${good}==`, 'INVALID_FORMAT_CLIENT_DATA_JSON', /base64url/);
@@ -72,7 +78,7 @@ describe('parseClientData (§7.1 steps 5-6, §7.2 steps 8-9)', () => {
   });
 
   it('refuses a tokenBinding that is not an object or lacks a valid status with TOKEN_BINDING_STATUS_MISSING (Resp-2 F-15..F-17)', () => {
-    for (const tb of ['present', 1, [], null, true]) fails(encode({ ...base, tokenBinding: tb }), 'TOKEN_BINDING_STATUS_MISSING');
+    for (const tb of ['bogus', '', 1, [], null, true]) fails(encode({ ...base, tokenBinding: tb }), 'TOKEN_BINDING_STATUS_MISSING');
     fails(encode({ ...base, tokenBinding: {} }), 'TOKEN_BINDING_STATUS_MISSING');
     fails(encode({ ...base, tokenBinding: { status: 'unknown' } }), 'TOKEN_BINDING_STATUS_MISSING');
     fails(encode({ ...base, tokenBinding: { status: 1 } }), 'TOKEN_BINDING_STATUS_MISSING');
