@@ -76,15 +76,14 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
     assert.deepEqual(bad, []);
   });
 
-  it('relay/ imports nothing from the server except types (it is published on its own)', () => {
-    const bad = violations((e) => inside(e.from, 'relay') && isLocal(e) && !inside(e.to, 'relay') && !e.typeOnly);
+  it('demo/ uses the relay and browser packages by their names (as an integrator does) and the shared utilities', () => {
+    const bad = violations((e) => inside(e.from, 'demo') && isLocal(e) && !e.typeOnly &&
+      !(inside(e.to, 'demo') || inside(e.to, 'util')));
     assert.deepEqual(bad, []);
   });
 
-  it('demo/ uses only the relay and the shared utilities', () => {
-    const bad = violations((e) => inside(e.from, 'demo') && isLocal(e) && !e.typeOnly &&
-      !(inside(e.to, 'demo') || inside(e.to, 'relay') || inside(e.to, 'util')));
-    assert.deepEqual(bad, []);
+  it('src/ reaches the workspace packages only by their names, never by a path into packages/', () => {
+    assert.deepEqual(violations((e) => isLocal(e) && e.to.startsWith('../')), []);
   });
 
   it('authenticators/ (names and icons by AAGUID) imports nothing from the rest of src/', () => {
@@ -96,5 +95,23 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
     const leaf = (path: string) => path === 'errors.ts' || path === 'config.ts' || inside(path, 'util');
     const bad = violations((e) => leaf(e.from) && isLocal(e) && !leaf(e.to));
     assert.deepEqual(bad, []);
+  });
+});
+
+describe('architecture: the packages an integrator installs (packages/)', () => {
+  const packageEdges = (name: string) => sourceFiles(join(repo, 'packages', name, 'src')).flatMap(importsOf);
+
+  it('the relay imports only its own files and Node.js built-ins (no dependency, nothing of the server)', () => {
+    const edges = packageEdges('relay');
+    assert.ok(edges.length > 5);
+    const bad = edges.filter((e) => (e.local ? !e.to.startsWith('../packages/relay/src/') : !e.to.startsWith('node:')));
+    assert.deepEqual(bad.map((e) => `${e.from} → ${e.to}`), []);
+  });
+
+  it('the browser helper imports only its own files (it runs in browsers: no node: module either)', () => {
+    const edges = packageEdges('browser');
+    assert.ok(edges.length > 3);
+    const bad = edges.filter((e) => !e.local || !e.to.startsWith('../packages/browser/src/'));
+    assert.deepEqual(bad.map((e) => `${e.from} → ${e.to}`), []);
   });
 });

@@ -1,7 +1,7 @@
 // The demo login page: register a passkey and sign in through the relay on this page's own origin.
 import {
   creationOptionsFromJSON, credentialToJSON, describeWebAuthnError, requestOptionsFromJSON, webAuthnAvailability,
-} from './webauthn-json.js';
+} from '@passkey-server/browser';
 
 const $ = (id) => document.getElementById(id);
 let context = null;

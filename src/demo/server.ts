@@ -1,4 +1,5 @@
-// The demo login page over HTTPS, talking to the service only through the relay (its public export).
+// The demo login page over HTTPS, talking to the service only through the relay package, imported by its
+// name as an integrator imports it.
 // One listener serves both variants, chosen by the page's hostname: the application's domain → standard,
 // any other name (localhost, a development hostname) → local.
 import { createServer, type Server } from 'node:https';
@@ -6,9 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../service.js';
-import { createRelay, FileLocalStore, relatedOriginsDocument, type CeremonyResult, type Relay } from '../relay/index.js';
+import { createRelay, FileLocalStore, relatedOriginsDocument, type CeremonyResult, type Relay } from '@passkey-server/relay';
 import { DemoAccounts, type DemoVariant } from './accounts.js';
-import { findPublicFolder, serveStatic } from './static-files.js';
+import { pageFiles, serveStatic } from './static-files.js';
 import { ensureDevCertificate } from './tls.js';
 
 export interface DemoOptions {
@@ -46,7 +47,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const devHostnames = [...(options.devHostnames ?? [])].map((name) => name.toLowerCase());
   const tls = await ensureDevCertificate(join(options.dataDir, 'demo-tls'), ['localhost', options.standardDomain, ...devHostnames]);
   if (tls.created) options.log?.warn({ caPath: tls.caPath }, 'demo: created a development CA; trust it once to open the demo without warnings (docs/demo.md)');
-  const publicFolder = findPublicFolder();
+  const page = pageFiles();
+  const csp = contentSecurityPolicy(page.inlineScriptHashes);
   const accounts = new DemoAccounts(join(options.dataDir, 'demo-relay', 'users.json'));
 
   let relays: Record<DemoVariant, Relay> | undefined;
@@ -54,7 +56,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const context = { standardUrl: '', localUrl: '' };
 
   const server: Server = createServer({ cert: tls.certChain, key: tls.key }, (request, response) => {
-    securityHeaders(response);
+    securityHeaders(response, csp);
     if (!relays) return void respond(response, 503, 'text/plain; charset=utf-8', 'starting');
     handle(request, response).catch((error: unknown) => {
       options.log?.error({ error: String(error) }, 'demo request failed');
@@ -78,7 +80,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       response.setHeader('set-cookie', accounts.signOut(request));
       return respond(response, 200, 'application/json', '{"status":"ok"}');
     }
-    if (request.method === 'GET' && (await serveStatic(publicFolder, url.pathname, response))) return;
+    if (request.method === 'GET' && (await serveStatic(page, url.pathname, response))) return;
     respond(response, 404, 'text/plain; charset=utf-8', 'Not found. The demo page is at /.');
   }
 
@@ -135,8 +137,13 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   };
 }
 
-function securityHeaders(response: ServerResponse): void {
-  response.setHeader('content-security-policy', "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+/** Only the demo's own files run, plus the page's import map (allowed by its hash, not by 'unsafe-inline'). */
+function contentSecurityPolicy(inlineScriptHashes: readonly string[]): string {
+  return `default-src 'self'; script-src 'self' ${inlineScriptHashes.join(' ')}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+}
+
+function securityHeaders(response: ServerResponse, csp: string): void {
+  response.setHeader('content-security-policy', csp);
   response.setHeader('x-content-type-options', 'nosniff');
   response.setHeader('referrer-policy', 'no-referrer');
 }

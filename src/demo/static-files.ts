@@ -1,6 +1,9 @@
-// Serves the page files under `demo/public/` (repository root), found by climbing from this module:
-// it runs from dist/demo/, .build/src/demo/ or a helper's .build-<name>/src/demo/.
-import { existsSync } from 'node:fs';
+// Serves the page files under `demo/public/` (repository root, or the installed package's root), found by
+// climbing from this module: it runs from dist/demo/, .build/src/demo/ or a helper's .build-<name>/src/demo/.
+// The browser helper is served from its installed package, as an integrator serves it without a bundler:
+// its ES module files under /vendor/passkey-browser/, named in the page's import map.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
@@ -12,14 +15,22 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-/** The only files served: a fixed list, so no path from a request ever reaches the file system. */
-const FILES: Record<string, string> = {
+/** The page's own files (a fixed list, so no path from a request ever reaches the file system). */
+const PAGE_FILES: Record<string, string> = {
   '/': 'index.html',
   '/index.html': 'index.html',
   '/app.js': 'app.js',
-  '/webauthn-json.js': 'webauthn-json.js',
   '/style.css': 'style.css',
 };
+
+export const BROWSER_HELPER_PATH = '/vendor/passkey-browser/';
+
+export interface PageFiles {
+  /** URL path → absolute file path. */
+  readonly files: ReadonlyMap<string, string>;
+  /** CSP sources ('sha256-…') of the inline scripts of index.html (its import map). */
+  readonly inlineScriptHashes: readonly string[];
+}
 
 export function findPublicFolder(start = dirname(fileURLToPath(import.meta.url))): string {
   let folder = start;
@@ -31,10 +42,26 @@ export function findPublicFolder(start = dirname(fileURLToPath(import.meta.url))
   throw new Error(`demo/public/index.html not found above ${start}`);
 }
 
-export async function serveStatic(publicFolder: string, pathname: string, response: ServerResponse): Promise<boolean> {
-  const file = FILES[pathname];
+/** The folder of the installed browser helper's ES module build. */
+export function browserHelperFolder(): string {
+  return dirname(fileURLToPath(import.meta.resolve('@passkey-server/browser')));
+}
+
+/** Lists what the demo serves: the page files and every .js file of the browser helper's build. */
+export function pageFiles(publicFolder = findPublicFolder(), helperFolder = browserHelperFolder()): PageFiles {
+  const files = new Map(Object.entries(PAGE_FILES).map(([path, file]) => [path, join(publicFolder, file)]));
+  for (const name of readdirSync(helperFolder)) {
+    if (name.endsWith('.js')) files.set(`${BROWSER_HELPER_PATH}${name}`, join(helperFolder, name));
+  }
+  const html = readFileSync(join(publicFolder, 'index.html'), 'utf8');
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+  return { files, inlineScriptHashes: inline.map((text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`) };
+}
+
+export async function serveStatic(page: PageFiles, pathname: string, response: ServerResponse): Promise<boolean> {
+  const file = page.files.get(pathname);
   if (file === undefined) return false;
-  const body = await readFile(join(publicFolder, file));
+  const body = await readFile(file);
   response.statusCode = 200;
   response.setHeader('content-type', TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream');
   response.setHeader('cache-control', 'no-cache');

@@ -22,7 +22,7 @@ export interface RelayAnswer {
   /** The JSON bytes to send (the service's own bytes when the relay changed nothing). */
   readonly payload: Buffer;
   /** The service's Retry-After (429), passed on. */
-  readonly retryAfter?: string;
+  readonly retryAfter?: string | undefined;
 }
 
 export interface Relay {
@@ -38,7 +38,7 @@ export interface Relay {
 }
 
 type Body = Record<string, unknown>;
-type Outcome = { readonly status: number; readonly body: Envelope; readonly raw?: Buffer; readonly retryAfter?: string };
+type Outcome = { readonly status: number; readonly body: Envelope; readonly raw?: Buffer | undefined; readonly retryAfter?: string | undefined };
 
 export function createRelay(options: RelayOptions): Relay {
   const config = resolveRelayOptions(options, () => new MemoryLocalStore());

@@ -1,4 +1,7 @@
 // The relay's public export: everything an integrator (and the demo) may use.
+// Its types name node:http's request and response, so the declarations pull in Node.js's types even in a
+// project whose tsconfig lists no `types` (the default of `tsc --init`).
+/// <reference types="node" preserve="true" />
 export { createRelay, RELAY_OPERATIONS } from './relay.js';
 export type { Relay, RelayAnswer, RelayInput, RelayOperation } from './relay.js';
 export { expressRelay, fastifyRelay } from './adapters.js';

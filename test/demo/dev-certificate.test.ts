@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDevCertificate } from '../../src/demo/tls.js';
-import { findPublicFolder } from '../../src/demo/static-files.js';
+import { findPublicFolder, pageFiles } from '../../src/demo/static-files.js';
 
 const leafOf = (chain: string) => new X509Certificate(chain.slice(0, chain.indexOf('-----END CERTIFICATE-----') + 26));
 
@@ -97,5 +97,14 @@ describe('demo: page files', () => {
   it('finds demo/public by climbing from the compiled module', async () => {
     const folder = findPublicFolder();
     assert.match(await readFile(join(folder, 'index.html'), 'utf8'), /Passkey demo login/);
+  });
+
+  it('serves the browser helper from its installed package, and allows the import map by its hash', async () => {
+    const page = pageFiles();
+    const helper = page.files.get('/vendor/passkey-browser/index.js');
+    assert.ok(helper, 'the browser helper is served');
+    assert.match(await readFile(helper, 'utf8'), /creationOptionsFromJSON/);
+    assert.equal(page.inlineScriptHashes.length, 1);
+    assert.match(page.inlineScriptHashes[0]!, /^'sha256-[A-Za-z0-9+/]{43}='$/);
   });
 });

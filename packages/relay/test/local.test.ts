@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRelay, FileLocalStore, MemoryLocalStore, type CeremonyResult, type LocalCredentialStore } from '../../src/relay/index.js';
+import { createRelay, FileLocalStore, MemoryLocalStore, type CeremonyResult, type LocalCredentialStore } from '../src/index.js';
 import { clientData, ok, post, serve, startFakeService, type FakeService } from './fake-service.js';
 
 const USER = 'u-1#localhost';

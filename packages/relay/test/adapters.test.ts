@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
-import { expressRelay, fastifyRelay } from '../../src/relay/index.js';
+import { expressRelay, fastifyRelay } from '../src/index.js';
 import { ok, post, serve, startFakeService, type FakeService } from './fake-service.js';
 
 describe('relay adapters', () => {

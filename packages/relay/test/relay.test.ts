@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { createRelay, type RelayOptions } from '../../src/relay/index.js';
+import { createRelay, type RelayOptions } from '../src/index.js';
 import { ok, post, serve, startFakeService, type FakeService } from './fake-service.js';
 
 const allowAll = () => true;

@@ -15,7 +15,7 @@ export interface RegistrationRequest {
 }
 
 /** `true` forwards the request; `false` (or `{allowed: false, reason}`) answers 403 REGISTRATION_NOT_ALLOWED. */
-export type RegistrationDecision = boolean | { readonly allowed: boolean; readonly reason?: string };
+export type RegistrationDecision = boolean | { readonly allowed: boolean; readonly reason?: string | undefined };
 
 /** Told once per successful or failed result call, before the answer is written (set a cookie here). */
 export interface CeremonyResult {
@@ -42,29 +42,29 @@ export interface RelayOptions {
   /** The application's Client ID, sent as `User-agent: <vendor> AppID: <clientId>`. */
   readonly clientId: string;
   /** The vendor word of the User-agent value. Default `Vendor`. */
-  readonly vendor?: string;
+  readonly vendor?: string | undefined;
   /** `standard` (default) sends the `origin` header; `local` does the spec's local bookkeeping and sends none. */
-  readonly variant?: RelayVariant;
+  readonly variant?: RelayVariant | undefined;
   /** Standard variant: the page's origin as registered for the application, e.g. `https://idp.example.com`. */
-  readonly origin?: string;
+  readonly origin?: string | undefined;
   /** Path prefix of the relay's own routes, e.g. `/passkey` → `/passkey/attestation/options`. Default ''. */
-  readonly prefix?: string;
+  readonly prefix?: string | undefined;
   /** Largest accepted browser body in bytes. Default 65536 (the service's default limit). */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
   /** Time allowed for the service's whole answer in milliseconds. Default 10000. */
-  readonly upstreamTimeoutMs?: number;
+  readonly upstreamTimeoutMs?: number | undefined;
   /** Asked before attestation options are forwarded. Required: `() => true` lets anybody register. */
   readonly mayRegister: (request: RegistrationRequest) => RegistrationDecision | Promise<RegistrationDecision>;
   /** Local variant: where the `localhost` blobs are kept. Default: in memory (lost on restart). */
-  readonly localStore?: LocalCredentialStore;
+  readonly localStore?: LocalCredentialStore | undefined;
   /**
    * Local variant: put the user's kept credentials into `allowCredentials` of assertion options, because
    * the service stores nothing and cannot list them (non-discoverable keys need the list). Default true.
    */
-  readonly localAllowCredentials?: boolean;
+  readonly localAllowCredentials?: boolean | undefined;
   /** Told about every result call's outcome. */
-  readonly onResult?: (result: CeremonyResult) => void | Promise<void>;
-  readonly log?: RelayLogger;
+  readonly onResult?: ((result: CeremonyResult) => void | Promise<void>) | undefined;
+  readonly log?: RelayLogger | undefined;
 }
 
 export interface ResolvedRelayOptions {
