@@ -124,7 +124,7 @@ export interface ServiceConfig {
   readonly ops?: OpsOptions;
 }
 
-// ----- Operations (admin listener, rate limits, audit): validated by src/admin/options.ts, used by src/admin and src/ratelimit -----
+// ----- Operations (admin listener, rate limits, audit): validated by src/config/ops-options.ts, used by src/admin and src/ratelimit -----
 
 export interface RateLimitRule {
   /** Bucket capacity: how many requests may arrive at once after a quiet period. */

@@ -170,6 +170,14 @@ export class FidoError extends Error {
   }
 }
 
+/** Raised by a store when its backend cannot be reached; the HTTP layer and the admin API answer 503 SERVICE_UNAVAILABLE. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
 /** Throws `FidoError(code, detail)` unless `condition` holds. Keeps each verification step one line. */
 export function check(condition: unknown, code: ErrorName, detail?: string): asserts condition {
   if (!condition) throw new FidoError(code, detail);

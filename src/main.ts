@@ -6,20 +6,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
-import { applyOpsEnv, defaultOpsOptions, metadataCheckIntervalMs, type OpsOptions } from './admin/options.js';
-import { composeHooks } from './admin/hooks.js';
-import { openOpsStores } from './admin/open.js';
-import { startOperations, type Ops } from './admin/setup.js';
-import { prepareTrust } from './applications.js';
+import { applyOpsEnv, defaultOpsOptions, metadataCheckIntervalMs, type OpsOptions } from './config/ops-options.js';
+import { composeHooks } from './runtime/hooks.js';
+import { openOpsStores } from './applications/open.js';
+import { startOperations, type Ops } from './compose/operations.js';
+import { prepareTrust } from './applications/config-directory.js';
 import type { ServiceConfig } from './config.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { buildApp } from './http/app.js';
-import { createLogger, LOG_LEVELS, type LevelledLogger, type LogLevel } from './log.js';
-import { metadataFilesOf, stampFilesSync, watchMetadataFiles } from './metadata-watch.js';
-import { loadSecrets } from './secrets.js';
+import { createLogger, LOG_LEVELS, type LevelledLogger, type LogLevel } from './util/log.js';
+import { metadataFilesOf, stampFilesSync, watchMetadataFiles } from './applications/metadata-watch.js';
+import { loadSecrets } from './config/secrets.js';
 import type { ServiceDeps, ServiceHooks } from './service.js';
 import { openStores } from './stores/open.js';
-import type { MetadataReloadReport } from './trust-reload.js';
+import type { MetadataReloadReport } from './applications/trust-reload.js';
 import { systemRuntime, type Runtime } from './util/runtime.js';
 
 export interface StartOptions {

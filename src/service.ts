@@ -4,6 +4,7 @@
 import type { ApplicationConfig, ServiceConfig } from './config.js';
 import type { ChallengeStore, CredentialStore } from './stores/types.js';
 import type { TrustEvaluator } from './webauthn/attestation/types.js';
+import type { Logger } from './util/log.js';
 import type { Runtime } from './util/runtime.js';
 
 /** An application as the ceremonies use it: its configuration plus what was prepared from it at start. */
@@ -29,12 +30,6 @@ export interface Secrets {
   readonly userHandleKey: Buffer;
   /** Newest first: the first seals, all open. */
   readonly localBlobKeys: readonly LocalBlobKey[];
-}
-
-export interface Logger {
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-  error(fields: Record<string, unknown>, message: string): void;
 }
 
 /** What one operation call came to; reported once per request to `ServiceHooks.onOutcome`. */

@@ -1,4 +1,5 @@
-// Keeps the layer arrows of docs/architecture.md true: reads every import in src/ and fails on a forbidden one.
+// Keeps the layer arrows of docs/architecture.md true: reads every import in src/ and fails on a forbidden one,
+// on a folder (or loose file) of src/ without a rule, and on an import cycle between files or between folders.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -46,15 +47,137 @@ function violations(rule: (edge: ImportEdge) => boolean): string[] {
   return edges.filter(rule).map((e) => `${e.from} → ${e.to}${e.typeOnly ? ' (type)' : ''}`);
 }
 
+/** The part of src/ a path belongs to: its top folder ("http/") or, for a loose file, the file ("errors.ts"). */
+const part = (path: string) => (path.includes('/') ? `${path.split('/')[0]}/` : path);
+
+/**
+ * What each part of src/ may import from the other parts (docs/architecture.md, "Layers"). `types` lists
+ * what it may name in type-only imports besides. Every folder and loose file of src/ must appear here.
+ */
+const RULES: Record<string, { readonly imports: readonly string[]; readonly types?: readonly string[] }> = {
+  'errors.ts': { imports: [] },
+  'config.ts': { imports: [] },
+  'util/': { imports: [] },
+  'webauthn/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
+  'stores/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'webauthn/'] },
+  'service.ts': { imports: [], types: ['config.ts', 'config/', 'stores/', 'webauthn/', 'util/'] },
+  'ceremonies/': { imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts'], types: ['service.ts', 'stores/'] },
+  'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts'], types: ['service.ts'] },
+  'audit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
+  'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/'] },
+  'ratelimit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
+  'runtime/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
+  'config/': { imports: ['config.ts', 'errors.ts', 'util/', 'webauthn/'], types: ['service.ts', 'ratelimit/'] },
+  'applications/': {
+    imports: ['config.ts', 'config/', 'errors.ts', 'stores/', 'util/', 'webauthn/'],
+    types: ['service.ts', 'audit/'],
+  },
+  'admin/': {
+    imports: ['applications/', 'audit/', 'ceremonies/', 'config.ts', 'config/', 'errors.ts', 'metrics/', 'util/'],
+    types: ['runtime/', 'stores/', 'service.ts'],
+  },
+  'compose/': {
+    imports: ['admin/', 'applications/', 'audit/', 'config.ts', 'config/', 'errors.ts', 'http/', 'metrics/', 'ratelimit/',
+      'runtime/', 'stores/', 'util/', 'webauthn/', 'service.ts'],
+  },
+  'main.ts': {
+    imports: ['applications/', 'compose/', 'config.ts', 'config/', 'demo/', 'errors.ts', 'http/', 'runtime/', 'stores/', 'util/'],
+    types: ['service.ts'],
+  },
+  'cli/': {
+    imports: ['admin/', 'applications/', 'compose/', 'config.ts', 'config/', 'errors.ts', 'main.ts', 'stores/', 'util/', 'webauthn/'],
+  },
+  'cli.ts': { imports: ['cli/'] },
+  'demo/': { imports: ['util/'] },
+};
+
+/** The cycles of a directed graph (one per strongly connected component of more than one node, or a self-loop). */
+function cycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const to of graph.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) {
+        low.set(node, Math.min(low.get(node)!, index.get(to)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || graph.get(node)?.has(node)) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+function graphOf(key: (path: string) => string): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const edge of edges.filter(isLocal)) {
+    const from = key(edge.from);
+    const to = key(edge.to);
+    if (!graph.has(from)) graph.set(from, new Set());
+    if (from !== to) graph.get(from)!.add(to);
+  }
+  return graph;
+}
+const fileKey = (path: string) => path;
+
+describe('architecture: every part of src/ has a rule, and there is no cycle', () => {
+  it('every folder and loose file of src/ has a rule (and every rule a folder or file)', () => {
+    const parts = readdirSync(src).map((name) => (statSync(join(src, name)).isDirectory() ? `${name}/` : name))
+      .filter((name) => name.endsWith('/') || name.endsWith('.ts'));
+    assert.deepEqual(parts.filter((name) => !(name in RULES)), [], 'add a rule to RULES and a paragraph to docs/architecture.md');
+    assert.deepEqual(Object.keys(RULES).filter((name) => !parts.includes(name)), [], 'a rule for a part that no longer exists');
+  });
+
+  it('each part imports only what its rule allows', () => {
+    const bad = violations((e) => {
+      if (!isLocal(e)) return false;
+      const from = part(e.from);
+      const to = part(e.to);
+      if (from === to) return false;
+      const rule = RULES[from];
+      if (rule === undefined) return true;
+      return !(rule.imports.includes(to) || (e.typeOnly && (rule.types ?? []).includes(to)));
+    });
+    assert.deepEqual(bad, []);
+  });
+
+  it('no import cycle between files', () => {
+    assert.deepEqual(cycles(graphOf(fileKey)), []);
+  });
+
+  it('no import cycle between folders (and loose files)', () => {
+    assert.deepEqual(cycles(graphOf(part)), []);
+  });
+});
+
 describe('architecture: the import arrows of docs/architecture.md', () => {
   it('finds the source tree', () => {
     assert.ok(edges.length > 10, `expected imports under ${src}`);
   });
 
-  it('webauthn/ (the pure core) imports no http/, ceremonies/ or store implementation', () => {
+  it('webauthn/ (the pure core) imports no http/, ceremonies/ or stores/, not even types', () => {
     const bad = violations((e) => inside(e.from, 'webauthn') && isLocal(e) && (
-      inside(e.to, 'http') || inside(e.to, 'ceremonies') ||
-      (inside(e.to, 'stores') && !(e.to === 'stores/types.ts' && e.typeOnly))));
+      inside(e.to, 'http') || inside(e.to, 'ceremonies') || inside(e.to, 'stores')));
     assert.deepEqual(bad, []);
   });
 

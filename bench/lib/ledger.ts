@@ -18,7 +18,7 @@
 // (buildApp with the service's hooks and timed stores, driven through inject: everything but node:http).
 // bench/run.ts sets these against section 3 ("HTTP app and glue" = what remains of our service's CPU).
 //
-// Composition follows src/main.ts, src/stores/open.ts, src/admin/open.ts and src/admin/setup.ts; where a
+// Composition follows src/main.ts, src/stores/open.ts, src/applications/open.ts and src/compose/operations.ts; where a
 // step is not exported on its own (the answer's envelope and headers in src/http/app.ts, the stored record
 // in src/ceremonies/attestation-result.ts), the same few lines are repeated here and say so.
 
@@ -28,10 +28,10 @@ import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { composeHooks } from '../../src/admin/hooks.js';
-import { SqliteApplicationStore, SqliteAuditStore } from '../../src/admin/sqlite-stores.js';
-import { seedApplications, StoredApplicationDirectory } from '../../src/admin/directory.js';
-import { prepareTrust } from '../../src/applications.js';
+import { composeHooks } from '../../src/runtime/hooks.js';
+import { SqliteApplicationStore, SqliteAuditStore } from '../../src/applications/sqlite-stores.js';
+import { seedApplications, StoredApplicationDirectory } from '../../src/applications/directory.js';
+import { prepareTrust } from '../../src/applications/config-directory.js';
 import { AuditLog } from '../../src/audit/log.js';
 import { createAuditHooks } from '../../src/audit/hooks.js';
 import type { AuditStore } from '../../src/audit/types.js';
@@ -63,7 +63,8 @@ import { MetricsRegistry } from '../../src/metrics/registry.js';
 import { createStoreMetrics } from '../../src/metrics/stores.js';
 import { createRateLimitHooks } from '../../src/ratelimit/limiter.js';
 import { MemoryBucketStore } from '../../src/ratelimit/memory.js';
-import type { Application, Logger, OperationOutcome, Secrets, ServiceDeps } from '../../src/service.js';
+import type { Application, OperationOutcome, Secrets, ServiceDeps } from '../../src/service.js';
+import type { Logger } from '../../src/util/log.js';
 import { MemoryChallengeStore } from '../../src/stores/memory.js';
 import { openSqliteCredentialStore, type SqliteCredentialStore } from '../../src/stores/sqlite.js';
 import { openSqliteWriter, resolveWriterMode, type SqliteWriter } from '../../src/stores/sqlite-writer.js';
@@ -222,7 +223,7 @@ async function measureAll(specs: readonly StepSpec[], seconds: number): Promise<
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The service's pieces, composed as src/main.ts and src/admin/setup.ts compose them
+// The service's pieces, composed as src/main.ts and src/compose/operations.ts compose them
 
 /** The configuration of "our service" in the HTTP section (bench/lib/servers.ts), validated by the service's loader. */
 function benchConfig(dir: string): ServiceConfig {
@@ -310,7 +311,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
     const runtime = systemRuntime;
     const secrets: Secrets = { userHandleKey: randomBytes(32), localBlobKeys: [{ id: 'k1', key: randomBytes(32) }] };
 
-    // Writers and stores as src/stores/open.ts and src/admin/open.ts open them, once per writer mode.
+    // Writers and stores as src/stores/open.ts and src/applications/open.ts open them, once per writer mode.
     const open = async (mode: 'thread' | 'inline'): Promise<Writers> => {
       const writer = await openSqliteWriter(file, { mode });
       closers.push(() => writer.close());
@@ -327,7 +328,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
     const main = shipped === 'thread' ? thread : inline;
     const challenges = new MemoryChallengeStore({ clock: runtime.now });
 
-    // Applications, metrics, audit and rate limits as src/admin/setup.ts builds them (request log off, as in the bench).
+    // Applications, metrics, audit and rate limits as src/compose/operations.ts builds them (request log off, as in the bench).
     const trust = prepareTrust(config.applications, new Date(), 'ledger', { clock: runtime.now });
     const registry = new MetricsRegistry();
     const storeMetrics = createStoreMetrics(registry);
@@ -611,7 +612,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       { key: 'recordUseInline', name: `credentials.recordUse through the writer, inline (${FLOWS} at a time)`, op: writesOf(inline), opsPerCall: FLOWS, batch: 1 },
       { key: 'createThread', name: `credentials.create through the writer, thread (${FLOWS} at a time)`, op: createsOf(thread), opsPerCall: FLOWS, batch: 1 },
       { key: 'createInline', name: `credentials.create through the writer, inline (${FLOWS} at a time)`, op: createsOf(inline), opsPerCall: FLOWS, batch: 1 },
-      // Operations hooks (src/admin/setup.ts composition: metrics, audit, rate limits).
+      // Operations hooks (src/compose/operations.ts composition: metrics, audit, rate limits).
       { key: 'hooksOptions', name: 'outcome hooks of an options call (metrics; the audit hook records nothing for a successful options call)', op: (i) => hooksMain.onOutcome!(outcome('assertion/options', users[i % STORED_USERS]!, false)) },
       { key: 'hooksResultThread', name: `outcome hooks of a result call: metrics + audit row through the writer, thread (${FLOWS} at a time)`, op: resultHooksOf(hooksThread), opsPerCall: FLOWS, batch: 1 },
       { key: 'hooksResultInline', name: `outcome hooks of a result call: metrics + audit row through the writer, inline (${FLOWS} at a time)`, op: resultHooksOf(hooksInline), opsPerCall: FLOWS, batch: 1 },

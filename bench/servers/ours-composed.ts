@@ -10,11 +10,11 @@
 
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import { createApplicationDirectory } from '../../src/applications.js';
+import { createApplicationDirectory } from '../../src/applications/config-directory.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildApp } from '../../src/http/app.js';
-import { createLogger } from '../../src/log.js';
-import { loadSecrets } from '../../src/secrets.js';
+import { createLogger } from '../../src/util/log.js';
+import { loadSecrets } from '../../src/config/secrets.js';
 import { MemoryChallengeStore } from '../../src/stores/memory.js';
 import { openSqliteCredentialStore } from '../../src/stores/sqlite.js';
 import { openSqliteWriter } from '../../src/stores/sqlite-writer.js';

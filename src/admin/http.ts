@@ -2,16 +2,17 @@
 // configured otherwise) /metrics. Everything under /admin/ needs `Authorization: Bearer <admin token>`.
 // Answers are JSON (the audit export is JSON lines), each with an X-Request-Id; one log line per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../service.js';
-import type { MetadataReloadReport } from '../trust-reload.js';
+import type { Logger } from '../util/log.js';
+import type { MetadataReloadReport } from '../applications/trust-reload.js';
 import type { Runtime } from '../util/runtime.js';
 import type { AuditLog } from '../audit/log.js';
 import { toJsonLines } from '../audit/events.js';
 import type { AuditQuery } from '../audit/types.js';
 import { EXPOSITION_CONTENT_TYPE, type MetricsRegistry } from '../metrics/registry.js';
 import { ADMIN_ERRORS, AdminError } from './errors.js';
+import { StoreUnavailableError } from '../errors.js';
 import type { AdminOperations, Actor } from './operations.js';
-import type { Readiness } from './readiness.js';
+import type { Readiness } from '../runtime/readiness.js';
 import type { AdminTokenStore } from './tokens.js';
 
 export interface AdminHandlerDeps {
@@ -202,7 +203,7 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
     const trace: { actor: string | null } = { actor: null };
     void route(req, requestId, trace).catch((error: unknown) => {
       if (error instanceof AdminError) return errorAnswer(error);
-      if (error instanceof Error && error.name === 'StoreUnavailableError') return errorAnswer(new AdminError('SERVICE_UNAVAILABLE'));
+      if (error instanceof StoreUnavailableError) return errorAnswer(new AdminError('SERVICE_UNAVAILABLE'));
       deps.log.error({ requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, 'admin request failed unexpectedly');
       return errorAnswer(new AdminError('INTERNAL_SERVER_ERROR'));
     }).then((answer) => {

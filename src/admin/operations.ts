@@ -11,9 +11,10 @@ import type { AuditLog } from '../audit/log.js';
 import type { AuditDetails } from '../audit/types.js';
 import type { CredentialStore } from '../stores/types.js';
 import type { Runtime } from '../util/runtime.js';
-import type { ApplicationRecord, ApplicationStore } from './application-store.js';
+import type { ApplicationRecord, ApplicationStore } from '../applications/store.js';
 import { generateClientId } from './client-id.js';
 import { AdminError } from './errors.js';
+import { StoreUnavailableError } from '../errors.js';
 import { applicationView, credentialView, type ApplicationView, type CredentialView } from './views.js';
 
 export interface AdminDeps {
@@ -226,7 +227,7 @@ export class AdminOperations {
       await this.deps.audit.record({ ...base, clientId: noted.clientId ?? base.clientId, subject: noted.subject ?? null, result: 'ok', ...(noted.details ? { details: noted.details } : {}) });
       return result;
     } catch (error) {
-      const errorName = error instanceof AdminError ? error.code : error instanceof Error && error.name === 'StoreUnavailableError' ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
+      const errorName = error instanceof AdminError ? error.code : error instanceof StoreUnavailableError ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
       await this.deps.audit.record({ ...base, clientId: noted.clientId ?? base.clientId, subject: noted.subject ?? null, result: 'failed', errorName, ...(noted.details ? { details: noted.details } : {}) });
       throw error;
     }

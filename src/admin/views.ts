@@ -1,7 +1,7 @@
 // What the admin API and CLI show: applications and credentials as JSON, times in ISO 8601, no key bytes.
 import type { ApplicationConfig } from '../config.js';
 import type { CredentialRecord } from '../stores/types.js';
-import { effectiveVariants, type ApplicationRecord } from './application-store.js';
+import { effectiveVariants, type ApplicationRecord } from '../applications/store.js';
 import { bundledCatalog, describeAuthenticator, type AuthenticatorCatalog } from '../authenticators/index.js';
 
 export interface ApplicationView extends ApplicationConfig {

@@ -1,7 +1,7 @@
 // The audit log as the rest of the service uses it: record facts (id and time filled in here), read them
 // back. Recording never throws into the caller: an unreachable audit store is logged, not fatal, because
 // an audit outage must not turn every login into an error.
-import type { Logger } from '../service.js';
+import type { Logger } from '../util/log.js';
 import type { Runtime } from '../util/runtime.js';
 import { auditEvent, createAuditIdSource, type AuditFacts } from './events.js';
 import type { AuditEvent, AuditQuery, AuditStore } from './types.js';

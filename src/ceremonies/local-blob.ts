@@ -15,7 +15,8 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { FidoError } from '../errors.js';
 import type { LocalBlobKey } from '../service.js';
-import type { AttestationType, CredentialRecord } from '../stores/types.js';
+import type { CredentialRecord } from '../stores/types.js';
+import type { AttestationType } from '../webauthn/types.js';
 import { decodeBase64url, encodeBase64url } from '../util/base64url.js';
 
 export type { LocalBlobKey };

@@ -7,7 +7,7 @@
 // operator knows which CRLs to fetch next to the BLOB.
 // Running instances pick an installed BLOB up without a restart: within their periodic check
 // (PASSKEY_METADATA_CHECK_INTERVAL_MS, default 60 s; it watches the CRL files too), or at once on SIGHUP or
-// POST /admin/metadata/reload (src/metadata-watch.ts, src/trust-reload.ts).
+// POST /admin/metadata/reload (src/applications/metadata-watch.ts, src/applications/trust-reload.ts).
 
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';

@@ -3,13 +3,13 @@
 
 import { resolve } from 'node:path';
 import { runAdminCli } from '../admin/cli.js';
-import { adminCliDeps } from '../admin/cli-deps.js';
-import { defaultOpsOptions } from '../admin/options.js';
-import { prepareTrust } from '../applications.js';
+import { adminCliDeps } from '../compose/admin-cli.js';
+import { defaultOpsOptions } from '../config/ops-options.js';
+import { prepareTrust } from '../applications/config-directory.js';
 import type { ServiceConfig } from '../config.js';
 import { loadConfig } from '../config/load.js';
 import { redactUrl } from '../config/web.js';
-import { initSecretsFile, LOCAL_BLOB_KEYS_ENV, rotateLocalBlobKey } from '../secrets.js';
+import { initSecretsFile, LOCAL_BLOB_KEYS_ENV, rotateLocalBlobKey } from '../config/secrets.js';
 import { migrateDatabase } from '../stores/open.js';
 import { systemRuntime } from '../util/runtime.js';
 import { EXIT_OK, UsageError, type CliIo } from './io.js';

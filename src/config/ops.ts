@@ -1,10 +1,10 @@
 // The operations keys of the config file (admin listener, rate limits, audit log, application cache,
 // shutdown deadline, request log). Their meaning and validation belong to the operations module
-// (`readOpsOptions`, src/admin/options.ts); this file feeds it the raw keys, turns its problems into the
+// (`readOpsOptions`, src/config/ops-options.ts); this file feeds it the raw keys, turns its problems into the
 // loader's (so they are reported together with every other problem), and decides the admin port when the
 // operator did not.
 import { isAbsolute } from 'node:path';
-import { readOpsOptions, type OpsOptions } from '../admin/options.js';
+import { readOpsOptions, type OpsOptions } from './ops-options.js';
 import { DEFAULTS } from './defaults.js';
 import { isObject, type JsonObject, type Problems } from './checks.js';
 

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../service.js';
+import type { Logger } from '../util/log.js';
 import { createRelay, FileLocalStore, relatedOriginsDocument, type CeremonyResult, type Relay } from '@passkey-server/relay';
 import { DemoAccounts, type DemoVariant } from './accounts.js';
 import { pageFiles, serveStatic } from './static-files.js';

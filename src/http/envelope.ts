@@ -3,7 +3,7 @@
 // Failure: {status:"failed", errorMessage:[NAME, description], sessionId:""} with the catalogue's status.
 
 import { ERRORS, FidoError, type ErrorName } from '../errors.js';
-import { StoreUnavailableError } from '../stores/types.js';
+import { StoreUnavailableError } from '../errors.js';
 
 export interface Reply {
   readonly status: number;

@@ -5,6 +5,7 @@
 // This runs on every store call of every request, so the per-call work is kept to a clock read and a
 // histogram update: each method's timed wrapper is made once (not at every property read), and its
 // `ok` series is looked up once.
+import { StoreUnavailableError } from '../errors.js';
 import type { HistogramSeries, MetricsRegistry } from './registry.js';
 
 const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -73,5 +74,5 @@ export function createStoreMetrics(registry: MetricsRegistry): StoreMetrics {
 }
 
 function outcomeOf(error: unknown): string {
-  return error instanceof Error && error.name === 'StoreUnavailableError' ? 'unavailable' : 'error';
+  return error instanceof StoreUnavailableError ? 'unavailable' : 'error';
 }

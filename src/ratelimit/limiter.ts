@@ -1,7 +1,8 @@
 // The admission hook (ServiceHooks.admit): each request of the four operations takes a token from its
 // application's bucket and from its client address's bucket; if either is empty the http layer answers
 // 429 RATE_LIMITED with Retry-After.
-import type { Logger, ServiceHooks } from '../service.js';
+import type { ServiceHooks } from '../service.js';
+import type { Logger } from '../util/log.js';
 import { addressKey } from './address.js';
 import { BoundedMemo } from './memo.js';
 import type { BucketDecision, BucketRequest, BucketStore } from './types.js';

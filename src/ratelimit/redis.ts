@@ -5,7 +5,7 @@
 import { createClient } from 'redis';
 import { retryAfterSeconds } from './token-bucket.js';
 import type { BucketDecision, BucketRequest, BucketStore } from './types.js';
-import { StoreUnavailableError } from '../stores/types.js';
+import { StoreUnavailableError } from '../errors.js';
 
 // KEYS: bucket keys. ARGV[1]: now (ms); then per key: burst, perSecond.
 // Same steps as token-bucket.ts: refill for the elapsed time (never negative), deny with the longest wait

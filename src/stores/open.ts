@@ -3,7 +3,9 @@
 
 import type { ServiceConfig } from '../config.js';
 import { MemoryChallengeStore } from './memory.js';
-import { migrateSqlite, openSqliteChallengeStore, openSqliteCredentialStore, type MigrationReport } from './sqlite.js';
+import { openSqliteChallengeStore, openSqliteCredentialStore } from './sqlite.js';
+import { migrateSqlite } from './sqlite-open.js';
+import type { MigrationReport } from './sqlite-open.js';
 import { openSqliteWriter, resolveWriterMode, type SqliteWriter } from './sqlite-writer.js';
 import type { ChallengeStore, CredentialStore } from './types.js';
 

@@ -3,7 +3,8 @@
 // conditional UPDATE (compare-and-set on sign_count), so concurrent instances never move a counter back.
 
 import type pg from 'pg';
-import type { AttestationType, CredentialRecord, CredentialStore, CredentialUse } from './types.js';
+import type { CredentialRecord, CredentialStore, CredentialUse } from './types.js';
+import type { AttestationType } from '../webauthn/types.js';
 import { guarded, toNumber } from './postgres-connection.js';
 
 const COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,

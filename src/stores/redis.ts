@@ -8,7 +8,7 @@
 
 import { createClient, ErrorReply } from 'redis';
 import type { CeremonyRecord, ChallengeStore, TakeResult } from './types.js';
-import { StoreUnavailableError } from './types.js';
+import { StoreUnavailableError } from '../errors.js';
 
 export interface RedisOptions {
   /** Prepended to every key, so several deployments (or test runs) can share one Redis. Default `passkey:`. */

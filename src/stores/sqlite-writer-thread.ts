@@ -3,7 +3,7 @@
 // Started by src/stores/sqlite-writer.ts; the protocol types live there.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqliteDatabase } from './sqlite.js';
+import { openSqliteDatabase } from './sqlite-open.js';
 import { failure, GroupCommit } from './sqlite-group-commit.js';
 import type { WriterMessage, WriterReply, WriterRequest, WriterThreadData } from './sqlite-writer.js';
 import type { SqliteWriteParams } from './sqlite-writes.js';

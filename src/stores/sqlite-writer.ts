@@ -14,9 +14,9 @@
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { openSqliteDatabase } from './sqlite.js';
+import { openSqliteDatabase } from './sqlite-open.js';
 import { GroupCommit, type WriteOutcome } from './sqlite-group-commit.js';
-import { StoreUnavailableError } from './types.js';
+import { StoreUnavailableError } from '../errors.js';
 import type { SqliteWriteName, SqliteWriteParams } from './sqlite-writes.js';
 
 export type { WriteFailure } from './sqlite-group-commit.js';

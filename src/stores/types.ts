@@ -2,6 +2,7 @@
 // suite (test/stores/contract.ts) runs against each. All operations are async so that network backends fit.
 
 import type { UserVerification, Variant } from '../config.js';
+import type { AttestationType } from '../webauthn/types.js';
 
 export type CeremonyType = 'registration' | 'authentication';
 
@@ -42,8 +43,6 @@ export interface ChallengeStore {
   /** Resolves when the backend answers (readiness probe); rejects when it does not. Optional. */
   ping?(): Promise<void>;
 }
-
-export type AttestationType = 'none' | 'self' | 'basic' | 'attca' | 'anonca' | 'uncertain';
 
 export interface CredentialRecord {
   readonly clientId: string;
@@ -109,12 +108,4 @@ export interface CredentialStore {
   deleteByApplication?(clientId: string): Promise<number>;
   /** Resolves when the backend answers (readiness probe); rejects (StoreUnavailableError) when it does not. */
   ping?(): Promise<void>;
-}
-
-/** Raised by a store when its backend cannot be reached; the HTTP layer answers 503 SERVICE_UNAVAILABLE. */
-export class StoreUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'StoreUnavailableError';
-  }
 }

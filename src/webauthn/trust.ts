@@ -8,7 +8,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AttestationPolicy } from '../config.js';
 import { FidoError } from '../errors.js';
-import type { AttestationType } from '../stores/types.js';
+import type { AttestationType } from './types.js';
 import { buildPath } from './certificates.js';
 import {
   attestationKeyIdentifier, indexMetadata, isStale, refusingStatus, ZERO_AAGUID, type MetadataEntry, type MetadataIndex,

@@ -2,8 +2,6 @@
 // The core is pure: no I/O, no clock of its own (the ceremony passes `now`), no imports from http/ or stores/.
 
 import type { KeyObject, X509Certificate } from 'node:crypto';
-import type { AttestationType } from '../stores/types.js';
-import type { TrustEvaluator } from './attestation/types.js';
 
 /** A decoded CBOR value. Maps keep their key types (COSE keys use integers), byte strings are Buffers. */
 export type CborValue =
@@ -182,3 +180,48 @@ export interface VerifiedAuthentication {
 }
 
 export type { X509Certificate };
+
+// --- Attestation: what a format establishes (§8), and the trust decision over it (§7.1 steps 23-24) ---
+
+/** The attestation type verification established (WebAuthn L3 §6.5.4), stored with each credential. */
+export type AttestationType = 'none' | 'self' | 'basic' | 'attca' | 'anonca' | 'uncertain';
+
+export interface AttestationOutcome {
+  readonly type: AttestationType;
+  /** Leaf first. Empty for none and self attestation. */
+  readonly trustPath: readonly X509Certificate[];
+  /**
+   * Roots this format always trusts for its own statements (e.g. Apple's WebAuthn root), in addition to
+   * the application's anchors; empty for most formats.
+   */
+  readonly formatRoots?: readonly X509Certificate[];
+}
+
+export interface TrustInput {
+  readonly fmt: string;
+  /** Lower-case dashed AAGUID. */
+  readonly aaguid: string;
+  readonly outcome: AttestationOutcome;
+  readonly now: Date;
+}
+
+export interface TrustDecision {
+  /** The path chained to a trust anchor (application anchors, metadata roots or format roots). */
+  readonly trusted: boolean;
+  /** Authenticator description from metadata, when known. */
+  readonly authenticatorName: string | null;
+}
+
+/**
+ * WebAuthn L3 §7.1 steps 23-24: decides whether an attestation is acceptable for an application.
+ * Throws FidoError (ATTESTATION_NOT_TRUSTED, CERTIFICATE_PATH_VALIDATION_FAIL, …) when policy refuses it.
+ */
+export interface TrustEvaluator {
+  evaluate(input: TrustInput): TrustDecision;
+  /**
+   * §7.2 policy hook, called by the assertion ceremony before it accepts a stored credential: throws
+   * AUTHENTICATOR_STATUS_NOT_ACCEPTED when the application enforces metadata status at authentication and
+   * the credential's authenticator model is now reported compromised or revoked. Optional (additive).
+   */
+  checkAuthentication?(input: { readonly aaguid: string; readonly now: Date }): void;
+}

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { APPLICATION_KEYS, ATTESTATION_KEYS } from '../../src/config/application.js';
 import { ENV_OVERRIDES } from '../../src/config/env.js';
 import { TOP_LEVEL_KEYS } from '../../src/config/load.js';
-import { LOCAL_BLOB_KEYS_ENV, USER_HANDLE_KEY_ENV } from '../../src/secrets.js';
+import { LOCAL_BLOB_KEYS_ENV, USER_HANDLE_KEY_ENV } from '../../src/config/secrets.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const doc = readFileSync(join(repo, 'docs', 'configuration.md'), 'utf8');

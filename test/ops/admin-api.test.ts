@@ -1,10 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuditLog, MemoryAuditStore } from '../../src/audit/index.js';
-import { MemoryApplicationStore } from '../../src/admin/application-store.js';
-import { StoredApplicationDirectory, seedApplications } from '../../src/admin/directory.js';
+import { MemoryApplicationStore } from '../../src/applications/store.js';
+import { StoredApplicationDirectory, seedApplications } from '../../src/applications/directory.js';
 import { AdminOperations } from '../../src/admin/operations.js';
-import { Readiness } from '../../src/admin/readiness.js';
+import { Readiness } from '../../src/runtime/readiness.js';
 import { startAdminServer, type AdminServer } from '../../src/admin/server.js';
 import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { MetricsRegistry } from '../../src/metrics/index.js';

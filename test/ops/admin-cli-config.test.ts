@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAdminCli } from '../../src/admin/cli.js';
-import { adminCliDeps } from '../../src/admin/cli-deps.js';
+import { adminCliDeps } from '../../src/compose/admin-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ops-cli-config-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

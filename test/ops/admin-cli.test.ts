@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditLog, MemoryAuditStore } from '../../src/audit/index.js';
-import { MemoryApplicationStore } from '../../src/admin/application-store.js';
+import { MemoryApplicationStore } from '../../src/applications/store.js';
 import { runAdminCli } from '../../src/admin/cli.js';
 import { AdminOperations } from '../../src/admin/operations.js';
 import { FileAdminTokenStore, TOKEN_PREFIX, hashToken } from '../../src/admin/tokens.js';

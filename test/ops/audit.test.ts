@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuditLog, MemoryAuditStore, createAuditHooks, createAuditIdSource, toJsonLines } from '../../src/audit/index.js';
 import type { AuditStore } from '../../src/audit/index.js';
-import { composeHooks } from '../../src/admin/hooks.js';
+import { composeHooks } from '../../src/runtime/hooks.js';
 import type { OperationOutcome } from '../../src/service.js';
 import { captureLog, testRuntime } from './fixtures.js';
 

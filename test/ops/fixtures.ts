@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CredentialRecord } from '../../src/stores/types.js';
 import type { Runtime } from '../../src/util/runtime.js';
-import type { Logger } from '../../src/service.js';
+import type { Logger } from '../../src/util/log.js';
 
 export const T0 = Date.UTC(2026, 10, 22, 4, 0, 0);
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MetricsRegistry, createMetricsHooks, createStoreMetrics, registerProcessMetrics, UNKNOWN_CLIENT_LABEL } from '../../src/metrics/index.js';
 import type { OperationOutcome } from '../../src/service.js';
-import { StoreUnavailableError } from '../../src/stores/types.js';
+import { StoreUnavailableError } from '../../src/errors.js';
 import { parseExposition, valueOf } from './exposition.js';
 
 function outcome(over: Partial<OperationOutcome>): OperationOutcome {

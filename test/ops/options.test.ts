@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultOpsOptions, readOpsOptions } from '../../src/admin/options.js';
+import { defaultOpsOptions, readOpsOptions } from '../../src/config/ops-options.js';
 
 describe('ops configuration keys (readOpsOptions)', () => {
   it('gives the defaults for an empty configuration', () => {
@@ -48,7 +48,7 @@ describe('ops configuration keys (readOpsOptions)', () => {
 
 describe('ops environment overrides (applyOpsEnv)', () => {
   it('overrides single settings and reports bad values', async () => {
-    const { applyOpsEnv } = await import('../../src/admin/options.js');
+    const { applyOpsEnv } = await import('../../src/config/ops-options.js');
     const problems: string[] = [];
     const options = applyOpsEnv(defaultOpsOptions('/data'), {
       PASSKEY_ADMIN_ENABLED: 'false', PASSKEY_ADMIN_HOST: '10.0.0.5', PASSKEY_ADMIN_PORT: '0', PASSKEY_ADMIN_TOKENS_FILE: 'keys/t.json',

@@ -4,10 +4,10 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { PostgresApplicationStore, PostgresAuditStore } from '../../src/admin/postgres-stores.js';
-import { seedApplications } from '../../src/admin/directory.js';
+import { PostgresApplicationStore, PostgresAuditStore } from '../../src/applications/postgres-stores.js';
+import { seedApplications } from '../../src/applications/directory.js';
 import { AuditLog } from '../../src/audit/index.js';
-import { StoreUnavailableError } from '../../src/stores/types.js';
+import { StoreUnavailableError } from '../../src/errors.js';
 import { T0, testRuntime } from './fixtures.js';
 import { applicationContract, auditContract, record } from './store-contracts.js';
 

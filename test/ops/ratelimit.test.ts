@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { addressKey, createRateLimitHooks, MemoryBucketStore, RedisBucketStore, type BucketStore } from '../../src/ratelimit/index.js';
-import { StoreUnavailableError } from '../../src/stores/types.js';
+import { StoreUnavailableError } from '../../src/errors.js';
 
 const rule = (burst: number, perSecond: number) => ({ burst, perSecond });
 const T0 = 1_800_000_000_000;

@@ -1,7 +1,7 @@
 // The contracts every application store and audit store must meet (memory, SQLite, PostgreSQL).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ApplicationRecord, ApplicationStore } from '../../src/admin/application-store.js';
+import type { ApplicationRecord, ApplicationStore } from '../../src/applications/store.js';
 import { AuditLog, type AuditStore } from '../../src/audit/index.js';
 import type { ApplicationConfig } from '../../src/config.js';
 import { T0, testRuntime } from './fixtures.js';

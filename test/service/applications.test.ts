@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { createApplicationDirectory } from '../../src/applications.js';
+import { createApplicationDirectory } from '../../src/applications/config-directory.js';
 import { loadConfig } from '../../src/config/load.js';
 import { ANCHOR_PEM, minimalApp, tempDir, writeFile } from '../config/support.js';
 

@@ -1,7 +1,7 @@
 // The JSON-lines logger: levels, one object per line, secrets and bytes never written.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLogger, type LogLevel } from '../../src/log.js';
+import { createLogger, type LogLevel } from '../../src/util/log.js';
 
 function capture(level?: LogLevel) {
   const lines: string[] = [];

@@ -6,8 +6,8 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   initSecretsFile, loadSecrets, rotateLocalBlobKey, SecretsError, type SecretsFile,
-} from '../../src/secrets.js';
-import { createLogger } from '../../src/log.js';
+} from '../../src/config/secrets.js';
+import { createLogger } from '../../src/util/log.js';
 import { tempDir } from '../config/support.js';
 
 const sqlite = (dir: string) => ({ secretsFile: join(dir, 'data', 'secrets.json'), database: { kind: 'sqlite' as const, path: join(dir, 'x.db') } });

@@ -15,8 +15,8 @@ import {
   SecretsMismatchError,
 } from '../../src/stores/postgres.js';
 import { POSTGRES_MIGRATIONS } from '../../src/stores/migrations/postgres/index.js';
-import { postgresOpsSchema } from '../../src/admin/postgres-stores.js';
-import { StoreUnavailableError } from '../../src/stores/types.js';
+import { postgresOpsSchema } from '../../src/applications/postgres-stores.js';
+import { StoreUnavailableError } from '../../src/errors.js';
 import { ceremony, challengeStoreContract, credential, credentialStoreContract } from './contract.js';
 import { freshSchema, POSTGRES_URL, sql, type TestSchema } from '../scale/support/backends.js';
 import { startProxy } from '../scale/support/proxy.js';

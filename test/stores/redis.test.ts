@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';
 import { openRedisChallengeStore } from '../../src/stores/redis.js';
-import { StoreUnavailableError } from '../../src/stores/types.js';
+import { StoreUnavailableError } from '../../src/errors.js';
 import { ceremony, challengeStoreContract } from './contract.js';
 import { freshPrefix, REDIS_URL } from '../scale/support/backends.js';
 import { startProxy } from '../scale/support/proxy.js';

@@ -6,10 +6,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openSqliteDatabase, SqliteCredentialStore } from '../../src/stores/sqlite.js';
+import { SqliteCredentialStore } from '../../src/stores/sqlite.js';
+import { openSqliteDatabase } from '../../src/stores/sqlite-open.js';
 import { openSqliteWriter, resolveWriterMode, SqliteWriteError, type SqliteWriter, type SqliteWriterMode } from '../../src/stores/sqlite-writer.js';
-import { StoreUnavailableError, type CredentialUse } from '../../src/stores/types.js';
-import { SqliteAuditStore } from '../../src/admin/sqlite-stores.js';
+import { type CredentialUse } from '../../src/stores/types.js';
+import { StoreUnavailableError } from '../../src/errors.js';
+import { SqliteAuditStore } from '../../src/applications/sqlite-stores.js';
 import { tempDir } from '../config/support.js';
 import { credential, credentialStoreContract } from './contract.js';
 

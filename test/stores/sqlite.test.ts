@@ -5,12 +5,13 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  migrateSqlite, openSqliteChallengeStore, openSqliteCredentialStore, openSqliteDatabase, SqliteChallengeStore,
-  SqliteCredentialStore, SqliteSchemaVersionError, sqliteSchemaVersion,
-} from '../../src/stores/sqlite.js';
+import { openSqliteChallengeStore, openSqliteCredentialStore, SqliteChallengeStore, SqliteCredentialStore } from '../../src/stores/sqlite.js';
+import { sqliteSchemaVersion } from '../../src/stores/sqlite-open.js';
+import { migrateSqlite } from '../../src/stores/sqlite-open.js';
+import { openSqliteDatabase } from '../../src/stores/sqlite-open.js';
+import { SqliteSchemaVersionError } from '../../src/stores/sqlite-open.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from '../../src/stores/migrations/sqlite/index.js';
-import { StoreUnavailableError } from '../../src/stores/types.js';
+import { StoreUnavailableError } from '../../src/errors.js';
 import { tempDir } from '../config/support.js';
 import { ceremony, challengeStoreContract, credential, credentialStoreContract } from './contract.js';
 

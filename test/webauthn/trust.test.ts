@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { X509Certificate } from 'node:crypto';
-import { prepareTrust } from '../../src/applications.js';
+import { prepareTrust } from '../../src/applications/config-directory.js';
 import type { AttestationPolicy } from '../../src/config.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { loadConfig } from '../../src/config/load.js';

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { createPool, guarded, schemaIdentifier, splitSchema, toNumber, type PostgresOptions } from '../stores/postgres-connection.js';
 import type { AuditEvent, AuditQuery, AuditStore } from '../audit/types.js';
-import type { ApplicationRecord, ApplicationStore } from './application-store.js';
+import type { ApplicationRecord, ApplicationStore } from './store.js';
 
 export function postgresOpsSchema(schema: string): string {
   return `

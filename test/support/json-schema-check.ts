@@ -1,4 +1,4 @@
-// A small JSON Schema checker (the subset of JSON Schema 2020-12 that src/openapi/document.ts uses: type,
+// A small JSON Schema checker (the subset of JSON Schema 2020-12 that src/admin/openapi.ts uses: type,
 // properties, required, additionalProperties, items, prefixItems, enum, const, oneOf, anyOf, allOf, $ref
 // to the document's components, string length and pattern, number bounds, array bounds, format date-time).
 // No dependency: enough to keep the OpenAPI document true by checking real responses against it.

@@ -3,7 +3,7 @@
 import type { ServiceConfig } from '../config.js';
 import type { AuditStore } from '../audit/types.js';
 import type { SqliteWriter } from '../stores/sqlite-writer.js';
-import type { ApplicationStore } from './application-store.js';
+import type { ApplicationStore } from './store.js';
 
 export interface OpsStores {
   readonly applications: ApplicationStore;

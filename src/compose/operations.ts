@@ -2,14 +2,15 @@
 //   metrics registry (+ process metrics) → instrumented stores → stored application directory (seeded from
 //   the config file) → audit log → hooks (metrics, audit, rate limits) → admin listener → shutdown.
 // main.ts then builds the HTTP app with `applications`, `credentials`, `challenges` and `hooks` from here.
-// `reloadMetadata` swaps in newer metadata BLOBs (src/trust-reload.ts); the admin API exposes it.
+// `reloadMetadata` swaps in newer metadata BLOBs (src/applications/trust-reload.ts); the admin API exposes it.
 import type { Server } from 'node:http';
-import type { PreparedTrust } from '../applications.js';
+import type { PreparedTrust } from '../applications/config-directory.js';
 import type { ApplicationConfig, ServiceConfig } from '../config.js';
-import { metadataFilesOf } from '../metadata-watch.js';
-import type { Logger, Secrets, ServiceHooks } from '../service.js';
+import { metadataFilesOf } from '../applications/metadata-watch.js';
+import type { Secrets, ServiceHooks } from '../service.js';
+import type { Logger } from '../util/log.js';
 import type { ChallengeStore, CredentialStore } from '../stores/types.js';
-import { createMetadataReloader, type MetadataReloadReport } from '../trust-reload.js';
+import { createMetadataReloader, type MetadataReloadReport } from '../applications/trust-reload.js';
 import type { Runtime } from '../util/runtime.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
 import { AuditLog } from '../audit/log.js';
@@ -25,17 +26,17 @@ import { createRateLimitHooks } from '../ratelimit/limiter.js';
 import { MemoryBucketStore } from '../ratelimit/memory.js';
 import { RedisBucketStore } from '../ratelimit/redis.js';
 import type { BucketStore } from '../ratelimit/types.js';
-import { openApiDocument } from '../openapi/document.js';
-import { MemoryApplicationStore, type ApplicationStore } from './application-store.js';
-import { StoredApplicationDirectory, seedApplications, type SeedReport } from './directory.js';
-import { composeHooks } from './hooks.js';
-import { createRequestLogHooks } from './request-log.js';
-import { AdminOperations } from './operations.js';
-import type { OpsOptions } from './options.js';
-import { Readiness, serviceStoreChecks, storeCheck, type ReadinessCheck } from './readiness.js';
-import { startAdminServer, type AdminServer } from './server.js';
-import { gracefulShutdown, type ShutdownReport } from './shutdown.js';
-import { FileAdminTokenStore, type AdminTokenStore } from './tokens.js';
+import { openApiDocument } from '../admin/openapi.js';
+import { MemoryApplicationStore, type ApplicationStore } from '../applications/store.js';
+import { StoredApplicationDirectory, seedApplications, type SeedReport } from '../applications/directory.js';
+import { composeHooks } from '../runtime/hooks.js';
+import { createRequestLogHooks } from '../runtime/request-log.js';
+import { AdminOperations } from '../admin/operations.js';
+import type { OpsOptions } from '../config/ops-options.js';
+import { Readiness, serviceStoreChecks, storeCheck, type ReadinessCheck } from '../runtime/readiness.js';
+import { startAdminServer, type AdminServer } from '../admin/server.js';
+import { gracefulShutdown, type ShutdownReport } from '../runtime/shutdown.js';
+import { FileAdminTokenStore, type AdminTokenStore } from '../admin/tokens.js';
 
 export interface OpsInput {
   readonly config: ServiceConfig;

@@ -1,7 +1,8 @@
 // One structured log line per request of the four operations, from the http layer's outcome report: the
 // request id (also in the answer's X-Request-Id header), operation, application, variant, status, error
 // name, duration and caller address. Never a body, a header value, a username, a key or a challenge.
-import type { Logger, ServiceHooks } from '../service.js';
+import type { ServiceHooks } from '../service.js';
+import type { Logger } from '../util/log.js';
 
 export function createRequestLogHooks(log: Logger): Required<Pick<ServiceHooks, 'onOutcome'>> {
   return {

@@ -2,7 +2,12 @@
 // (stderr by default, so stdout stays for what a command prints). Fields whose name suggests a secret are
 // replaced, and bytes are never written, so a careless call cannot leak a key into the log.
 
-import type { Logger } from './service.js';
+
+export interface Logger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 

@@ -1,6 +1,6 @@
 // Finding the schema a response must follow: path template matching (`/admin/applications/{clientId}`),
 // method, status and content type, straight from the document.
-import { checkSchema, type Schema } from './check.js';
+import { checkSchema, type Schema } from './json-schema-check.js';
 
 export interface ResponseToCheck {
   readonly path: string;

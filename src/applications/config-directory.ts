@@ -1,15 +1,15 @@
 // The ApplicationDirectory from configuration: every application prepared once at start (trust anchors
 // read and parsed, metadata indexed), then looked up by Client ID per request without I/O. `prepareTrust`
 // does the start-time part for the stored directory of the operations module, and reloads the metadata
-// BLOBs of a running service (`reloadMetadata`, called by src/trust-reload.ts).
+// BLOBs of a running service (`reloadMetadata`, called by src/applications/trust-reload.ts).
 
-import type { ApplicationConfig, AttestationPolicy } from './config.js';
-import { ConfigError } from './config/errors.js';
-import { FidoError } from './errors.js';
-import type { Application, ApplicationDirectory } from './service.js';
-import { canonicalJson } from './util/canonical-json.js';
-import type { TrustEvaluator } from './webauthn/attestation/types.js';
-import { loadTrustEvaluator, type LoadedTrustEvaluator, type LoadOptions, type MetadataInfo } from './webauthn/trust.js';
+import type { ApplicationConfig, AttestationPolicy } from '../config.js';
+import { ConfigError } from '../config/errors.js';
+import { FidoError } from '../errors.js';
+import type { Application, ApplicationDirectory } from '../service.js';
+import { canonicalJson } from '../util/canonical-json.js';
+import type { TrustEvaluator } from '../webauthn/attestation/types.js';
+import { loadTrustEvaluator, type LoadedTrustEvaluator, type LoadOptions, type MetadataInfo } from '../webauthn/trust.js';
 
 export interface ConfigApplicationDirectory extends ApplicationDirectory {
   /** Every application, in configuration order (the CLI's `apps list`, the demo). */

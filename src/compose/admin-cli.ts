@@ -4,16 +4,16 @@
 // are seeded first, exactly as at service start, so the CLI and the service agree on what exists.
 import type { ServiceConfig } from '../config.js';
 import { loadConfig } from '../config/load.js';
-import { loadSecrets } from '../secrets.js';
+import { loadSecrets } from '../config/secrets.js';
 import { openCredentialStore } from '../stores/open.js';
 import { systemRuntime, type Runtime } from '../util/runtime.js';
 import { AuditLog } from '../audit/log.js';
-import type { AdminCliDeps } from './cli.js';
-import { seedApplications } from './directory.js';
-import { openOpsStores } from './open.js';
-import { AdminOperations } from './operations.js';
-import { defaultOpsOptions, type OpsOptions } from './options.js';
-import { FileAdminTokenStore } from './tokens.js';
+import type { AdminCliDeps } from '../admin/cli.js';
+import { seedApplications } from '../applications/directory.js';
+import { openOpsStores } from '../applications/open.js';
+import { AdminOperations } from '../admin/operations.js';
+import { defaultOpsOptions, type OpsOptions } from '../config/ops-options.js';
+import { FileAdminTokenStore } from '../admin/tokens.js';
 
 export interface AdminCliEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -5,11 +5,13 @@
 // docs/admin.md so they can move into a numbered migration). better-sqlite3 is synchronous: each call
 // is one statement, atomic across processes.
 import type Database from 'better-sqlite3';
-import { guarded, openSqliteDatabase, type SqliteOptions } from '../stores/sqlite.js';
+import { openSqliteDatabase } from '../stores/sqlite-open.js';
+import { guarded } from '../stores/sqlite-open.js';
+import type { SqliteOptions } from '../stores/sqlite-open.js';
 import type { SqliteWriter } from '../stores/sqlite-writer.js';
 import { SQLITE_WRITES } from '../stores/sqlite-writes.js';
 import type { AuditEvent, AuditQuery, AuditStore } from '../audit/types.js';
-import type { ApplicationRecord, ApplicationStore } from './application-store.js';
+import type { ApplicationRecord, ApplicationStore } from './store.js';
 
 type Db = Database.Database;
 

@@ -1,17 +1,17 @@
 // Reloading the metadata BLOBs of a running service: after `metadata check --blob` installed a newer BLOB,
-// on SIGHUP, on the periodic file check (src/metadata-watch.ts) or on POST /admin/metadata/reload. The
+// on SIGHUP, on the periodic file check (src/applications/metadata-watch.ts) or on POST /admin/metadata/reload. The
 // configured policies are reloaded first (prepareTrust's evaluators), then every evaluator the stored
 // directory built (admin-created applications included) and its lookup cache is dropped, so the next
 // ceremony uses the new BLOB. A BLOB that does not verify leaves the previous evaluator in use: logged as
 // an error naming the application, reported as a failure, never thrown into a running service.
 
-import { metadataRemedy, type PolicyReload, type PreparedTrust } from './applications.js';
-import type { AttestationPolicy } from './config.js';
-import { FidoError } from './errors.js';
-import type { Logger } from './service.js';
-import { canonicalJson } from './util/canonical-json.js';
-import type { TrustEvaluator } from './webauthn/attestation/types.js';
-import type { MetadataInfo } from './webauthn/trust.js';
+import { metadataRemedy, type PolicyReload, type PreparedTrust } from './config-directory.js';
+import type { AttestationPolicy } from '../config.js';
+import { FidoError } from '../errors.js';
+import type { Logger } from '../util/log.js';
+import { canonicalJson } from '../util/canonical-json.js';
+import type { TrustEvaluator } from '../webauthn/attestation/types.js';
+import type { MetadataInfo } from '../webauthn/trust.js';
 
 /** What a reload did for one application whose policy names a metadata BLOB. */
 export interface ApplicationMetadataReload {

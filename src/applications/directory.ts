@@ -2,13 +2,13 @@
 // few seconds (every instance sees an admin change within `cacheMs`; the instance that made it at once),
 // unknown Client IDs included, so a flood of made-up ids costs one store read each per interval at most.
 // Trust evaluators are built once per distinct attestation policy; `reloadMetadataTrust` rebuilds those that
-// read a metadata BLOB (a newer BLOB installed while the service runs: src/trust-reload.ts).
+// read a metadata BLOB (a newer BLOB installed while the service runs: src/applications/trust-reload.ts).
 import type { ApplicationConfig, AttestationPolicy } from '../config.js';
-import { metadataFilesOf } from '../metadata-watch.js';
+import { metadataFilesOf } from './metadata-watch.js';
 import type { Application, ApplicationDirectory } from '../service.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
-import { effectiveVariants, type ApplicationRecord, type ApplicationStore } from './application-store.js';
+import { effectiveVariants, type ApplicationRecord, type ApplicationStore } from './store.js';
 
 export interface StoredDirectoryOptions {
   readonly store: ApplicationStore;

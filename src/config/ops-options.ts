@@ -165,7 +165,7 @@ export function applyOpsEnv(options: OpsOptions, env: Readonly<Record<string, st
 }
 
 /**
- * How often every instance stats its metadata BLOB files and reloads a changed one (src/metadata-watch.ts):
+ * How often every instance stats its metadata BLOB files and reloads a changed one (src/applications/metadata-watch.ts):
  * default every 60 s, 0 = never (SIGHUP and POST /admin/metadata/reload still reload). Only an environment
  * variable for now: a config-file key needs a field of OpsOptions in src/config.ts and a key of the loader.
  */

@@ -8,8 +8,8 @@
 
 import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { AttestationPolicy } from './config.js';
-import type { Logger } from './service.js';
+import type { AttestationPolicy } from '../config.js';
+import type { Logger } from '../util/log.js';
 
 /** The files a policy's metadata is read from: its BLOB and the CRLs of the BLOB's chain (none without a BLOB). */
 export function metadataFilesOf(policy: AttestationPolicy): string[] {

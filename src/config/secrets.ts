@@ -7,8 +7,9 @@
 
 import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ServiceConfig } from './config.js';
-import type { LocalBlobKey, Logger, Secrets } from './service.js';
+import type { ServiceConfig } from '../config.js';
+import type { LocalBlobKey, Secrets } from '../service.js';
+import type { Logger } from '../util/log.js';
 
 export const USER_HANDLE_KEY_ENV = 'PASSKEY_USER_HANDLE_KEY';
 export const LOCAL_BLOB_KEYS_ENV = 'PASSKEY_LOCAL_BLOB_KEYS';

@@ -2,7 +2,7 @@
 // name) and the admin API. Built from the code's own catalogues (ERRORS, ADMIN_ERRORS) so that a new error
 // name appears here by itself; test/ops/openapi.test.ts checks real responses against it.
 import { ERRORS } from '../errors.js';
-import { ADMIN_ERRORS } from '../admin/errors.js';
+import { ADMIN_ERRORS } from './errors.js';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // Graceful shutdown: stop accepting, let what is in flight finish (up to a deadline), then close the stores.
 // Order: readiness fails first (load balancers move traffic away), then listeners close, then stores.
 import type { Server } from 'node:http';
-import type { Logger } from '../service.js';
+import type { Logger } from '../util/log.js';
 
 export interface ShutdownPlan {
   /** Listeners to close (the service, the admin listener, the demo). */
