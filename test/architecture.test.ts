@@ -58,6 +58,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'errors.ts': { imports: [] },
   'config.ts': { imports: [] },
   'util/': { imports: [] },
+  'authenticators/': { imports: [] },
   'webauthn/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
   'stores/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'webauthn/'] },
   'service.ts': { imports: [], types: ['config.ts', 'config/', 'stores/', 'webauthn/', 'util/'] },
@@ -73,7 +74,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
     types: ['service.ts', 'audit/'],
   },
   'admin/': {
-    imports: ['applications/', 'audit/', 'ceremonies/', 'config.ts', 'config/', 'errors.ts', 'metrics/', 'util/'],
+    imports: ['applications/', 'audit/', 'authenticators/', 'ceremonies/', 'config.ts', 'config/', 'errors.ts', 'metrics/', 'util/'],
     types: ['runtime/', 'stores/', 'service.ts'],
   },
   'compose/': {
