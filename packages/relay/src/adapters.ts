@@ -10,20 +10,20 @@ export function expressRelay(options: RelayOptions | Relay): Relay['handler'] {
   return asRelay(options).handler;
 }
 
-interface FastifyReplyLike {
+export interface FastifyReplyLike {
   readonly raw: ServerResponse;
   code(status: number): FastifyReplyLike;
   header(name: string, value: string | number): FastifyReplyLike;
   send(payload?: unknown): FastifyReplyLike;
 }
 
-interface FastifyRequestLike {
+export interface FastifyRequestLike {
   readonly raw: IncomingMessage;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: unknown;
 }
 
-interface FastifyLike {
+export interface FastifyLike {
   removeAllContentTypeParsers(): void;
   addContentTypeParser(
     type: string,

@@ -5,6 +5,7 @@
 export { createRelay, RELAY_OPERATIONS } from './relay.js';
 export type { Relay, RelayAnswer, RelayInput, RelayOperation } from './relay.js';
 export { expressRelay, fastifyRelay } from './adapters.js';
+export type { FastifyLike, FastifyReplyLike, FastifyRequestLike } from './adapters.js';
 export { MemoryLocalStore, FileLocalStore } from './local-store.js';
 export type { LocalCredential, LocalCredentialStore } from './local-store.js';
 export type { RelayOptions, RelayVariant, RegistrationRequest, RegistrationDecision, CeremonyResult, RelayLogger } from './options.js';
