@@ -6,6 +6,13 @@
 export type Variant = 'standard' | 'local';
 export type UserVerification = 'required' | 'preferred' | 'discouraged';
 export type AttestationConveyance = 'none' | 'indirect' | 'direct' | 'enterprise';
+/** WebAuthn L3 PublicKeyCredentialHint: which kind of authenticator the browser should offer first. */
+export type Hint = 'security-key' | 'client-device' | 'hybrid';
+export const HINTS: readonly Hint[] = ['security-key', 'client-device', 'hybrid'];
+/** Whether a registration's credential may, must or must not be backup eligible (synced). */
+export type BackupEligibilityPolicy = 'any' | 'required' | 'forbidden';
+/** The origin of an Android app: `android:apk-key-hash:` and the base64url SHA-256 of its signing certificate. */
+export const ANDROID_ORIGIN_PREFIX = 'android:apk-key-hash:';
 
 /** COSE algorithm identifiers offered by default, in the order decisions.md fixes. RS1 (-65535) only on request. */
 export const DEFAULT_ALGORITHMS: readonly number[] = [-7, -35, -36, -8, -37, -38, -39, -257, -258, -259];
@@ -47,7 +54,10 @@ export interface ApplicationConfig {
   readonly icon: string;
   /** The registered developer domain: the RP ID of the standard variant. */
   readonly domain: string;
-  /** Origins allowed in the standard variant (exact `scheme://host[:port]`). */
+  /**
+   * Origins allowed in the standard variant (exact `scheme://host[:port]`), and Android apps as
+   * `android:apk-key-hash:<base64url SHA-256 of the signing certificate>`.
+   */
   readonly origins: readonly string[];
   readonly variants: readonly Variant[];
   /**
@@ -67,6 +77,18 @@ export interface ApplicationConfig {
   readonly revealUnknownUsers: boolean;
   readonly allowCrossOrigin: boolean;
   readonly attestation: AttestationPolicy;
+  /**
+   * Hints the options answer when the request sends none (WebAuthn L3 §5.4.7), in order of preference.
+   * Optional (additive); absent = none.
+   */
+  readonly hints?: readonly Hint[];
+  /**
+   * https origins on other registrable domains that may use `domain` as RP ID (WebAuthn L3 §5.11, related
+   * origins), accepted like `origins` in the standard variant. Optional (additive); absent = none.
+   */
+  readonly relatedOrigins?: readonly string[];
+  /** The BE flag a registration must have: any (absent), required (synced only), forbidden (device-bound only). */
+  readonly backupEligibility?: BackupEligibilityPolicy;
 }
 
 export type DatabaseConfig =

@@ -16,6 +16,7 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the service accepts.' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
   INVALID_REQUEST_BODY: { status: 400, message: 'A field of the request is missing, of the wrong type, or out of bounds.' },
+  UNKNOWN_HINT: { status: 400, message: 'hints may hold only "security-key", "client-device" and "hybrid" (WebAuthn L3 PublicKeyCredentialHint).' },
 
   // --- Caller identity (User-agent, origin header, username) ---
   CLIENT_ID_MISSING: { status: 400, message: 'The User-agent header must carry "<Vendor> AppID: <client id>".' },
@@ -117,6 +118,8 @@ export const ERRORS = {
   APPLE_ANONYMOUS_ATTESTATION_PUBLIC_KEY_NOT_MATCHED: { status: 400, message: 'apple: the credential certificate key is not the credential public key.' },
   // Trust policy and FIDO metadata (MDS3)
   AAGUID_NOT_ALLOWED: { status: 400, message: 'The application does not accept this authenticator model (AAGUID deny-list, or not on its allow-list).' },
+  BACKUP_ELIGIBILITY_REQUIRED: { status: 400, message: 'The application accepts only synced passkeys (backupEligibility "required"), and this credential is not backup eligible.' },
+  BACKUP_ELIGIBILITY_NOT_ALLOWED: { status: 400, message: 'The application accepts only device-bound credentials (backupEligibility "forbidden"), and this credential is backup eligible.' },
   AUTHENTICATOR_STATUS_NOT_ACCEPTED: { status: 400, message: 'FIDO metadata reports this authenticator model as compromised or revoked.' },
   METADATA_BLOB_EXPIRED: { status: 503, message: 'The metadata BLOB is past its nextUpdate, so trust cannot be decided; the operator must install a newer BLOB.' },
   METADATA_BLOB_INVALID: { status: 500, message: 'The metadata BLOB is not a well-formed MDS3 JWT.' },

@@ -11,6 +11,10 @@ const BASE64URL = { type: 'string', pattern: '^[A-Za-z0-9_-]*$' };
 const NONEMPTY_BASE64URL = { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9_-]+$' };
 const USER_VERIFICATION = { type: 'string', enum: ['required', 'preferred', 'discouraged'] };
 const DATE_TIME = { type: 'string', format: 'date-time' };
+const HINTS = {
+  type: 'array', items: { type: 'string', enum: ['security-key', 'client-device', 'hybrid'] },
+  description: 'WebAuthn L3 hints, in order of preference. A request\'s hints win over the application\'s default hints; an unknown hint is refused with UNKNOWN_HINT.',
+};
 /** The fields of an application in the config file's shape: what ApplicationInput accepts and Application returns. */
 const APPLICATION_FIELDS: Record<string, JsonSchema> = {
   name: { type: 'string' }, icon: { type: 'string' }, domain: { type: 'string' },
@@ -22,6 +26,9 @@ const APPLICATION_FIELDS: Record<string, JsonSchema> = {
   counterPolicy: { type: 'string', enum: ['strict', 'warn'] },
   revealUnknownUsers: { type: 'boolean' }, allowCrossOrigin: { type: 'boolean' },
   attestation: ref('AttestationPolicy'),
+  hints: HINTS,
+  relatedOrigins: { type: 'array', items: { type: 'string' }, description: 'https origins on other registrable domains that may use the domain as RP ID (WebAuthn L3 related origins).' },
+  backupEligibility: { type: 'string', enum: ['any', 'required', 'forbidden'] },
 };
 
 /** A success answer: the envelope plus the operation's fields, nothing else. */
@@ -83,6 +90,7 @@ const schemas: Record<string, JsonSchema> = {
       authenticatorSelection: ref('AuthenticatorSelection'),
       attestation: { type: 'string', enum: ['none', 'indirect', 'direct', 'enterprise'] },
       extensions: { type: 'object' },
+      hints: HINTS,
     },
   },
   AttestationOptionsResponse: okEnvelope({
@@ -101,6 +109,7 @@ const schemas: Record<string, JsonSchema> = {
     authenticatorSelection: ref('AuthenticatorSelection'),
     attestation: { type: 'string', enum: ['none', 'indirect', 'direct', 'enterprise'] },
     extensions: { type: 'object', required: ['credProps'], properties: { credProps: { const: true } } },
+    hints: { ...HINTS, description: 'The request\'s hints, else the application\'s default hints; absent when neither has any.' },
   }, ['rp', 'user', 'challenge', 'pubKeyCredParams', 'timeout', 'excludeCredentials', 'authenticatorSelection', 'attestation', 'extensions']),
   AttestationResultRequest: {
     type: 'object',
@@ -122,7 +131,7 @@ const schemas: Record<string, JsonSchema> = {
   AssertionOptionsRequest: {
     type: 'object',
     required: ['username'],
-    properties: { username: { type: 'string', minLength: 1 }, userVerification: USER_VERIFICATION, extensions: { type: 'object' } },
+    properties: { username: { type: 'string', minLength: 1 }, userVerification: USER_VERIFICATION, extensions: { type: 'object' }, hints: HINTS },
   },
   AssertionOptionsResponse: okEnvelope({
     challenge: { type: 'string', minLength: 43, pattern: '^[A-Za-z0-9_-]+$' },
@@ -131,6 +140,7 @@ const schemas: Record<string, JsonSchema> = {
     allowCredentials: { type: 'array', items: descriptor },
     userVerification: USER_VERIFICATION,
     extensions: { type: 'object' },
+    hints: { ...HINTS, description: 'The request\'s hints, else the application\'s default hints; absent when neither has any.' },
   }, ['challenge', 'timeout', 'rpId', 'allowCredentials', 'userVerification', 'extensions']),
   AssertionResultRequest: {
     type: 'object',

@@ -4,7 +4,7 @@
 import type { UserVerification } from '../config.js';
 import { FidoError } from '../errors.js';
 import type { CeremonyContext } from './context.js';
-import { beginOptionsCall, descriptorOf, type Descriptor } from './options-call.js';
+import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './options-call.js';
 import type { AssertionOptionsRequest } from './requests.js';
 import { fakeCredentialFor } from './fake-credential.js';
 
@@ -34,6 +34,7 @@ export async function assertionOptions(ctx: CeremonyContext, request: AssertionO
     allowCredentials,
     userVerification,
     extensions: { ...request.extensions },
+    ...hintsMember(request.hints, app),
   };
 }
 

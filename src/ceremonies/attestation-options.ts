@@ -3,7 +3,7 @@
 
 import type { UserVerification } from '../config.js';
 import type { CeremonyContext } from './context.js';
-import { beginOptionsCall, descriptorOf } from './options-call.js';
+import { beginOptionsCall, descriptorOf, hintsMember } from './options-call.js';
 import type { AttestationOptionsRequest, AuthenticatorSelection } from './requests.js';
 
 export async function attestationOptions(ctx: CeremonyContext, request: AttestationOptionsRequest): Promise<Record<string, unknown>> {
@@ -37,6 +37,7 @@ export async function attestationOptions(ctx: CeremonyContext, request: Attestat
     authenticatorSelection: echoSelection(request.authenticatorSelection, app.userVerification),
     attestation: request.attestation ?? 'none',
     extensions: { ...request.extensions, credProps: true },
+    ...hintsMember(request.hints, app),
   };
 }
 

@@ -2,6 +2,7 @@
 // against the ceremony its challenge names. Standard: stores the credential and answers ok only once the
 // store has it. Local: stores nothing and answers the sealed credential as `localhost`.
 
+import type { BackupEligibilityPolicy } from '../config.js';
 import { FidoError } from '../errors.js';
 import type { CeremonyRecord, CredentialRecord } from '../stores/types.js';
 import { encodeBase64url } from '../util/base64url.js';
@@ -28,6 +29,7 @@ export async function attestationResult(ctx: CeremonyContext, request: Attestati
   const parsed = parseRegistration(request, clientData);
   ctx.noteSubject({ credentialId: encodeBase64url(parsed.credentialId) });
   const verified = verifyRegistration(parsed, expectationFor(ctx, ceremony));
+  checkBackupEligibility(ctx.application.backupEligibility ?? 'any', verified.flags.be);
   const credential = credentialRecord(ctx, ceremony, verified, request);
 
   if (variant === 'local') {
@@ -38,6 +40,16 @@ export async function attestationResult(ctx: CeremonyContext, request: Attestati
   const created = await ctx.deps.credentials.create(credential);
   if (created === 'duplicate') throw new FidoError('DUPLICATED_CREDENTIAL_ID');
   return {};
+}
+
+/**
+ * The application's synced-or-device-bound policy, on the BE flag the verified authenticator data carries
+ * (fixed for the credential's life, WebAuthn L3 §6.1.3). Checked after the signature verified, before
+ * anything is stored.
+ */
+function checkBackupEligibility(policy: BackupEligibilityPolicy, backupEligible: boolean): void {
+  if (policy === 'required' && !backupEligible) throw new FidoError('BACKUP_ELIGIBILITY_REQUIRED');
+  if (policy === 'forbidden' && backupEligible) throw new FidoError('BACKUP_ELIGIBILITY_NOT_ALLOWED');
 }
 
 function expectationFor(ctx: CeremonyContext, ceremony: CeremonyRecord): RegistrationExpectation {

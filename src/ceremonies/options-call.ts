@@ -2,10 +2,12 @@
 // the origin header (standard), derive the user handle and draw the challenge. Plus the credential
 // descriptor both answers list (excludeCredentials, allowCredentials).
 
+import type { Hint } from '../config.js';
+import type { Application } from '../service.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { encodeBase64url } from '../util/base64url.js';
 import type { CeremonyContext } from './context.js';
-import { requireStandardOrigin } from './origins.js';
+import { requireStandardOrigin, standardOrigins } from './origins.js';
 import { deriveUserHandle } from './user-handle.js';
 import { parseUsername, type ParsedUsername } from './username.js';
 
@@ -25,7 +27,7 @@ export function beginOptionsCall(ctx: CeremonyContext, username: string): Option
   ctx.noteSubject({ username });
   const name = parseUsername(username, app, deps.config.local.enabled);
   ctx.noteVariant(name.variant);
-  const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, app.origins) : null;
+  const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, standardOrigins(app)) : null;
   return {
     name,
     origin,
@@ -38,6 +40,15 @@ export interface Descriptor {
   readonly type: 'public-key';
   readonly id: string;
   readonly transports: string[];
+}
+
+/**
+ * The `hints` member of an options answer: the request's (even an empty list: the caller chose none), else
+ * the application's defaults; absent when neither has any, so the specification's answers stay as they were.
+ */
+export function hintsMember(requested: readonly Hint[] | undefined, app: Application): { hints?: Hint[] } {
+  const hints = requested ?? app.hints ?? [];
+  return hints.length > 0 ? { hints: [...hints] } : {};
 }
 
 /** A stored credential as options list it, with the transports it registered with. */

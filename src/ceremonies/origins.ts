@@ -3,6 +3,16 @@
 // of the application's development origins, where an entry without a port allows any port.
 
 import { FidoError } from '../errors.js';
+import type { ApplicationConfig } from '../config.js';
+
+/**
+ * The origins the standard variant accepts for the application's RP ID: its own origins (web and Android
+ * apps) and its related origins on other registrable domains (WebAuthn L3 §5.11: the browser checks the
+ * RP ID's /.well-known/webauthn before it lets such a page use the RP ID).
+ */
+export function standardOrigins(app: Pick<ApplicationConfig, 'origins' | 'relatedOrigins'>): readonly string[] {
+  return app.relatedOrigins === undefined || app.relatedOrigins.length === 0 ? app.origins : [...app.origins, ...app.relatedOrigins];
+}
 
 /** Standard variant: the origin header is required and must be one of the application's origins (exact). */
 export function requireStandardOrigin(origin: string | undefined, allowed: readonly string[]): string {

@@ -1,7 +1,7 @@
 // The four request bodies after src/http/schemas.ts checked them: every field present, typed, bounded,
 // every byte field strict base64url. The ceremonies read only these shapes.
 
-import type { AttestationConveyance, UserVerification } from '../config.js';
+import type { AttestationConveyance, Hint, UserVerification } from '../config.js';
 import type { AuthenticationCredentialJSON, RegistrationCredentialJSON } from '../webauthn/types.js';
 
 export type Extensions = Readonly<Record<string, unknown>>;
@@ -15,6 +15,7 @@ export interface AuthenticatorSelection {
 
 export interface AttestationOptionsRequest {
   readonly username: string;
+  readonly hints?: readonly Hint[];
   readonly displayName?: string;
   readonly authenticatorSelection?: AuthenticatorSelection;
   readonly attestation?: AttestationConveyance;
@@ -23,6 +24,7 @@ export interface AttestationOptionsRequest {
 
 export interface AssertionOptionsRequest {
   readonly username: string;
+  readonly hints?: readonly Hint[];
   readonly userVerification?: UserVerification;
   readonly extensions?: Extensions;
 }

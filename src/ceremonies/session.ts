@@ -6,7 +6,7 @@ import { FidoError } from '../errors.js';
 import type { CeremonyRecord, CeremonyType } from '../stores/types.js';
 import type { ClientDataExpectation } from '../webauthn/types.js';
 import type { CeremonyContext } from './context.js';
-import { exactOrigin, localOriginMatcher, requireStandardOrigin } from './origins.js';
+import { exactOrigin, localOriginMatcher, requireStandardOrigin, standardOrigins } from './origins.js';
 import { LOCAL_RP_ID } from './username.js';
 
 /**
@@ -24,7 +24,7 @@ export function claimedVariant(ctx: CeremonyContext, localMarker: unknown, type:
     // Neither marker nor header: a standard call that lost its header, or a local relay that forgot its
     // bookkeeping. The ceremony is not taken yet, so the answer names both possible mistakes.
     if (ctx.originHeader === undefined) throw new FidoError('ORIGIN_HEADER_MISSING', missingMarkerOrOrigin(type));
-    requireStandardOrigin(ctx.originHeader, ctx.application.origins);
+    requireStandardOrigin(ctx.originHeader, standardOrigins(ctx.application));
   } else {
     if (!ctx.deps.config.local.enabled) throw new FidoError('LOCAL_VARIANT_DISABLED');
     if (!ctx.application.variants.includes('local')) {

@@ -2,17 +2,21 @@
 
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { DEFAULT_ALGORITHMS, type ApplicationConfig, type AttestationPolicy, type UserVerification, type Variant } from '../config.js';
+import {
+  ANDROID_ORIGIN_PREFIX, DEFAULT_ALGORITHMS, HINTS, type ApplicationConfig, type BackupEligibilityPolicy, type Hint, type AttestationPolicy,
+  type UserVerification, type Variant,
+} from '../config.js';
 import { CrlError, MAX_CRL_BYTES, parseCrls } from '../webauthn/crl.js';
 import { DEFAULTS } from './defaults.js';
 import {
   joinPath, readArray, readBoolean, readEnum, readInteger, readObject, readString, type JsonObject, type Problems,
 } from './checks.js';
-import { domainProblem, hostMatchesDomain, parseOrigin } from './web.js';
+import { androidOriginProblem, domainProblem, hostMatchesDomain, parseOrigin } from './web.js';
 
 export const APPLICATION_KEYS = [
   'clientId', 'name', 'icon', 'domain', 'origins', 'variants', 'localOrigins', 'timeoutMs', 'algorithms',
-  'userVerification', 'counterPolicy', 'revealUnknownUsers', 'allowCrossOrigin', 'attestation',
+  'userVerification', 'counterPolicy', 'revealUnknownUsers', 'allowCrossOrigin', 'attestation', 'hints', 'relatedOrigins',
+  'backupEligibility',
 ] as const;
 export const ATTESTATION_KEYS = [
   'trustAnchors', 'requireTrusted', 'metadata', 'metadataRoots', 'metadataCrls', 'enforceStatusAtAuthentication', 'aaguidAllow', 'aaguidDeny',
@@ -61,16 +65,25 @@ export function readApplication(ctx: ApplicationContext, path: string, raw: unkn
   const revealUnknownUsers = optional('revealUnknownUsers', DEFAULTS.application.revealUnknownUsers, (p, v) => readBoolean(problems, p, v));
   const allowCrossOrigin = optional('allowCrossOrigin', DEFAULTS.application.allowCrossOrigin, (p, v) => readBoolean(problems, p, v));
   const attestation = app.attestation === undefined ? emptyPolicy() : readAttestation(ctx, at('attestation'), app.attestation);
+  const hints = optional<Hint[]>('hints', [], (p, v) => readArray(problems, p, v, (ip, iv) => readEnum<Hint>(problems, ip, iv, HINTS), { max: HINTS.length }));
+  const relatedOrigins = optional<string[]>('relatedOrigins', [], (p, v) => readArray(problems, p, v, (ip, iv) => readRelatedOrigin(problems, ip, iv, domain, origins), { max: 64 }));
+  const backupEligibility = optional<BackupEligibilityPolicy>('backupEligibility', 'any', (p, v) => readEnum(problems, p, v, ['any', 'required', 'forbidden']));
 
   if (clientId === undefined || name === undefined || icon === undefined || domain === undefined || variants === undefined ||
       origins === undefined || localOrigins === undefined || timeoutMs === undefined || algorithms === undefined ||
       userVerification === undefined || counterPolicy === undefined || revealUnknownUsers === undefined ||
-      allowCrossOrigin === undefined || attestation === undefined) {
+      allowCrossOrigin === undefined || attestation === undefined || hints === undefined || relatedOrigins === undefined ||
+      backupEligibility === undefined) {
     return undefined;
   }
+  // The newer keys only when written: an application without them stays exactly as before (stored
+  // applications compare by value).
   return {
     clientId, name, icon, domain, origins, variants, localOrigins, timeoutMs, algorithms, userVerification,
     counterPolicy, revealUnknownUsers, allowCrossOrigin, attestation,
+    ...(app.hints === undefined ? {} : { hints }),
+    ...(app.relatedOrigins === undefined ? {} : { relatedOrigins }),
+    ...(app.backupEligibility === undefined ? {} : { backupEligibility }),
   };
 }
 
@@ -88,6 +101,11 @@ function readDomain(problems: Problems, path: string, value: unknown): string | 
 function readStandardOrigin(problems: Problems, path: string, value: unknown, domain: string | undefined): string | undefined {
   const text = readString(problems, path, value, { max: 2048 });
   if (text === undefined) return undefined;
+  if (text.startsWith(ANDROID_ORIGIN_PREFIX)) {
+    const problem = androidOriginProblem(text);
+    if (problem !== undefined) problems.add(path, problem);
+    return problem === undefined ? text : undefined;
+  }
   const origin = parseOrigin(text);
   if (typeof origin === 'string') {
     problems.add(path, origin);
@@ -95,6 +113,30 @@ function readStandardOrigin(problems: Problems, path: string, value: unknown, do
   }
   if (domain !== undefined && !hostMatchesDomain(origin.host, domain)) {
     problems.add(path, `${JSON.stringify(text)} is not on the application's domain ${JSON.stringify(domain)} (or a subdomain of it), so its RP ID could not be used there`);
+    return undefined;
+  }
+  return text;
+}
+
+/** WebAuthn L3 §5.11: an https origin whose host is NOT on `domain` (those belong in `origins`). */
+function readRelatedOrigin(problems: Problems, path: string, value: unknown, domain: string | undefined, origins: readonly string[] | undefined): string | undefined {
+  const text = readString(problems, path, value, { max: 2048 });
+  if (text === undefined) return undefined;
+  const origin = parseOrigin(text);
+  if (typeof origin === 'string') {
+    problems.add(path, origin);
+    return undefined;
+  }
+  if (origin.scheme !== 'https') {
+    problems.add(path, `${JSON.stringify(text)} must use https: browsers fetch related origins over https only`);
+    return undefined;
+  }
+  if (domain !== undefined && hostMatchesDomain(origin.host, domain)) {
+    problems.add(path, `${JSON.stringify(text)} is on the application's domain ${JSON.stringify(domain)}: list it in origins; relatedOrigins are for other registrable domains`);
+    return undefined;
+  }
+  if (origins?.includes(text)) {
+    problems.add(path, `${JSON.stringify(text)} is already in origins`);
     return undefined;
   }
   return text;

@@ -45,6 +45,18 @@ export function parseOrigin(value: string): ParsedOrigin | string {
   return { scheme, host: url.hostname, port: url.port === '' ? undefined : url.port };
 }
 
+/**
+ * An Android app's origin: `android:apk-key-hash:` then the SHA-256 of the app's signing certificate in
+ * base64url without padding (43 characters), as Android's Credential Manager writes it in clientDataJSON.
+ */
+export function androidOriginProblem(value: string): string | undefined {
+  const hash = value.slice('android:apk-key-hash:'.length);
+  if (!/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/.test(hash)) {
+    return `${JSON.stringify(value.slice(0, 120))} is not an Android app origin: android:apk-key-hash: then the base64url SHA-256 (43 characters, no padding) of the app's signing certificate`;
+  }
+  return undefined;
+}
+
 /** Whether `host` may use RP ID `domain`: equal, or a subdomain of it (WebAuthn L3 §5.1.3 / §5.1.4 step 8). */
 export function hostMatchesDomain(host: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);

@@ -2,6 +2,7 @@
 // detail that names the field, e.g. "response.clientDataJSON must be a non-empty base64url string".
 // Unknown top-level fields are ignored (browsers and relays add their own, e.g. authenticatorAttachment).
 
+import { HINTS, type Hint } from '../config.js';
 import { FidoError } from '../errors.js';
 import { isBase64url } from '../util/base64url.js';
 import type {
@@ -85,6 +86,18 @@ function base64url(obj: Obj, key: string, path: string, max = Infinity): string 
   return value;
 }
 
+/** WebAuthn L3 `hints`: an array of known hints, in order of preference (a repeated one counts once). */
+function hints(obj: Obj): readonly Hint[] | undefined {
+  if (!has(obj, 'hints')) return undefined;
+  const list = obj.hints;
+  if (!Array.isArray(list) || list.length > 8 || !list.every((h) => typeof h === 'string')) throw invalid('hints must be an array of at most 8 strings');
+  const unknown = list.find((h) => !(HINTS as readonly string[]).includes(h));
+  if (unknown !== undefined) {
+    throw new FidoError('UNKNOWN_HINT', `hints holds ${JSON.stringify(String(unknown).slice(0, 40))}; known hints are ${HINTS.map((h) => `"${h}"`).join(', ')}`);
+  }
+  return [...new Set(list as Hint[])];
+}
+
 function optionalObject(obj: Obj, key: string, path: string): Extensions | undefined {
   if (!has(obj, key)) return undefined;
   const value = obj[key];
@@ -149,8 +162,10 @@ export function attestationOptionsRequest(value: unknown, limits: SchemaLimits):
   const selection = authenticatorSelection(obj);
   const attestation = oneOf(obj, 'attestation', 'attestation', ATTESTATION);
   const extensions = optionalObject(obj, 'extensions', 'extensions');
+  const hinted = hints(obj);
   return {
     username,
+    ...(hinted !== undefined && { hints: hinted }),
     ...(displayName !== undefined && { displayName }),
     ...(selection !== undefined && { authenticatorSelection: selection }),
     ...(attestation !== undefined && { attestation }),
@@ -163,8 +178,10 @@ export function assertionOptionsRequest(value: unknown, limits: SchemaLimits): A
   const username = wellFormedText(obj, 'username', limits.usernameLength, 'INVALID_USERNAME');
   const userVerification = oneOf(obj, 'userVerification', 'userVerification', USER_VERIFICATION);
   const extensions = optionalObject(obj, 'extensions', 'extensions');
+  const hinted = hints(obj);
   return {
     username,
+    ...(hinted !== undefined && { hints: hinted }),
     ...(userVerification !== undefined && { userVerification }),
     ...(extensions !== undefined && { extensions }),
   };
