@@ -47,6 +47,8 @@ export interface OperationOutcome {
   /** For the audit log, when known: the request's `username` and the credential id of a result call. */
   readonly username?: string | null;
   readonly credentialId?: string | null;
+  /** A sign-in that changed the credential's stored backup eligibility (BE); absent or null otherwise. */
+  readonly backupEligibilityChange?: { readonly from: boolean; readonly to: boolean } | null;
 }
 
 /** Optional instrumentation (metrics, audit) and admission (rate limits), wired by main.ts. */

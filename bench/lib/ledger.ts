@@ -497,7 +497,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       for (let j = 0; j < FLOWS; j++) {
         const user = writeUsers[(call * FLOWS + j) % writeUsers.length]!;
         done.push(writers.credentials.recordUse(CLIENT_ID, user.credential.idText, {
-          expectedSignCount: user.signCount, signCount: user.signCount + 1, backupState: false, userVerified: true, cloneWarning: false, usedAt: Date.now(),
+          expectedSignCount: user.signCount, signCount: user.signCount + 1, backupEligible: false, backupState: false, userVerified: true, cloneWarning: false, usedAt: Date.now(),
         }));
         user.signCount += 1;
       }

@@ -43,6 +43,22 @@ export function createAuditHooks(audit: AuditLog, options: AuditHooksOptions = {
         remoteAddress: outcome.remoteAddress,
         details: { variant: outcome.variant, httpStatus: outcome.httpStatus },
       });
+      const change = outcome.backupEligibilityChange;
+      if (ok && change) {
+        // A credential that became (or stopped being) eligible for backup: synced passkeys do, and it is
+        // recorded rather than failed (decisions.md), so an administrator can see when and for whom.
+        void audit.record({
+          actor: `client:${outcome.clientId}`,
+          action: 'credential.backup-eligibility.change',
+          result: 'ok',
+          clientId: outcome.clientId,
+          subject: outcome.username ?? null,
+          target: outcome.credentialId ?? null,
+          requestId: outcome.requestId,
+          remoteAddress: outcome.remoteAddress,
+          details: { from: change.from, to: change.to },
+        });
+      }
     },
   };
 }

@@ -54,6 +54,8 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
     expectedSignCount: stored.signCount,
     // Under the `warn` policy a counter that went backwards is accepted, never stored lower.
     signCount: Math.max(stored.signCount, verified.signCount),
+    // BE and BS as this authentication reported them, together (step 17 refused BS without BE).
+    backupEligible: verified.flags.be,
     backupState: verified.flags.bs,
     userVerified: verified.flags.uv,
     cloneWarning: stored.cloneWarning || verified.cloneWarning,
@@ -62,6 +64,10 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
   if (!written) {
     // Another authentication with this credential changed the counter since we read it.
     throw new FidoError('SIGNATURE_COUNTER_NOT_INCREASED', 'A concurrent authentication with this credential was accepted first.');
+  }
+  if (verified.backupEligibilityChanged) {
+    // Recorded, not failed (decisions.md): the audit log says when a credential's backup eligibility changed.
+    ctx.noteSubject({ backupEligibilityChange: { from: stored.backupEligible, to: verified.flags.be } });
   }
   if (verified.cloneWarning) {
     ctx.deps.log.warn({ clientId: ctx.clientId, credentialId }, 'signature counter did not increase; accepted under the warn policy');

@@ -14,7 +14,7 @@ export interface CeremonyContext {
   readonly keys: KeyCache;
   /** Reports the variant as soon as it is known (for the outcome hook and the logs). */
   noteVariant(variant: Variant): void;
-  /** Reports whom the call concerns as soon as it is known (OperationOutcome.username / credentialId, the audit log). */
+  /** Reports whom the call concerns as soon as it is known, and what it changed (OperationOutcome, the audit log). */
   noteSubject(subject: CallSubject): void;
 }
 
@@ -23,4 +23,11 @@ export interface CallSubject {
   readonly username?: string;
   /** The credential id (base64url) a result call registers or signs with. */
   readonly credentialId?: string;
+  /** A successful authentication whose BE flag differs from the stored one: the stored value before and after. */
+  readonly backupEligibilityChange?: BackupEligibilityChange;
+}
+
+export interface BackupEligibilityChange {
+  readonly from: boolean;
+  readonly to: boolean;
 }

@@ -60,6 +60,7 @@ interface Trace {
   variant: Variant | null;
   username: string | null;
   credentialId: string | null;
+  backupEligibilityChange: OperationOutcome['backupEligibilityChange'];
 }
 
 /** inject() feeds its body in chunks of this size, like a socket would. */
@@ -105,9 +106,10 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       originHeader: singleOrigin(call.header('origin')),
       keys,
       noteVariant: (variant) => { trace.variant = variant; },
-      noteSubject: ({ username, credentialId }) => {
+      noteSubject: ({ username, credentialId, backupEligibilityChange }) => {
         if (username !== undefined) trace.username = username;
         if (credentialId !== undefined) trace.credentialId = credentialId;
+        if (backupEligibilityChange !== undefined) trace.backupEligibilityChange = backupEligibilityChange;
       },
     };
     return ok(await route.run(ctx, json, deps.config.limits));
@@ -116,7 +118,7 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
   async function serve(call: Call): Promise<Answer> {
     const started = deps.runtime.now();
     const requestId = `${requestIdPrefix}-${(requestCount++).toString(36)}`;
-    const trace: Trace = { operation: 'other', clientId: null, variant: null, username: null, credentialId: null };
+    const trace: Trace = { operation: 'other', clientId: null, variant: null, username: null, credentialId: null, backupEligibilityChange: null };
     let reply: Reply;
     let closeConnection = false;
     try {
@@ -160,6 +162,7 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
         remoteAddress,
         username: trace.username,
         credentialId: trace.credentialId,
+        backupEligibilityChange: trace.backupEligibilityChange,
       });
     } catch (error) {
       // Instrumentation must never change an answer.

@@ -172,6 +172,7 @@ export class MemoryCredentialStore implements CredentialStore {
     this.#byId.set(key, {
       ...record,
       signCount: use.signCount,
+      backupEligible: use.backupEligible,
       backupState: use.backupState,
       userVerified: use.userVerified,
       // A clone warning, once recorded, stays: later clean uses do not make the credential trustworthy again.

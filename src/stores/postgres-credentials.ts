@@ -96,7 +96,7 @@ export class PostgresCredentialStore implements CredentialStore {
                    ORDER BY created_at, credential_id`,
       recordUse: `UPDATE ${table}
                   SET sign_count = $4, backup_state = $5, user_verified = $6,
-                      clone_warning = clone_warning OR $7, last_used_at = $8
+                      clone_warning = clone_warning OR $7, last_used_at = $8, backup_eligible = $9
                   WHERE client_id = $1 AND credential_id = $2 AND sign_count = $3`,
       // Keyset pagination on the primary key: stable under concurrent inserts, no OFFSET scans.
       listByApplication: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND ($2::text IS NULL OR credential_id > $2)
@@ -133,7 +133,7 @@ export class PostgresCredentialStore implements CredentialStore {
   async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
     const result = await guarded('credential use', () => this.#pool.query(this.#sql.recordUse, [
       clientId, credentialId, use.expectedSignCount, use.signCount, use.backupState, use.userVerified,
-      use.cloneWarning, use.usedAt,
+      use.cloneWarning, use.usedAt, use.backupEligible,
     ]));
     return result.rowCount === 1;
   }

@@ -15,7 +15,7 @@ export const SQLITE_WRITES = {
     ON CONFLICT (client_id, credential_id) DO NOTHING`,
   /** Compare-and-set in one statement: the counter moves only if nobody moved it since it was read. */
   'credential.use': `UPDATE credentials
-    SET sign_count = @signCount, backup_state = @backupState, user_verified = @userVerified,
+    SET sign_count = @signCount, backup_eligible = @backupEligible, backup_state = @backupState, user_verified = @userVerified,
         clone_warning = max(clone_warning, @cloneWarning), last_used_at = @usedAt
     WHERE client_id = @clientId AND credential_id = @credentialId AND sign_count = @expectedSignCount`,
   /** One audit event (the ops table; created by the audit store before its first append). */

@@ -178,7 +178,7 @@ export class SqliteCredentialStore implements CredentialStore {
   async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
     const params = {
       clientId, credentialId, expectedSignCount: use.expectedSignCount, signCount: use.signCount,
-      backupState: bit(use.backupState), userVerified: bit(use.userVerified), cloneWarning: bit(use.cloneWarning), usedAt: use.usedAt,
+      backupEligible: bit(use.backupEligible), backupState: bit(use.backupState), userVerified: bit(use.userVerified), cloneWarning: bit(use.cloneWarning), usedAt: use.usedAt,
     };
     const changes = this.#writer
       ? await this.#writer.run('credential.use', params)

@@ -82,6 +82,8 @@ export interface CredentialRecord {
 export interface CredentialUse {
   readonly expectedSignCount: number;
   readonly signCount: number;
+  /** BE as this authentication reported it: stored with BS, so that BS is never stored without BE. */
+  readonly backupEligible: boolean;
   readonly backupState: boolean;
   readonly userVerified: boolean;
   readonly cloneWarning: boolean;

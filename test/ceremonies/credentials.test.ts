@@ -184,13 +184,26 @@ describe('which credential may sign in', () => {
     expectFailure((await flow.authenticate()).res, 'SIGNATURE_COUNTER_NOT_INCREASED', 400);
   });
 
-  it('BE changing between ceremonies is recorded, not failed; BS without BE fails', async () => {
+  it('BE changing between ceremonies is recorded, not failed: stored with BS, reported once; BS without BE fails', async () => {
     const h = new Harness();
     const flow = new Flow(h, username('backup'), { flags: { be: false, bs: false } });
     const { credential } = await flow.register();
+    const stored = async () => {
+      const record = await h.deps.credentials.find(CLIENT_ID, credential.id);
+      return { be: record?.backupEligible, bs: record?.backupState };
+    };
     expectOk((await flow.authenticate({ flags: { be: true, bs: true } })).res);
-    assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.backupState, true);
+    // Never BE=false with BS=true in the store.
+    assert.deepEqual(await stored(), { be: true, bs: true });
+    assert.deepEqual(h.outcomes.at(-1)?.backupEligibilityChange, { from: false, to: true });
+    expectOk((await flow.authenticate({ flags: { be: true, bs: false } })).res);
+    assert.deepEqual(await stored(), { be: true, bs: false });
+    assert.equal(h.outcomes.at(-1)?.backupEligibilityChange ?? null, null);
+    expectOk((await flow.authenticate({ flags: { be: false, bs: false } })).res);
+    assert.deepEqual(await stored(), { be: false, bs: false });
+    assert.deepEqual(h.outcomes.at(-1)?.backupEligibilityChange, { from: true, to: false });
     expectFailure((await flow.authenticate({ breaks: 'bsWithoutBe' })).res, 'INVALID_BACKUP_STATE_FLAG_SET', 400);
+    assert.deepEqual(await stored(), { be: false, bs: false });
   });
 });
 

@@ -81,6 +81,22 @@ describe('createAuditHooks: ceremony outcomes', () => {
     assert.deepEqual(events[0]!.details, { variant: 'standard', httpStatus: 200 });
   });
 
+  it('a sign-in that changed backup eligibility (BE) adds a credential.backup-eligibility.change event', async () => {
+    const store = new MemoryAuditStore();
+    const hooks = createAuditHooks(new AuditLog(store, testRuntime()));
+    hooks.onOutcome(outcome({ operation: 'assertion/result', username: 'alice#demo.localhost', credentialId: 'cred-1', backupEligibilityChange: { from: false, to: true } }));
+    hooks.onOutcome(outcome({ operation: 'assertion/result', credentialId: 'cred-1', backupEligibilityChange: null }));
+    await settle();
+    const events = await store.query({ limit: 10 });
+    assert.deepEqual(events.map((e) => e.action), ['ceremony.authentication', 'credential.backup-eligibility.change', 'ceremony.authentication']);
+    const change = events[1]!;
+    assert.equal(change.target, 'cred-1');
+    assert.equal(change.subject, 'alice#demo.localhost');
+    assert.equal(change.actor, 'client:demo-client');
+    assert.equal(change.result, 'ok');
+    assert.deepEqual(change.details, { from: false, to: true });
+  });
+
   it('options: "all" records successful options calls too', async () => {
     const store = new MemoryAuditStore();
     createAuditHooks(new AuditLog(store, testRuntime()), { options: 'all' }).onOutcome(outcome({ operation: 'attestation/options' }));

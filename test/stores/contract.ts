@@ -80,6 +80,7 @@ function use(overrides: Partial<CredentialUse> = {}): CredentialUse {
   return {
     expectedSignCount: 0,
     signCount: 0,
+    backupEligible: true,
     backupState: true,
     userVerified: false,
     cloneWarning: false,
@@ -352,6 +353,10 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
         assert.deepEqual(normalized(await store.find(record.clientId, record.credentialId)), normalized({
           ...record, signCount: 9, backupState: true, userVerified: false, lastUsedAt: 1_700_000_999_000,
         }));
+        // A change of backup eligibility (BE) is stored with the backup state.
+        assert.equal(await store.recordUse(record.clientId, record.credentialId, use({ expectedSignCount: 9, signCount: 10, backupEligible: false, backupState: false })), true);
+        const after = await store.find(record.clientId, record.credentialId);
+        assert.deepEqual([after?.backupEligible, after?.backupState], [false, false]);
       });
     });
 

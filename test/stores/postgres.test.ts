@@ -306,7 +306,7 @@ describe('PostgreSQL unreachable', () => {
       await assert.rejects(credentials.find(before.clientId, before.credentialId), StoreUnavailableError);
       await assert.rejects(credentials.create(credential()), StoreUnavailableError);
       await assert.rejects(credentials.recordUse(before.clientId, before.credentialId, {
-        expectedSignCount: 0, signCount: 1, backupState: false, userVerified: true, cloneWarning: false, usedAt: Date.now(),
+        expectedSignCount: 0, signCount: 1, backupEligible: false, backupState: false, userVerified: true, cloneWarning: false, usedAt: Date.now(),
       }), StoreUnavailableError);
       await assert.rejects(challenges.put(record), StoreUnavailableError);
       await assert.rejects(challenges.take(record.clientId, record.challenge, Date.now()), StoreUnavailableError);

@@ -41,7 +41,7 @@ for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriter
   });
 
   const use = (expectedSignCount: number, signCount: number): CredentialUse => ({
-    expectedSignCount, signCount, backupState: false, userVerified: true, cloneWarning: false, usedAt: 1_800_000_000_000,
+    expectedSignCount, signCount, backupEligible: false, backupState: false, userVerified: true, cloneWarning: false, usedAt: 1_800_000_000_000,
   });
 
   describe(`SQLite writer (${mode})`, () => {

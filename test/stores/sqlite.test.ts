@@ -42,7 +42,7 @@ describe('SQLite: durability', () => {
     const challenges = await openSqliteChallengeStore(file);
     for (const record of records) await credentials.create(record);
     assert.equal(await credentials.recordUse(records[0]!.clientId, records[0]!.credentialId, {
-      expectedSignCount: 0, signCount: 5, backupState: true, userVerified: true, cloneWarning: false, usedAt: 42,
+      expectedSignCount: 0, signCount: 5, backupEligible: true, backupState: true, userVerified: true, cloneWarning: false, usedAt: 42,
     }), true);
     for (const record of ceremonies) await challenges.put(record);
     await challenges.take(ceremonies[0]!.clientId, ceremonies[0]!.challenge, Date.now());
