@@ -8,7 +8,7 @@
 
 import { createHmac } from 'node:crypto';
 import { remembered } from '../util/remembered.js';
-import { encodeCbor } from '../webauthn/cbor.js';
+import { encodeCbor } from '../webauthn/cbor-encode.js';
 
 export interface FakeCredential {
   /** base64url of FAKE_ID_BYTES bytes. */

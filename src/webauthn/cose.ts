@@ -262,20 +262,3 @@ export function verifySignature(alg: number, key: KeyObject, data: Uint8Array, s
 }
 
 const HASH_BYTES: Record<Hash, number> = { sha1: 20, sha256: 32, sha384: 48, sha512: 64 };
-
-/** Encodes a public KeyObject as the COSE_Key map for `alg` (used by the soft authenticator and tests). */
-export function coseKeyMapFromKeyObject(alg: number, key: KeyObject): Map<number, number | Buffer> {
-  const entry = BY_ALG.get(alg);
-  if (!entry) throw new Error(`unsupported COSE algorithm ${alg}`);
-  const jwk = key.export({ format: 'jwk' });
-  const b = (s: string | undefined) => Buffer.from(s ?? '', 'base64url');
-  switch (entry.family) {
-    case 'ecdsa':
-      return new Map<number, number | Buffer>([[KTY, KTY_EC2], [ALG, alg], [CRV, EC_CURVES[entry.crv].crv], [X, b(jwk.x)], [Y, b(jwk.y)]]);
-    case 'eddsa':
-      return new Map<number, number | Buffer>([[KTY, KTY_OKP], [ALG, alg], [CRV, CRV_ED25519], [X, b(jwk.x)]]);
-    case 'rsa-pss':
-    case 'rsa-pkcs1':
-      return new Map<number, number | Buffer>([[KTY, KTY_RSA], [ALG, alg], [RSA_N, b(jwk.n)], [RSA_E, b(jwk.e)]]);
-  }
-}

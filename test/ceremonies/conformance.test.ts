@@ -8,7 +8,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_ALGORITHMS } from '../../src/config.js';
-import { decodeCbor, encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
+import { decodeCbor } from '../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
+import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import { createChain, createIntermediate, createLeaf, createRoot, type TestChain } from '../support/pki.js';
 import type { StatementOptions } from '../support/statements/index.js';
 import { CLIENT_ID, Flow, Harness, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPair } from '../../src/util/keys.js';
 import { KeyCache } from '../../src/ceremonies/key-cache.js';
-import { encodeCbor } from '../../src/webauthn/cbor.js';
-import { coseKeyMapFromKeyObject } from '../../src/webauthn/cose.js';
+import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
+import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';
 
 const coseKey = () => encodeCbor(coseKeyMapFromKeyObject(-7, generateKeyPair({ type: 'ec', curve: 'P-256' }).publicKey));
 

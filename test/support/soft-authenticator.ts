@@ -5,8 +5,10 @@
 
 import { createHash, randomBytes, type KeyObject } from 'node:crypto';
 import { generateKeyPair } from '../../src/util/keys.js';
-import { encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
-import { COSE_ALGORITHMS, coseKeyMapFromKeyObject, coseAlgorithm } from '../../src/webauthn/cose.js';
+import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
+import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
+import { COSE_ALGORITHMS, coseAlgorithm } from '../../src/webauthn/cose.js';
+import { coseKeyMapFromKeyObject } from './cose-keys.js';
 import type { AuthenticationCredentialJSON, RegistrationCredentialJSON } from '../../src/webauthn/types.js';
 import { STATEMENT_BUILDERS, type StatementOptions } from './statements/index.js';
 import { signWith } from './statements/sign.js';

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { generateKeyPair } from '../../src/util/keys.js';
 import { FidoError, type ErrorName } from '../../src/errors.js';
 import { formatAaguid, parseAuthenticatorData } from '../../src/webauthn/authenticator-data.js';
-import { encodeCbor } from '../../src/webauthn/cbor.js';
-import { coseKeyMapFromKeyObject } from '../../src/webauthn/cose.js';
+import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
+import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';
 
 const rpIdHash = createHash('sha256').update('login.example.test').digest();
 const aaguid = Buffer.from('00112233445566778899aabbccddeeff', 'hex');

@@ -1,7 +1,8 @@
 // The strict CBOR decoder (RFC 8949) and the CTAP2 canonical encoder.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CborError, CborTag, decodeCbor, decodeCborPrefix, encodeCbor } from '../../src/webauthn/cbor.js';
+import { CborError, CborTag, decodeCbor, decodeCborPrefix } from '../../src/webauthn/cbor.js';
+import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const rejects = (input: string | Buffer, pattern: RegExp) =>

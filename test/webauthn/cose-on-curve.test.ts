@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { createPublicKey, randomBytes } from 'node:crypto';
 import { generateKeyPair } from '../../src/util/keys.js';
 import { FidoError } from '../../src/errors.js';
-import { encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
-import { coseKeyMapFromKeyObject, ecPointOnCurve, importCosePublicKey, type EcCurve } from '../../src/webauthn/cose.js';
+import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
+import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
+import { ecPointOnCurve, importCosePublicKey, type EcCurve } from '../../src/webauthn/cose.js';
+import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';
 
 // The curve constants restated from FIDO-independent sources (FIPS 186-5 / SEC 2), so that a typo in
 // src/webauthn/cose.ts cannot hide behind the same typo here; OpenSSL confirms the points made from them.

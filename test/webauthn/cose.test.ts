@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { generateKeyPair } from '../../src/util/keys.js';
 import { FidoError, type ErrorName } from '../../src/errors.js';
-import { encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
-import {
-  COSE_ALGORITHMS, DEFAULT_OFFERED_ALGORITHMS, coseKeyMapFromKeyObject, importCosePublicKey, keyMatchesAlgorithm, verifySignature,
-} from '../../src/webauthn/cose.js';
+import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
+import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
+import { COSE_ALGORITHMS, DEFAULT_OFFERED_ALGORITHMS, importCosePublicKey, keyMatchesAlgorithm, verifySignature } from '../../src/webauthn/cose.js';
+import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';
 import { generateKeyPairFor } from '../support/soft-authenticator.js';
 import { signWith } from '../support/statements/sign.js';
 

@@ -1,7 +1,7 @@
 // "fido-u2f" attestation, WebAuthn L3 §8.6. Conformance Resp-8 P-1, F-1, F-2.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CborEncodable } from '../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { RegistrationExpectation } from '../../src/webauthn/types.js';
 import { createChain, type KeyKind } from '../support/pki.js';

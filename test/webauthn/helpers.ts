@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { FidoError, type ErrorName } from '../../src/errors.js';
-import { decodeCbor, encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
+import { decodeCbor } from '../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
+import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import { parseClientData } from '../../src/webauthn/client-data.js';
 import { DEFAULT_OFFERED_ALGORITHMS } from '../../src/webauthn/cose.js';
 import { parseAuthentication, parseRegistration } from '../../src/webauthn/parse.js';

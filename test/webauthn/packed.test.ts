@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPair } from '../../src/util/keys.js';
-import type { CborEncodable } from '../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { RegistrationExpectation } from '../../src/webauthn/types.js';
 import { aaguidExtension, createChain, createLeaf, createRoot, generateKey, type IssueOptions, type KeyPair } from '../support/pki.js';

@@ -3,7 +3,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FidoError, type ErrorName } from '../../src/errors.js';
-import { decodeCbor, encodeCbor, type CborEncodable } from '../../src/webauthn/cbor.js';
+import { decodeCbor } from '../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
+import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import { parseClientData } from '../../src/webauthn/client-data.js';
 import { parseAuthentication, parseRegistration } from '../../src/webauthn/parse.js';
 import type { AuthenticationCredentialJSON, RegistrationCredentialJSON } from '../../src/webauthn/types.js';

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ErrorName } from '../../src/errors.js';
-import type { CborEncodable } from '../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { COSE_ALGORITHMS } from '../../src/webauthn/cose.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { TrustInput } from '../../src/webauthn/attestation/types.js';

@@ -1,7 +1,7 @@
 // "android-key" (WebAuthn L3 §8.4): a software Android keystore — the credential key signs, and a
 // certificate for it carries the KeyDescription extension. `extra` (AndroidKeyExtra) breaks one thing.
 
-import type { CborEncodable } from '../../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
 import * as der from '../../../src/util/der.js';
 import { createAttestationCa, createLeaf, type AttestationCa, type IssueOptions, type KeyPair } from '../pki.js';
 import { signWith } from './sign.js';

@@ -2,7 +2,7 @@
 // by a certificate for attest.android.com. `extra` (SafetyNetExtra) breaks one thing at a time.
 
 import { createHash, sign } from 'node:crypto';
-import type { CborEncodable } from '../../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
 import { createAttestationCa, createLeaf, generateKey, type AttestationCa, type KeyPair } from '../pki.js';
 import type { StatementBuilder, StatementInput } from './types.js';
 

@@ -2,7 +2,7 @@
 // ceremony's nonce in extension 1.2.840.113635.100.8.2. `extra` (AppleExtra) breaks one thing at a time.
 
 import { createHash } from 'node:crypto';
-import type { CborEncodable } from '../../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
 import * as der from '../../../src/util/der.js';
 import { createAttestationCa, createLeaf, type AttestationCa, type KeyPair } from '../pki.js';
 import type { StatementBuilder, StatementInput } from './types.js';

@@ -1,7 +1,7 @@
 // "fido-u2f" (WebAuthn L3 §8.6): a single P-256 certificate signs
 // 0x00 ‖ rpIdHash ‖ clientDataHash ‖ credentialId ‖ 0x04 ‖ x ‖ y. Without options.attestation a fresh
 // test root and leaf are made (only the leaf goes into x5c).
-import type { CborEncodable } from '../../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
 import { createChain } from '../pki.js';
 import { signWith } from './sign.js';
 import type { StatementBuilder } from './types.js';

@@ -1,7 +1,7 @@
 // "packed" (WebAuthn L3 §8.2): self attestation by default; full attestation when options.attestation
 // gives a chain and the leaf's private key.
 import { createPublicKey } from 'node:crypto';
-import type { CborEncodable } from '../../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
 import { defaultAlgForKey, signWith } from './sign.js';
 import type { StatementBuilder } from './types.js';
 

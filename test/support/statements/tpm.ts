@@ -3,7 +3,7 @@
 // `extra` (TpmExtra) breaks exactly one requirement at a time.
 
 import { createHash, randomBytes, type KeyObject } from 'node:crypto';
-import type { CborEncodable } from '../../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
 import { coseAlgorithm } from '../../../src/webauthn/cose.js';
 import { aaguidExtension, createAttestationCa, createLeaf, generateKey, type AttestationCa, type IssueOptions, type KeyPair } from '../pki.js';
 import { signWith } from './sign.js';

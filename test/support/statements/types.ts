@@ -1,6 +1,6 @@
 // The contract between the soft authenticator and the attestation statement builders (one file per fmt).
 import type { KeyObject } from 'node:crypto';
-import type { CborEncodable } from '../../../src/webauthn/cbor.js';
+import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
 
 export interface StatementInput {
   /** The complete authenticator data the statement attests. */
