@@ -1,60 +1,21 @@
 // Applications and the audit log in PostgreSQL, for deployments of several instances (every instance
 // sees an admin change within `applicationCacheMs`). The pool, timeouts and the "unreachable → 503"
-// decision are the PostgreSQL stores' own (src/stores/postgres-connection.ts). Each store creates its tables
-// in the configured schema if absent (`postgresOpsSchema`; docs/admin.md; JSON, not JSONB, so the
-// text keeps its key order), idempotently and safely
-// when several instances start at once (an advisory lock serialises the DDL).
+// decision are the PostgreSQL stores' own (src/stores/postgres-connection.ts). The tables come from the
+// numbered migrations (docs/storage.md); JSON, not JSONB, so the text keeps its key order.
 import type pg from 'pg';
 import { createPool, guarded, schemaIdentifier, splitSchema, toNumber, type PostgresOptions } from '../stores/postgres-connection.js';
+import { checkPostgresSchema } from '../stores/postgres-migrate.js';
 import type { AuditEvent, AuditQuery, AuditStore } from '../audit/types.js';
 import type { ApplicationRecord, ApplicationStore } from './store.js';
-
-export function postgresOpsSchema(schema: string): string {
-  return `
-CREATE TABLE IF NOT EXISTS ${schema}.ops_applications (
-  client_id  TEXT PRIMARY KEY,
-  config     JSON NOT NULL,
-  approved   BOOLEAN NOT NULL,
-  disabled   BOOLEAN NOT NULL,
-  source     TEXT NOT NULL,
-  created_at BIGINT NOT NULL,
-  updated_at BIGINT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ${schema}.ops_audit_events (
-  id        TEXT PRIMARY KEY,
-  at        BIGINT NOT NULL,
-  client_id TEXT,
-  action    TEXT NOT NULL,
-  actor     TEXT NOT NULL,
-  result    TEXT NOT NULL,
-  event     JSON NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ops_audit_events_at ON ${schema}.ops_audit_events (at);
-CREATE INDEX IF NOT EXISTS ops_audit_events_client ON ${schema}.ops_audit_events (client_id, id);
-`;
-}
-
-/** Arbitrary constant: the advisory lock that serialises the ops DDL across instances. */
-const DDL_LOCK = 7_351_902;
 
 async function openPool(url: string, options: PostgresOptions): Promise<{ pool: pg.Pool; schema: string }> {
   const split = splitSchema(url, options);
   const schema = schemaIdentifier(split.options.schema);
   const pool = createPool(split.url, split.options);
   try {
-    await guarded('ops schema', async () => {
-      const client = await pool.connect();
-      try {
-        await client.query('SELECT pg_advisory_lock($1)', [DDL_LOCK]);
-        try {
-          await client.query(postgresOpsSchema(schema));
-        } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [DDL_LOCK]);
-        }
-      } finally {
-        client.release();
-      }
-    });
+    // The tables are migration 4's (src/stores/migrations/postgres/); like the credential store, these
+    // stores refuse a schema that `passkey-server migrate` has not brought to this build's version.
+    await checkPostgresSchema(pool, split.options.schema);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;

@@ -1,9 +1,8 @@
 // Applications and the audit log in the SQLite database (the default deployment), so that admin and CLI
 // changes survive a restart and are seen by every process on the file. Each store opens its own
-// connection with the service's durability settings (src/stores/sqlite.ts: WAL, synchronous=FULL, busy
-// timeout) and creates its table if absent (`CREATE TABLE IF NOT EXISTS`; the statements are in
-// docs/admin.md so they can move into a numbered migration). better-sqlite3 is synchronous: each call
-// is one statement, atomic across processes.
+// connection with the service's durability settings (src/stores/sqlite-open.ts: WAL, synchronous=FULL, busy
+// timeout), which also applies the numbered migrations: migration 2 holds these tables. better-sqlite3 is
+// synchronous: each call is one statement, atomic across processes.
 import type Database from 'better-sqlite3';
 import { openSqliteDatabase } from '../stores/sqlite-open.js';
 import { guarded } from '../stores/sqlite-open.js';
@@ -14,35 +13,6 @@ import type { AuditEvent, AuditQuery, AuditStore } from '../audit/types.js';
 import type { ApplicationRecord, ApplicationStore } from './store.js';
 
 type Db = Database.Database;
-
-export const SQLITE_OPS_SCHEMA = `
-CREATE TABLE IF NOT EXISTS ops_applications (
-  client_id  TEXT PRIMARY KEY,
-  config     TEXT NOT NULL,
-  approved   INTEGER NOT NULL,
-  disabled   INTEGER NOT NULL,
-  source     TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ops_audit_events (
-  id        TEXT PRIMARY KEY,
-  at        INTEGER NOT NULL,
-  client_id TEXT,
-  action    TEXT NOT NULL,
-  actor     TEXT NOT NULL,
-  result    TEXT NOT NULL,
-  event     TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ops_audit_events_at ON ops_audit_events (at);
-CREATE INDEX IF NOT EXISTS ops_audit_events_client ON ops_audit_events (client_id, id);
-`;
-
-function openOpsDatabase(path: string, options: SqliteOptions): Db {
-  const db = openSqliteDatabase(path, options);
-  guarded('ops schema', () => db.exec(SQLITE_OPS_SCHEMA));
-  return db;
-}
 
 interface ApplicationRow {
   client_id: string;
@@ -82,7 +52,7 @@ export class SqliteApplicationStore implements ApplicationStore {
   readonly #delete: Database.Statement<[string]>;
 
   constructor(path: string, options: SqliteOptions = {}) {
-    this.#db = openOpsDatabase(path, options);
+    this.#db = openSqliteDatabase(path, options);
     this.#get = this.#db.prepare('SELECT * FROM ops_applications WHERE client_id = ?');
     this.#list = this.#db.prepare('SELECT * FROM ops_applications ORDER BY client_id');
     this.#insert = this.#db.prepare(`INSERT INTO ops_applications (client_id, config, approved, disabled, source, created_at, updated_at)
@@ -136,7 +106,7 @@ export class SqliteAuditStore implements AuditStore {
   readonly #writer: SqliteWriter | undefined;
 
   constructor(path: string, options: SqliteAuditStoreOptions = {}) {
-    this.#db = openOpsDatabase(path, options);
+    this.#db = openSqliteDatabase(path, options);
     this.#insert = this.#db.prepare(SQLITE_WRITES['audit.insert']);
     this.#writer = options.writer;
   }

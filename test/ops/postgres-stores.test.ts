@@ -8,6 +8,7 @@ import { PostgresApplicationStore, PostgresAuditStore } from '../../src/applicat
 import { seedApplications } from '../../src/applications/directory.js';
 import { AuditLog } from '../../src/audit/index.js';
 import { StoreUnavailableError } from '../../src/errors.js';
+import { migratePostgres } from '../../src/stores/postgres.js';
 import { T0, testRuntime } from './fixtures.js';
 import { applicationContract, auditContract, record } from './store-contracts.js';
 
@@ -16,7 +17,10 @@ const schema = `ops_test_${randomBytes(5).toString('hex')}`;
 const admin = new pg.Client({ connectionString: URL });
 let connected: Promise<void> | undefined;
 const ensureSchema = async () => {
-  connected ??= admin.connect().then(async () => { await admin.query(`CREATE SCHEMA ${schema}`); });
+  connected ??= admin.connect().then(async () => {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await migratePostgres(URL, { schema });
+  });
   await connected;
 };
 after(async () => {

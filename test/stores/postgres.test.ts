@@ -15,11 +15,21 @@ import {
   SecretsMismatchError,
 } from '../../src/stores/postgres.js';
 import { POSTGRES_MIGRATIONS } from '../../src/stores/migrations/postgres/index.js';
-import { postgresOpsSchema } from '../../src/applications/postgres-stores.js';
+
 import { StoreUnavailableError } from '../../src/errors.js';
 import { ceremony, challengeStoreContract, credential, credentialStoreContract } from './contract.js';
 import { freshSchema, POSTGRES_URL, sql, type TestSchema } from '../scale/support/backends.js';
 import { startProxy } from '../scale/support/proxy.js';
+
+/** The tables the operations stores of builds before migration 4 created on first use. */
+const adHocOpsTables = (schema: string) => `
+CREATE TABLE IF NOT EXISTS ${schema}.ops_applications (client_id TEXT PRIMARY KEY, config JSON NOT NULL, approved BOOLEAN NOT NULL,
+  disabled BOOLEAN NOT NULL, source TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS ${schema}.ops_audit_events (id TEXT PRIMARY KEY, at BIGINT NOT NULL, client_id TEXT, action TEXT NOT NULL,
+  actor TEXT NOT NULL, result TEXT NOT NULL, event JSON NOT NULL);
+CREATE INDEX IF NOT EXISTS ops_audit_events_at ON ${schema}.ops_audit_events (at);
+CREATE INDEX IF NOT EXISTS ops_audit_events_client ON ${schema}.ops_audit_events (client_id, id);
+`;
 
 const schemas: TestSchema[] = [];
 let shared: TestSchema | undefined;
@@ -128,7 +138,7 @@ describe('PostgreSQL migrations', () => {
   it('migration 4 keeps operations tables (and rows) that the operations stores created before it', async () => {
     const schema = await newSchema('ops', false);
     await migratePostgres(POSTGRES_URL, { schema, toVersion: 3 });
-    await sql(postgresOpsSchema(`"${schema}"`));
+    await sql(adHocOpsTables(`"${schema}"`));
     await sql(`INSERT INTO "${schema}".ops_applications VALUES ('app-1', '{"b":1,"a":2}', true, false, 'admin', 1, 2)`);
     assert.deepEqual((await migratePostgres(POSTGRES_URL, { schema })).applied.map((m) => m.version), [4]);
     const rows = await sql<{ config: unknown }>(`SELECT config::text AS config FROM "${schema}".ops_applications`);

@@ -5,7 +5,17 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteApplicationStore, SqliteAuditStore, SQLITE_OPS_SCHEMA } from '../../src/applications/sqlite-stores.js';
+import { SqliteApplicationStore, SqliteAuditStore } from '../../src/applications/sqlite-stores.js';
+
+/** The tables the operations stores of builds before migration 2 created on first use. */
+const AD_HOC_OPS_TABLES = `
+CREATE TABLE IF NOT EXISTS ops_applications (client_id TEXT PRIMARY KEY, config TEXT NOT NULL, approved INTEGER NOT NULL,
+  disabled INTEGER NOT NULL, source TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS ops_audit_events (id TEXT PRIMARY KEY, at INTEGER NOT NULL, client_id TEXT, action TEXT NOT NULL,
+  actor TEXT NOT NULL, result TEXT NOT NULL, event TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS ops_audit_events_at ON ops_audit_events (at);
+CREATE INDEX IF NOT EXISTS ops_audit_events_client ON ops_audit_events (client_id, id);
+`;
 import { openSqliteCredentialStore } from '../../src/stores/sqlite.js';
 import { migrateSqlite } from '../../src/stores/sqlite-open.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from '../../src/stores/migrations/sqlite/index.js';
@@ -22,7 +32,7 @@ async function versionOneDatabase(options: { adHocOpsTables: boolean }): Promise
   for (const statement of first.statements) db.exec(statement);
   db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(1, first.name, 0);
   if (options.adHocOpsTables) {
-    db.exec(SQLITE_OPS_SCHEMA);
+    db.exec(AD_HOC_OPS_TABLES);
     db.prepare('INSERT INTO ops_applications VALUES (?, ?, 1, 0, ?, 1, 2)').run('old-app', JSON.stringify({ clientId: 'old-app', name: 'Old' }), 'admin');
     db.prepare('INSERT INTO ops_audit_events VALUES (?, ?, ?, ?, ?, ?, ?)').run('0001', 5, 'old-app', 'application.create', 'cli:root', 'ok', '{"id":"0001"}');
   }
