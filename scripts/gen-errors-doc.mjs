@@ -46,7 +46,7 @@ const out = [
   'under that id. `RATE_LIMITED` answers carry `Retry-After` (seconds); `METHOD_NOT_ALLOWED` answers carry `Allow: POST`.',
   '',
   'Names come from the open-source FIDO2 server the specification is modelled on (LINE fido2-server, see',
-  '`shared/research/provider.md` §3) where one fits; the others are ours. A result call consumes its challenge',
+  '[decisions.md](decisions.md), "Error vocabulary") where one fits; the others are ours. A result call consumes its challenge',
   'whatever the outcome, so after any failure past the ceremony lookup the caller asks for new options.',
   '',
   `The catalogue holds ${count} names.`,

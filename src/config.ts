@@ -14,7 +14,7 @@ export type BackupEligibilityPolicy = 'any' | 'required' | 'forbidden';
 /** The origin of an Android app: `android:apk-key-hash:` and the base64url SHA-256 of its signing certificate. */
 export const ANDROID_ORIGIN_PREFIX = 'android:apk-key-hash:';
 
-/** COSE algorithm identifiers offered by default, in the order decisions.md fixes. RS1 (-65535) only on request. */
+/** COSE algorithm identifiers offered by default, in the order docs/decisions.md fixes. RS1 (-65535) only on request. */
 export const DEFAULT_ALGORITHMS: readonly number[] = [-7, -35, -36, -8, -37, -38, -39, -257, -258, -259];
 
 export const DEFAULT_TIMEOUT_MS = 180_000;

@@ -1,5 +1,5 @@
 // POST /api/assertion/options: the authentication challenge (specification "Assertion options response",
-// decisions.md "Options responses"). Stores the ceremony with the credential ids it offered.
+// docs/decisions.md "Options responses"). Stores the ceremony with the credential ids it offered.
 
 import type { UserVerification } from '../config.js';
 import { FidoError } from '../errors.js';
@@ -40,7 +40,7 @@ export async function assertionOptions(ctx: CeremonyContext, request: AssertionO
 
 /**
  * The user's credentials with their stored transports. A user without any gets ONE stable stand-in
- * credential, so that the answer looks like a known user's (decisions.md), unless the application opted to
+ * credential, so that the answer looks like a known user's (docs/decisions.md), unless the application opted to
  * reveal it.
  */
 async function standardAllowList(ctx: CeremonyContext, username: string, userHandle: string): Promise<Descriptor[]> {

@@ -1,5 +1,5 @@
 // POST /api/attestation/options: the registration challenge (specification "Attestation options response",
-// decisions.md "Options responses"). Stores the ceremony the result call will take by its challenge.
+// docs/decisions.md "Options responses"). Stores the ceremony the result call will take by its challenge.
 
 import type { UserVerification } from '../config.js';
 import type { CeremonyContext } from './context.js';

@@ -36,7 +36,7 @@ export async function attestationResult(ctx: CeremonyContext, request: Attestati
     const sealed = sealLocalCredential(localCredentialFromRecord(credential, LOCAL_RP_ID), ctx.deps.secrets.localBlobKeys, ctx.deps.runtime.randomBytes);
     return { localhost: sealed };
   }
-  // A credential is answered ok only after it is durably stored (decisions.md "Limits and bad input").
+  // A credential is answered ok only after it is durably stored (docs/decisions.md "Limits and bad input").
   const created = await ctx.deps.credentials.create(credential);
   if (created === 'duplicate') throw new FidoError('DUPLICATED_CREDENTIAL_ID');
   return {};

@@ -1,4 +1,4 @@
-// The stand-in credential of a user without credentials (decisions.md "Options responses"): assertion
+// The stand-in credential of a user without credentials (docs/decisions.md "Options responses"): assertion
 // options offer it so that their answer does not tell who is registered, and a result signed for it is
 // verified like a real credential's, against a dummy public key, so that it fails with the same name,
 // status and cost as a real credential with a bad signature.

@@ -11,7 +11,7 @@ import { requireStandardOrigin, standardOrigins } from './origins.js';
 import { deriveUserHandle } from './user-handle.js';
 import { parseUsername, type ParsedUsername } from './username.js';
 
-/** 32 random bytes: 256 bits, above WebAuthn's 16-byte minimum (decisions.md "Ceremonies"). */
+/** 32 random bytes: 256 bits, above WebAuthn's 16-byte minimum (docs/decisions.md "Ceremonies"). */
 export const CHALLENGE_BYTES = 32;
 
 export interface OptionsCall {

@@ -1,4 +1,4 @@
-// user.id is derived, not stored first (decisions.md): HMAC-SHA-256 under the server's user-handle key of
+// user.id is derived, not stored first (docs/decisions.md): HMAC-SHA-256 under the server's user-handle key of
 // (Client ID, username). Stable, reveals nothing about the name, and works in the local variant too.
 // The same key, under a separate derived sub-key, makes the stand-in credential of unknown users
 // (fake-credential.ts).

@@ -1,4 +1,4 @@
-// `username` is `<user>#<domain>` (specification "Endpoints"; decisions.md "username and user.id").
+// `username` is `<user>#<domain>` (specification "Endpoints"; docs/decisions.md "username and user.id").
 // The host part chooses the variant: the application's domain → standard, `localhost` → local.
 
 import type { Variant } from '../config.js';

@@ -1,4 +1,4 @@
-// The one mapping from outcomes to the response envelope (decisions.md "Envelope and HTTP status").
+// The one mapping from outcomes to the response envelope (docs/decisions.md "Envelope and HTTP status").
 // Success: {status:"ok", errorMessage:"", sessionId:"", ...fields}, HTTP 200.
 // Failure: {status:"failed", errorMessage:[NAME, description], sessionId:""} with the catalogue's status.
 

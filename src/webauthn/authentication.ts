@@ -23,11 +23,11 @@ export function verifyAuthentication(parsed: ParsedAuthentication, expected: Aut
   // Party expects, and a cross-origin ceremony only where the application allows it.
   checkClientData(C, expected, 'webauthn.get');
 
-  // Steps 14-17 (§7.2): rpIdHash = SHA-256(RP ID); UP set (always, see decisions.md); UV set when required;
+  // Steps 14-17 (§7.2): rpIdHash = SHA-256(RP ID); UP set (always, see docs/decisions.md); UV set when required;
   // BS only with BE.
   checkAuthenticatorData(authData, expected);
 
-  // Step 18 (§7.2): BE differing from the stored value is reported, never failed (synced passkeys, decisions.md).
+  // Step 18 (§7.2): BE differing from the stored value is reported, never failed (synced passkeys, docs/decisions.md).
   const backupEligibilityChanged = authData.flags.be !== stored.backupEligible;
 
   // Step 19 (§7.2): extension outputs: none requested that need checking; unknown outputs are accepted.

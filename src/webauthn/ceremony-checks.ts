@@ -62,7 +62,7 @@ export function checkAuthenticatorData(authData: AuthenticatorData, expected: Cl
   check(authData.rpIdHash.equals(rpIdHash), 'RPID_HASH_NOT_MATCHED', `rpIdHash is not SHA-256("${expected.rpId}")`);
 
   // §7.1 step 14 / §7.2 step 15: UP is set, always (no conditional create; required even where the FIDO
-  // conformance tool omits it: decisions.md).
+  // conformance tool omits it: docs/decisions.md).
   check(authData.flags.up, 'USER_PRESENCE_FLAG_NOT_SET');
 
   // §7.1 step 15 / §7.2 step 16: UV is set when the ceremony requires user verification.

@@ -7,7 +7,7 @@ import { decodeBase64url, isBase64url } from '../util/base64url.js';
 import type { CollectedClientData } from './types.js';
 
 const TOKEN_BINDING_STATUSES = new Set(['present', 'supported', 'not-supported']);
-// Level 3 reserves the member; older clients wrote a bare status string, "unused" among them (decisions.md).
+// Level 3 reserves the member; older clients wrote a bare status string, "unused" among them (docs/decisions.md).
 const TOKEN_BINDING_STRINGS = new Set([...TOKEN_BINDING_STATUSES, 'unused']);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -16,7 +16,7 @@ export type CoseAlgorithm =
 
 export type EcCurve = 'P-256' | 'P-384' | 'P-521';
 
-/** The supported algorithms, in the order they are offered in pubKeyCredParams (decisions.md). */
+/** The supported algorithms, in the order they are offered in pubKeyCredParams (docs/decisions.md). */
 export const COSE_ALGORITHMS: readonly CoseAlgorithm[] = [
   { alg: -7, name: 'ES256', family: 'ecdsa', hash: 'sha256', crv: 'P-256' },
   { alg: -35, name: 'ES384', family: 'ecdsa', hash: 'sha384', crv: 'P-384' },

@@ -175,7 +175,7 @@ export interface VerifiedAuthentication {
   readonly flags: AuthenticatorFlags;
   /** true when the counter did not increase and the `warn` policy accepted it. */
   readonly cloneWarning: boolean;
-  /** true when BE differs from the stored value (recorded, not failed: see decisions.md). */
+  /** true when BE differs from the stored value (recorded, not failed: see docs/decisions.md). */
   readonly backupEligibilityChanged: boolean;
 }
 

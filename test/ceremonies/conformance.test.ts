@@ -1,8 +1,8 @@
-// The FIDO conformance-tool server cases (shared/research/conformance-catalog.md §2.1-2.9, §2.13-2.16) that
+// The FIDO conformance-tool server cases (docs/conformance.md §2.1-2.9, §2.13-2.16) that
 // our design can run, through inject with the soft authenticator. Each title starts with the catalogue
 // case id; docs/conformance.md maps every case to its test (or says why it is not run).
 //
-// Differences from the tool that are ours by design (decisions.md, docs/conformance.md): username is
+// Differences from the tool that are ours by design (docs/decisions.md, docs/conformance.md): username is
 // "<user>#<domain>"; errorMessage is [NAME, text]; attestation options add credProps to extensions; user
 // presence is always required (the tool's Resp-3 P-4/P-6/P-7 "UP=0 is ok" cases fail here on purpose).
 import { describe, it } from 'node:test';
@@ -67,7 +67,7 @@ describe('§2.1 Server-ServerPublicKeyCredentialCreationOptions-Req-1', () => {
     assert.ok(body.timeout > 0);
     assert.equal(body.attestation, 'direct');
     assert.deepEqual(body.authenticatorSelection, sent.authenticatorSelection);
-    // Ours: the requested extensions are echoed and credProps is added (decisions.md).
+    // Ours: the requested extensions are echoed and credProps is added (docs/decisions.md).
     assert.equal(body.extensions['example.extension'], true);
     assert.deepEqual(body.extensions, { 'example.extension': true, credProps: true });
     for (const key of ['userVerification', 'allowCredentials', 'rpId']) assert.equal(key in body, false, key);

@@ -72,7 +72,7 @@ describe('loadConfig without a file: the built-in default', () => {
 });
 
 describe('loadConfig with a file', () => {
-  it('reads the example of decisions.md exactly', () => {
+  it('reads the example of docs/decisions.md exactly', () => {
     const dir = tempDir();
     writeFile(dir, 'roots/vendor.pem', ANCHOR_PEM);
     const file = writeFile(dir, 'config.json', {

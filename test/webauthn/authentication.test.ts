@@ -59,7 +59,7 @@ describe('verifyAuthentication (WebAuthn L3 §7.2)', () => {
     failsWith(setup().run({ breaks: 'rpIdHash' }), 'RPID_HASH_NOT_MATCHED');
   });
 
-  it('Step 15 (§7.2): UP is required, also where the conformance tool\'s P-4/P-7 omit it (decisions.md)', () => {
+  it('Step 15 (§7.2): UP is required, also where the conformance tool\'s P-4/P-7 omit it (docs/decisions.md)', () => {
     failsWith(setup().run({ breaks: 'up' }), 'USER_PRESENCE_FLAG_NOT_SET');
     failsWith(setup().run({ flags: { up: false, uv: false } }), 'USER_PRESENCE_FLAG_NOT_SET');
   });
