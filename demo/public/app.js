@@ -1,27 +1,27 @@
 // The demo login page: register a passkey and sign in through the relay on this page's own origin.
 import {
-  creationOptionsFromJSON, credentialToJSON, describeWebAuthnError, requestOptionsFromJSON, webAuthnAvailability,
+  creationOptionsFromJSON, credentialToJSON, describeFailure, describeWebAuthnError, requestOptionsFromJSON, webAuthnAvailability,
 } from '@passkey-server/browser';
 
 const $ = (id) => document.getElementById(id);
 let context = null;
 let pending = null; // the AbortController of a running create()/get()
 
-function show(kind, text) {
+/** `text` for the user; `detail` (the error name and the service's description) for developers. */
+function show(kind, text, detail = '') {
   const message = $('message');
   message.className = kind;
   message.dataset.kind = kind;
   message.textContent = text;
+  $('message-detail').textContent = detail;
 }
 
-/** A service (or relay) failure envelope → "NAME: description". */
-function describeFailure(envelope, httpStatus) {
-  const parts = Array.isArray(envelope.errorMessage) ? envelope.errorMessage : [String(envelope.errorMessage ?? '')];
-  const [name, ...rest] = parts.filter((part) => part !== '');
-  return name ? `${name}: ${rest.join(' ') || 'the request failed.'}` : `The request failed (HTTP ${httpStatus}).`;
+class CallFailed extends Error {
+  constructor(message, detail = '') {
+    super(message);
+    this.detail = detail;
+  }
 }
-
-class CallFailed extends Error {}
 
 async function callRelay(path, body) {
   let response;
@@ -41,7 +41,11 @@ async function callRelay(path, body) {
   } catch {
     throw new CallFailed(`The relay answered HTTP ${response.status} without JSON.`);
   }
-  if (envelope.status !== 'ok') throw new CallFailed(describeFailure(envelope, response.status));
+  if (envelope.status !== 'ok') {
+    const failure = describeFailure(envelope);
+    console.warn('passkey call failed', path, response.status, failure.name, failure.detail);
+    throw new CallFailed(failure.message, failure.name ? `${failure.name}: ${failure.detail}` : `HTTP ${response.status}`);
+  }
   return envelope;
 }
 
@@ -103,7 +107,8 @@ function guarded(action) {
     try {
       await action();
     } catch (error) {
-      show('error', error instanceof CallFailed ? error.message : `Unexpected error: ${error && error.message}`);
+      if (error instanceof CallFailed) show('error', error.message, error.detail);
+      else show('error', `Unexpected error: ${error && error.message}`);
     } finally {
       $('register').disabled = false;
       $('sign-in').disabled = false;

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
+import { ENGLISH_SENTENCES } from '@passkey-server/browser';
 import { startDemo, type RunningDemo } from '../../src/demo/index.js';
 import {
   attestationFormatOf, freePort, launchChromium, openTab, screenshot, signCountOf, startServiceProcess,
@@ -258,7 +259,8 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
     await fill(page, { user: 'stranger', kind: 'platform' });
     const refused = await click(page, '#register');
     assert.equal(refused.kind, 'error');
-    assert.match(refused.text, /^ORIGIN_NOT_MATCHED: /);
+    assert.equal(refused.text, ENGLISH_SENTENCES.pageAddress);
+    assert.match(await page.textContent('#message-detail') ?? '', /^ORIGIN_NOT_MATCHED: /);
     assert.equal((await opened.credentials()).length, 1, 'the authenticator did sign: the refusal is the service\'s');
   });
 
@@ -272,7 +274,8 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
       await fill(opened.page, { user: 'elsewhere', kind: 'platform' });
       const refused = await click(opened.page, '#register');
       assert.equal(refused.kind, 'error');
-      assert.match(refused.text, /^ORIGIN_NOT_ALLOWED: /);
+      assert.equal(refused.text, ENGLISH_SENTENCES.pageAddress);
+      assert.match(await opened.page.textContent('#message-detail') ?? '', /^ORIGIN_NOT_ALLOWED: /);
       assert.equal((await opened.credentials()).length, 0);
     } finally {
       await other.close();
@@ -289,7 +292,8 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
     await fill(intruder.page, { user: 'owner', kind: 'roaming' });
     const refused = await click(intruder.page, '#register');
     assert.equal(refused.kind, 'error');
-    assert.match(refused.text, /^REGISTRATION_NOT_ALLOWED: owner#demo\.localhost already has a passkey/);
+    assert.equal(refused.text, ENGLISH_SENTENCES.registrationRefused);
+    assert.match(await intruder.page.textContent('#message-detail') ?? '', /^REGISTRATION_NOT_ALLOWED: owner#demo\.localhost already has a passkey/);
     assert.equal((await intruder.credentials()).length, 0);
     // Signed in as the owner, adding another passkey is allowed.
     assert.equal((await click(first.page, '#sign-in')).kind, 'ok');

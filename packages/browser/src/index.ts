@@ -7,3 +7,5 @@ export { credentialToJSON } from './credential.js';
 export type { CredentialJSON, CredentialLike } from './credential.js';
 export { describeWebAuthnError, webAuthnAvailability } from './browser-errors.js';
 export type { Ceremony } from './browser-errors.js';
+export { describeFailure, ENGLISH_SENTENCES, sentenceKeyOf, userMessage } from './service-errors.js';
+export type { Failure, SentenceKey, UserSentences } from './service-errors.js';

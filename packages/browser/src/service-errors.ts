@@ -1,0 +1,111 @@
+// The service's (and the relay's) error names → short sentences a user can read, beside the name and the
+// service's own description, which are for logs and developers. English by default; pass your own
+// sentences (a partial table merged over these) to translate or reword them.
+
+/** Sentence keys: one per thing a user can do about a failure. */
+const SENTENCES = {
+  expired: 'This attempt expired or was already used. Please start again.',
+  pageAddress: "This page's address may not use this site's passkeys. Open the site at its usual address and try again.",
+  siteSetup: "This site's passkey sign-in is not set up correctly. Please try again later or contact the site's support.",
+  unreadable: "Your authenticator's answer could not be checked. Please try again, or use another authenticator.",
+  presence: 'Your authenticator did not confirm that you were there. Touch it or confirm on your device when asked.',
+  verification: 'This site needs your authenticator to verify you (PIN, fingerprint or face). Use one that can, or set one up.',
+  authenticatorRefused: 'This site does not accept this authenticator. Please use another security key or device.',
+  duplicate: 'This passkey is already registered.',
+  unknownPasskey: 'This site does not know this passkey (it may have been removed). Sign in another way, or register a new passkey.',
+  otherAccount: 'This passkey belongs to another account.',
+  signature: 'The passkey could not be verified. Please try again.',
+  cloned: 'For your safety the site refused this security key: it may have been copied. Please contact support.',
+  username: 'This user name cannot be used here. Check it and try again.',
+  registrationRefused: 'You cannot add a passkey to this account now. Sign in first, then add one.',
+  localBlob: "The site's record of this passkey is unusable. Please register the passkey again.",
+  tooMany: 'Too many attempts. Please wait a moment and try again.',
+  unavailable: 'Passkey sign-in is unavailable right now. Please try again in a few minutes.',
+  saveFailed: 'The passkey could not be saved. Please register it again.',
+  unknown: 'Something went wrong. Please try again.',
+} as const;
+
+export type SentenceKey = keyof typeof SENTENCES;
+
+/** The sentences a page shows, by key; replace some or all of them with `messages`. */
+export type UserSentences = Readonly<Record<SentenceKey, string>>;
+
+export const ENGLISH_SENTENCES: UserSentences = SENTENCES;
+
+/** Names whose sentence is not found by their family (below). */
+const BY_NAME: Readonly<Record<string, SentenceKey>> = {
+  INVALID_USERNAME: 'username',
+  SESSION_NOT_FOUND: 'expired',
+  SESSION_ALREADY_REVOKED: 'expired',
+  CHALLENGE_NOT_MATCHED: 'expired',
+  RELAY_CEREMONY_UNKNOWN: 'expired',
+  ORIGIN_NOT_ALLOWED: 'pageAddress',
+  INVALID_ORIGIN: 'pageAddress',
+  ORIGIN_NOT_MATCHED: 'pageAddress',
+  CROSS_ORIGIN_NOT_ALLOWED: 'pageAddress',
+  RPID_HASH_NOT_MATCHED: 'pageAddress',
+  USER_PRESENCE_FLAG_NOT_SET: 'presence',
+  USER_VERIFICATION_FLAG_NOT_SET: 'verification',
+  INVALID_COSE_ALGORITHM: 'authenticatorRefused',
+  NOT_ALLOWED_COSE_ALGORITHM: 'authenticatorRefused',
+  AAGUID_NOT_ALLOWED: 'authenticatorRefused',
+  AUTHENTICATOR_STATUS_NOT_ACCEPTED: 'authenticatorRefused',
+  UNSUPPORTED_ATTESTATION_FORMAT: 'authenticatorRefused',
+  DUPLICATED_CREDENTIAL_ID: 'duplicate',
+  CREDENTIAL_ID_NOT_FOUND: 'unknownPasskey',
+  LOCAL_CREDENTIAL_UNKNOWN: 'unknownPasskey',
+  USER_HANDLE_NOT_MATCHED: 'otherAccount',
+  ASSERTION_SIGNATURE_VERIFICATION_FAIL: 'signature',
+  SIGNATURE_COUNTER_NOT_INCREASED: 'cloned',
+  REGISTRATION_NOT_ALLOWED: 'registrationRefused',
+  RATE_LIMITED: 'tooMany',
+  SERVICE_UNAVAILABLE: 'unavailable',
+  INTERNAL_SERVER_ERROR: 'unavailable',
+  RELAY_INTERNAL_ERROR: 'unavailable',
+  RELAY_STORE_FAILED: 'saveFailed',
+};
+
+/** Families of names, tried in order after BY_NAME. */
+const BY_FAMILY: readonly (readonly [RegExp, SentenceKey])[] = [
+  [/^RELAY_UPSTREAM_/, 'unavailable'],
+  [/^LOCAL_(BLOB|EXTENSION)_/, 'localBlob'],
+  [/^(NOT_FOUND|METHOD_NOT_ALLOWED|UNSUPPORTED_MEDIA_TYPE|PAYLOAD_TOO_LARGE|MALFORMED_JSON|INVALID_REQUEST_BODY|CLIENT_ID_|ORIGIN_HEADER_|VARIANT_|LOCAL_VARIANT_|RPID_NOT_FOUND)/, 'siteSetup'],
+  [/(ATTESTATION|CERTIFICATE|METADATA_BLOB)/, 'authenticatorRefused'],
+  [/^(INVALID_|TOKEN_BINDING_|CREDENTIAL_|USER_PUBLIC_KEY_)/, 'unreadable'],
+];
+
+/** The sentence key of an error name (`unknown` for a name this version does not know). */
+export function sentenceKeyOf(name: string): SentenceKey {
+  const direct = BY_NAME[name];
+  if (direct !== undefined) return direct;
+  for (const [pattern, key] of BY_FAMILY) if (pattern.test(name)) return key;
+  return 'unknown';
+}
+
+/** A sentence for the user about the error `name`, from `messages` where given, else English. */
+export function userMessage(name: string, messages: Partial<UserSentences> = {}): string {
+  const key = sentenceKeyOf(name);
+  return messages[key] ?? ENGLISH_SENTENCES[key];
+}
+
+/** A failed answer, read: `name` and `detail` for logs and developers, `message` for the user. */
+export interface Failure {
+  readonly name: string;
+  readonly detail: string;
+  readonly message: string;
+}
+
+/**
+ * Reads the envelope `{status: "failed", errorMessage: [NAME, description], sessionId}` of the service or
+ * the relay (also a bare string `errorMessage`, which the specification allows) or anything else a broken
+ * proxy may answer.
+ */
+export function describeFailure(envelope: unknown, messages: Partial<UserSentences> = {}): Failure {
+  const errorMessage = (envelope as { errorMessage?: unknown } | null)?.errorMessage;
+  const parts = Array.isArray(errorMessage) ? errorMessage.filter((part): part is string => typeof part === 'string' && part !== '')
+    : typeof errorMessage === 'string' && errorMessage !== '' ? [errorMessage] : [];
+  const [first = '', ...rest] = parts;
+  const name = /^[A-Z][A-Z0-9_]*$/.test(first) ? first : '';
+  const detail = (name === '' ? parts : rest).join(' ');
+  return { name, detail, message: userMessage(name, messages) };
+}
