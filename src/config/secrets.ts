@@ -5,7 +5,7 @@
 // user handles and blobs the others cannot open.
 // Never log a secret value: messages name variables, files and key ids only.
 
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ServiceConfig } from '../config.js';
 import type { LocalBlobKey, Secrets } from '../service.js';
@@ -61,12 +61,13 @@ export function loadSecrets(options: LoadSecretsOptions): Secrets {
         `They are never generated on their own in this setup.`);
     }
     const generated = generateSecrets(options.randomBytes);
-    writeSecretsFile(file, generated);
-    log?.info({ file, localBlobKeyIds: generated.localBlobKeys.map((k) => k.id) }, 'generated new secrets (first start)');
-    stored = generated;
-  } else {
-    warnIfReadableByOthers(file, log);
+    if (createSecretsFile(file, generated)) {
+      log?.info({ file, localBlobKeyIds: generated.localBlobKeys.map((k) => k.id) }, 'generated new secrets (first start)');
+    }
+    // Always what the file holds: another process starting on the same new folder may have created it first.
+    stored = readSecretsFile(file);
   }
+  warnIfReadableByOthers(file, log);
   const parsed = parseSecretsFile(stored, file);
   return {
     userHandleKey: fromEnv.userHandleKey ?? parsed.userHandleKey,
@@ -172,12 +173,32 @@ export function writeSecretsFile(file: string, content: SecretsFile): void {
 }
 
 /**
+ * Creates the file only if there is none, complete or not at all: written under a temporary name, then
+ * linked to its name (a link never replaces an existing file, unlike a rename). False when one existed.
+ */
+function createSecretsFile(file: string, content: SecretsFile): boolean {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  // The new key id is random (and no secret): no two starts share a temporary name.
+  const temporary = `${file}.${process.pid}.${content.localBlobKeys[0]?.id ?? 'new'}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    chmodSync(temporary, 0o600);
+    linkSync(temporary, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new SecretsError(`cannot create the secrets file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/**
  * Creates a secrets file; refuses to overwrite one (that would change every user handle and make every
  * local blob unreadable).
  */
 export function initSecretsFile(file: string, randomBytes: (size: number) => Buffer): void {
-  if (readSecretsFile(file) !== undefined) throw new SecretsError(`the secrets file ${file} exists already; it is never overwritten`);
-  writeSecretsFile(file, generateSecrets(randomBytes));
+  if (!createSecretsFile(file, generateSecrets(randomBytes))) throw new SecretsError(`the secrets file ${file} exists already; it is never overwritten`);
 }
 
 /**

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   initSecretsFile, loadSecrets, rotateLocalBlobKey, SecretsError, type SecretsFile,
@@ -34,6 +34,28 @@ describe('secrets', () => {
     assert.equal(lines.length, 1);
     assert.ok(!lines[0]!.includes(first.userHandleKey.toString('base64url')), 'the log never holds a key');
     assert.ok(!lines[0]!.includes(first.localBlobKeys[0]!.key.toString('base64url')));
+  });
+
+  it('two processes starting on a new data folder at once end with the same secrets: the file is created, never replaced, then read back', () => {
+    const dir = tempDir();
+    const config = sqlite(dir);
+    // The other process: it writes its file while this one is generating its own (after finding none).
+    const theirs = { version: 1, userHandleKey: key().toString('base64url'), localBlobKeys: [{ id: 'kOther', key: key().toString('base64url') }] };
+    let raced = false;
+    const racingRandom = (size: number): Buffer => {
+      if (!raced) {
+        raced = true;
+        mkdirSync(join(dir, 'data'), { recursive: true });
+        writeFileSync(config.secretsFile, JSON.stringify(theirs), { mode: 0o600 });
+      }
+      return randomBytes(size);
+    };
+    const ours = loadSecrets({ config, env: {}, randomBytes: racingRandom });
+    assert.ok(raced, 'the race was staged');
+    assert.deepEqual(JSON.parse(readFileSync(config.secretsFile, 'utf8')), theirs, 'the first file was replaced');
+    assert.equal(ours.userHandleKey.toString('base64url'), theirs.userHandleKey);
+    assert.deepEqual(ours.localBlobKeys.map((k) => k.id), ['kOther']);
+    assert.deepEqual(readdirSync(join(dir, 'data')), ['secrets.json'], 'no temporary file left behind');
   });
 
   it('come from the environment, newest blob key first; the file is then not needed', () => {
