@@ -344,6 +344,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
     const capturing = (store: AuditStore): AuditStore => ({
       append: (event) => { const p = store.append(event); auditPending.push(p); return p; },
       query: (query) => store.query(query),
+      ping: () => store.ping(),
       close: async () => undefined,
     });
     const hooksFor = (store: AuditStore) => composeHooks(

@@ -358,7 +358,7 @@ const paths = {
   '/admin/applications/{clientId}': {
     get: { ...secured, summary: 'Show an application', parameters: [clientIdParam], responses: { ...adminOk('Application'), ...adminError([401, 404, 503]) } },
     patch: { ...secured, summary: 'Update origins, variants, policy…', parameters: [clientIdParam], requestBody: { required: true, content: jsonContent(ref('ApplicationInput')) }, responses: { ...adminOk('Application'), ...adminError([400, 401, 404, 413, 415, 503]) } },
-    delete: { ...secured, summary: 'Delete an application and its credentials', parameters: [clientIdParam], responses: { ...adminOk('ApplicationDeleted'), ...adminError([401, 404, 501, 503]) } },
+    delete: { ...secured, summary: 'Delete an application and its credentials', parameters: [clientIdParam], responses: { ...adminOk('ApplicationDeleted'), ...adminError([401, 404, 503]) } },
   },
   '/admin/applications/{clientId}/approve': applicationAction('Approve the standard variant for the domain'),
   '/admin/applications/{clientId}/unapprove': applicationAction('Withdraw the standard-variant approval'),
@@ -370,13 +370,13 @@ const paths = {
       parameters: [clientIdParam,
         { name: 'username', in: 'query', schema: { type: 'string' } }, { name: 'userHandle', in: 'query', schema: { type: 'string' } },
         { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } }, { name: 'after', in: 'query', schema: { type: 'string' } }],
-      responses: { ...adminOk('CredentialPage'), ...adminError([400, 401, 404, 501, 503]) },
+      responses: { ...adminOk('CredentialPage'), ...adminError([400, 401, 404, 503]) },
     },
   },
   '/admin/applications/{clientId}/credentials/{credentialId}': {
     get: { ...secured, summary: 'Show a credential', parameters: [clientIdParam, credentialIdParam], responses: { ...adminOk('Credential'), ...adminError([401, 404, 503]) } },
-    patch: { ...secured, summary: 'Rename a credential', parameters: [clientIdParam, credentialIdParam], requestBody: { required: true, content: jsonContent(ref('CredentialRename')) }, responses: { ...adminOk('Credential'), ...adminError([400, 401, 404, 501, 503]) } },
-    delete: { ...secured, summary: 'Delete a credential', parameters: [clientIdParam, credentialIdParam], responses: { ...adminOk('CredentialDeleted'), ...adminError([401, 404, 501, 503]) } },
+    patch: { ...secured, summary: 'Rename a credential', parameters: [clientIdParam, credentialIdParam], requestBody: { required: true, content: jsonContent(ref('CredentialRename')) }, responses: { ...adminOk('Credential'), ...adminError([400, 401, 404, 503]) } },
+    delete: { ...secured, summary: 'Delete a credential', parameters: [clientIdParam, credentialIdParam], responses: { ...adminOk('CredentialDeleted'), ...adminError([401, 404, 503]) } },
   },
   '/admin/audit': {
     get: {

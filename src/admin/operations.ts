@@ -124,9 +124,7 @@ export class AdminOperations {
   deleteApplication(actor: Actor, clientId: string): Promise<{ readonly clientId: string; readonly deletedCredentials: number }> {
     return this.#audited(actor, 'application.delete', { clientId }, async (note) => {
       await this.#record(clientId);
-      const { deleteByApplication } = this.deps.credentials;
-      if (!deleteByApplication) throw new AdminError('NOT_SUPPORTED_BY_STORE', 'the credential store cannot delete an application\'s credentials (deleteByApplication)');
-      const deletedCredentials = await deleteByApplication.call(this.deps.credentials, clientId);
+      const deletedCredentials = await this.deps.credentials.deleteByApplication(clientId);
       await this.deps.applications.delete(clientId);
       this.deps.onApplicationChange?.(clientId);
       note({ details: { deletedCredentials } });
@@ -149,10 +147,8 @@ export class AdminOperations {
       return { credentials: records.map((record) => credentialView(record)), next: null };
     }
     const limit = Math.min(Math.max(1, filter.limit ?? 100), MAX_PAGE);
-    const { listByApplication } = this.deps.credentials;
-    if (!listByApplication) throw new AdminError('NOT_SUPPORTED_BY_STORE', 'the credential store cannot list an application\'s credentials (listByApplication); give userHandle or username');
     // Stores cap a page at 1000 (MAX_PAGE), so no "limit + 1" probe: a full page has a next one (possibly empty).
-    const page = await listByApplication.call(this.deps.credentials, clientId, filter.after === undefined ? { limit } : { limit, after: filter.after });
+    const page = await this.deps.credentials.listByApplication(clientId, filter.after === undefined ? { limit } : { limit, after: filter.after });
     return { credentials: page.map((record) => credentialView(record)), next: page.length === limit ? page[page.length - 1]!.credentialId : null };
   }
 
@@ -169,23 +165,19 @@ export class AdminOperations {
       if (!(nickname === null || (typeof nickname === 'string' && nickname.trim().length > 0 && [...nickname].length <= NICKNAME_MAX && !/[\u0000-\u001f\u007f]/.test(nickname)))) {
         throw new AdminError('INVALID_REQUEST', undefined, [`nickname: a string of 1 to ${NICKNAME_MAX} characters without control characters, or null`]);
       }
-      const { rename } = this.deps.credentials;
-      if (!rename) throw new AdminError('NOT_SUPPORTED_BY_STORE', 'the credential store cannot rename credentials');
       await this.#record(clientId);
       const value = nickname === null ? null : nickname.trim();
-      if (!(await rename.call(this.deps.credentials, clientId, credentialId, value))) throw new AdminError('CREDENTIAL_NOT_FOUND');
+      if (!(await this.deps.credentials.rename(clientId, credentialId, value))) throw new AdminError('CREDENTIAL_NOT_FOUND');
       return this.getCredential(clientId, credentialId);
     });
   }
 
   deleteCredential(actor: Actor, clientId: string, credentialId: string): Promise<{ readonly deleted: true }> {
     return this.#audited(actor, 'credential.delete', { clientId, target: credentialId }, async (note) => {
-      const { delete: remove } = this.deps.credentials;
-      if (!remove) throw new AdminError('NOT_SUPPORTED_BY_STORE', 'the credential store cannot delete credentials');
       await this.#record(clientId);
       const record = await this.deps.credentials.find(clientId, credentialId);
       if (record) note({ subject: record.username });
-      if (!record || !(await remove.call(this.deps.credentials, clientId, credentialId))) throw new AdminError('CREDENTIAL_NOT_FOUND');
+      if (!record || !(await this.deps.credentials.delete(clientId, credentialId))) throw new AdminError('CREDENTIAL_NOT_FOUND');
       return { deleted: true };
     });
   }

@@ -25,7 +25,7 @@ export interface ApplicationStore {
   /** Replaces an existing record; false if there is none. */
   update(record: ApplicationRecord): Promise<boolean>;
   delete(clientId: string): Promise<boolean>;
-  ping?(): Promise<void>;
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

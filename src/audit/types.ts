@@ -50,6 +50,6 @@ export interface AuditStore {
   append(event: AuditEvent): Promise<void>;
   /** Oldest first. */
   query(query: AuditQuery): Promise<AuditEvent[]>;
-  ping?(): Promise<void>;
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -157,7 +157,6 @@ async function installAtomically(file: string, text: string, runtime: Runtime): 
 }
 
 async function findCompromised(store: CredentialStore, clientId: string, metadata: MetadataIndex, now: Date): Promise<CompromisedCredential[]> {
-  if (!store.listByApplication) throw new Error('this credential store cannot list an application\'s credentials');
   const out: CompromisedCredential[] = [];
   let after: string | undefined;
   for (;;) {

@@ -143,7 +143,7 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
   });
 
   const readiness = new Readiness([
-    ...serviceStoreChecks({ credentials: input.credentials, challenges: input.challenges }, runtime.now),
+    ...serviceStoreChecks({ credentials: input.credentials, challenges: input.challenges }),
     storeCheck('applications', applicationStore),
     storeCheck('audit', auditStore),
     { name: 'rate-limits', check: () => bucketStore.ping() },

@@ -49,28 +49,12 @@ export class Readiness {
   }
 }
 
-/**
- * A readiness check from a store's optional ping. Without one, `fallback` (a cheap read such as
- * `find` of an id that cannot exist) proves the backend answers; without either the store counts as ready.
- */
-export function storeCheck(name: string, store: { ping?(): Promise<void> }, fallback?: () => Promise<unknown>): ReadinessCheck {
-  return {
-    name,
-    check: async () => {
-      if (store.ping) await store.ping();
-      else if (fallback) await fallback();
-    },
-  };
+/** A readiness check from a store's ping. */
+export function storeCheck(name: string, store: { ping(): Promise<void> }): ReadinessCheck {
+  return { name, check: () => store.ping() };
 }
 
-/** The standard checks of the service's stores (a credential read and a challenge take of ids that cannot exist). */
-export function serviceStoreChecks(stores: {
-  readonly credentials: { ping?(): Promise<void>; find(clientId: string, credentialId: string): Promise<unknown> };
-  readonly challenges: { ping?(): Promise<void>; take(clientId: string, challenge: string, now: number): Promise<unknown> };
-}, now: () => number): ReadinessCheck[] {
-  // A space cannot occur in a Client ID (visible ASCII only), so these never touch real data.
-  return [
-    storeCheck('credentials', stores.credentials, () => stores.credentials.find(' readiness probe', ' probe')),
-    storeCheck('challenges', stores.challenges, () => stores.challenges.take(' readiness probe', ' probe', now())),
-  ];
+/** The readiness checks of the service's credential and challenge stores. */
+export function serviceStoreChecks(stores: { readonly credentials: { ping(): Promise<void> }; readonly challenges: { ping(): Promise<void> } }): ReadinessCheck[] {
+  return [storeCheck('credentials', stores.credentials), storeCheck('challenges', stores.challenges)];
 }

@@ -40,8 +40,8 @@ export interface ChallengeStore {
    */
   take(clientId: string, challenge: string, now: number): Promise<TakeResult>;
   close(): Promise<void>;
-  /** Resolves when the backend answers (readiness probe); rejects when it does not. Optional. */
-  ping?(): Promise<void>;
+  /** Resolves when the backend answers (readiness probe); rejects when it does not. */
+  ping(): Promise<void>;
 }
 
 export interface CredentialRecord {
@@ -99,15 +99,15 @@ export interface CredentialStore {
   recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean>;
   close(): Promise<void>;
 
-  // --- Administration (src/admin). Optional until every backend has them; the admin API answers 501 without. ---
+  // --- Administration (the admin API and CLI) ---
   /** Credentials of an application ordered by credentialId, the first `limit` after `after` (exclusive). */
-  listByApplication?(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]>;
+  listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]>;
   /** Removes one credential; false if there was none. */
-  delete?(clientId: string, credentialId: string): Promise<boolean>;
+  delete(clientId: string, credentialId: string): Promise<boolean>;
   /** Sets (or with null clears) the nickname; false if there is no such credential. */
-  rename?(clientId: string, credentialId: string, nickname: string | null): Promise<boolean>;
+  rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean>;
   /** Removes every credential of an application (application deletion); resolves to how many. */
-  deleteByApplication?(clientId: string): Promise<number>;
+  deleteByApplication(clientId: string): Promise<number>;
   /** Resolves when the backend answers (readiness probe); rejects (StoreUnavailableError) when it does not. */
-  ping?(): Promise<void>;
+  ping(): Promise<void>;
 }

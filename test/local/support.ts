@@ -43,6 +43,30 @@ export class SpyCredentialStore implements CredentialStore {
     return this.inner.recordUse(clientId, credentialId, use);
   }
 
+  listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]> {
+    this.calls.push('listByApplication');
+    return this.inner.listByApplication(clientId, page);
+  }
+
+  delete(clientId: string, credentialId: string): Promise<boolean> {
+    this.calls.push('delete');
+    return this.inner.delete(clientId, credentialId);
+  }
+
+  rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean> {
+    this.calls.push('rename');
+    return this.inner.rename(clientId, credentialId, nickname);
+  }
+
+  deleteByApplication(clientId: string): Promise<number> {
+    this.calls.push('deleteByApplication');
+    return this.inner.deleteByApplication(clientId);
+  }
+
+  ping(): Promise<void> {
+    return this.inner.ping();
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

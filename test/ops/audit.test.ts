@@ -42,7 +42,7 @@ describe('audit log', () => {
 
   it('a failing audit store is logged, never thrown into the caller', async () => {
     const log = captureLog();
-    const broken: AuditStore = { append: async () => { throw new Error('disk full'); }, query: async () => [], close: async () => {} };
+    const broken: AuditStore = { append: async () => { throw new Error('disk full'); }, query: async () => [], close: async () => {}, ping: async () => {} };
     const audit = new AuditLog(broken, testRuntime(), log);
     assert.equal(await audit.record({ actor: 'system', action: 'x', result: 'ok' }), undefined);
     assert.equal(log.lines[0]?.fields.event, 'audit_append_failed');

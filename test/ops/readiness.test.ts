@@ -10,6 +10,7 @@ import pg from 'pg';
 import { PostgresApplicationStore } from '../../src/applications/postgres-stores.js';
 import { Readiness, storeCheck } from '../../src/runtime/readiness.js';
 import { SqliteApplicationStore } from '../../src/applications/sqlite-stores.js';
+import { migratePostgres } from '../../src/stores/postgres.js';
 import { RedisBucketStore, createRateLimitHooks } from '../../src/ratelimit/index.js';
 import { startProxy } from '../scale/support/proxy.js';
 import { captureLog } from './fixtures.js';
@@ -33,6 +34,7 @@ describe('readiness with real backends going away', () => {
     await setup.connect();
     await setup.query(`CREATE SCHEMA ${schema}`);
     await setup.end();
+    await migratePostgres(BASE_URL, { schema });
     const buckets = await RedisBucketStore.open({ url: redisProxy.url('redis://127.0.0.1:6379'), keyPrefix: `test:ready:${randomBytes(4).toString('hex')}:` });
     const apps = await PostgresApplicationStore.open(pgProxy.url(BASE_URL), { schema, connectTimeoutMs: 500, queryTimeoutMs: 1000 });
     const sqlite = new SqliteApplicationStore(join(dir, 'ready.db'));

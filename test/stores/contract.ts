@@ -25,8 +25,6 @@ export type StoreFactory<S> = () => S | Promise<S>;
 export interface ContractOptions<S> {
   /** A second handle on the same backing state as `store`; the caller closes it. */
   readonly reopen?: (store: S) => S | Promise<S>;
-  /** Credential stores: also run the optional administration methods (listByApplication, delete, rename, …). */
-  readonly admin?: boolean;
 }
 
 const MINUTE = 60_000;
@@ -440,16 +438,15 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
       });
     });
 
-    if (options.admin) adminContract(factory);
+    adminContract(factory);
   });
 }
 
 function adminContract(factory: StoreFactory<CredentialStore>): void {
   const admin = (store: CredentialStore) => {
-    const { listByApplication, delete: remove, rename, deleteByApplication } = store;
-    assert.ok(listByApplication && remove && rename && deleteByApplication, 'the store has the administration methods');
     return {
-      list: listByApplication.bind(store), remove: remove.bind(store), rename: rename.bind(store), removeAll: deleteByApplication.bind(store),
+      list: store.listByApplication.bind(store), remove: store.delete.bind(store), rename: store.rename.bind(store),
+      removeAll: store.deleteByApplication.bind(store),
     };
   };
 

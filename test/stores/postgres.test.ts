@@ -54,7 +54,6 @@ async function newSchema(label: string, migrate = true): Promise<string> {
 
 credentialStoreContract('postgres', async () => openPostgresCredentialStore(POSTGRES_URL, { schema: await contractSchema() }), {
   reopen: async () => openPostgresCredentialStore(POSTGRES_URL, { schema: await contractSchema() }),
-  admin: true,
 });
 
 challengeStoreContract('postgres (challenges: "database")', async () => openPostgresChallengeStore(POSTGRES_URL, { schema: await contractSchema() }), {

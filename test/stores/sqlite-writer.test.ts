@@ -36,7 +36,6 @@ for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriter
   const storeWithWriter = async (path = newFile()): Promise<StoreWithWriter> => new StoreWithWriter(path, await openSqliteWriter(path, { mode }));
 
   credentialStoreContract(`sqlite with the ${mode} writer`, () => storeWithWriter(), {
-    admin: true,
     reopen: (store) => storeWithWriter((store as StoreWithWriter).path),
   });
 

@@ -24,7 +24,7 @@ credentialStoreContract('sqlite', async () => {
   const store = await openSqliteCredentialStore(file);
   files.set(store, file);
   return store;
-}, { admin: true, reopen: (store) => openSqliteCredentialStore(files.get(store)!) });
+}, { reopen: (store) => openSqliteCredentialStore(files.get(store)!) });
 
 challengeStoreContract('sqlite (challenges: "database")', async () => {
   const file = newFile();
