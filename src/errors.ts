@@ -118,6 +118,7 @@ export const ERRORS = {
   APPLE_ANONYMOUS_ATTESTATION_PUBLIC_KEY_NOT_MATCHED: { status: 400, message: 'apple: the credential certificate key is not the credential public key.' },
   // Trust policy and FIDO metadata (MDS3)
   AAGUID_NOT_ALLOWED: { status: 400, message: 'The application does not accept this authenticator model (AAGUID deny-list, or not on its allow-list).' },
+  AAGUID_NOT_PROVEN: { status: 400, message: 'The application\'s AAGUID allow- or deny-list decides only on an AAGUID a trusted attestation proved (a chain to its trust anchors or to the roots of that AAGUID\'s metadata statement); this attestation proves none.' },
   BACKUP_ELIGIBILITY_REQUIRED: { status: 400, message: 'The application accepts only synced passkeys (backupEligibility "required"), and this credential is not backup eligible.' },
   BACKUP_ELIGIBILITY_NOT_ALLOWED: { status: 400, message: 'The application accepts only device-bound credentials (backupEligibility "forbidden"), and this credential is backup eligible.' },
   AUTHENTICATOR_STATUS_NOT_ACCEPTED: { status: 400, message: 'FIDO metadata reports this authenticator model as compromised or revoked.' },

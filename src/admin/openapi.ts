@@ -177,10 +177,10 @@ const schemas: Record<string, JsonSchema> = {
     description: 'The application\'s attestation trust policy (docs/attestation.md). Paths are files on the service\'s host; relative ones resolve against the data folder.',
     properties: {
       trustAnchors: { type: 'array', items: { type: 'string' }, description: 'PEM files of the application\'s own trust anchors.' },
-      requireTrusted: { type: 'boolean', description: 'Refuse every attestation that does not chain to a trusted root (ATTESTATION_NOT_TRUSTED).' },
+      requireTrusted: { type: 'boolean', description: 'Refuse every attestation that does not chain to a trusted root (ATTESTATION_NOT_TRUSTED), none and self included.' },
       metadata: { type: ['string', 'null'], description: 'A FIDO MDS3 BLOB file, verified at start and at every metadata reload; null: no metadata.' },
-      aaguidAllow: { type: 'array', items: { type: 'string' }, description: 'Only these AAGUIDs may register (empty: any).' },
-      aaguidDeny: { type: 'array', items: { type: 'string' }, description: 'These AAGUIDs may not register.' },
+      aaguidAllow: { type: 'array', items: { type: 'string' }, description: 'Only these AAGUIDs may register (empty: any); decides only on an AAGUID the attestation proved (else AAGUID_NOT_PROVEN).' },
+      aaguidDeny: { type: 'array', items: { type: 'string' }, description: 'These AAGUIDs may not register; decides only on an AAGUID the attestation proved (else AAGUID_NOT_PROVEN).' },
       metadataRoots: { type: 'array', items: { type: 'string' }, description: 'PEM roots that sign the `metadata` BLOB (empty: the bundled FIDO MDS roots). Needs `metadata`.' },
       metadataCrls: {
         type: 'array', items: { type: 'string' },

@@ -82,7 +82,8 @@ function credentialRecord(
     attestationFormat: verified.fmt,
     attestationType: verified.attestationType,
     attestationTrusted: verified.attestationTrusted,
-    authenticatorName: verified.authenticatorName,
+    // Stored as fact only when a trusted attestation proved the AAGUID it was looked up by.
+    authenticatorName: verified.aaguidProven ? verified.authenticatorName : null,
     backupEligible: verified.flags.be,
     backupState: verified.flags.bs,
     userVerified: verified.flags.uv,

@@ -61,6 +61,7 @@ export function verifyRegistration(parsed: ParsedRegistration, expected: Registr
     fmt,
     attestationType: outcome.type,
     attestationTrusted: decision.trusted,
+    aaguidProven: decision.aaguidProven,
     authenticatorName: decision.authenticatorName,
     flags: authData.flags,
   };

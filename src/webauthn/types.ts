@@ -151,7 +151,12 @@ export interface VerifiedRegistration {
   readonly fmt: string;
   readonly attestationType: AttestationType;
   readonly attestationTrusted: boolean;
-  /** Authenticator description from metadata, when known. */
+  /**
+   * A trusted attestation proved the AAGUID (a chain to the application's anchors or to the roots of the
+   * AAGUID's own metadata statement). False: the AAGUID, and any name found for it, is only a claim.
+   */
+  readonly aaguidProven: boolean;
+  /** Authenticator description from the AAGUID's metadata statement, when known; a display hint unless aaguidProven. */
   readonly authenticatorName: string | null;
   readonly flags: AuthenticatorFlags;
 }
@@ -206,9 +211,15 @@ export interface TrustInput {
 }
 
 export interface TrustDecision {
-  /** The path chained to a trust anchor (application anchors, metadata roots or format roots). */
+  /** The attestation reached a trust anchor (application anchors, metadata roots, format roots, or surrogate basic by metadata). */
   readonly trusted: boolean;
-  /** Authenticator description from metadata, when known. */
+  /**
+   * The AAGUID is proven: the chain reached the application's anchors or a root of that AAGUID's own
+   * metadata statement. Only a proven AAGUID decides policy (allow and deny lists); format roots and self
+   * attestation prove none.
+   */
+  readonly aaguidProven: boolean;
+  /** Authenticator description from the AAGUID's metadata statement, when known; unverified unless aaguidProven. */
   readonly authenticatorName: string | null;
 }
 

@@ -9,6 +9,7 @@ import { KeyCache } from '../../src/ceremonies/key-cache.js';
 import { fakeCredentialFor, fakeCredentialKey } from '../../src/ceremonies/fake-credential.js';
 import { importCosePublicKey } from '../../src/webauthn/cose.js';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
+import { createChain } from '../support/pki.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 import { CLIENT_ID, DOMAIN, Flow, Harness, LOCAL_ORIGIN, ORIGIN, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
 
@@ -26,22 +27,49 @@ describe('registration storage', () => {
 
   it('an AAGUID on the deny list (or missing from an allow list) → AAGUID_NOT_ALLOWED, nothing stored', async () => {
     const aaguid = '11111111-2222-3333-4444-555555555555';
+    const aaguidBytes = Buffer.from(aaguid.replace(/-/g, ''), 'hex');
+    // The lists decide on an AAGUID a chain to the application's anchor proved.
+    const chain = createChain();
+    const statement = { attestation: { x5c: chain.x5c, privateKey: chain.leaf.privateKey } };
+    const anchors = [chain.root.cert];
     const policy = { trustAnchors: [], requireTrusted: false, metadata: null, aaguidAllow: [], aaguidDeny: [aaguid] };
-    const denied = new Flow(new Harness({ apps: [applicationConfig({ attestation: policy })] }), username('deny'), { fmt: 'packed' });
-    expectFailure((await denied.register({ aaguid: Buffer.from(aaguid.replace(/-/g, ''), 'hex') })).res, 'AAGUID_NOT_ALLOWED', 400);
+    const deniedHarness = new Harness({ apps: [applicationConfig({ attestation: policy })], anchors });
+    const denied = new Flow(deniedHarness, username('deny'), { fmt: 'packed' });
+    const refused = await denied.register({ aaguid: aaguidBytes, statement });
+    expectFailure(refused.res, 'AAGUID_NOT_ALLOWED', 400);
+    assert.equal(await deniedHarness.deps.credentials.find(CLIENT_ID, refused.credential.id), undefined);
     const allowOnly = { ...policy, aaguidDeny: [], aaguidAllow: [aaguid] };
-    const h = new Harness({ apps: [applicationConfig({ attestation: allowOnly })] });
-    expectFailure((await new Flow(h, username('other'), { fmt: 'packed' }).register()).res, 'AAGUID_NOT_ALLOWED', 400);
-    expectOk((await new Flow(h, username('listed'), { fmt: 'packed' }).register({ aaguid: Buffer.from(aaguid.replace(/-/g, ''), 'hex') })).res);
+    const h = new Harness({ apps: [applicationConfig({ attestation: allowOnly })], anchors });
+    expectFailure((await new Flow(h, username('other'), { fmt: 'packed' }).register({ statement })).res, 'AAGUID_NOT_ALLOWED', 400);
+    expectOk((await new Flow(h, username('listed'), { fmt: 'packed' }).register({ aaguid: aaguidBytes, statement })).res);
   });
 
-  it('the trust decision\'s authenticatorName is stored on the credential', async () => {
-    const named: TrustEvaluator = { evaluate: () => ({ trusted: true, authenticatorName: 'Example Security Key' }) };
+  it('with an AAGUID list, an attestation that does not prove its AAGUID → AAGUID_NOT_PROVEN, nothing stored', async () => {
+    const aaguid = '11111111-2222-3333-4444-555555555555';
+    const aaguidBytes = Buffer.from(aaguid.replace(/-/g, ''), 'hex');
+    for (const lists of [{ aaguidAllow: [aaguid], aaguidDeny: [] }, { aaguidAllow: [], aaguidDeny: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'] }]) {
+      const h = new Harness({ apps: [applicationConfig({ attestation: { trustAnchors: [], requireTrusted: false, metadata: null, ...lists } })] });
+      for (const fmt of ['none', 'packed'] as const) {
+        const { res, credential } = await new Flow(h, username(`unproven-${fmt}`), { fmt }).register({ aaguid: aaguidBytes });
+        expectFailure(res, 'AAGUID_NOT_PROVEN', 400);
+        assert.equal(await h.deps.credentials.find(CLIENT_ID, credential.id), undefined);
+      }
+    }
+  });
+
+  it('the trust decision\'s authenticatorName is stored on the credential when the AAGUID is proven, not otherwise', async () => {
+    const named: TrustEvaluator = { evaluate: () => ({ trusted: true, aaguidProven: true, authenticatorName: 'Example Security Key' }) };
     const h = new Harness({ trust: named });
     const { credential } = await new Flow(h, username('named')).register();
     const stored = await h.deps.credentials.find(CLIENT_ID, credential.id);
     assert.equal(stored?.authenticatorName, 'Example Security Key');
     assert.equal(stored?.attestationTrusted, true);
+    // A name looked up from a claimed AAGUID is a hint the verification result carries, never stored as fact.
+    const claimed: TrustEvaluator = { evaluate: () => ({ trusted: false, aaguidProven: false, authenticatorName: 'Example Security Key' }) };
+    const h2 = new Harness({ trust: claimed });
+    const second = await new Flow(h2, username('claimed')).register();
+    expectOk(second.res);
+    assert.equal((await h2.deps.credentials.find(CLIENT_ID, second.credential.id))?.authenticatorName ?? null, null);
   });
 
   it('credProps.rk is stored when the client reports it, null otherwise', async () => {
@@ -74,7 +102,7 @@ function refusingAtAuthentication(compromised: Set<string>): TrustEvaluator & { 
   const asked: string[] = [];
   return {
     asked,
-    evaluate: () => ({ trusted: false, authenticatorName: null }),
+    evaluate: () => ({ trusted: false, aaguidProven: false, authenticatorName: null }),
     checkAuthentication: ({ aaguid, now }) => {
       assert.ok(now instanceof Date);
       asked.push(aaguid);

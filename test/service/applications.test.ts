@@ -34,7 +34,7 @@ describe('applications', () => {
     let built = 0;
     const directory = createApplicationDirectory(config.applications, () => {
       built += 1;
-      return { evaluate: () => ({ trusted: false, authenticatorName: null }) };
+      return { evaluate: () => ({ trusted: false, aaguidProven: false, authenticatorName: null }) };
     });
     assert.equal(built, 2);
     await directory.find('a');

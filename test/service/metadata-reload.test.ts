@@ -72,7 +72,7 @@ describe('prepareTrust', () => {
     const seen: (Date | undefined)[] = [];
     const load = (_policy: AttestationPolicy, options: { now?: Date }): LoadedTrustEvaluator => {
       seen.push(options.now);
-      return { evaluate: () => ({ trusted: false, authenticatorName: null }), metadataInfo: null };
+      return { evaluate: () => ({ trusted: false, aaguidProven: false, authenticatorName: null }), metadataInfo: null };
     };
     const trust = prepareTrust([], NOW, 'test', { load, clock: () => NOW.getTime() + 1000 });
     trust.buildTrust({ trustAnchors: [], requireTrusted: false, metadata: null, aaguidAllow: [], aaguidDeny: [] });
@@ -245,7 +245,7 @@ describe('the periodic metadata check', () => {
     const config = loadConfig({ env: {}, cwd: tempDir('passkey-reload-') }).applications[0]!;
     await store.create({ config: { ...config, clientId: 'with-crls', attestation: policy }, approved: true, disabled: false, source: 'admin', createdAt: 0, updatedAt: 0 });
     const directory = new StoredApplicationDirectory({
-      store, buildTrust: () => ({ evaluate: () => ({ trusted: false, authenticatorName: null }) }), now: () => NOW.getTime(),
+      store, buildTrust: () => ({ evaluate: () => ({ trusted: false, aaguidProven: false, authenticatorName: null }) }), now: () => NOW.getTime(),
     });
     assert.ok(await directory.find('with-crls'));
     assert.deepEqual(directory.metadataFiles(), ['/m/c.jwt', '/m/ca.crl', '/m/root.crl']);

@@ -49,7 +49,7 @@ describe('packed full attestation (§8.2, x5c present)', () => {
     let seen: readonly string[] = [];
     const trust = { evaluate: (input: { outcome: { trustPath: readonly { fingerprint256: string }[] } }) => {
       seen = input.outcome.trustPath.map((c) => c.fingerprint256);
-      return { trusted: false, authenticatorName: null };
+      return { trusted: false, aaguidProven: false, authenticatorName: null };
     } };
     const { chain, verify } = full({}, {}, { trust }, 2);
     verify();

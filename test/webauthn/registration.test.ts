@@ -126,7 +126,7 @@ describe('verifyRegistration (WebAuthn L3 §7.1)', () => {
 
   it('Steps 23-24 (§7.1): the trust evaluator gets fmt, AAGUID, outcome and time, and may refuse', () => {
     const seen: TrustInput[] = [];
-    const recording = { evaluate: (input: TrustInput) => (seen.push(input), { trusted: true, authenticatorName: 'Test Key' }) };
+    const recording = { evaluate: (input: TrustInput) => (seen.push(input), { trusted: true, aaguidProven: true, authenticatorName: 'Test Key' }) };
     const aaguid = Buffer.from('0123456789abcdef0123456789abcdef', 'hex');
     const verified = attempt({ aaguid }, { trust: recording })();
     assert.equal(seen.length, 1);

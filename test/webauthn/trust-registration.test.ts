@@ -5,10 +5,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FidoError } from '../../src/errors.js';
 import { indexMetadata, verifyMetadataBlob } from '../../src/webauthn/metadata/index.js';
-import { createTrustEvaluator } from '../../src/webauthn/trust.js';
+import { createTrustEvaluator, type TrustPolicyData } from '../../src/webauthn/trust.js';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
 import { blobPayload, createTestMds, mdsEntry } from '../support/mds.js';
-import { createAttestationCa, createLeaf, aaguidExtension } from '../support/pki.js';
+import { createAttestationCa, createLeaf, aaguidExtension, type AttestationCa } from '../support/pki.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 import { creationOptions, NOW, registrationExpectation, verifyRegistrationJSON } from './helpers.js';
 
@@ -31,16 +31,19 @@ const cas = {
 const packedLeaf = createLeaf(cas.packed.intermediate, { extensions: [aaguidExtension(MODELS.packed.aaguid)] });
 const mds = createTestMds();
 
-function evaluatorFor(statusOf: Partial<Record<Fmt, string>> = {}, requireTrusted = true): TrustEvaluator {
+function evaluatorMetadata(statusOf: Partial<Record<Fmt, string>> = {}, rootsOf: Partial<Record<Fmt, AttestationCa>> = {}) {
   const entries = (Object.keys(MODELS) as Fmt[]).map((fmt) => mdsEntry({
     aaguid: MODELS[fmt].aaguid,
     description: MODELS[fmt].name,
     attestationTypes: [fmt === 'tpm' ? 'attca' : fmt === 'apple' ? 'anonca' : 'basic_full'],
-    roots: [cas[fmt].root.cert],
+    roots: [(rootsOf[fmt] ?? cas[fmt]).root.cert],
     statusReports: [{ status: 'FIDO_CERTIFIED', effectiveDate: '2020-01-01' }, ...(statusOf[fmt] ? [{ status: statusOf[fmt]!, effectiveDate: '2026-01-01' }] : [])],
   }));
-  const metadata = indexMetadata(verifyMetadataBlob(mds.sign(blobPayload(entries)), [mds.root.cert], NOW));
-  return createTrustEvaluator({ anchors: [], requireTrusted, metadata });
+  return indexMetadata(verifyMetadataBlob(mds.sign(blobPayload(entries)), [mds.root.cert], NOW));
+}
+
+function evaluatorFor(statusOf: Partial<Record<Fmt, string>> = {}, requireTrusted = true, lists: Partial<TrustPolicyData> = {}): TrustEvaluator {
+  return createTrustEvaluator({ anchors: [], requireTrusted, metadata: evaluatorMetadata(statusOf), ...lists });
 }
 
 function registerWith(fmt: Fmt, trust: TrustEvaluator) {
@@ -84,8 +87,14 @@ describe('registration with a trust policy and test metadata (§7.1 steps 21-24)
     assert.equal(verified.authenticatorName, null);
   });
 
-  it('AAGUID_NOT_ALLOWED through the whole registration', () => {
-    assert.throws(() => registerWith('apple', createTrustEvaluator({ anchors: [], requireTrusted: false, aaguidDeny: [MODELS.apple.aaguid] })),
+  it('AAGUID_NOT_ALLOWED through the whole registration (an AAGUID its statement\'s root proved)', () => {
+    assert.throws(() => registerWith('apple', evaluatorFor({}, false, { aaguidDeny: [MODELS.apple.aaguid] })),
       (e: unknown) => e instanceof FidoError && e.code === 'AAGUID_NOT_ALLOWED');
+    assert.equal(registerWith('apple', evaluatorFor({}, false, { aaguidAllow: [MODELS.apple.aaguid] })).aaguidProven, true);
+  });
+
+  it('a chain to another root than its statement names is refused without requireTrusted (§7.1 step 24)', () => {
+    const foreign = createTrustEvaluator({ anchors: [], requireTrusted: false, metadata: evaluatorMetadata({}, { tpm: createAttestationCa('Another TPM Vendor', 'rsa2048') }) });
+    assert.throws(() => registerWith('tpm', foreign), (e: unknown) => e instanceof FidoError && e.code === 'ATTESTATION_NOT_TRUSTED');
   });
 });

@@ -41,9 +41,9 @@ function fails(code: string, fn: () => unknown): void {
 
 describe('trust policy: default (permissive)', () => {
   it('accepts an unknown root as untrusted, and none/self as untrusted', () => {
-    assert.deepEqual(evaluate({}, full()), { trusted: false, authenticatorName: null });
-    assert.deepEqual(evaluate({}, { type: 'none', trustPath: [] }), { trusted: false, authenticatorName: null });
-    assert.deepEqual(evaluate({}, { type: 'self', trustPath: [] }), { trusted: false, authenticatorName: null });
+    assert.deepEqual(evaluate({}, full()), { trusted: false, aaguidProven: false, authenticatorName: null });
+    assert.deepEqual(evaluate({}, { type: 'none', trustPath: [] }), { trusted: false, aaguidProven: false, authenticatorName: null });
+    assert.deepEqual(evaluate({}, { type: 'self', trustPath: [] }), { trusted: false, aaguidProven: false, authenticatorName: null });
   });
 
   it('trusts a chain to a configured anchor, or to a format root', () => {
@@ -57,16 +57,16 @@ describe('trust policy: default (permissive)', () => {
 
   it('trusts a chain to the roots of the AAGUID\'s own metadata statement and names the authenticator', () => {
     const metadata = metadataWith([{ aaguid: AAGUID, description: 'Test Key 5', roots: [chain.root.cert] }]);
-    assert.deepEqual(evaluate({ metadata }, full()), { trusted: true, authenticatorName: 'Test Key 5' });
+    assert.deepEqual(evaluate({ metadata }, full()), { trusted: true, aaguidProven: true, authenticatorName: 'Test Key 5' });
     // Another model's roots never vouch for this AAGUID.
     const other = metadataWith([{ aaguid: AAGUID, description: 'Mine' }, { aaguid: '99999999-bbbb-4ccc-8ddd-eeeeeeeeeeee', roots: [chain.root.cert] }]);
-    assert.deepEqual(evaluate({ metadata: other }, full()), { trusted: false, authenticatorName: 'Mine' });
+    assert.deepEqual(evaluate({ metadata: other }, full()), { trusted: false, aaguidProven: false, authenticatorName: 'Mine' });
   });
 
   it('finds U2F metadata by attestation key identifier only when the AAGUID is zero', () => {
     const metadata = metadataWith([{ keyIdentifiers: [attestationKeyIdentifier(chain.leaf.cert)], description: 'U2F Key', roots: [chain.root.cert] }]);
-    assert.deepEqual(evaluate({ metadata }, full(), { aaguid: ZERO_AAGUID, fmt: 'fido-u2f' }), { trusted: true, authenticatorName: 'U2F Key' });
-    assert.deepEqual(evaluate({ metadata }, full()), { trusted: false, authenticatorName: null });
+    assert.deepEqual(evaluate({ metadata }, full(), { aaguid: ZERO_AAGUID, fmt: 'fido-u2f' }), { trusted: true, aaguidProven: true, authenticatorName: 'U2F Key' });
+    assert.deepEqual(evaluate({ metadata }, full()), { trusted: false, aaguidProven: false, authenticatorName: null });
   });
 
   it('self attestation is trusted when the statement lists basic_surrogate', () => {
@@ -109,14 +109,16 @@ describe('trust policy: requireTrusted, status reports, AAGUID lists', () => {
   });
 
   it('AAGUID_NOT_ALLOWED: on the deny-list, or missing from a non-empty allow-list', () => {
-    fails('AAGUID_NOT_ALLOWED', () => evaluate({ aaguidDeny: [AAGUID] }, full()));
-    fails('AAGUID_NOT_ALLOWED', () => evaluate({ aaguidAllow: ['00000000-1111-4222-8333-444444444444'] }, full()));
-    assert.equal(evaluate({ aaguidAllow: [AAGUID] }, full()).trusted, false);
+    // The lists decide on an AAGUID the chain proved (here through the application's anchor).
+    const anchors = [chain.root.cert];
+    fails('AAGUID_NOT_ALLOWED', () => evaluate({ anchors, aaguidDeny: [AAGUID] }, full()));
+    fails('AAGUID_NOT_ALLOWED', () => evaluate({ anchors, aaguidAllow: ['00000000-1111-4222-8333-444444444444'] }, full()));
+    assert.equal(evaluate({ anchors, aaguidAllow: [AAGUID] }, full()).trusted, true);
   });
 
   it('a stale BLOB (past nextUpdate) no longer makes chains trusted: METADATA_BLOB_EXPIRED under requireTrusted', () => {
     const metadata = metadataWith([{ aaguid: AAGUID, description: 'Old Key', roots: [chain.root.cert] }], '2030-01-01');
-    assert.deepEqual(evaluate({ metadata }, full()), { trusted: false, authenticatorName: 'Old Key' });
+    assert.deepEqual(evaluate({ metadata }, full()), { trusted: false, aaguidProven: false, authenticatorName: 'Old Key' });
     fails('METADATA_BLOB_EXPIRED', () => evaluate({ metadata, requireTrusted: true }, full()));
     // Application anchors do not depend on the BLOB's freshness.
     assert.equal(evaluate({ metadata, requireTrusted: true, anchors: [chain.root.cert] }, full()).trusted, true);
@@ -148,7 +150,7 @@ describe('loadTrustEvaluator', () => {
       };
       const evaluator = loadTrustEvaluator(policy, { now: NOW });
       assert.deepEqual(evaluator.metadataInfo, { file: blobFile, serial: 1, nextUpdate: '2049-12-31', entries: 1, staleAtLoad: false, revocationChecked: false });
-      assert.deepEqual(evaluator.evaluate({ fmt: 'packed', aaguid: AAGUID, outcome: full(), now: NOW }), { trusted: true, authenticatorName: 'From File' });
+      assert.deepEqual(evaluator.evaluate({ fmt: 'packed', aaguid: AAGUID, outcome: full(), now: NOW }), { trusted: true, aaguidProven: true, authenticatorName: 'From File' });
       // Without the test MDS root, the bundled real MDS roots refuse the test BLOB: the service must not start.
       assert.throws(() => loadTrustEvaluator({ ...policy, metadataRoots: [] }, { now: NOW }),
         (err: unknown) => err instanceof FidoError && err.code === 'METADATA_BLOB_SIGNATURE_INVALID');

@@ -88,7 +88,7 @@ describe('real captured vectors', () => {
     assert.equal(outcome.trustPath.length, 3);
     const aaguid = formatAaguid(input.authData.attestedCredentialData!.aaguid);
     // Without anchors the chain is valid and untrusted (the default policy records it).
-    assert.deepEqual(createTrustEvaluator({ anchors: [], requireTrusted: false }).evaluate({ fmt, aaguid, outcome, now: input.now }), { trusted: false, authenticatorName: null });
+    assert.deepEqual(createTrustEvaluator({ anchors: [], requireTrusted: false }).evaluate({ fmt, aaguid, outcome, now: input.now }), { trusted: false, aaguidProven: false, authenticatorName: null });
     // Configured as an anchor, the sent root is refused for packed (FIDO conformance: x5c must not include it).
     const root = outcome.trustPath[2]!;
     assert.throws(() => createTrustEvaluator({ anchors: [root], requireTrusted: false }).evaluate({ fmt, aaguid, outcome, now: input.now }),
