@@ -50,7 +50,6 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
   USER_VERIFICATION_FLAG_NOT_SET: 'verification',
   INVALID_COSE_ALGORITHM: 'authenticatorRefused',
   NOT_ALLOWED_COSE_ALGORITHM: 'authenticatorRefused',
-  AAGUID_NOT_ALLOWED: 'authenticatorRefused',
   AUTHENTICATOR_STATUS_NOT_ACCEPTED: 'authenticatorRefused',
   BACKUP_ELIGIBILITY_REQUIRED: 'syncedOnly',
   BACKUP_ELIGIBILITY_NOT_ALLOWED: 'deviceBoundOnly',
@@ -75,7 +74,7 @@ const BY_FAMILY: readonly (readonly [RegExp, SentenceKey])[] = [
   [/^RELAY_UPSTREAM_/, 'unavailable'],
   [/^LOCAL_(BLOB|EXTENSION)_/, 'localBlob'],
   [/^(NOT_FOUND|METHOD_NOT_ALLOWED|UNSUPPORTED_MEDIA_TYPE|PAYLOAD_TOO_LARGE|MALFORMED_JSON|INVALID_REQUEST_BODY|CLIENT_ID_|ORIGIN_HEADER_|VARIANT_|LOCAL_VARIANT_|RPID_NOT_FOUND)/, 'siteSetup'],
-  [/(ATTESTATION|CERTIFICATE|METADATA_BLOB)/, 'authenticatorRefused'],
+  [/(^AAGUID_|ATTESTATION|CERTIFICATE|METADATA_BLOB)/, 'authenticatorRefused'],
   [/^(INVALID_|TOKEN_BINDING_|CREDENTIAL_|USER_PUBLIC_KEY_)/, 'unreadable'],
 ];
 
