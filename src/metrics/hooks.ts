@@ -54,17 +54,17 @@ export function createMetricsHooks(registry: MetricsRegistry, options: MetricsHo
 
   return {
     onOutcome(outcome) {
-      // Series are found by positional label values (no label objects, no key strings): this runs per request.
       const client_id = clientLabel(outcome);
       const ok = outcome.errorName === null && outcome.httpStatus < 400;
       const outcomeLabel = ok ? 'ok' : 'failed';
-      requests.labels(outcome.operation, client_id, outcome.variant ?? '', outcomeLabel, outcome.errorName ?? '').inc();
-      duration.labels(outcome.operation, client_id, outcomeLabel).observe(Math.max(0, outcome.durationMs) / 1000);
-      if (outcome.errorName === 'RATE_LIMITED') limited.labels(outcome.operation, client_id).inc();
-      const funnel = FUNNEL[outcome.operation];
+      const operation = outcome.operation;
+      requests.inc({ operation, client_id, variant: outcome.variant ?? '', outcome: outcomeLabel, error: outcome.errorName ?? '' });
+      duration.observe({ operation, client_id, outcome: outcomeLabel }, Math.max(0, outcome.durationMs) / 1000);
+      if (outcome.errorName === 'RATE_LIMITED') limited.inc({ operation, client_id });
+      const funnel = FUNNEL[operation];
       if (!funnel) return;
-      if (funnel.step === 'options' && ok) optionsIssued.labels(funnel.ceremony, client_id).inc();
-      if (funnel.step === 'result') results.labels(funnel.ceremony, client_id, outcomeLabel).inc();
+      if (funnel.step === 'options' && ok) optionsIssued.inc({ ceremony: funnel.ceremony, client_id });
+      if (funnel.step === 'result') results.inc({ ceremony: funnel.ceremony, client_id, result: outcomeLabel });
     },
   };
 }

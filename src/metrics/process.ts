@@ -32,9 +32,9 @@ export function registerProcessMetrics(registry: MetricsRegistry, options: Proce
 
   registry.addCollector(async () => {
     const cpu = process.cpuUsage();
-    cpuUser.setTotal(undefined, cpu.user / 1e6);
-    cpuSystem.setTotal(undefined, cpu.system / 1e6);
-    cpuTotal.setTotal(undefined, (cpu.user + cpu.system) / 1e6);
+    cpuUser.setTotal(cpu.user / 1e6);
+    cpuSystem.setTotal(cpu.system / 1e6);
+    cpuTotal.setTotal((cpu.user + cpu.system) / 1e6);
     const memory = process.memoryUsage();
     resident.set(undefined, memory.rss);
     heapTotal.set(undefined, memory.heapTotal);

@@ -13,7 +13,7 @@ export function registerSqliteWriterMetrics(registry: MetricsRegistry, writer: G
   const groups = registry.counter('passkey_sqlite_write_groups_total', 'Transactions (disk flushes) the SQLite writer committed them in.');
   registry.addCollector(async () => {
     const stats = writer.stats();
-    writes.setTotal(undefined, stats.writes);
-    groups.setTotal(undefined, stats.groups);
+    writes.setTotal(stats.writes);
+    groups.setTotal(stats.groups);
   });
 }

@@ -3,10 +3,9 @@
 // store's interface exactly (optional methods stay absent when the store lacks them).
 //
 // This runs on every store call of every request, so the per-call work is kept to a clock read and a
-// histogram update: each method's timed wrapper is made once (not at every property read), and its
-// `ok` series is looked up once.
+// histogram update: each method's timed wrapper (and its labels) is made once, not at every property read.
 import { StoreUnavailableError } from '../errors.js';
-import type { HistogramSeries, MetricsRegistry } from './registry.js';
+import type { Labels, MetricsRegistry } from './registry.js';
 
 const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -24,10 +23,8 @@ export function createStoreMetrics(registry: MetricsRegistry): StoreMetrics {
 
   /** `method` called on `target`, timed under store=name, operation=property. */
   function timed(name: string, property: string, target: object, method: Method): Method {
-    // Resolved at the first call that succeeds (a series appears when it has a value, as before).
-    let okSeries: HistogramSeries | undefined;
-    const ok = (): HistogramSeries => (okSeries ??= latency.labels(name, property, 'ok'));
-    const failed = (error: unknown): HistogramSeries => latency.labels(name, property, outcomeOf(error));
+    const ok: Labels = { store: name, operation: property, outcome: 'ok' };
+    const failed = (error: unknown): Labels => ({ store: name, operation: property, outcome: outcomeOf(error) });
     const seconds = (started: number) => (performance.now() - started) / 1000;
     return (...args) => {
       const started = performance.now();
@@ -35,19 +32,19 @@ export function createStoreMetrics(registry: MetricsRegistry): StoreMetrics {
       try {
         result = method.apply(target, args);
       } catch (error) {
-        failed(error).observe(seconds(started));
+        latency.observe(failed(error), seconds(started));
         throw error;
       }
       if (!(result instanceof Promise)) {
-        ok().observe(seconds(started));
+        latency.observe(ok, seconds(started));
         return result;
       }
       // The caller gets the store's own promise (no derived promise in its chain, one microtask less); the
       // observation is a reaction of its own, registered first, so it runs before the caller resumes. It
       // handles the rejection it sees, so it adds no unhandled rejection: the caller's promise is unchanged.
       result.then(
-        () => ok().observe(seconds(started)),
-        (error: unknown) => failed(error).observe(seconds(started)),
+        () => latency.observe(ok, seconds(started)),
+        (error: unknown) => latency.observe(failed(error), seconds(started)),
       );
       return result;
     };
