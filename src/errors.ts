@@ -134,6 +134,7 @@ export const ERRORS = {
   DUPLICATED_CREDENTIAL_ID: { status: 400, message: 'This credential id is already registered.' },
   CREDENTIAL_ID_NOT_FOUND: { status: 400, message: 'The credential is not registered for this user and application.' },
   USER_HANDLE_NOT_MATCHED: { status: 400, message: 'The user handle does not match the credential\'s owner.' },
+  USER_HANDLE_MISSING: { status: 400, message: 'A sign-in without a user name needs response.userHandle (a discoverable credential).' },
   ASSERTION_SIGNATURE_VERIFICATION_FAIL: { status: 400, message: 'The assertion signature does not verify.' },
   SIGNATURE_COUNTER_NOT_INCREASED: { status: 400, message: 'The signature counter did not increase: the authenticator may have been cloned.' },
 

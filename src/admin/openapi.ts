@@ -53,6 +53,30 @@ const descriptor: JsonSchema = {
   properties: { type: { const: 'public-key' }, id: NONEMPTY_BASE64URL, transports: { type: 'array', items: { type: 'string' } } },
 };
 
+const UUID: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
+
+/** Who signed in or registered, and how: every ok answer of both result operations (docs/api.md "Who and how"). */
+const identity: Record<string, JsonSchema> = {
+  username: { type: 'string', minLength: 1, description: 'The credential owner\'s full `<user>#<domain>` (from the credential, not the request).' },
+  userHandle: { ...NONEMPTY_BASE64URL, description: 'user.id of the owner.' },
+  credentialId: NONEMPTY_BASE64URL,
+  userVerified: { type: 'boolean', description: 'UV of this ceremony.' },
+  backupEligible: { type: 'boolean', description: 'BE of this ceremony: the credential may be synced.' },
+  backupState: { type: 'boolean', description: 'BS of this ceremony: the credential is synced (a synced passkey has BE and BS).' },
+  aaguid: { ...UUID, description: 'The authenticator model; all zeros when it gives none.' },
+  authenticatorName: { type: ['string', 'null'], description: 'The authenticator\'s name when known, else null.' },
+  authenticatorAttachment: { type: 'string', enum: ['platform', 'cross-platform'], description: 'Only when the browser sent it (unsigned).' },
+  signCount: { type: 'integer', minimum: 0, description: 'The counter of this ceremony\'s authenticator data.' },
+};
+const IDENTITY_REQUIRED = ['username', 'userHandle', 'credentialId', 'userVerified', 'backupEligible', 'backupState', 'aaguid', 'authenticatorName', 'signCount'];
+
+const registration: Record<string, JsonSchema> = {
+  discoverable: { type: ['boolean', 'null'], description: 'credProps.rk as the client reported it; null when unknown.' },
+  attestationFormat: { type: 'string', minLength: 1 },
+  attestationType: { type: 'string', enum: ['none', 'self', 'basic', 'attca', 'anonca', 'uncertain'] },
+  attestationTrusted: { type: 'boolean', description: 'The attestation chained to a trust anchor of the application.' },
+};
+
 const schemas: Record<string, JsonSchema> = {
   ErrorName: { type: 'string', enum: Object.keys(ERRORS), description: 'The error names of the four operations (docs/errors.md).' },
   FailedEnvelope: {
@@ -91,6 +115,10 @@ const schemas: Record<string, JsonSchema> = {
       attestation: { type: 'string', enum: ['none', 'indirect', 'direct', 'enterprise'] },
       extensions: { type: 'object' },
       hints: HINTS,
+      mediation: {
+        type: 'string', enum: ['optional', 'required', 'conditional'],
+        description: '`conditional`: an automatic passkey upgrade (conditional create); its result may lack the UP flag. The others change nothing.',
+      },
     },
   },
   AttestationOptionsResponse: okEnvelope({
@@ -110,6 +138,7 @@ const schemas: Record<string, JsonSchema> = {
     attestation: { type: 'string', enum: ['none', 'indirect', 'direct', 'enterprise'] },
     extensions: { type: 'object', required: ['credProps'], properties: { credProps: { const: true } } },
     hints: { ...HINTS, description: 'The request\'s hints, else the application\'s default hints; absent when neither has any.' },
+    mediation: { const: 'conditional', description: 'Only when the request asked for a conditional create: call create() with mediation "conditional".' },
   }, ['rp', 'user', 'challenge', 'pubKeyCredParams', 'timeout', 'excludeCredentials', 'authenticatorSelection', 'attestation', 'extensions']),
   AttestationResultRequest: {
     type: 'object',
@@ -127,11 +156,18 @@ const schemas: Record<string, JsonSchema> = {
   },
   AttestationResultResponse: okEnvelope({
     localhost: { ...NONEMPTY_BASE64URL, description: 'Local variant only: the sealed key blob to send back in extensions.localhost of every assertion result.' },
-  }, []),
+    ...identity,
+    ...registration,
+  }, [...IDENTITY_REQUIRED, ...Object.keys(registration)]),
   AssertionOptionsRequest: {
     type: 'object',
     required: ['username'],
-    properties: { username: { type: 'string', minLength: 1 }, userVerification: USER_VERIFICATION, extensions: { type: 'object' }, hints: HINTS },
+    properties: {
+      username: { type: 'string', minLength: 1, description: '`<user>#<domain>` or `<user>#localhost`; an empty user part (`#<domain>`, `#localhost`) signs in without a user name (empty allowCredentials).' },
+      userVerification: USER_VERIFICATION,
+      extensions: { type: 'object' },
+      hints: HINTS,
+    },
   },
   AssertionOptionsResponse: okEnvelope({
     challenge: { type: 'string', minLength: 43, pattern: '^[A-Za-z0-9_-]+$' },
@@ -151,12 +187,15 @@ const schemas: Record<string, JsonSchema> = {
       type: { const: 'public-key' },
       response: {
         type: 'object', required: ['clientDataJSON', 'authenticatorData', 'signature'],
-        properties: { clientDataJSON: NONEMPTY_BASE64URL, authenticatorData: NONEMPTY_BASE64URL, signature: NONEMPTY_BASE64URL, userHandle: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_-]*$' } },
+        properties: {
+          clientDataJSON: NONEMPTY_BASE64URL, authenticatorData: NONEMPTY_BASE64URL, signature: NONEMPTY_BASE64URL,
+          userHandle: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_-]*$', description: 'Required (non-empty) in a sign-in without a user name.' },
+        },
       },
       extensions: { type: 'object', description: 'Local variant: must contain `localhost` = the blob from the attestation result.' },
     },
   },
-  AssertionResultResponse: okEnvelope({}, []),
+  AssertionResultResponse: okEnvelope(identity, IDENTITY_REQUIRED),
 
   // --- Admin API ---
   AdminErrorName: { type: 'string', enum: Object.keys(ADMIN_ERRORS) },

@@ -1,5 +1,6 @@
 // POST /api/assertion/options: the authentication challenge (specification "Assertion options response",
-// docs/decisions.md "Options responses"). Stores the ceremony with the credential ids it offered.
+// docs/decisions.md "Options responses"). Stores the ceremony with the credential ids it offered. A username
+// whose user part is empty (`#<domain>`, `#localhost`) starts a sign-in without a user name (docs/api.md).
 
 import type { UserVerification } from '../config.js';
 import { FidoError } from '../errors.js';
@@ -10,8 +11,11 @@ import { fakeCredentialFor } from './fake-credential.js';
 
 export async function assertionOptions(ctx: CeremonyContext, request: AssertionOptionsRequest): Promise<Record<string, unknown>> {
   const { application: app, deps } = ctx;
-  const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username);
-  const allowCredentials = name.variant === 'standard' ? await standardAllowList(ctx, name.username, userHandle) : [];
+  const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username, true);
+  // Without a user name the browser offers whichever discoverable credential the user picks: the list stays
+  // empty, and the answer is the same for everyone (it names no user to enumerate).
+  const discoverable = name.user === '';
+  const allowCredentials = name.variant === 'standard' && !discoverable ? await standardAllowList(ctx, name.username, userHandle) : [];
   const userVerification: UserVerification = app.userVerification === 'required' ? 'required' : request.userVerification ?? 'preferred';
 
   await deps.challenges.put({
@@ -24,6 +28,7 @@ export async function assertionOptions(ctx: CeremonyContext, request: AssertionO
     userVerification,
     origin,
     allowCredentials: allowCredentials.map((d) => d.id),
+    ...(discoverable && { discoverable: true }),
     expiresAt: deps.runtime.now() + app.timeoutMs,
   });
 

@@ -1,7 +1,9 @@
 // POST /api/assertion/result: verifies an authentication (WebAuthn L3 §7.2, in src/webauthn/authentication.ts)
 // against the ceremony its challenge names. Standard: the credential must be one the options offered and
 // stored for this application; its counter and flags are updated with a compare-and-set. Local: the key
-// comes from the sealed blob in extensions.localhost, and nothing is written anywhere.
+// comes from the sealed blob in extensions.localhost, and nothing is written anywhere. A sign-in without a
+// user name (§7.2 step 6, "user not identified before the ceremony") finds the credential by its id within
+// the application and requires response.userHandle to be its owner's.
 
 import { FidoError } from '../errors.js';
 import type { CeremonyRecord, CredentialRecord } from '../stores/types.js';
@@ -9,10 +11,11 @@ import { encodeBase64url } from '../util/base64url.js';
 import { verifyAuthentication } from '../webauthn/authentication.js';
 import { parseClientData } from '../webauthn/client-data.js';
 import { parseAuthentication } from '../webauthn/parse.js';
-import type { AuthenticationExpectation, StoredCredentialView } from '../webauthn/types.js';
+import type { AuthenticationExpectation, ParsedAuthentication, StoredCredentialView, VerifiedAuthentication } from '../webauthn/types.js';
 import type { CeremonyContext } from './context.js';
 import { FAKE_CREDENTIAL_ALGORITHM, fakeCredentialFor, fakeCredentialKey } from './fake-credential.js';
-import { openLocalCredential } from './local-blob.js';
+import { openLocalCredential, recordFromLocalCredential } from './local-blob.js';
+import { authenticationFields, type CeremonyFacts } from './outcome.js';
 import type { AssertionResultRequest } from './requests.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 
@@ -24,20 +27,25 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
   const parsed = parseAuthentication(request, clientData);
   const credentialId = encodeBase64url(parsed.credentialId);
   ctx.noteSubject({ username: ceremony.username, credentialId });
+  // §7.2 step 6, user not identified before the ceremony: only the user handle says whose credential this is.
+  const claimedHandle = ceremony.discoverable === true ? requiredUserHandle(parsed) : undefined;
 
   if (variant === 'local') {
     // The blob is the only record of the credential. The counter cannot be tracked without storage: the
     // stored counter counts as 0, so any counter is accepted (docs/api.md, docs/local-variant.md).
     const local = openLocalCredential(request.localMarker, ctx.deps.secrets.localBlobKeys, {
-      clientId: ctx.clientId, credentialId, userHandle: ceremony.userHandle,
+      clientId: ctx.clientId, credentialId, userHandle: claimedHandle ?? ceremony.userHandle,
     });
+    ctx.noteSubject({ username: local.username });
     const view = credentialView(ctx, credentialId, local.publicKey, local.algorithm, 0, local.userHandle, local.backupEligible);
-    verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
+    const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
     checkAuthenticatorStatus(ctx, local.aaguid);
-    return {};
+    return { ...authenticationFields(recordFromLocalCredential(local), factsOf(verified, request)) };
   }
 
-  const stored = await offeredCredential(ctx, ceremony, credentialId);
+  const stored = claimedHandle === undefined
+    ? await offeredCredential(ctx, ceremony, credentialId)
+    : await applicationCredential(ctx, credentialId);
   if (stored === STAND_IN) {
     // The stand-in offered to an unknown user: verified on a real credential's path against the dummy key,
     // it fails as a real credential with a bad signature does (same name, status and cost).
@@ -47,7 +55,9 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
     // Not reached: no one holds the dummy key's private key.
     throw new FidoError('ASSERTION_SIGNATURE_VERIFICATION_FAIL');
   }
+  ctx.noteSubject({ username: stored.username });
   const view = credentialView(ctx, credentialId, stored.publicKey, stored.algorithm, stored.signCount, stored.userHandle, stored.backupEligible);
+  // Step 6 is in verifyAuthentication too: a user handle present must be the stored owner's.
   const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
   checkAuthenticatorStatus(ctx, stored.aaguid);
   const written = await ctx.deps.credentials.recordUse(ctx.clientId, credentialId, {
@@ -72,7 +82,29 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
   if (verified.cloneWarning) {
     ctx.deps.log.warn({ clientId: ctx.clientId, credentialId }, 'signature counter did not increase; accepted under the warn policy');
   }
-  return {};
+  return { ...authenticationFields(stored, factsOf(verified, request)) };
+}
+
+function factsOf(verified: VerifiedAuthentication, request: AssertionResultRequest): CeremonyFacts {
+  return { flags: verified.flags, signCount: verified.signCount, attachment: request.attachment };
+}
+
+/** A sign-in without a user name must say whose credential signed: the user handle, as base64url. */
+function requiredUserHandle(parsed: ParsedAuthentication): string {
+  if (parsed.userHandle === null) {
+    throw new FidoError('USER_HANDLE_MISSING', 'A sign-in without a user name needs response.userHandle: sign in with a discoverable credential (passkey).');
+  }
+  return encodeBase64url(parsed.userHandle);
+}
+
+/**
+ * Sign-in without a user name: any credential stored for this application, whoever owns it. The user
+ * handle is compared with the owner's by verifyAuthentication (step 6) before the signature is checked.
+ */
+async function applicationCredential(ctx: CeremonyContext, credentialId: string): Promise<CredentialRecord> {
+  const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
+  if (!stored) throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'No credential with this id is registered for this application.');
+  return stored;
 }
 
 const STAND_IN = Symbol('stand-in credential');

@@ -24,6 +24,7 @@ export async function attestationOptions(ctx: CeremonyContext, request: Attestat
     userHandle,
     userVerification,
     origin,
+    ...(request.mediation === 'conditional' && { conditional: true }),
     expiresAt: deps.runtime.now() + app.timeoutMs,
   });
 
@@ -38,6 +39,8 @@ export async function attestationOptions(ctx: CeremonyContext, request: Attestat
     attestation: request.attestation ?? 'none',
     extensions: { ...request.extensions, credProps: true },
     ...hintsMember(request.hints, app),
+    // Echoed so the page knows to call create({ mediation: 'conditional' }) (automatic upgrade).
+    ...(request.mediation === 'conditional' && { mediation: request.mediation }),
   };
 }
 

@@ -12,6 +12,7 @@ import { verifyRegistration } from '../webauthn/registration.js';
 import type { RegistrationExpectation, VerifiedRegistration } from '../webauthn/types.js';
 import type { CeremonyContext } from './context.js';
 import { localCredentialFromRecord, sealLocalCredential } from './local-blob.js';
+import { registrationFields } from './outcome.js';
 import type { AttestationResultRequest } from './requests.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { LOCAL_RP_ID } from './username.js';
@@ -31,15 +32,16 @@ export async function attestationResult(ctx: CeremonyContext, request: Attestati
   const verified = verifyRegistration(parsed, expectationFor(ctx, ceremony));
   checkBackupEligibility(ctx.application.backupEligibility ?? 'any', verified.flags.be);
   const credential = credentialRecord(ctx, ceremony, verified, request);
+  const facts = { flags: verified.flags, signCount: verified.signCount, attachment: request.attachment };
 
   if (variant === 'local') {
     const sealed = sealLocalCredential(localCredentialFromRecord(credential, LOCAL_RP_ID), ctx.deps.secrets.localBlobKeys, ctx.deps.runtime.randomBytes);
-    return { localhost: sealed };
+    return { localhost: sealed, ...registrationFields(credential, facts) };
   }
   // A credential is answered ok only after it is durably stored (docs/decisions.md "Limits and bad input").
   const created = await ctx.deps.credentials.create(credential);
   if (created === 'duplicate') throw new FidoError('DUPLICATED_CREDENTIAL_ID');
-  return {};
+  return { ...registrationFields(credential, facts) };
 }
 
 /**

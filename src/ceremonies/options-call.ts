@@ -18,20 +18,22 @@ export interface OptionsCall {
   readonly name: ParsedUsername;
   /** The checked origin header (standard); null for local, which has none. */
   readonly origin: string | null;
+  /** The derived user.id; empty for a sign-in without a user name (no user yet). */
   readonly userHandle: string;
   readonly challenge: string;
 }
 
-export function beginOptionsCall(ctx: CeremonyContext, username: string): OptionsCall {
+/** `allowEmptyUser`: the call may start a sign-in without a user name (`#<domain>`, `#localhost`). */
+export function beginOptionsCall(ctx: CeremonyContext, username: string, allowEmptyUser = false): OptionsCall {
   const { application: app, deps } = ctx;
   ctx.noteSubject({ username });
-  const name = parseUsername(username, app, deps.config.local.enabled);
+  const name = parseUsername(username, app, deps.config.local.enabled, allowEmptyUser);
   ctx.noteVariant(name.variant);
   const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, standardOrigins(app)) : null;
   return {
     name,
     origin,
-    userHandle: deriveUserHandle(deps.secrets.userHandleKey, ctx.clientId, name.username),
+    userHandle: name.user === '' ? '' : deriveUserHandle(deps.secrets.userHandleKey, ctx.clientId, name.username),
     challenge: encodeBase64url(deps.runtime.randomBytes(CHALLENGE_BYTES)),
   };
 }

@@ -3,6 +3,7 @@
 
 import type { AttestationConveyance, Hint, UserVerification } from '../config.js';
 import type { AuthenticationCredentialJSON, RegistrationCredentialJSON } from '../webauthn/types.js';
+import type { Attachment } from './outcome.js';
 
 export type Extensions = Readonly<Record<string, unknown>>;
 
@@ -20,6 +21,8 @@ export interface AttestationOptionsRequest {
   readonly authenticatorSelection?: AuthenticatorSelection;
   readonly attestation?: AttestationConveyance;
   readonly extensions?: Extensions;
+  /** `conditional`: an automatic upgrade (conditional create), whose result may lack UP. */
+  readonly mediation?: 'conditional';
 }
 
 export interface AssertionOptionsRequest {
@@ -33,10 +36,14 @@ export interface AssertionOptionsRequest {
 export interface AttestationResultRequest extends RegistrationCredentialJSON {
   /** `extensions.localhost` exactly as sent (undefined when absent): the local variant's marker. */
   readonly localMarker: unknown;
+  /** The browser's authenticatorAttachment when it is one WebAuthn defines. */
+  readonly attachment?: Attachment;
 }
 
 /** An authentication credential as WebAuthn's JSON has it, plus the local variant's marker. */
 export interface AssertionResultRequest extends AuthenticationCredentialJSON {
   /** `extensions.localhost` exactly as sent (undefined when absent). */
   readonly localMarker: unknown;
+  /** The browser's authenticatorAttachment when it is one WebAuthn defines. */
+  readonly attachment?: Attachment;
 }

@@ -79,5 +79,7 @@ export function clientDataExpectation(ctx: CeremonyContext, ceremony: CeremonyRe
     allowCrossOrigin: app.allowCrossOrigin,
     rpId: standard ? app.domain : LOCAL_RP_ID,
     requireUserVerification: ceremony.userVerification === 'required',
+    // Only the ceremony an options call started with mediation "conditional" may lack UP (docs/api.md).
+    userPresenceOptional: ceremony.type === 'registration' && ceremony.conditional === true,
   };
 }

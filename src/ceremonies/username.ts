@@ -10,7 +10,7 @@ export const LOCAL_RP_ID = 'localhost';
 export interface ParsedUsername {
   /** The full username as sent: the key of everything stored for this user. */
   readonly username: string;
-  /** The text before the last '#'. */
+  /** The text before the last '#'; empty for a sign-in without a user name (`#<domain>`, `#localhost`). */
   readonly user: string;
   readonly variant: Variant;
   /** The RP ID of the ceremony: the application's domain, or `localhost`. */
@@ -19,14 +19,17 @@ export interface ParsedUsername {
 
 /**
  * Splits at the LAST '#' (a user name may itself contain '#'), then checks the domain and that the
- * application and the deployment allow the variant it selects.
+ * application and the deployment allow the variant it selects. An empty user part is a sign-in without a
+ * user name: only where `allowEmptyUser` (assertion options); a registration always names its user.
  */
-export function parseUsername(username: string, application: Application, localEnabled: boolean): ParsedUsername {
+export function parseUsername(username: string, application: Application, localEnabled: boolean, allowEmptyUser = false): ParsedUsername {
   const at = username.lastIndexOf('#');
   if (at < 0) throw new FidoError('INVALID_USERNAME', 'username must be "<user>#<domain>" (no "#" found).');
   const user = username.slice(0, at);
   const domain = username.slice(at + 1);
-  if (user.length === 0) throw new FidoError('INVALID_USERNAME', 'The user part before "#" is empty.');
+  if (user.length === 0 && !allowEmptyUser) {
+    throw new FidoError('INVALID_USERNAME', 'The user part before "#" is empty (only a sign-in may leave it empty).');
+  }
 
   // `localhost` always means the local variant, even for an application whose domain is localhost.
   if (domain === LOCAL_RP_ID) {

@@ -13,6 +13,7 @@ import type {
   AuthenticatorSelection,
   Extensions,
 } from '../ceremonies/requests.js';
+import type { Attachment } from '../ceremonies/outcome.js';
 
 export interface SchemaLimits {
   readonly usernameLength: number;
@@ -35,6 +36,8 @@ const USER_VERIFICATION = ['required', 'preferred', 'discouraged'] as const;
 const ATTESTATION = ['none', 'indirect', 'direct', 'enterprise'] as const;
 const ATTACHMENT = ['platform', 'cross-platform'] as const;
 const RESIDENT_KEY = ['discouraged', 'preferred', 'required'] as const;
+// CredentialMediationRequirement values that make sense for create(); only "conditional" changes anything.
+const CREATE_MEDIATION = ['optional', 'required', 'conditional'] as const;
 
 function invalid(detail: string): FidoError {
   return new FidoError('INVALID_REQUEST_BODY', detail);
@@ -130,10 +133,18 @@ function extensionResults(obj: Obj): { extensions: Extensions; localMarker: unkn
   const own = optionalObject(obj, 'extensions', 'extensions');
   const fallback = own ?? optionalObject(obj, 'clientExtensionResults', 'clientExtensionResults')
     ?? optionalObject(obj, 'getClientExtensionResults', 'getClientExtensionResults');
-  if (has(obj, 'authenticatorAttachment') && obj.authenticatorAttachment !== null && typeof obj.authenticatorAttachment !== 'string') {
-    throw invalid('authenticatorAttachment must be a string or null');
-  }
   return { extensions: fallback ?? {}, localMarker: own?.localhost };
+}
+
+/**
+ * The browser's top-level authenticatorAttachment, reported back in the ok answer. Any string is accepted
+ * (a future value must not fail a sign-in); only the two WebAuthn defines are reported.
+ */
+function attachment(obj: Obj): { attachment?: Attachment } {
+  if (!has(obj, 'authenticatorAttachment') || obj.authenticatorAttachment === null) return {};
+  const value = obj.authenticatorAttachment;
+  if (typeof value !== 'string') throw invalid('authenticatorAttachment must be a string or null');
+  return (ATTACHMENT as readonly string[]).includes(value) ? { attachment: value as Attachment } : {};
 }
 
 function authenticatorSelection(obj: Obj): AuthenticatorSelection | undefined {
@@ -163,12 +174,14 @@ export function attestationOptionsRequest(value: unknown, limits: SchemaLimits):
   const attestation = oneOf(obj, 'attestation', 'attestation', ATTESTATION);
   const extensions = optionalObject(obj, 'extensions', 'extensions');
   const hinted = hints(obj);
+  const mediation = oneOf(obj, 'mediation', 'mediation', CREATE_MEDIATION);
   return {
     username,
     ...(hinted !== undefined && { hints: hinted }),
     ...(displayName !== undefined && { displayName }),
     ...(selection !== undefined && { authenticatorSelection: selection }),
     ...(attestation !== undefined && { attestation }),
+    ...(mediation === 'conditional' && { mediation }),
     ...(extensions !== undefined && { extensions }),
   };
 }
@@ -215,6 +228,7 @@ export function attestationResultRequest(value: unknown): AttestationResultReque
     type,
     response: { clientDataJSON, attestationObject, ...(list !== undefined && { transports: list }) },
     ...extensionResults(obj),
+    ...attachment(obj),
   };
 }
 
@@ -238,5 +252,6 @@ export function assertionResultRequest(value: unknown): AssertionResultRequest {
     type,
     response: { clientDataJSON, authenticatorData, signature, ...(userHandle !== undefined && { userHandle }) },
     ...extensionResults(obj),
+    ...attachment(obj),
   };
 }

@@ -131,6 +131,8 @@ function copyCeremony(record: CeremonyRecord): CeremonyRecord {
     expiresAt: record.expiresAt,
   };
   if (record.allowCredentials !== undefined) copy.allowCredentials = [...record.allowCredentials];
+  if (record.discoverable !== undefined) copy.discoverable = record.discoverable;
+  if (record.conditional !== undefined) copy.conditional = record.conditional;
   return copy;
 }
 

@@ -13,10 +13,14 @@ export interface CeremonyRecord {
   readonly clientId: string;
   readonly variant: Variant;
   readonly type: CeremonyType;
-  /** The full `username` as sent (`user#domain`). */
+  /** The full `username` as sent (`user#domain`; `#domain` for a sign-in without a user name). */
   readonly username: string;
-  /** base64url user handle (user.id) the options carried. */
+  /** base64url user handle (user.id) the options carried; empty for a sign-in without a user name. */
   readonly userHandle: string;
+  /** Authentication without a user name: the credential is found by the result's id and user handle. */
+  readonly discoverable?: boolean;
+  /** Registration started with `mediation: "conditional"` (automatic upgrade): its result may lack UP. */
+  readonly conditional?: boolean;
   /** The user verification the ceremony requires (after applying the application's policy). */
   readonly userVerification: UserVerification;
   /** Standard variant: the origin header of the options call; local: null. */

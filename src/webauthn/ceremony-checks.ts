@@ -61,9 +61,9 @@ export function checkAuthenticatorData(authData: AuthenticatorData, expected: Cl
   const rpIdHash = rpIdHashOf(expected.rpId);
   check(authData.rpIdHash.equals(rpIdHash), 'RPID_HASH_NOT_MATCHED', `rpIdHash is not SHA-256("${expected.rpId}")`);
 
-  // §7.1 step 14 / §7.2 step 15: UP is set, always (no conditional create; required even where the FIDO
-  // conformance tool omits it: docs/decisions.md).
-  check(authData.flags.up, 'USER_PRESENCE_FLAG_NOT_SET');
+  // §7.1 step 14 / §7.2 step 15: UP is set (required even where the FIDO conformance tool omits it:
+  // docs/decisions.md), except in the result of a conditional create, where WebAuthn L3 lets it be clear.
+  check(authData.flags.up || expected.userPresenceOptional === true, 'USER_PRESENCE_FLAG_NOT_SET');
 
   // §7.1 step 15 / §7.2 step 16: UV is set when the ceremony requires user verification.
   check(!expected.requireUserVerification || authData.flags.uv, 'USER_VERIFICATION_FLAG_NOT_SET');

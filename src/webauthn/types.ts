@@ -133,6 +133,11 @@ export interface ClientDataExpectation {
   readonly allowCrossOrigin: boolean;
   readonly rpId: string;
   readonly requireUserVerification: boolean;
+  /**
+   * true only for a registration started as a conditional create (automatic upgrade, WebAuthn L3), where
+   * the browser may create the credential without a user gesture. Absent or false: UP is required.
+   */
+  readonly userPresenceOptional?: boolean;
 }
 
 export interface RegistrationExpectation extends ClientDataExpectation {

@@ -72,9 +72,16 @@ describe('registration then authentication (standard variant)', () => {
       const h = new Harness();
       const flow = new Flow(h, username('dave'), { fmt: c.fmt });
       const { res, credential } = await flow.register(c.alg === undefined ? {} : { alg: c.alg });
-      assert.deepEqual(expectOk(res), { status: 'ok', errorMessage: '', sessionId: '' });
       const stored = await h.deps.credentials.find(CLIENT_ID, credential.id);
       assert.ok(stored);
+      // Who and how (docs/api.md): the envelope plus the identity of the stored credential.
+      assert.deepEqual(expectOk(res), {
+        status: 'ok', errorMessage: '', sessionId: '',
+        username: 'dave#idp.example.test', userHandle: stored.userHandle, credentialId: credential.id,
+        userVerified: true, backupEligible: false, backupState: false, aaguid: stored.aaguid,
+        authenticatorName: null, signCount: 0, discoverable: true, attestationFormat: c.fmt,
+        attestationType: stored.attestationType, attestationTrusted: false,
+      });
       assert.equal(stored.attestationFormat, c.fmt);
       assert.equal(stored.username, 'dave#idp.example.test');
       assert.deepEqual(stored.transports, ['internal', 'hybrid']);
@@ -83,7 +90,12 @@ describe('registration then authentication (standard variant)', () => {
 
       for (let i = 0; i < 2; i++) {
         const { res: auth, options } = await flow.authenticate();
-        expectOk(auth);
+        assert.deepEqual(expectOk(auth), {
+          status: 'ok', errorMessage: '', sessionId: '',
+          username: 'dave#idp.example.test', userHandle: stored.userHandle, credentialId: credential.id,
+          userVerified: true, backupEligible: false, backupState: false, aaguid: stored.aaguid,
+          authenticatorName: null, signCount: i + 1,
+        });
         assert.deepEqual(options.allowCredentials, [{ type: 'public-key', id: credential.id, transports: ['internal', 'hybrid'] }]);
       }
       const after = await h.deps.credentials.find(CLIENT_ID, credential.id);

@@ -251,11 +251,14 @@ describe('options request schemas', () => {
     const h = new Harness();
     for (const path of [PATHS.attestationOptions, PATHS.assertionOptions]) {
       expectFailure(await h.post(path, { username: 'alice' }), 'INVALID_USERNAME', 400);
-      expectFailure(await h.post(path, { username: '#idp.example.test' }), 'INVALID_USERNAME', 400);
       expectFailure(await h.post(path, { username: 'alice#other.example' }), 'RPID_NOT_FOUND', 400);
       expectFailure(await h.post(path, { username: 'alice#idp.example.test#x' }), 'RPID_NOT_FOUND', 400);
       expectFailure(await h.post(path, { username: 'alice#' }), 'RPID_NOT_FOUND', 400);
     }
+    // An empty user part is a sign-in without a user name: a registration always names its user.
+    expectFailure(await h.post(PATHS.attestationOptions, { username: '#idp.example.test' }), 'INVALID_USERNAME', 400);
+    expectFailure(await h.post(PATHS.attestationOptions, { username: '#localhost' }, { origin: null }), 'INVALID_USERNAME', 400);
+    expectFailure(await h.post(PATHS.assertionOptions, { username: '#' }), 'RPID_NOT_FOUND', 400);
   });
 
   it('a username or displayName that is not well-formed Unicode (a lone surrogate) → INVALID_USERNAME / INVALID_DISPLAY_NAME', async () => {

@@ -149,6 +149,17 @@ export function challengeStoreContract(name: string, factory: StoreFactory<Chall
       });
     });
 
+    it('take returns the marks of a sign-in without a user name and of a conditional create', async () => {
+      await withStore(factory, async (store) => {
+        const signIn = ceremony({ type: 'authentication', username: '#idp.example.test', userHandle: '', allowCredentials: [], discoverable: true });
+        const upgrade = ceremony({ type: 'registration', conditional: true });
+        await store.put(signIn);
+        await store.put(upgrade);
+        assert.deepEqual(await store.take(signIn.clientId, signIn.challenge, Date.now()), { state: 'taken', record: signIn });
+        assert.deepEqual(await store.take(upgrade.clientId, upgrade.challenge, Date.now()), { state: 'taken', record: upgrade });
+      });
+    });
+
     it('an unknown challenge is missing', async () => {
       await withStore(factory, async (store) => {
         assert.deepEqual(await store.take(freshClientId(), randomBytes(32).toString('base64url'), Date.now()), { state: 'missing' });
