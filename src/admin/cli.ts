@@ -37,6 +37,7 @@ export const ADMIN_USAGE = `passkey-server admin <command> [--config <file.json>
 
   credential list <clientId> [--username <u> | --user-handle <h>] [--limit <n>] [--after <id>]
   credential show|delete <clientId> <credentialId>
+  credential delete <clientId> (--username <user#domain> | --user-handle <h>)   every credential of that user
   credential rename <clientId> <credentialId> (<nickname> | --clear)
 
   audit list|export [--since <time>] [--until <time>] [--client-id <id>] [--action <a>] [--result ok|failed] [--limit <n>]
@@ -169,7 +170,16 @@ async function credentialCommand(command: string | undefined, rest: readonly str
       return void print(await ops.listCredentials(clientId!, filter));
     }
     case 'show': { const [c, id] = want(rest, 2, 'a Client ID and a credential id'); return void print(await ops.getCredential(c!, id!)); }
-    case 'delete': { const [c, id] = want(rest, 2, 'a Client ID and a credential id'); return void print(await ops.deleteCredential(actor, c!, id!)); }
+    case 'delete': {
+      if (values.username !== undefined || values['user-handle'] !== undefined) {
+        const [c] = want(rest, 1, 'a Client ID (with --username or --user-handle)');
+        return void print(await ops.deleteUserCredentials(actor, c!, {
+          ...(values.username === undefined ? {} : { username: values.username }),
+          ...(values['user-handle'] === undefined ? {} : { userHandle: values['user-handle'] }),
+        }));
+      }
+      const [c, id] = want(rest, 2, 'a Client ID and a credential id'); return void print(await ops.deleteCredential(actor, c!, id!));
+    }
     case 'rename': {
       if (values.clear) {
         const [c, id] = want(rest, 2, 'a Client ID and a credential id (with --clear)');

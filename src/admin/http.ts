@@ -134,8 +134,9 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
       }
       if (sub === 'credentials') {
         if (subId === undefined) {
-          if (r.method !== 'GET') throw methodNotAllowed(['GET']);
-          return json(200, await ops.listCredentials(id, credentialFilter(r.query)));
+          if (r.method === 'GET') return json(200, await ops.listCredentials(id, credentialFilter(r.query)));
+          if (r.method === 'DELETE') return json(200, await ops.deleteUserCredentials(r.actor, id, userFilter(r.query)));
+          throw methodNotAllowed(['GET', 'DELETE']);
         }
         if (r.method === 'GET') return json(200, await ops.getCredential(id, subId));
         if (r.method === 'PATCH') {
@@ -249,6 +250,12 @@ function credentialFilter(query: URLSearchParams): { userHandle?: string; userna
   const limit = query.get('limit');
   if (limit !== null) filter.limit = integer('limit', limit, 1, 1000);
   return filter;
+}
+
+/** The user a DELETE of …/credentials names: only `username` or `userHandle` (never a page of everyone). */
+function userFilter(query: URLSearchParams): { username?: string; userHandle?: string } {
+  const { username, userHandle } = credentialFilter(query);
+  return { ...(username === undefined ? {} : { username }), ...(userHandle === undefined ? {} : { userHandle }) };
 }
 
 function auditQuery(query: URLSearchParams, defaultLimit: number, maxLimit: number): AuditQuery {

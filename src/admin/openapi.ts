@@ -286,6 +286,10 @@ const schemas: Record<string, JsonSchema> = {
     properties: { nickname: { type: ['string', 'null'], maxLength: 64 } },
   },
   CredentialDeleted: { type: 'object', additionalProperties: false, required: ['deleted'], properties: { deleted: { const: true } } },
+  UserCredentialsDeleted: {
+    type: 'object', additionalProperties: false, required: ['clientId', 'username', 'deleted'],
+    properties: { clientId: { type: 'string' }, username: { type: ['string', 'null'] }, deleted: { type: 'integer', minimum: 0, description: 'How many credentials were deleted (0 when the user had none).' } },
+  },
   AuditEvent: {
     type: 'object', additionalProperties: false,
     required: ['id', 'time', 'actor', 'action', 'clientId', 'subject', 'target', 'result', 'errorName', 'requestId', 'remoteAddress'],
@@ -410,6 +414,11 @@ const paths = {
         { name: 'username', in: 'query', schema: { type: 'string' } }, { name: 'userHandle', in: 'query', schema: { type: 'string' } },
         { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } }, { name: 'after', in: 'query', schema: { type: 'string' } }],
       responses: { ...adminOk('CredentialPage'), ...adminError([400, 401, 404, 503]) },
+    },
+    delete: {
+      ...secured, summary: 'Delete every credential of one user (username or userHandle is required): a user\'s data, erased; audited as credential.delete-user',
+      parameters: [clientIdParam, { name: 'username', in: 'query', schema: { type: 'string' } }, { name: 'userHandle', in: 'query', schema: { type: 'string' } }],
+      responses: { ...adminOk('UserCredentialsDeleted'), ...adminError([400, 401, 404, 501, 503]) },
     },
   },
   '/admin/applications/{clientId}/credentials/{credentialId}': {

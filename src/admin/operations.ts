@@ -44,6 +44,13 @@ export interface CredentialPage {
   readonly next: string | null;
 }
 
+export interface UserCredentialsDeleted {
+  readonly clientId: string;
+  /** The user's username (null when named by user handle and no credential was left to tell it). */
+  readonly username: string | null;
+  readonly deleted: number;
+}
+
 export const MAX_PAGE = 1000;
 const NICKNAME_MAX = 64;
 
@@ -179,6 +186,29 @@ export class AdminOperations {
       if (record) note({ subject: record.username });
       if (!record || !(await this.deps.credentials.delete(clientId, credentialId))) throw new AdminError('CREDENTIAL_NOT_FOUND');
       return { deleted: true };
+    });
+  }
+
+  /**
+   * Deletes every credential of one user (`username`, or `userHandle`): a user's data, erased. Audited as
+   * `credential.delete-user` with how many; a user without credentials deletes 0 (not an error).
+   */
+  deleteUserCredentials(actor: Actor, clientId: string, user: { readonly username?: string; readonly userHandle?: string }): Promise<UserCredentialsDeleted> {
+    return this.#audited(actor, 'credential.delete-user', { clientId }, async (note) => {
+      const { delete: remove } = this.deps.credentials;
+      if (!remove) throw new AdminError('NOT_SUPPORTED_BY_STORE', 'the credential store cannot delete credentials');
+      if (user.username === undefined && user.userHandle === undefined) {
+        throw new AdminError('INVALID_REQUEST', 'name the user: username or userHandle', ['username: required (or userHandle)']);
+      }
+      await this.#record(clientId);
+      if (user.username !== undefined) note({ subject: user.username });
+      const { credentials } = await this.listCredentials(clientId, user);
+      let deleted = 0;
+      for (const credential of credentials) {
+        if (await remove.call(this.deps.credentials, clientId, credential.credentialId)) deleted += 1;
+      }
+      note({ subject: user.username ?? credentials[0]?.username ?? user.userHandle!, details: { deleted } });
+      return { clientId, username: user.username ?? credentials[0]?.username ?? null, deleted };
     });
   }
 
