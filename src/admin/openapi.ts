@@ -418,7 +418,7 @@ const paths = {
     delete: {
       ...secured, summary: 'Delete every credential of one user (username or userHandle is required): a user\'s data, erased; audited as credential.delete-user',
       parameters: [clientIdParam, { name: 'username', in: 'query', schema: { type: 'string' } }, { name: 'userHandle', in: 'query', schema: { type: 'string' } }],
-      responses: { ...adminOk('UserCredentialsDeleted'), ...adminError([400, 401, 404, 501, 503]) },
+      responses: { ...adminOk('UserCredentialsDeleted'), ...adminError([400, 401, 404, 503]) },
     },
   },
   '/admin/applications/{clientId}/credentials/{credentialId}': {

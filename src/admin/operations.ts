@@ -195,8 +195,6 @@ export class AdminOperations {
    */
   deleteUserCredentials(actor: Actor, clientId: string, user: { readonly username?: string; readonly userHandle?: string }): Promise<UserCredentialsDeleted> {
     return this.#audited(actor, 'credential.delete-user', { clientId }, async (note) => {
-      const { delete: remove } = this.deps.credentials;
-      if (!remove) throw new AdminError('NOT_SUPPORTED_BY_STORE', 'the credential store cannot delete credentials');
       if (user.username === undefined && user.userHandle === undefined) {
         throw new AdminError('INVALID_REQUEST', 'name the user: username or userHandle', ['username: required (or userHandle)']);
       }
@@ -205,7 +203,7 @@ export class AdminOperations {
       const { credentials } = await this.listCredentials(clientId, user);
       let deleted = 0;
       for (const credential of credentials) {
-        if (await remove.call(this.deps.credentials, clientId, credential.credentialId)) deleted += 1;
+        if (await this.deps.credentials.delete(clientId, credential.credentialId)) deleted += 1;
       }
       note({ subject: user.username ?? credentials[0]?.username ?? user.userHandle!, details: { deleted } });
       return { clientId, username: user.username ?? credentials[0]?.username ?? null, deleted };
