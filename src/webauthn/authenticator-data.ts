@@ -3,7 +3,7 @@
 
 import { FidoError } from '../errors.js';
 import { CborError, decodeCborPrefix } from './cbor.js';
-import { importCoseKeyMap } from './cose.js';
+import { COSE_KEY_CBOR_LIMITS, importCoseKeyMap } from './cose.js';
 import type { AttestedCredentialData, AuthenticatorData, AuthenticatorFlags, CborValue } from './types.js';
 
 const HEADER_LENGTH = 37;
@@ -51,7 +51,7 @@ function parseAttestedCredentialData(raw: Buffer, start: number): { data: Attest
   if (keyStart === raw.length) throw invalid('attested credential data has no credential public key');
   let decoded: { value: CborValue; end: number };
   try {
-    decoded = decodeCborPrefix(raw, keyStart);
+    decoded = decodeCborPrefix(raw, keyStart, COSE_KEY_CBOR_LIMITS);
   } catch (err) {
     if (err instanceof CborError) throw new FidoError('USER_PUBLIC_KEY_INVALID_KEY_SPEC', `credential public key is not valid CBOR: ${err.message}`);
     throw err;

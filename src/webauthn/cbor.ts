@@ -19,6 +19,12 @@ export interface CborLimits {
   readonly maxDepth: number;
   /** Data items in one decode call (every element, key and value counts). */
   readonly maxItems: number;
+  /**
+   * Refuse floating-point numbers (major type 7, additional info 25-27). A decoded 1.0 is the JS number
+   * 1, indistinguishable from the integer afterwards, so structures that allow no floats (COSE keys) must
+   * refuse them while decoding.
+   */
+  readonly refuseFloats?: boolean;
 }
 
 export const DEFAULT_CBOR_LIMITS: CborLimits = { maxDepth: 16, maxItems: 20_000 };
@@ -144,6 +150,7 @@ class Reader {
   }
 
   simple(info: number): CborValue {
+    if (info >= 25 && info <= 27 && this.limits.refuseFloats) throw new CborError(`floating-point number at offset ${this.pos - 1}, where only integers, text and bytes may be`);
     switch (info) {
       case 20: return false;
       case 21: return true;

@@ -67,11 +67,23 @@ export function parseCertificates(ders: readonly Uint8Array[], label = 'x5c'): X
 
 // --- validity ---
 
-/** Throws CERTIFICATE_EXPIRED / CERTIFICATE_NOT_YET_VALID unless `now` lies in the validity period. */
+/**
+ * Throws CERTIFICATE_EXPIRED / CERTIFICATE_NOT_YET_VALID unless `now` lies in the validity period, and
+ * CERTIFICATE_UNREADABLE when a date cannot be read (OpenSSL then prints "Bad time value", which parses to
+ * NaN and would compare as within any period).
+ */
 export function checkValidity(cert: X509Certificate, now: Date, label: string): void {
   const t = now.getTime();
-  if (t < Date.parse(cert.validFrom)) throw new FidoError('CERTIFICATE_NOT_YET_VALID', `${label} is valid from ${new Date(cert.validFrom).toISOString()}`);
-  if (t > Date.parse(cert.validTo)) throw new FidoError('CERTIFICATE_EXPIRED', `${label} expired ${new Date(cert.validTo).toISOString()}`);
+  const from = validityDate(cert.validFrom, label, 'notBefore');
+  const to = validityDate(cert.validTo, label, 'notAfter');
+  if (t < from) throw new FidoError('CERTIFICATE_NOT_YET_VALID', `${label} is valid from ${new Date(from).toISOString()}`);
+  if (t > to) throw new FidoError('CERTIFICATE_EXPIRED', `${label} expired ${new Date(to).toISOString()}`);
+}
+
+function validityDate(text: string, label: string, field: string): number {
+  const time = Date.parse(text);
+  if (Number.isNaN(time)) throw new FidoError('CERTIFICATE_UNREADABLE', `the ${field} date of ${label} cannot be read`);
+  return time;
 }
 
 // --- issuer checks ---

@@ -3,7 +3,7 @@
 
 import { constants, createPublicKey, verify, type KeyObject, type JsonWebKey } from 'node:crypto';
 import { FidoError } from '../errors.js';
-import { CborError, decodeCbor } from './cbor.js';
+import { CborError, DEFAULT_CBOR_LIMITS, decodeCbor, type CborLimits } from './cbor.js';
 import type { CborValue, CredentialPublicKey } from './types.js';
 
 type Hash = 'sha1' | 'sha256' | 'sha384' | 'sha512';
@@ -80,6 +80,27 @@ const EC_CURVES: Record<EcCurve, { readonly crv: number; readonly size: number; 
 const CRV_ED25519 = 6;
 const MIN_RSA_BITS = 2048;
 
+/** How a COSE key is decoded: it has no floating-point labels or values (RFC 9052 §7: labels are int / tstr). */
+export const COSE_KEY_CBOR_LIMITS: CborLimits = { ...DEFAULT_CBOR_LIMITS, refuseFloats: true };
+
+/** A decoded value as a message names it: `3`, `the text string "OKP"`, `a byte string`, … */
+function describeValue(value: CborValue): string {
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'string') return `the text string ${JSON.stringify(value.slice(0, 32))}`;
+  if (Buffer.isBuffer(value)) return 'a byte string';
+  if (value === undefined) return 'nothing';
+  if (value === null || typeof value === 'boolean') return String(value);
+  return Array.isArray(value) ? 'an array' : value instanceof Map ? 'a map' : 'a tagged value';
+}
+
+/** COSE key labels are integers or text strings (RFC 9052 §7); floats were refused while decoding. */
+function checkLabels(map: Map<CborValue, CborValue>): void {
+  for (const label of map.keys()) {
+    const integer = typeof label === 'bigint' || (typeof label === 'number' && Number.isInteger(label));
+    if (!integer && typeof label !== 'string') throw invalidKey(`COSE key labels are integers or text strings, found ${describeValue(label)}`);
+  }
+}
+
 function invalidKey(detail: string): FidoError {
   return new FidoError('USER_PUBLIC_KEY_INVALID_KEY_SPEC', detail);
 }
@@ -122,9 +143,9 @@ function validatedJwk(map: Map<CborValue, CborValue>, entry: CoseAlgorithm): Jso
   const kty = map.get(KTY);
   switch (entry.family) {
     case 'ecdsa': {
-      if (kty !== KTY_EC2) throw invalidKey(`${entry.name} needs kty EC2 (2), got ${String(kty)}`);
+      if (kty !== KTY_EC2) throw invalidKey(`${entry.name} needs kty EC2 (2), got ${describeValue(kty)}`);
       const curve = EC_CURVES[entry.crv];
-      if (map.get(CRV) !== curve.crv) throw invalidKey(`${entry.name} needs curve ${entry.crv} (crv ${curve.crv})`);
+      if (map.get(CRV) !== curve.crv) throw invalidKey(`${entry.name} needs curve ${entry.crv} (crv ${curve.crv}), got ${describeValue(map.get(CRV))}`);
       const x = bytesField(map, X, 'x');
       const y = bytesField(map, Y, 'y');
       if (x.length !== curve.size || y.length !== curve.size) throw invalidKey(`${entry.crv} coordinates must be ${curve.size} bytes`);
@@ -132,8 +153,8 @@ function validatedJwk(map: Map<CborValue, CborValue>, entry: CoseAlgorithm): Jso
       return { kty: 'EC', crv: entry.crv, x: x.toString('base64url'), y: y.toString('base64url') };
     }
     case 'eddsa': {
-      if (kty !== KTY_OKP) throw invalidKey(`EdDSA needs kty OKP (1), got ${String(kty)}`);
-      if (map.get(CRV) !== CRV_ED25519) throw invalidKey('EdDSA keys must use curve Ed25519 (crv 6)');
+      if (kty !== KTY_OKP) throw invalidKey(`EdDSA needs kty OKP (1), got ${describeValue(kty)}`);
+      if (map.get(CRV) !== CRV_ED25519) throw invalidKey(`EdDSA keys must use curve Ed25519 (crv 6), got ${describeValue(map.get(CRV))}`);
       const x = bytesField(map, X, 'x');
       // OpenSSL imports any 32 bytes as an Ed25519 key (it decodes the point only when verifying).
       if (x.length !== 32) throw invalidKey('Ed25519 public keys are 32 bytes');
@@ -141,7 +162,7 @@ function validatedJwk(map: Map<CborValue, CborValue>, entry: CoseAlgorithm): Jso
     }
     case 'rsa-pss':
     case 'rsa-pkcs1': {
-      if (kty !== KTY_RSA) throw invalidKey(`${entry.name} needs kty RSA (3), got ${String(kty)}`);
+      if (kty !== KTY_RSA) throw invalidKey(`${entry.name} needs kty RSA (3), got ${describeValue(kty)}`);
       const n = stripLeadingZeros(bytesField(map, RSA_N, 'n'));
       const e = stripLeadingZeros(bytesField(map, RSA_E, 'e'));
       // OpenSSL imports any n and e; these are the checks that make a key worth storing.
@@ -203,7 +224,7 @@ class ParsedCredentialKey implements CredentialPublicKey {
 export function importCosePublicKey(cose: Uint8Array): CredentialPublicKey {
   let decoded: CborValue;
   try {
-    decoded = decodeCbor(cose);
+    decoded = decodeCbor(cose, COSE_KEY_CBOR_LIMITS);
   } catch (err) {
     if (err instanceof CborError) throw invalidKey(`COSE key is not valid CBOR: ${err.message}`);
     throw err;
@@ -214,6 +235,7 @@ export function importCosePublicKey(cose: Uint8Array): CredentialPublicKey {
 
 /** Same as importCosePublicKey, for a map already decoded from `cose` (avoids decoding twice). */
 export function importCoseKeyMap(map: Map<CborValue, CborValue>, cose: Buffer): CredentialPublicKey {
+  checkLabels(map);
   const alg = map.get(ALG);
   if (typeof alg !== 'number' || !Number.isInteger(alg)) throw invalidKey('COSE key has no integer alg (label 3)');
   const entry = BY_ALG.get(alg);

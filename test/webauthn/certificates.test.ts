@@ -7,6 +7,15 @@ import { createChain, createIntermediate, createLeaf, createRoot } from '../supp
 
 const NOW = new Date('2030-06-01T00:00:00Z');
 
+/** The DER with one validity time's text replaced (same length; the signature no longer covers it). */
+function withTime(der: Buffer, from: string, to: string): Buffer {
+  const at = der.indexOf(Buffer.from(from, 'latin1'));
+  assert.ok(at > 0, `${from} is in the certificate`);
+  const copy = Buffer.from(der);
+  copy.write(to, at, 'latin1');
+  return copy;
+}
+
 function fails(code: string, fn: () => unknown): void {
   assert.throws(fn, (err: unknown) => err instanceof FidoError && err.code === code, `expected ${code}`);
 }
@@ -73,6 +82,18 @@ describe('certificate paths', () => {
     fails('CERTIFICATE_EXPIRED', () => buildPath([createLeaf(expiredRoot).cert], [expiredRoot.cert], NOW));
     // The same chain is fine at a time when everything was valid (the injected clock decides).
     assert.ok(buildPath([leaf.cert, expiredInter.cert], [root.cert], new Date('2029-01-01T00:00:00Z')).anchor);
+  });
+
+  it('CERTIFICATE_UNREADABLE: a validity date OpenSSL cannot print (month 13) never counts as valid', () => {
+    const chain = createChain();
+    const leafDer = withTime(chain.leaf.der, '000101000000Z', '001301000000Z');
+    fails('CERTIFICATE_UNREADABLE', () => buildPath([parseCertificate(leafDer)], [chain.root.cert], NOW));
+    const leafTo = withTime(chain.leaf.der, '491231235959Z', '491331235959Z');
+    fails('CERTIFICATE_UNREADABLE', () => buildPath([parseCertificate(leafTo)], [chain.root.cert], NOW));
+    // An intermediate's unreadable date, and the ordered-path API.
+    const inter = parseCertificate(withTime(chain.intermediates[0]!.der, '000101000000Z', '001301000000Z'));
+    fails('CERTIFICATE_UNREADABLE', () => buildPath([chain.leaf.cert, inter], [chain.root.cert], NOW));
+    fails('CERTIFICATE_UNREADABLE', () => verifyPathInternals([chain.leaf.cert, inter], NOW));
   });
 
   it('CERTIFICATE_ISSUER_NOT_FOUND: a certificate of x5c that is not part of the chain (wrong intermediate)', () => {

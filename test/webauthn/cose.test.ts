@@ -142,6 +142,51 @@ describe('importCosePublicKey refuses malformed keys', () => {
   });
 });
 
+/** The COSE key `map` with `label → value` prepended, each given as its raw CBOR encoding (e.g. a float). */
+function withRawEntry(map: Map<number, CborEncodable>, rawLabel: string, rawValue: string): Buffer {
+  const body = encodeCbor(map).subarray(1); // every key here has fewer than 23 entries: a one-byte header
+  return Buffer.concat([Buffer.from([0xa0 + map.size + 1]), Buffer.from(rawLabel + rawValue, 'hex'), body]);
+}
+
+const failsWithDetail = (cose: Uint8Array, detail: RegExp) =>
+  assert.throws(() => importCosePublicKey(cose), (err: unknown) => err instanceof FidoError && err.code === 'USER_PUBLIC_KEY_INVALID_KEY_SPEC' && detail.test(err.detail ?? ''),
+    `expected USER_PUBLIC_KEY_INVALID_KEY_SPEC matching ${detail}`);
+
+describe('COSE key labels and kty/alg/crv are integers (or text where COSE allows), never floating-point', () => {
+  const without = (label: number) => { const m = p256Map(); m.delete(label); return m; };
+
+  it('refuses a floating-point label (1.0 for kty, -1.0 for crv)', () => {
+    failsWithDetail(withRawEntry(without(1), 'f93c00', '02'), /floating-point/);
+    failsWithDetail(withRawEntry(without(-1), 'f9bc00', '01'), /floating-point/);
+    // The same entries with integer labels are the valid key.
+    importCosePublicKey(withRawEntry(without(1), '01', '02'));
+  });
+
+  it('refuses floating-point kty, alg and crv values (2.0, -7.0, 1.0; half, single and double precision)', () => {
+    failsWithDetail(withRawEntry(without(1), '01', 'f94000'), /floating-point/);
+    failsWithDetail(withRawEntry(without(3), '03', 'f9c700'), /floating-point/);
+    failsWithDetail(withRawEntry(without(3), '03', 'fac0e00000'), /floating-point/);
+    failsWithDetail(withRawEntry(without(-1), '20', 'fb3ff0000000000000'), /floating-point/);
+  });
+
+  it('refuses labels that are neither integers nor text (a byte string, a boolean); accepts an extra text label', () => {
+    failsWithDetail(withRawEntry(p256Map(), '4101', '01'), /label/);
+    failsWithDetail(withRawEntry(p256Map(), 'f5', '01'), /label/);
+    assert.equal(importCosePublicKey(withRawEntry(p256Map(), '63666f6f', '63626172')).alg, -7); // "foo": "bar"
+  });
+
+  it('names what was wrong with a text kty (EdDSA with kty "OKP")', () => {
+    const ed = coseKeyMapFromKeyObject(-8, generateKeyPairFor(-8).publicKey) as Map<number, CborEncodable>;
+    ed.set(1, 'OKP');
+    failsWithDetail(encodeCbor(ed), /EdDSA needs kty OKP \(1\), got the text string "OKP"/);
+    const ec = p256Map();
+    ec.set(1, 'EC2');
+    failsWithDetail(encodeCbor(ec), /ES256 needs kty EC2 \(2\), got the text string "EC2"/);
+    ec.set(1, 3);
+    failsWithDetail(encodeCbor(ec), /ES256 needs kty EC2 \(2\), got 3$/);
+  });
+});
+
 describe('keyMatchesAlgorithm', () => {
   it('tells curves and key types apart', () => {
     const p384 = generateKeyPair({ type: 'ec', curve: 'P-384' }).publicKey;
