@@ -59,11 +59,12 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'config.ts': { imports: [] },
   'util/': { imports: [] },
   'authenticators/': { imports: [] },
+  'schemas/': { imports: [] },
   'webauthn/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
   'stores/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'webauthn/'] },
   'service.ts': { imports: [], types: ['config.ts', 'config/', 'stores/', 'webauthn/', 'util/'] },
-  'ceremonies/': { imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts'], types: ['service.ts', 'stores/'] },
-  'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts'], types: ['service.ts'] },
+  'ceremonies/': { imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts'], types: ['service.ts', 'stores/', 'schemas/'] },
+  'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts', 'schemas/'], types: ['service.ts'] },
   'audit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
   'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/'] },
   'ratelimit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
@@ -212,6 +213,12 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
 
   it('authenticators/ (names and icons by AAGUID) imports nothing from the rest of src/', () => {
     const bad = violations((e) => inside(e.from, 'authenticators') && isLocal(e) && !inside(e.to, 'authenticators'));
+    assert.deepEqual(bad, []);
+  });
+
+  it('schemas/ imports nothing from the rest of src/; TypeBox is imported by schemas/typebox.ts alone', () => {
+    const bad = violations((e) => (inside(e.from, 'schemas') && e.local && !inside(e.to, 'schemas')) ||
+      (e.to.startsWith('@sinclair/typebox') && e.from !== 'schemas/typebox.ts'));
     assert.deepEqual(bad, []);
   });
 

@@ -55,9 +55,7 @@ import { buildApp, type App } from '../../src/http/app.js';
 import { ok } from '../../src/http/envelope.js';
 import { parseClientId, singleOrigin } from '../../src/http/headers.js';
 import { ROUTES } from '../../src/http/routes.js';
-import {
-  assertionOptionsRequest, assertionResultRequest, attestationOptionsRequest, attestationResultRequest,
-} from '../../src/http/schemas.js';
+import { compileRequestReaders } from '../../src/http/requests.js';
 import { createMetricsHooks } from '../../src/metrics/hooks.js';
 import { MetricsRegistry } from '../../src/metrics/registry.js';
 import { createStoreMetrics } from '../../src/metrics/stores.js';
@@ -402,15 +400,15 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       const { json } = authenticator.register(encodeBase64url(randomBytes(32)), encodeBase64url(randomBytes(32)), keys[i % keys.length]!, 'none');
       return { options, result: Buffer.from(JSON.stringify(json)) };
     });
-    const limits = config.limits;
+    const read = compileRequestReaders(config.limits);
     // The headers as node:http hands them over (headersDistinct: every occurrence).
     const headers = {
       'user-agent': [`${config.vendor} AppID: ${CLIENT_ID}`], 'content-type': ['application/json'], origin: [ORIGIN],
     } as const;
 
     // ----- Answers: real ones, from the service's ceremony functions -----
-    const assertionAnswer = await assertionOptions(ctx, assertionOptionsRequest(JSON.parse(assertionBodies[0]!.options.toString()), limits));
-    const attestationAnswer = await attestationOptions(ctx, attestationOptionsRequest(JSON.parse(registrationBodies[0]!.options.toString()), limits));
+    const assertionAnswer = await assertionOptions(ctx, read.assertionOptions(JSON.parse(assertionBodies[0]!.options.toString())));
+    const attestationAnswer = await attestationOptions(ctx, read.attestationOptions(JSON.parse(registrationBodies[0]!.options.toString())));
     let requestCount = 0;
     const requestIdPrefix = runtime.randomBytes(6).toString('base64url');
     /** What buildApp's serve does with an operation's fields: envelope, JSON text, headers. */
@@ -436,7 +434,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       for (let k = 0; k < E2E_CALLS; k++) {
         const bytes = randomBytes(CHALLENGE_BYTES);
         drawn.push(bytes);
-        results.push(assertionResultRequest(JSON.parse(JSON.stringify(authenticator.assert(encodeBase64url(bytes), user.credential)))));
+        results.push(read.assertionResult(JSON.parse(JSON.stringify(authenticator.assert(encodeBase64url(bytes), user.credential)))));
       }
       return { user, ctx: contextFor({ ...deps, runtime: queuedRuntime(drawn) }, application, keyCache), results };
     });
@@ -450,7 +448,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
         const bytes = randomBytes(CHALLENGE_BYTES);
         drawn.push(bytes);
         const { json } = authenticator.register(encodeBase64url(bytes), deriveUserHandle(keyCopy, CLIENT_ID, username), keys[(f + k) % keys.length]!, 'none');
-        calls.push({ username, result: attestationResultRequest(JSON.parse(JSON.stringify(json))) });
+        calls.push({ username, result: read.attestationResult(JSON.parse(JSON.stringify(json))) });
       }
       return { ctx: contextFor({ ...deps, runtime: queuedRuntime(drawn) }, application, keyCache), calls };
     });
@@ -564,8 +562,8 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       // Request bodies.
       { key: 'bodiesAuth', name: 'request bodies: parseJsonBody + schema check, assertion/options + assertion/result', op: (i) => {
         const b = assertionBodies[i % assertionBodies.length]!;
-        assertionOptionsRequest(parseJsonBody(b.options), limits);
-        return assertionResultRequest(parseJsonBody(b.result));
+        read.assertionOptions(parseJsonBody(b.options));
+        return read.assertionResult(parseJsonBody(b.result));
       } },
       { key: 'floorAuth', name: 'the null server\'s JSON.parse of the same two bodies (in the floor)', op: (i) => {
         const b = assertionBodies[i % assertionBodies.length]!;
@@ -574,8 +572,8 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       } },
       { key: 'bodiesReg', name: 'request bodies: parseJsonBody + schema check, attestation/options + attestation/result', op: (i) => {
         const b = registrationBodies[i % registrationBodies.length]!;
-        attestationOptionsRequest(parseJsonBody(b.options), limits);
-        return attestationResultRequest(parseJsonBody(b.result));
+        read.attestationOptions(parseJsonBody(b.options));
+        return read.attestationResult(parseJsonBody(b.result));
       } },
       { key: 'floorReg', name: 'the null server\'s JSON.parse of the same two bodies (in the floor)', op: (i) => {
         const b = registrationBodies[i % registrationBodies.length]!;
@@ -584,7 +582,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
       } },
       { key: 'bodyStream', name: 'body stream read (readBody over Readable.from, as inject feeds it; over HTTP it reads the IncomingMessage, as the null server does)', op: (i) => {
         const body = assertionBodies[i % assertionBodies.length]!.result;
-        return readBody(Readable.from([body]), limits.bodyBytes, [String(body.length)]);
+        return readBody(Readable.from([body]), config.limits.bodyBytes, [String(body.length)]);
       } },
       // The options call's prelude (src/ceremonies/options-call.ts beginOptionsCall).
       { key: 'username', name: 'username and origin checks (parseUsername, requireStandardOrigin)', op: (i) => {

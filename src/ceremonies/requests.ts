@@ -1,36 +1,22 @@
-// The four request bodies after src/http/schemas.ts checked them: every field present, typed, bounded,
-// every byte field strict base64url. The ceremonies read only these shapes.
+// The four request bodies after http/requests.ts checked them against schemas/requests.ts: every field
+// present, typed, bounded, every byte field strict base64url. The ceremonies read only these shapes.
 
-import type { AttestationConveyance, Hint, UserVerification } from '../config.js';
+import type { Hint } from '../config.js';
+import type { AssertionOptionsBody, AttestationOptionsBody } from '../schemas/requests.js';
 import type { AuthenticationCredentialJSON, RegistrationCredentialJSON } from '../webauthn/types.js';
 import type { Attachment } from './outcome.js';
 
-export type Extensions = Readonly<Record<string, unknown>>;
+export type { AuthenticatorSelection } from '../schemas/requests.js';
 
-export interface AuthenticatorSelection {
-  readonly authenticatorAttachment?: 'platform' | 'cross-platform';
-  readonly requireResidentKey?: boolean;
-  readonly residentKey?: 'discouraged' | 'preferred' | 'required';
-  readonly userVerification?: UserVerification;
-}
-
-export interface AttestationOptionsRequest {
-  readonly username: string;
+/** The body as its schema has it, with `hints` narrowed to the known ones (each once). */
+export type AttestationOptionsRequest = Omit<AttestationOptionsBody, 'hints' | 'mediation'> & {
   readonly hints?: readonly Hint[];
-  readonly displayName?: string;
-  readonly authenticatorSelection?: AuthenticatorSelection;
-  readonly attestation?: AttestationConveyance;
-  readonly extensions?: Extensions;
   /** `conditional`: an automatic upgrade (conditional create), whose result may lack UP. */
   readonly mediation?: 'conditional';
-}
+};
+export type AssertionOptionsRequest = Omit<AssertionOptionsBody, 'hints'> & { readonly hints?: readonly Hint[] };
 
-export interface AssertionOptionsRequest {
-  readonly username: string;
-  readonly hints?: readonly Hint[];
-  readonly userVerification?: UserVerification;
-  readonly extensions?: Extensions;
-}
+export type Extensions = Readonly<Record<string, unknown>>;
 
 /** A registration credential as WebAuthn's JSON has it, plus the local variant's marker. */
 export interface AttestationResultRequest extends RegistrationCredentialJSON {

@@ -15,6 +15,7 @@ import type { OperationOutcome, ServiceDeps } from '../service.js';
 import { BodyTooLarge, checkContentType, parseJsonBody, readBody } from './body.js';
 import { failed, ok, replyForError, type Reply } from './envelope.js';
 import { parseClientId, singleOrigin } from './headers.js';
+import { compileRequestReaders } from './requests.js';
 import { ALLOWED_METHODS, ROUTES } from './routes.js';
 
 export interface InjectRequest {
@@ -73,6 +74,7 @@ export interface AppOptions {
 
 export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
   const keys = options.keyCache ?? new KeyCache();
+  const readers = compileRequestReaders(deps.config.limits);
   const requestIdPrefix = deps.runtime.randomBytes(6).toString('base64url');
   let requestCount = 0;
 
@@ -112,7 +114,7 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
         if (backupEligibilityChange !== undefined) trace.backupEligibilityChange = backupEligibilityChange;
       },
     };
-    return ok(await route.run(ctx, json, deps.config.limits));
+    return ok(await route.run(ctx, json, readers));
   }
 
   async function serve(call: Call): Promise<Answer> {

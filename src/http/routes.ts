@@ -6,38 +6,32 @@ import { attestationOptions } from '../ceremonies/attestation-options.js';
 import { attestationResult } from '../ceremonies/attestation-result.js';
 import type { CeremonyContext } from '../ceremonies/context.js';
 import type { OperationOutcome } from '../service.js';
-import {
-  assertionOptionsRequest,
-  assertionResultRequest,
-  attestationOptionsRequest,
-  attestationResultRequest,
-  type SchemaLimits,
-} from './schemas.js';
+import type { RequestReaders } from './requests.js';
 
 export type OperationName = Exclude<OperationOutcome['operation'], 'other'>;
 
 export interface Route {
   readonly operation: OperationName;
   /** Checks the parsed JSON body against the schema, then runs the ceremony; resolves to the ok fields. */
-  run(ctx: CeremonyContext, body: unknown, limits: SchemaLimits): Promise<Record<string, unknown>>;
+  run(ctx: CeremonyContext, body: unknown, read: RequestReaders): Promise<Record<string, unknown>>;
 }
 
 export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ['/api/attestation/options', {
     operation: 'attestation/options',
-    run: (ctx, body, limits) => attestationOptions(ctx, attestationOptionsRequest(body, limits)),
+    run: (ctx, body, read) => attestationOptions(ctx, read.attestationOptions(body)),
   }],
   ['/api/attestation/result', {
     operation: 'attestation/result',
-    run: (ctx, body) => attestationResult(ctx, attestationResultRequest(body)),
+    run: (ctx, body, read) => attestationResult(ctx, read.attestationResult(body)),
   }],
   ['/api/assertion/options', {
     operation: 'assertion/options',
-    run: (ctx, body, limits) => assertionOptions(ctx, assertionOptionsRequest(body, limits)),
+    run: (ctx, body, read) => assertionOptions(ctx, read.assertionOptions(body)),
   }],
   ['/api/assertion/result', {
     operation: 'assertion/result',
-    run: (ctx, body) => assertionResult(ctx, assertionResultRequest(body)),
+    run: (ctx, body, read) => assertionResult(ctx, read.assertionResult(body)),
   }],
 ]);
 
