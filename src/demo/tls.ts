@@ -3,12 +3,18 @@
 // the server certificate is re-issued when the hostnames change or it nears expiry, the CA is kept.
 // The CA carries name constraints (localhost names and loopback addresses, plus any configured development
 // hostname), so even a leaked CA key cannot vouch for a real site.
-import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
-import { generateKeyPair } from '../util/keys.js';
+//
+// The certificates are built with @peculiar/x509 on node's WebCrypto (passed in each call: the library's
+// global crypto provider is never set), the NameConstraints value with its ASN.1 schemas.
+import { randomBytes, webcrypto, X509Certificate } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as der from '../util/der.js';
-import { buildCertificate, keyIdentifier } from '../util/x509-builder.js';
+// @peculiar/x509 resolves its algorithms through tsyringe, which needs the Reflect metadata polyfill loaded
+// before it (a global, and the only one: loaded with the demo, never by the service).
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { GeneralName, GeneralSubtree, GeneralSubtrees, NameConstraints } from '@peculiar/asn1-x509';
 
 export interface DevCertificate {
   /** PEM: the server certificate followed by the CA certificate. */
@@ -23,7 +29,7 @@ const DAY = 86_400_000;
 const SERVER_LIFETIME_DAYS = 365;
 const RENEW_BEFORE_DAYS = 30;
 const TLS_SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
-const CA_NAME = { O: 'passkey-server development', CN: 'passkey-server demo development CA' } as const;
+const CA_NAME: x509.JsonName = [{ O: ['passkey-server development'] }, { CN: ['passkey-server demo development CA'] }];
 
 interface Meta {
   readonly hostnames: readonly string[];
@@ -47,7 +53,7 @@ export async function ensureDevCertificate(dir: string, hostnames: readonly stri
   let created = false;
   let ca = await readPair(paths.caCert, paths.caKey);
   if (!ca || !meta || !covers(meta.caPermitted, permitted) || Date.parse(new X509Certificate(ca.cert).validTo) < now.getTime() + SERVER_LIFETIME_DAYS * DAY) {
-    ca = createCa(permitted, now);
+    ca = await createCa(permitted, now);
     await writePrivate(paths.caKey, ca.key);
     await writeFile(paths.caCert, ca.cert);
     created = true;
@@ -56,7 +62,7 @@ export async function ensureDevCertificate(dir: string, hostnames: readonly stri
   const serverStale = !server || created || !meta || meta.hostnames.join(',') !== names.join(',') ||
     Date.parse(new X509Certificate(server.cert).validTo) < now.getTime() + RENEW_BEFORE_DAYS * DAY;
   if (serverStale) {
-    server = createServerCertificate(names, ca, now);
+    server = await createServerCertificate(names, ca, now);
     await writePrivate(paths.key, server.key);
     await writeFile(paths.cert, server.cert);
     await writeFile(paths.meta, `${JSON.stringify({ hostnames: names, caPermitted: created ? permitted : meta!.caPermitted }, null, 2)}\n`);
@@ -69,39 +75,66 @@ interface Pair {
   readonly key: string;
 }
 
-function createCa(permitted: readonly string[], now: Date): Pair {
-  const { publicKey, privateKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
-  const built = buildCertificate({
-    publicKey,
-    signingKey: privateKey,
-    subject: CA_NAME,
-    notBefore: new Date(now.getTime() - DAY),
-    notAfter: new Date(now.getTime() + 10 * 365 * DAY),
-    basicConstraints: { ca: true, pathLength: 0 },
-    keyUsage: ['keyCertSign', 'cRLSign'],
-    extensions: [{ oid: '2.5.29.30', critical: true, valueDer: nameConstraints(permitted) }],
-  });
-  return { cert: built.pem, key: pemOf(privateKey) };
+const crypto = webcrypto as unknown as Crypto;
+const EC_KEY = { name: 'ECDSA', namedCurve: 'P-256' } as const;
+const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
+
+async function newKeyPair(): Promise<CryptoKeyPair> {
+  return crypto.subtle.generateKey(EC_KEY, true, ['sign', 'verify']);
 }
 
-function createServerCertificate(names: readonly string[], ca: Pair, now: Date): Pair {
-  const { publicKey, privateKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
-  const caCert = new X509Certificate(ca.cert);
-  const caKey = createPrivateKey(ca.key);
-  const built = buildCertificate({
-    publicKey,
-    signingKey: caKey,
-    subject: { O: 'passkey-server development', CN: names[0] ?? 'localhost' },
-    issuer: CA_NAME,
+/** A positive serial of 16 random octets (RFC 5280 §4.1.2.2), as the hex the builder takes. */
+function serialNumber(): string {
+  const bytes = randomBytes(16);
+  bytes[0] = ((bytes[0] ?? 0) & 0x7f) | 0x01;
+  return bytes.toString('hex');
+}
+
+async function createCa(permitted: readonly string[], now: Date): Promise<Pair> {
+  const keys = await newKeyPair();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serialNumber(),
+    name: CA_NAME,
+    notBefore: new Date(now.getTime() - DAY),
+    notAfter: new Date(now.getTime() + 10 * 365 * DAY),
+    keys,
+    signingAlgorithm: SIGNING,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      new x509.Extension('2.5.29.30', true, nameConstraints(permitted)),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
+    ],
+  }, crypto);
+  return { cert: cert.toString('pem') + '\n', key: await pemOf(keys.privateKey) };
+}
+
+async function createServerCertificate(names: readonly string[], ca: Pair, now: Date): Promise<Pair> {
+  const keys = await newKeyPair();
+  const caCert = new x509.X509Certificate(ca.cert);
+  const caKey = await crypto.subtle.importKey('pkcs8', Uint8Array.from(pemBody(ca.key, 'PRIVATE KEY')), EC_KEY, false, ['sign']);
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serialNumber(),
+    subject: [{ O: ['passkey-server development'] }, { CN: [names[0] ?? 'localhost'] }],
+    issuer: caCert.subjectName,
     notBefore: new Date(now.getTime() - DAY),
     notAfter: new Date(now.getTime() + SERVER_LIFETIME_DAYS * DAY),
-    basicConstraints: { ca: false },
-    keyUsage: ['digitalSignature'],
-    extendedKeyUsage: [TLS_SERVER_AUTH],
-    subjectAltName: { dns: names.filter((name) => !isIp(name)), ip: ['127.0.0.1', '::1', ...names.filter(isIp)] },
-    authorityKeyIdentifier: keyIdentifier(caCert.publicKey),
-  });
-  return { cert: built.pem, key: pemOf(privateKey) };
+    publicKey: keys.publicKey,
+    signingKey: caKey,
+    signingAlgorithm: SIGNING,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.ExtendedKeyUsageExtension([TLS_SERVER_AUTH]),
+      new x509.SubjectAlternativeNameExtension([
+        ...names.filter((name) => !isIp(name)).map((value) => ({ type: 'dns' as const, value })),
+        ...['127.0.0.1', '::1', ...names.filter(isIp)].map((value) => ({ type: 'ip' as const, value })),
+      ]),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
+      await x509.AuthorityKeyIdentifierExtension.create(caCert, false, crypto),
+    ],
+  }, crypto);
+  return { cert: cert.toString('pem') + '\n', key: await pemOf(keys.privateKey) };
 }
 
 /** `localhost` (which covers *.localhost) plus every configured hostname that is not under it. */
@@ -115,24 +148,27 @@ function covers(existing: readonly string[], wanted: readonly string[]): boolean
 }
 
 /** NameConstraints (RFC 5280 §4.2.1.10) with permitted DNS subtrees and the loopback address ranges. */
-function nameConstraints(dnsNames: readonly string[]): Buffer {
-  const subtree = (generalName: Buffer) => der.sequence([generalName]);
-  const ipv4 = Buffer.from([127, 0, 0, 0, 255, 0, 0, 0]);
-  const ipv6 = Buffer.concat([Buffer.alloc(15), Buffer.from([1]), Buffer.alloc(16, 0xff)]);
-  const subtrees = [
-    ...dnsNames.map((name) => subtree(der.implicit(2, Buffer.from(name, 'latin1')))),
-    subtree(der.implicit(7, ipv4)),
-    subtree(der.implicit(7, ipv6)),
-  ];
-  return der.sequence([der.implicit(0, Buffer.concat(subtrees), true)]);
+function nameConstraints(dnsNames: readonly string[]): ArrayBuffer {
+  const subtree = (base: GeneralName) => new GeneralSubtree({ base });
+  const permitted = new GeneralSubtrees([
+    ...dnsNames.map((dNSName) => subtree(new GeneralName({ dNSName }))),
+    subtree(new GeneralName({ iPAddress: '127.0.0.0/8' })),
+    subtree(new GeneralName({ iPAddress: '::1/128' })),
+  ]);
+  return AsnConvert.serialize(new NameConstraints({ permittedSubtrees: permitted }));
 }
 
 function isIp(name: string): boolean {
   return /^\d+\.\d+\.\d+\.\d+$/.test(name) || name.includes(':');
 }
 
-function pemOf(key: KeyObject): string {
-  return key.export({ type: 'pkcs8', format: 'pem' }).toString();
+async function pemOf(key: CryptoKey): Promise<string> {
+  const body = Buffer.from(await crypto.subtle.exportKey('pkcs8', key)).toString('base64').replace(/.{1,64}/g, '$&\n');
+  return `-----BEGIN PRIVATE KEY-----\n${body}-----END PRIVATE KEY-----\n`;
+}
+
+function pemBody(pem: string, label: string): Buffer {
+  return Buffer.from(pem.replace(`-----BEGIN ${label}-----`, '').replace(`-----END ${label}-----`, '').replace(/\s+/g, ''), 'base64');
 }
 
 async function readPair(certPath: string, keyPath: string): Promise<Pair | undefined> {

@@ -2,7 +2,7 @@
 // signer that produces the compact JWS the real service publishes. Nothing here reaches the network.
 
 import { sign, type X509Certificate } from 'node:crypto';
-import { crlDistributionPointsExtension, type BuiltCrl } from '../../src/util/x509-builder.js';
+import { crlDistributionPointsExtension, type BuiltCrl } from './x509-builder.js';
 import { createChain, createCrl, type CrlOptions, type Issued, type KeyKind } from './pki.js';
 
 /** Where the test MDS CAs "publish" their CRLs (named in the certificates' CRL distribution points). */

@@ -3,10 +3,10 @@
 
 import { type KeyObject, type X509Certificate } from 'node:crypto';
 import { generateKeyPair } from '../../src/util/keys.js';
-import * as der from '../../src/util/der.js';
+import * as der from './der.js';
 import {
   buildCertificate, buildCrl, type BuiltCrl, type CertificateSpec, type CrlSpec, type Extension, type NameSpec, type RevokedEntrySpec,
-} from '../../src/util/x509-builder.js';
+} from './x509-builder.js';
 
 export type KeyKind = 'p256' | 'p384' | 'p521' | 'rsa2048' | 'rsa3072' | 'ed25519';
 

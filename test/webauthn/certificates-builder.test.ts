@@ -3,8 +3,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import * as der from '../../src/util/der.js';
-import { buildCertificate } from '../../src/util/x509-builder.js';
+import * as der from '../support/der.js';
+import { buildCertificate } from '../support/x509-builder.js';
 import {
   Asn1Error, certificateVersion, decodeBoolean, decodeInteger, decodeOid, findExtension, readDer, sequenceOf, subjectAttributes,
 } from '../../src/webauthn/asn1.js';

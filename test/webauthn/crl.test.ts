@@ -2,9 +2,9 @@
 // serial matching, and hostile input that must end in CrlError, never in another exception.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import * as der from '../../src/util/der.js';
+import * as der from '../support/der.js';
 import { children, readDer } from '../../src/webauthn/asn1.js';
-import { buildCrl, crlDistributionPointsExtension, encodeName } from '../../src/util/x509-builder.js';
+import { buildCrl, crlDistributionPointsExtension, encodeName } from '../support/x509-builder.js';
 import {
   certificateIssuerName, crlDistributionPoints, crlTimeStatus, CrlError, findRevoked, mayIssueCrls, parseCrl, parseCrls, sameName,
   scopeCovers, serialKey, verifyCrlSignature,

@@ -2,7 +2,7 @@
 // certificate for it carries the KeyDescription extension. `extra` (AndroidKeyExtra) breaks one thing.
 
 import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
-import * as der from '../../../src/util/der.js';
+import * as der from '../der.js';
 import { createAttestationCa, createLeaf, type AttestationCa, type IssueOptions, type KeyPair } from '../pki.js';
 import { signWith } from './sign.js';
 import type { StatementBuilder, StatementInput } from './types.js';

@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
-import * as der from '../../../src/util/der.js';
+import * as der from '../der.js';
 import { createAttestationCa, createLeaf, type AttestationCa, type KeyPair } from '../pki.js';
 import type { StatementBuilder, StatementInput } from './types.js';
 

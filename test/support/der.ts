@@ -1,5 +1,5 @@
-// A small DER writer (ITU-T X.690): enough to build X.509 certificates, attestation extensions and test
-// data. Every function returns one complete TLV as a Buffer, so values nest by plain function calls.
+// Test-only DER writer (ITU-T X.690): attestation extensions, CRLs and hostile encodings for tests. Every
+// function returns one complete TLV as a Buffer, so values nest by plain function calls.
 
 export type TagClass = 'universal' | 'application' | 'context' | 'private';
 

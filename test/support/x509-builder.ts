@@ -1,5 +1,5 @@
-// Builds and signs X.509 v3 certificates (RFC 5280) with node:crypto keys. Used by the demo server for its
-// development HTTPS certificate and by tests to create attestation PKIs; general on purpose, not a CA.
+// Test-only: builds and signs X.509 v3 certificates and CRLs (RFC 5280) with node:crypto keys, synchronously,
+// for the tests' attestation PKIs and hostile CRLs (byte-exact control the tests need); general, not a CA.
 
 import { createHash, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import * as der from './der.js';
