@@ -15,6 +15,9 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the service accepts.' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  MALFORMED_HTTP_REQUEST: { status: 400, message: 'The request is not well-formed HTTP/1.1 (its framing, a control character in a header, or no Host header).' },
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, message: 'The request header block is larger than 16 KiB.' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time.' },
   INVALID_REQUEST_BODY: { status: 400, message: 'A field of the request is missing, of the wrong type, or out of bounds.' },
   UNKNOWN_HINT: { status: 400, message: 'hints may hold only "security-key", "client-device" and "hybrid" (WebAuthn L3 PublicKeyCredentialHint).' },
 

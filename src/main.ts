@@ -3,7 +3,7 @@
 // metadata check. Everything the service uses is created here once and passed down; nothing else reads the
 // environment or the disk (except the metadata reload, which reads the configured BLOB and CRL files again).
 
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import { applyOpsEnv, defaultOpsOptions, metadataCheckIntervalMs, type OpsOptions } from './config/ops-options.js';
@@ -14,6 +14,7 @@ import { prepareTrust } from './applications/config-directory.js';
 import type { ServiceConfig } from './config.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { buildApp } from './http/app.js';
+import { createServiceServer } from './http/server.js';
 import { createLogger, LOG_LEVELS, type LevelledLogger, type LogLevel } from './util/log.js';
 import { metadataFilesOf, stampFilesSync, watchMetadataFiles } from './applications/metadata-watch.js';
 import { loadSecrets } from './config/secrets.js';
@@ -128,11 +129,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       hooks: options.hooks ? composeHooks(ops.hooks, options.hooks) : ops.hooks,
     };
     const app = buildApp(deps);
-    server = createServer(app.handler);
-    // Bounded waits for slow or idle clients (a slow-loris connection must not hold a socket forever).
-    server.requestTimeout = 30_000;
-    server.headersTimeout = 20_000;
-    server.keepAliveTimeout = 5_000;
+    server = createServiceServer(app);
     const address = await listen(server, config.listen.host, config.listen.port);
     const url = `http://${hostForUrl(address.address)}:${address.port}`;
     options.stdout.write(`passkey-server: service listening on ${url}\n`);

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Variant } from '../config.js';
-import { FidoError } from '../errors.js';
+import { FidoError, type ErrorName } from '../errors.js';
 import { KeyCache } from '../ceremonies/key-cache.js';
 import type { CeremonyContext } from '../ceremonies/context.js';
 import type { OperationOutcome, ServiceDeps } from '../service.js';
@@ -16,6 +16,7 @@ import { BodyTooLarge, checkContentType, parseJsonBody, readBody } from './body.
 import { failed, ok, replyForError, type Reply } from './envelope.js';
 import { parseClientId, singleOrigin } from './headers.js';
 import { compileRequestReaders } from './requests.js';
+import { drainRequest } from './linger.js';
 import { ALLOWED_METHODS, ROUTES } from './routes.js';
 
 export interface InjectRequest {
@@ -37,10 +38,14 @@ export interface InjectResponse {
 export interface App {
   handler(req: IncomingMessage, res: ServerResponse): void;
   inject(request: InjectRequest): Promise<InjectResponse>;
+  /** The answer to a request that never became one (the HTTP parser refused it): the envelope, `Connection: close`. */
+  failure(name: ErrorName, remoteAddress: string | null): Answer;
 }
 
 /** One request, whichever way it arrived. Header values are every occurrence, so doubles can be refused. */
 interface Call {
+  /** HTTP/1.1 without a Host header (RFC 9112 §3.2): refused before anything else. */
+  readonly hostMissing: boolean;
   readonly method: string;
   readonly url: string;
   header(name: string): readonly string[] | undefined;
@@ -48,7 +53,7 @@ interface Call {
   readonly remoteAddress: string | null;
 }
 
-interface Answer {
+export interface Answer {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: string;
@@ -62,6 +67,10 @@ interface Trace {
   username: string | null;
   credentialId: string | null;
   backupEligibilityChange: OperationOutcome['backupEligibilityChange'];
+}
+
+function newTrace(): Trace {
+  return { operation: 'other', clientId: null, variant: null, username: null, credentialId: null, backupEligibilityChange: null };
 }
 
 /** inject() feeds its body in chunks of this size, like a socket would. */
@@ -119,12 +128,12 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
 
   async function serve(call: Call): Promise<Answer> {
     const started = deps.runtime.now();
-    const requestId = `${requestIdPrefix}-${(requestCount++).toString(36)}`;
-    const trace: Trace = { operation: 'other', clientId: null, variant: null, username: null, credentialId: null, backupEligibilityChange: null };
+    const requestId = nextRequestId();
+    const trace = newTrace();
     let reply: Reply;
-    let closeConnection = false;
+    let closeConnection = call.hostMissing;
     try {
-      reply = await dispatch(call, trace);
+      reply = call.hostMissing ? failed('MALFORMED_HTTP_REQUEST', 'An HTTP/1.1 request must carry a Host header.') : await dispatch(call, trace);
     } catch (error) {
       // The rest of an oversized body is never read: close the connection after answering.
       closeConnection = error instanceof BodyTooLarge;
@@ -135,6 +144,10 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       }
     }
     reportOutcome(requestId, trace, reply, started, call.remoteAddress);
+    return answerOf(requestId, reply, closeConnection);
+  }
+
+  function answerOf(requestId: string, reply: Reply, closeConnection: boolean): Answer {
     const body = JSON.stringify(reply.body);
     const headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',
@@ -146,6 +159,10 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
     };
     if (closeConnection) headers.connection = 'close';
     return { status: reply.status, headers, body };
+  }
+
+  function nextRequestId(): string {
+    return `${requestIdPrefix}-${(requestCount++).toString(36)}`;
   }
 
   function reportOutcome(requestId: string, trace: Trace, reply: Reply, started: number, remoteAddress: string | null): void {
@@ -175,13 +192,16 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
   return {
     handler(req, res) {
       const call: Call = {
+        hostMissing: req.httpVersion === '1.1' && headerValues(req.rawHeaders, 'host') === undefined,
         method: req.method ?? '',
         url: req.url ?? '/',
         header: (name) => headerValues(req.rawHeaders, name),
         body: req,
         remoteAddress: req.socket.remoteAddress ?? null,
       };
-      void serve(call).then((answer) => {
+      void serve(call).then(async (answer) => {
+        // A client may still be sending (an oversized body): it must be able to read the answer (linger.ts).
+        if (answer.headers.connection === 'close') await drainRequest(req);
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body);
       }).catch((error: unknown) => {
@@ -191,6 +211,14 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       });
     },
 
+    failure(name, remoteAddress) {
+      const requestId = nextRequestId();
+      const reply = failed(name);
+      const trace = newTrace();
+      reportOutcome(requestId, trace, reply, deps.runtime.now(), remoteAddress);
+      return answerOf(requestId, reply, true);
+    },
+
     async inject(request) {
       const headers = new Map<string, string>();
       for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name.toLowerCase(), value);
@@ -198,6 +226,7 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       const chunks: Buffer[] = [];
       for (let at = 0; at < bytes.length; at += INJECT_CHUNK) chunks.push(bytes.subarray(at, at + INJECT_CHUNK));
       const answer = await serve({
+        hostMissing: false,
         method: request.method.toUpperCase(),
         url: request.url,
         header: (name) => (headers.has(name) ? [headers.get(name)!] : undefined),

@@ -2,7 +2,8 @@
 // (a doubled User-agent header, an oversized body that is not read to its end).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createServiceServer } from '../../src/http/server.js';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { CLIENT_ID, Harness, ORIGIN, PATHS, VENDOR, username } from './harness.js';
@@ -37,7 +38,7 @@ describe('node:http handler', () => {
   let port = 0;
 
   before(async () => {
-    server = createServer(h.app.handler);
+    server = createServiceServer(h.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
