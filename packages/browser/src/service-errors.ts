@@ -65,6 +65,10 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
   SIGNATURE_COUNTER_NOT_INCREASED: 'cloned',
   REGISTRATION_NOT_ALLOWED: 'registrationRefused',
   RATE_LIMITED: 'tooMany',
+  // What the HTTP parser refused: the site's own relay or network sent something broken, or too slowly.
+  MALFORMED_HTTP_REQUEST: 'siteSetup',
+  REQUEST_HEADERS_TOO_LARGE: 'siteSetup',
+  REQUEST_TIMEOUT: 'unavailable',
   SERVICE_UNAVAILABLE: 'unavailable',
   INTERNAL_SERVER_ERROR: 'unavailable',
   RELAY_INTERNAL_ERROR: 'unavailable',
