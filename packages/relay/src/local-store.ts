@@ -1,6 +1,7 @@
 // Local variant: the service keeps no public key, so the relay keeps the `localhost` blob it returns,
 // per user and credential, and sends it back on every assertion result (spec, "Relay behaviour for the
-// local variant"). The store is pluggable; memory and a JSON file are provided.
+// local variant"); by credential id too, for a sign-in without a user name. The store is pluggable; memory
+// and a JSON file are provided.
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -24,6 +25,11 @@ export interface LocalCredentialStore {
   find(username: string, credentialId: string): Promise<LocalCredential | undefined>;
   /** The user's credentials, oldest first. */
   list(username: string): Promise<readonly LocalCredential[]>;
+  /**
+   * The entry of a credential id, whoever owns it. Optional: without it a sign-in without a user name (the
+   * browser chose the credential) and a result after a relay restart cannot find the blob.
+   */
+  findById?(credentialId: string): Promise<LocalCredential | undefined>;
 }
 
 const keyOf = (username: string, credentialId: string) => JSON.stringify([username, credentialId]);
@@ -42,6 +48,17 @@ export class MemoryLocalStore implements LocalCredentialStore {
   async list(username: string): Promise<readonly LocalCredential[]> {
     return [...this.#entries.values()].filter((entry) => entry.username === username);
   }
+
+  async findById(credentialId: string): Promise<LocalCredential | undefined> {
+    return byId(this.#entries.values(), credentialId);
+  }
+}
+
+/** Credential ids are random: one entry per id (the newest, should a buggy caller have filed two). */
+function byId(entries: Iterable<LocalCredential>, credentialId: string): LocalCredential | undefined {
+  let found: LocalCredential | undefined;
+  for (const entry of entries) if (entry.credentialId === credentialId && (!found || entry.createdAt >= found.createdAt)) found = entry;
+  return found;
 }
 
 interface FileShape {
@@ -83,6 +100,10 @@ export class FileLocalStore implements LocalCredentialStore {
 
   async list(username: string): Promise<readonly LocalCredential[]> {
     return [...(await this.#entries()).values()].filter((entry) => entry.username === username);
+  }
+
+  async findById(credentialId: string): Promise<LocalCredential | undefined> {
+    return byId((await this.#entries()).values(), credentialId);
   }
 
   #entries(): Promise<Map<string, LocalCredential>> {

@@ -20,7 +20,10 @@ export type RegistrationDecision = boolean | { readonly allowed: boolean; readon
 /** Told once per successful or failed result call, before the answer is written (set a cookie here). */
 export interface CeremonyResult {
   readonly operation: 'attestation' | 'assertion';
-  /** The username of the options call this result belongs to, if this relay saw it. */
+  /**
+   * Who registered or signed in: the `username` of the service's ok answer (the credential's owner), never
+   * what this relay remembers of the options call; undefined when the result failed.
+   */
   readonly username: string | undefined;
   readonly credentialId: string | undefined;
   readonly ok: boolean;

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { failedEnvelope, type Envelope, type RelayErrorName } from './errors.js';
 import { isJsonContentType, parseJsonObject, readJsonBody, type BodyResult } from './body.js';
 import { challengeOf, PendingCeremonies } from './ceremonies.js';
-import { MemoryLocalStore } from './local-store.js';
+import { MemoryLocalStore, type LocalCredential, type LocalCredentialStore } from './local-store.js';
 import { resolveRelayOptions, type RelayOptions, type ResolvedRelayOptions } from './options.js';
 import { postToService } from './upstream.js';
 
@@ -152,28 +152,51 @@ async function runResult(config: ResolvedRelayOptions, pending: PendingCeremonie
   body: Body, request: IncomingMessage, response: ServerResponse): Promise<Outcome> {
   const kind = operation === 'attestation/result' ? 'attestation' : 'assertion';
   const challenge = challengeOf(body);
+  // What this relay remembers of the options call: a hint for finding a blob, never who signed in.
   const ceremony = challenge === undefined ? undefined : pending.take(challenge, kind);
   const credentialId = typeof body.id === 'string' ? body.id : undefined;
   let sent = body;
   if (config.localStore) {
-    // Without the options call's username the blob could not be filed (registration) or found (sign-in).
-    if (ceremony === undefined) return failedEnvelope('RELAY_CEREMONY_UNKNOWN');
     if (kind === 'attestation') {
       // Local step 1: mark the attestation result as a local-variant call.
       sent = withExtension(body, true);
     } else {
       // Local step 3: send the kept blob with every assertion result.
-      const kept = credentialId === undefined ? undefined : await config.localStore.find(ceremony.username, credentialId);
+      const kept = credentialId === undefined ? undefined : await findBlob(config.localStore, ceremony?.username, credentialId);
+      if (kept === 'ceremony-unknown') return failedEnvelope('RELAY_CEREMONY_UNKNOWN');
       if (kept === undefined) return failedEnvelope('LOCAL_CREDENTIAL_UNKNOWN');
       sent = withExtension(body, kept.localhost);
     }
   }
   let outcome = await forward(config, operation, sent);
-  if (config.localStore && kind === 'attestation' && outcome.body.status === 'ok' && ceremony && credentialId !== undefined) {
-    outcome = await keepBlob(config, ceremony.username, credentialId, body, outcome);
+  // Who signed in or registered: from the service's ok answer only, so a restarted relay, or another
+  // instance than the one that relayed the options, tells the same (docs/relay.md).
+  const owner = ownerOf(outcome);
+  if (config.localStore && kind === 'attestation' && outcome.body.status === 'ok' && credentialId !== undefined) {
+    // A service older than the identity fields names no owner: file under the options call's username.
+    const filedUnder = owner ?? ceremony?.username;
+    if (filedUnder === undefined) return failedEnvelope('RELAY_CEREMONY_UNKNOWN');
+    outcome = await keepBlob(config, filedUnder, credentialId, body, outcome);
   }
-  await tellResult(config, { operation: kind, username: ceremony?.username, credentialId, outcome, request, response });
+  await tellResult(config, { operation: kind, username: owner, credentialId, outcome, request, response });
   return outcome;
+}
+
+/** The `username` of an ok answer (the credential's owner, as the service says), else undefined. */
+function ownerOf(outcome: Outcome): string | undefined {
+  const username = outcome.body.username;
+  return outcome.body.status === 'ok' && typeof username === 'string' && username !== '' ? username : undefined;
+}
+
+/**
+ * The kept blob of a credential. A sign-in by name looks among that user's blobs only; a sign-in without a
+ * user name (`#localhost`, the browser chose the credential) or one whose options this relay did not see
+ * (restarted, or another instance) looks the id up. The service checks the blob belongs to the ceremony.
+ */
+async function findBlob(store: LocalCredentialStore, username: string | undefined, credentialId: string): Promise<LocalCredential | undefined | 'ceremony-unknown'> {
+  if (username !== undefined && !username.startsWith('#')) return store.find(username, credentialId);
+  if (store.findById) return store.findById(credentialId);
+  return username === undefined ? 'ceremony-unknown' : undefined;
 }
 
 /** Local step 2: keep the `localhost` string of a successful attestation result, per user and credential. */

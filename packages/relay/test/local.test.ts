@@ -20,9 +20,9 @@ describe('relay: local variant bookkeeping', () => {
   before(async () => {
     service = await startFakeService();
     service.answer('/api/attestation/options', () => ({ body: ok({ challenge: `reg-${++counter}`, timeout: 180000 }) }));
-    service.answer('/api/attestation/result', () => ({ body: ok({ localhost: `blob-for-${counter}` }) }));
+    service.answer('/api/attestation/result', () => ({ body: ok({ localhost: `blob-for-${counter}`, username: USER }) }));
     service.answer('/api/assertion/options', () => ({ body: ok({ challenge: `auth-${++counter}`, timeout: 180000, rpId: 'localhost', allowCredentials: [] }) }));
-    service.answer('/api/assertion/result', () => ({ body: ok() }));
+    service.answer('/api/assertion/result', () => ({ body: ok({ username: USER }) }));
   });
   after(() => service.close());
 
@@ -55,7 +55,7 @@ describe('relay: local variant bookkeeping', () => {
       const options = await post(`${relay.url}/attestation/options`, { username: USER });
       const result = await post(`${relay.url}/attestation/result`, { id: 'cred-C', response: { clientDataJSON: clientData(options.json.challenge as string), transports: ['usb'] } });
       // The browser sees the service's answer unchanged.
-      assert.equal(result.text, JSON.stringify(ok({ localhost: `blob-for-${counter}` })));
+      assert.equal(result.text, JSON.stringify(ok({ localhost: `blob-for-${counter}`, username: USER })));
       const kept = await store.find(USER, 'cred-C');
       assert.equal(kept?.localhost, `blob-for-${counter}`);
       assert.deepEqual(kept?.transports, ['usb']);
@@ -82,7 +82,7 @@ describe('relay: local variant bookkeeping', () => {
     }
   });
 
-  it('refuses a credential it keeps nothing for, and a result without its options call, without calling the service', async () => {
+  it('refuses a credential it keeps nothing for, and (a store without findById) a sign-in without its options call, without calling the service', async () => {
     const store = new MemoryLocalStore();
     await store.save({ username: 'other#localhost', credentialId: 'cred-E', localhost: 'kept-E', transports: [], createdAt: 1 });
     const relay = await localRelay(service, store);
@@ -93,15 +93,59 @@ describe('relay: local variant bookkeeping', () => {
       const unknown = await post(`${relay.url}/assertion/result`, { id: 'cred-E', response: { clientDataJSON: clientData(options.json.challenge as string, 'webauthn.get') } });
       assert.equal(unknown.status, 400);
       assert.equal((unknown.json.errorMessage as string[])[0], 'LOCAL_CREDENTIAL_UNKNOWN');
-      const orphan = await post(`${relay.url}/attestation/result`, { id: 'x', response: { clientDataJSON: clientData('never-issued') } });
+      assert.equal(service.seen.length, before);
+    } finally {
+      await relay.close();
+    }
+    const perUser: LocalCredentialStore = { save: (c) => store.save(c), find: (u, id) => store.find(u, id), list: (u) => store.list(u) };
+    const plain = await localRelay(service, perUser);
+    try {
+      const before = service.seen.length;
+      const orphan = await post(`${plain.url}/assertion/result`, { id: 'cred-E', response: { clientDataJSON: clientData('never-issued', 'webauthn.get') } });
       assert.equal((orphan.json.errorMessage as string[])[0], 'RELAY_CEREMONY_UNKNOWN');
       assert.equal(service.seen.length, before);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('a sign-in without a user name (#localhost) finds the blob by the credential id the browser chose', async () => {
+    const store = new MemoryLocalStore();
+    await store.save({ username: 'other#localhost', credentialId: 'cred-G', localhost: 'kept-G', transports: [], createdAt: 1 });
+    const relay = await localRelay(service, store);
+    try {
+      const options = await post(`${relay.url}/assertion/options`, { username: '#localhost' });
+      assert.deepEqual(options.json.allowCredentials, []);
+      const result = await post(`${relay.url}/assertion/result`, { id: 'cred-G', response: { clientDataJSON: clientData(options.json.challenge as string, 'webauthn.get'), userHandle: 'AAAA' } });
+      assert.equal(result.status, 200);
+      assert.deepEqual(service.seen.at(-1)!.body.extensions, { localhost: 'kept-G' });
     } finally {
       await relay.close();
     }
   });
 
-  it('tells onResult who the result was for', async () => {
+  it('a restarted relay files the blob under the owner the service names, and finds it by id', async () => {
+    const store = new MemoryLocalStore();
+    const results: Array<string | undefined> = [];
+    const first = await localRelay(service, store);
+    const options = await post(`${first.url}/attestation/options`, { username: USER });
+    const signIn = await post(`${first.url}/assertion/options`, { username: USER });
+    await first.close();
+    const second = await localRelay(service, store, { onResult: (r) => void results.push(r.username) });
+    try {
+      const registered = await post(`${second.url}/attestation/result`, { id: 'cred-H', response: { clientDataJSON: clientData(options.json.challenge as string) } });
+      assert.equal(registered.status, 200, registered.text);
+      assert.equal((await store.find(USER, 'cred-H'))?.localhost, `blob-for-${counter}`);
+      const signedIn = await post(`${second.url}/assertion/result`, { id: 'cred-H', response: { clientDataJSON: clientData(signIn.json.challenge as string, 'webauthn.get') } });
+      assert.equal(signedIn.status, 200, signedIn.text);
+      assert.deepEqual(service.seen.at(-1)!.body.extensions, { localhost: `blob-for-${counter}` });
+      assert.deepEqual(results, [USER, USER]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('tells onResult who the result was for, from the service\'s answer', async () => {
     const results: Array<{ operation: string; username: string | undefined; ok: boolean }> = [];
     const store = new MemoryLocalStore();
     const relay = await localRelay(service, store, { onResult: (r) => void results.push({ operation: r.operation, username: r.username, ok: r.ok }) });
