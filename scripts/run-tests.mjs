@@ -31,7 +31,7 @@ if (files.length === 0) {
 
 const child = spawn(
   process.execPath,
-  ['--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
+  ['--test', '--test-concurrency=2', '--test-timeout=240000', ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 const timer = setTimeout(() => {

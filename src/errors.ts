@@ -192,5 +192,5 @@ export function check(condition: unknown, code: ErrorName, detail?: string): ass
 }
 
 export function isErrorName(value: string): value is ErrorName {
-  return Object.prototype.hasOwnProperty.call(ERRORS, value);
+  return  Object.hasOwn(ERRORS, value);
 }

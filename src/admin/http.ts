@@ -128,7 +128,7 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
         throw methodNotAllowed(['GET', 'PATCH', 'DELETE']);
       }
       const actions = { approve: ops.approve, unapprove: ops.unapprove, disable: ops.disable, enable: ops.enable } as const;
-      if (subId === undefined && Object.prototype.hasOwnProperty.call(actions, sub)) {
+      if (subId === undefined && Object.hasOwn(actions, sub)) {
         if (r.method !== 'POST') throw methodNotAllowed(['POST']);
         return json(200, await actions[sub as keyof typeof actions].call(ops, r.actor, id));
       }

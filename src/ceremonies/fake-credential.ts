@@ -40,7 +40,8 @@ function derivedFor(key: Buffer): Derived {
   let derived = derivedByKey.get(key);
   if (derived === undefined) {
     const idKey = createHmac('sha256', key).update('passkey-server fake credential id v1', 'utf8').digest();
-    derivedByKey.set(key, (derived = { idKey, fakes: new Map() }));
+    derived = { idKey, fakes: new Map() };
+    derivedByKey.set(key, derived);
   }
   return derived;
 }

@@ -13,7 +13,10 @@ const rememberedHandles = new WeakMap<Buffer, Map<string, string>>();
 /** base64url(HMAC-SHA-256(key, clientId ‖ 0x00 ‖ username)): 32 bytes, 43 characters. */
 export function deriveUserHandle(key: Buffer, clientId: string, username: string): string {
   let handles = rememberedHandles.get(key);
-  if (handles === undefined) rememberedHandles.set(key, (handles = new Map()));
+  if (handles === undefined) {
+    handles = new Map();
+    rememberedHandles.set(key, handles);
+  }
   const input = `${clientId}\u0000${username}`;
   return remembered(handles, input, REMEMBERED_HANDLES, () => createHmac('sha256', key).update(input, 'utf8').digest('base64url'));
 }

@@ -32,7 +32,7 @@ export interface InjectResponse {
   /** Lower-case names. */
   readonly headers: Record<string, string>;
   readonly body: string;
-  json(): any;
+  json(): unknown;
 }
 
 export interface App {
@@ -247,7 +247,10 @@ export function headerValues(rawHeaders: readonly string[], name: string): strin
   let values: string[] | undefined;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const raw = rawHeaders[i]!;
-    if (raw.length === name.length && (raw === name || raw.toLowerCase() === name)) (values ??= []).push(rawHeaders[i + 1]!);
+    if (raw.length === name.length && (raw === name || raw.toLowerCase() === name)) {
+      values ??= [];
+      values.push(rawHeaders[i + 1]!);
+    }
   }
   return values;
 }

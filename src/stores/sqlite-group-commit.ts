@@ -84,7 +84,7 @@ export class GroupCommit {
       for (const write of writes) write.done({ ...failed, unavailable: true });
       return;
     }
-    writes.forEach((write, i) => write.done(outcomes[i]!));
+    for (const [i, write] of writes.entries()) write.done(outcomes[i]!);
   }
 
   #attempt(write: Queued, group: number): WriteOutcome {

@@ -9,7 +9,7 @@
 // thread, or inline on one core), which commits the writes that arrive together in one transaction (one
 // fsync for many ceremonies); without a writer (CLI, tests) they are autocommit statements on this connection.
 
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { CeremonyRecord, ChallengeStore, CredentialRecord, CredentialStore, CredentialUse, TakeResult } from './types.js';
 import type { AttestationType } from '../webauthn/types.js';
 import { CREDENTIAL_COLUMNS, SQLITE_WRITES } from './sqlite-writes.js';

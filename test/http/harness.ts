@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_ALGORITHMS, type ApplicationConfig, type ServiceConfig } from '../../src/config.js';
 import { buildApp, type App, type InjectResponse } from '../../src/http/app.js';
-import { KeyCache } from '../../src/ceremonies/key-cache.js';
+import type { KeyCache } from '../../src/ceremonies/key-cache.js';
 import type { Application, OperationOutcome, ServiceDeps, ServiceHooks } from '../../src/service.js';
 import type { Logger } from '../../src/util/log.js';
 import { MemoryChallengeStore, MemoryCredentialStore } from '../../src/stores/memory.js';

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FidoError } from '../../src/errors.js';
-import { type CredentialStore } from '../../src/stores/types.js';
+import type { CredentialStore } from '../../src/stores/types.js';
 import { StoreUnavailableError } from '../../src/errors.js';
 import { MemoryCredentialStore } from '../../src/stores/memory.js';
 import { CLIENT_ID, Flow, Harness, PATHS, VENDOR, applicationConfig, expectFailure, expectOk, username } from './harness.js';

@@ -14,7 +14,7 @@ import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { migratePostgres, openPostgresCredentialStore } from '../../src/stores/postgres.js';
 import { MemoryChallengeStore } from '../../src/stores/memory.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
-import { CLIENT_ID, Flow, Harness, ORIGIN, PATHS, VENDOR, applicationConfig, serviceConfig, username } from '../http/harness.js';
+import { CLIENT_ID, Flow, type Harness, ORIGIN, PATHS, VENDOR, applicationConfig, serviceConfig, username } from '../http/harness.js';
 import { captureLog, testRuntime } from './fixtures.js';
 
 const BASE_URL = process.env.PASSKEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

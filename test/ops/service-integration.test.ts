@@ -14,7 +14,7 @@ import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { MemoryChallengeStore, MemoryCredentialStore } from '../../src/stores/memory.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { Runtime } from '../../src/util/runtime.js';
-import { CLIENT_ID, Flow, Harness, ORIGIN, PATHS, VENDOR, applicationConfig, serviceConfig, username } from '../http/harness.js';
+import { CLIENT_ID, Flow, type Harness, ORIGIN, PATHS, VENDOR, applicationConfig, serviceConfig, username } from '../http/harness.js';
 import { parseExposition, valueOf } from './exposition.js';
 import { captureLog, testRuntime } from './fixtures.js';
 

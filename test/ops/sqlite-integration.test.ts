@@ -13,7 +13,7 @@ import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { openSqliteCredentialStore } from '../../src/stores/sqlite.js';
 import { MemoryChallengeStore } from '../../src/stores/memory.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
-import { CLIENT_ID, Flow, Harness, ORIGIN, VENDOR, applicationConfig, serviceConfig, username } from '../http/harness.js';
+import { CLIENT_ID, Flow, type Harness, ORIGIN, VENDOR, applicationConfig, serviceConfig, username } from '../http/harness.js';
 import { captureLog, testRuntime } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ops-sqlite-e2e-'));

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { SqliteCredentialStore } from '../../src/stores/sqlite.js';
 import { openSqliteDatabase } from '../../src/stores/sqlite-open.js';
 import { openSqliteWriter, resolveWriterMode, SqliteWriteError, type SqliteWriter, type SqliteWriterMode } from '../../src/stores/sqlite-writer.js';
-import { type CredentialUse } from '../../src/stores/types.js';
+import type { CredentialUse } from '../../src/stores/types.js';
 import { StoreUnavailableError } from '../../src/errors.js';
 import { SqliteAuditStore } from '../../src/applications/sqlite-stores.js';
 import { tempDir } from '../config/support.js';

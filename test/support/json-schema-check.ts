@@ -57,12 +57,12 @@ export function checkSchema(schema: Schema, value: unknown, context: CheckContex
   if (isObject(value)) {
     const properties = (s.properties ?? {}) as Record<string, Schema>;
     for (const name of (s.required ?? []) as string[]) {
-      if (!Object.prototype.hasOwnProperty.call(value, name)) problems.push(`${path}: missing required property "${name}"`);
+      if (!Object.hasOwn(value, name)) problems.push(`${path}: missing required property "${name}"`);
     }
     if (typeof s.minProperties === 'number' && Object.keys(value).length < s.minProperties) problems.push(`${path}: fewer than ${s.minProperties} properties`);
     for (const [name, item] of Object.entries(value)) {
       const where = `${path}.${name}`;
-      if (Object.prototype.hasOwnProperty.call(properties, name)) problems.push(...checkSchema(properties[name]!, item, context, where));
+      if (Object.hasOwn(properties, name)) problems.push(...checkSchema(properties[name]!, item, context, where));
       else if (s.additionalProperties === false) problems.push(`${where}: property not allowed`);
       else if (isObject(s.additionalProperties)) problems.push(...checkSchema(s.additionalProperties as Schema, item, context, where));
     }
@@ -83,7 +83,7 @@ export function resolveRef(ref: string, context: CheckContext): Schema {
   let node: unknown = context.root;
   for (const raw of ref.slice(2).split('/')) {
     const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isObject(node) || !Object.prototype.hasOwnProperty.call(node, part)) throw new Error(`unresolvable reference ${ref}`);
+    if (!isObject(node) || !Object.hasOwn(node, part)) throw new Error(`unresolvable reference ${ref}`);
     node = node[part];
   }
   return node as Schema;

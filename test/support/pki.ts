@@ -1,7 +1,7 @@
 // Test PKI: roots, intermediates and leaves with chosen keys, validity and extensions, built with the
 // project's own certificate builder. Every test makes the certificates it needs; nothing is shared.
 
-import { type KeyObject, type X509Certificate } from 'node:crypto';
+import type { KeyObject, X509Certificate } from 'node:crypto';
 import { generateKeyPair } from '../../src/util/keys.js';
 import * as der from './der.js';
 import {

@@ -30,7 +30,6 @@ const CASES: readonly (readonly [number, string])[] = [[-7, 'none'], [-7, 'packe
 
 describe('interoperability with @simplewebauthn/server', () => {
   for (const [alg, fmt] of CASES) {
-    {
       it(`alg ${alg}, fmt ${fmt}: both verifiers accept the registration and the assertion`, async () => {
         const auth = new SoftAuthenticator({ fmt, counter: { start: 7 } });
         const registered = register(auth, { alg }, creationOptions([alg]));
@@ -52,7 +51,6 @@ describe('interoperability with @simplewebauthn/server', () => {
         assert.equal(result.verified, true);
         assert.equal(result.authenticationInfo.newCounter, 8);
       });
-    }
   }
 
   it('a flipped assertion signature is refused by the other verifier too', async () => {

@@ -21,8 +21,8 @@ interface ParsingConstructor {
 
 /** The browser's PublicKeyCredential, when there is one (never in Node.js). */
 function nativeParsers(): ParsingConstructor | undefined {
-  const constructor = (globalThis as { PublicKeyCredential?: unknown }).PublicKeyCredential;
-  return typeof constructor === 'function' ? (constructor as ParsingConstructor) : undefined;
+  const native = (globalThis as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  return typeof native === 'function' ? (native as ParsingConstructor) : undefined;
 }
 
 /** Drops the envelope and every null/empty-string member: WebAuthn's dictionaries reject null enums. */

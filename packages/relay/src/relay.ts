@@ -6,7 +6,7 @@ import { failedEnvelope, type Envelope, type RelayErrorName } from './errors.js'
 import { isJsonContentType, parseJsonObject, readJsonBody, type BodyResult } from './body.js';
 import { challengeOf, PendingCeremonies } from './ceremonies.js';
 import { MemoryLocalStore, type LocalCredential, type LocalCredentialStore } from './local-store.js';
-import { resolveRelayOptions, type RelayOptions, type ResolvedRelayOptions } from './options.js';
+import { resolveRelayOptions, type RegistrationDecision, type RelayOptions, type ResolvedRelayOptions } from './options.js';
 import { postToService } from './upstream.js';
 
 export type RelayOperation = 'attestation/options' | 'attestation/result' | 'assertion/options' | 'assertion/result';
@@ -245,7 +245,7 @@ function withExtension(body: Body, localhost: true | string): Body {
 
 async function askRegistrationHook(config: ResolvedRelayOptions, username: string, body: Body, request: IncomingMessage): Promise<Outcome | undefined> {
   const displayName = typeof body.displayName === 'string' ? body.displayName : undefined;
-  let decision;
+  let decision: RegistrationDecision;
   try {
     decision = await config.mayRegister({ username, displayName, request });
   } catch (error) {

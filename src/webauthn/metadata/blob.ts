@@ -73,7 +73,7 @@ export function verifyJwsSignature(alg: string, key: KeyObject, signingInput: Bu
 }
 
 export function isSupportedJwsAlgorithm(alg: unknown): alg is string {
-  return typeof alg === 'string' && Object.prototype.hasOwnProperty.call(JWS_ALGORITHMS, alg);
+  return typeof alg === 'string' && Object.hasOwn(JWS_ALGORITHMS, alg);
 }
 
 /** The x5c of a JWS header: standard base64 DER certificates (RFC 7515 §4.1.6), leaf first. */
