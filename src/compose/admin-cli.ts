@@ -10,7 +10,7 @@ import { systemRuntime, type Runtime } from '../util/runtime.js';
 import { AuditLog } from '../audit/log.js';
 import type { AdminCliDeps } from '../admin/cli.js';
 import { seedApplications } from '../applications/directory.js';
-import { openOpsStores, type OpsStores } from '../applications/open.js';
+import { openOpsStores } from '../applications/open.js';
 import { AdminOperations } from '../admin/operations.js';
 import { defaultOpsOptions, type OpsOptions } from '../config/ops-options.js';
 import { FileAdminTokenStore } from '../admin/tokens.js';
@@ -33,7 +33,8 @@ export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
       const c = config(file);
       const secrets = loadSecrets({ config: c, env: environment.env, randomBytes: runtime.randomBytes });
       const credentials = await openCredentialStore(c);
-      let stores: OpsStores;
+      // biome-ignore lint/suspicious/noImplicitAnyLet: its type follows the assignment, which may throw
+      let stores;
       try {
         stores = await openOpsStores(c);
         await seedApplications(stores.applications, c.applications, runtime.now());
