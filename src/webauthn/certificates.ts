@@ -48,6 +48,19 @@ export function certificatePublicKey(cert: X509Certificate, label = 'certificate
   }
 }
 
+/**
+ * The DER as parseCertificate reads it (the unused-bits quirk repaired), for comparing certificate bytes
+ * from elsewhere (a metadata status report) with a parsed chain's `raw`. Unreadable bytes come back as given.
+ */
+export function repairedCertificateDer(der: Buffer): Buffer {
+  try {
+    return withZeroUnusedSignatureBits(der);
+  } catch (err) {
+    if (err instanceof Asn1Error) return der;
+    throw err;
+  }
+}
+
 function withZeroUnusedSignatureBits(der: Buffer): Buffer {
   const lenient = { lenientLengths: true };
   const outer = readDer(der, lenient);

@@ -12,10 +12,11 @@ import { loadConfig } from '../../src/config/load.js';
 import { FidoError } from '../../src/errors.js';
 import type { AttestationOutcome } from '../../src/webauthn/attestation/types.js';
 import { attestationKeyIdentifier, indexMetadata, verifyMetadataBlob, ZERO_AAGUID } from '../../src/webauthn/metadata/index.js';
+import { parseCertificate } from '../../src/webauthn/certificates.js';
 import { createTrustEvaluator, loadTrustEvaluator, type TrustPolicyData } from '../../src/webauthn/trust.js';
 import { minimalApp } from '../config/support.js';
 import { blobPayload, createTestMds, createTestMdsCrls, mdsEntry, type EntryOptions } from '../support/mds.js';
-import { createChain, createRoot } from '../support/pki.js';
+import { createChain, createLeaf, createRoot } from '../support/pki.js';
 
 const NOW = new Date('2030-06-01T00:00:00Z');
 const AAGUID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
@@ -100,6 +101,21 @@ describe('trust policy: requireTrusted, status reports, AAGUID lists', () => {
       assert.equal(evaluate({ metadata }, full(), { now: new Date('2028-01-01T00:00:00Z') }).trusted, true);
     });
   }
+
+  it('ATTESTATION_KEY_COMPROMISE naming a certificate with repaired signature bits (early YubiKeys) refuses that chain', () => {
+    const der = Buffer.from(chain.leaf.der);
+    // The signature BIT STRING ends the certificate: 03 <length> <unused bits> <signature>.
+    const at = [...der.keys()].reverse().find((i) => der[i] === 0x03 && der[i + 1] === der.length - i - 2 && der[i + 2] === 0x00);
+    assert.ok(at !== undefined);
+    der[at + 2] = 0x07; // the quirk: 7 unused bits claimed
+    const leaf = parseCertificate(der);
+    const metadata = metadataWith([{ aaguid: AAGUID, roots: [chain.root.cert], statusReports: [
+      { status: 'ATTESTATION_KEY_COMPROMISE', effectiveDate: '2029-01-01', certificate: der.toString('base64') },
+    ] }]);
+    fails('AUTHENTICATOR_STATUS_NOT_ACCEPTED', () => evaluate({ metadata }, full([leaf, chain.intermediates[0]!.cert])));
+    // Another certificate of the same model is not compromised.
+    assert.equal(evaluate({ metadata }, full([createLeaf(chain.intermediates[0]!).cert, chain.intermediates[0]!.cert])).trusted, true);
+  });
 
   it('accepts an authenticator whose latest status is no longer a compromise (UPDATE_AVAILABLE after a bypass)', () => {
     const metadata = metadataWith([{ aaguid: AAGUID, roots: [chain.root.cert], statusReports: [

@@ -7,7 +7,7 @@ import { constants, createHash, verify, type KeyObject, type X509Certificate } f
 import { FidoError } from '../../errors.js';
 import { decodeBase64url } from '../../util/base64url.js';
 import { decodeBitString, readDer, sequenceOf } from '../asn1.js';
-import { buildPath, certificatePublicKey, parseCertificate } from '../certificates.js';
+import { buildPath, certificatePublicKey, parseCertificate, repairedCertificateDer } from '../certificates.js';
 import type { Crl } from '../crl.js';
 import { checkChainRevocation } from './revocation.js';
 import type { MetadataBlob, MetadataEntry, StatusReport } from './types.js';
@@ -196,7 +196,8 @@ function readStatusReport(value: unknown, what: string): StatusReport {
     if (next === undefined) throw invalid(`${what}.effectiveDate is not a YYYY-MM-DD date`);
     effectiveDate = next - 86_400_000;
   }
-  const certificate = typeof r.certificate === 'string' && r.certificate !== '' ? Buffer.from(r.certificate, 'base64') : null;
+  // Kept as the chain's certificates are parsed (repaired signature bits), so that the two compare equal.
+  const certificate = typeof r.certificate === 'string' && r.certificate !== '' ? repairedCertificateDer(Buffer.from(r.certificate, 'base64')) : null;
   return { status: r.status, effectiveDate, certificate };
 }
 
