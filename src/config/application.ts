@@ -120,13 +120,9 @@ function readStandardOrigin(problems: Problems, path: string, value: unknown, do
 
 /** WebAuthn L3 §5.11: an https origin whose host is NOT on `domain` (those belong in `origins`). */
 function readRelatedOrigin(problems: Problems, path: string, value: unknown, domain: string | undefined, origins: readonly string[] | undefined): string | undefined {
-  const text = readString(problems, path, value, { max: 2048 });
-  if (text === undefined) return undefined;
-  const origin = parseOrigin(text);
-  if (typeof origin === 'string') {
-    problems.add(path, origin);
-    return undefined;
-  }
+  const read = readParsedOrigin(problems, path, value);
+  if (read === undefined) return undefined;
+  const { text, origin } = read;
   if (origin.scheme !== 'https') {
     problems.add(path, `${JSON.stringify(text)} must use https: browsers fetch related origins over https only`);
     return undefined;
@@ -143,6 +139,11 @@ function readRelatedOrigin(problems: Problems, path: string, value: unknown, dom
 }
 
 function readLocalOrigin(problems: Problems, path: string, value: unknown): string | undefined {
+  return readParsedOrigin(problems, path, value)?.text;
+}
+
+/** A string that parses as an origin, with its parts; a problem recorded and undefined otherwise. */
+function readParsedOrigin(problems: Problems, path: string, value: unknown) {
   const text = readString(problems, path, value, { max: 2048 });
   if (text === undefined) return undefined;
   const origin = parseOrigin(text);
@@ -150,7 +151,7 @@ function readLocalOrigin(problems: Problems, path: string, value: unknown): stri
     problems.add(path, origin);
     return undefined;
   }
-  return text;
+  return { text, origin };
 }
 
 function readAlgorithm(problems: Problems, path: string, value: unknown): number | undefined {
