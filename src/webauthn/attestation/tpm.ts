@@ -181,7 +181,7 @@ function checkPubAreaKey(pubArea: PubArea, input: AttestationInput): void {
 }
 
 /** §8.3 step 5: certInfo is a TPM-generated certification of pubArea over the signed data. */
-function checkCertInfo(certInfo: CertInfo, pubAreaBytes: Buffer, alg: number, input: AttestationInput): void {
+function checkCertInfo(certInfo: CertInfo, pubArea: PubArea, pubAreaBytes: Buffer, alg: number, input: AttestationInput): void {
   if (certInfo.magic !== TPM_GENERATED_VALUE) throw fail('TPM_ATTESTATION_CERTINFO_MAGIC_NOT_MATCHED', `magic is 0x${certInfo.magic.toString(16)}`);
   if (certInfo.type !== TPM_ST_ATTEST_CERTIFY) throw fail('TPM_ATTESTATION_CERTINFO_TYPE_NOT_MATCHED', `type is 0x${certInfo.type.toString(16)}`);
   const entry = coseAlgorithm(alg);
@@ -189,11 +189,17 @@ function checkCertInfo(certInfo: CertInfo, pubAreaBytes: Buffer, alg: number, in
   if (!hash) throw fail('TPM_ATTESTATION_INVALID_HASH_ALGORITHM', `alg ${alg} has no hash for extraData`);
   const expected = createHash(hash).update(signedData(input.authData.raw, input.clientDataHash)).digest();
   if (!certInfo.extraData.equals(expected)) throw fail('TPM_ATTESTATION_CERTINFO_EXTRADATA_NOT_MATCHED', 'extraData is not the hash of authenticatorData ‖ clientDataHash');
-  // TPM name = nameAlg (2 bytes) ‖ H_nameAlg(pubArea); the attested name says which hash it used.
+  // TPM name = nameAlg (2 bytes) ‖ H_nameAlg(pubArea), with pubArea's own nameAlg (§8.3: "the name
+  // of pubArea, computed using the procedure specified in [TPMv2-Part1] section 16 using the nameAlg
+  // in the pubArea"). A name hashed with another algorithm is not pubArea's name, whatever it hashes.
   if (certInfo.attestedName.length < 2) throw fail('TPM_ATTESTATION_DATA_INVALID', 'attested.name is too short');
   const nameAlg = certInfo.attestedName.readUInt16BE(0);
   const nameHash = NAME_HASHES[nameAlg];
   if (!nameHash) throw fail('TPM_ATTESTATION_INVALID_HASH_ALGORITHM', `attested.name uses hash algorithm 0x${nameAlg.toString(16)}`);
+  if (!NAME_HASHES[pubArea.nameAlg]) throw fail('TPM_ATTESTATION_INVALID_HASH_ALGORITHM', `pubArea.nameAlg is 0x${pubArea.nameAlg.toString(16)}`);
+  if (nameAlg !== pubArea.nameAlg) {
+    throw fail('TPM_ATTESTATION_CERTINFO_PUBAREA_HASH_NOT_MATCHED', `attested.name uses hash algorithm 0x${nameAlg.toString(16)}, pubArea.nameAlg is 0x${pubArea.nameAlg.toString(16)}`);
+  }
   const name = Buffer.concat([certInfo.attestedName.subarray(0, 2), createHash(nameHash).update(pubAreaBytes).digest()]);
   if (!name.equals(certInfo.attestedName)) throw fail('TPM_ATTESTATION_CERTINFO_PUBAREA_HASH_NOT_MATCHED', 'attested.name is not the name of pubArea');
 }
@@ -258,7 +264,7 @@ export const tpm: AttestationFormat = {
     // Step 3: pubArea is the credential key.
     checkPubAreaKey(pubArea, input);
     // Step 5: certInfo certifies pubArea over authenticatorData ‖ clientDataHash.
-    checkCertInfo(certInfo, pubAreaBytes, alg, input);
+    checkCertInfo(certInfo, pubArea, pubAreaBytes, alg, input);
     // Step 6: sig over certInfo with the AIK, whose certificate meets §8.3.1.
     const [aik] = x5c as [X509Certificate, ...X509Certificate[]];
     const aikKey = certificatePublicKey(aik, 'x5c[0] (the AIK certificate)');

@@ -19,7 +19,9 @@ export interface TpmExtra {
   readonly type?: number;
   /** Replace extraData. */
   readonly extraData?: Buffer;
-  /** Hash algorithm id (TPM_ALG_ID) of attested.name (default: pubArea's nameAlg, SHA-256). */
+  /** Hash algorithm id (TPM_ALG_ID) of pubArea.nameAlg (default SHA-256). */
+  readonly pubAreaNameAlg?: number;
+  /** Hash algorithm id (TPM_ALG_ID) of attested.name (default: pubArea's nameAlg). */
   readonly attestedNameAlg?: number;
   /** Replace attested.name. */
   readonly attestedName?: Buffer;
@@ -95,8 +97,8 @@ export const tpm: StatementBuilder = {
     const extra = (input.options.extra ?? {}) as TpmExtra;
     const alg = extra.alg ?? -257;
     const hash = (() => { const entry = coseAlgorithm(alg); return entry && 'hash' in entry ? entry.hash : 'sha256'; })();
-    const pubArea = Buffer.concat([encodePubArea(extra.pubAreaKey ?? input.credential.publicKey), extra.pubAreaTrailing ?? Buffer.alloc(0)]);
-    const attestedName = extra.attestedName ?? tpmName(extra.attestedNameAlg ?? TPM_ALG_SHA256, pubArea);
+    const pubArea = Buffer.concat([encodePubArea(extra.pubAreaKey ?? input.credential.publicKey, extra.pubAreaNameAlg), extra.pubAreaTrailing ?? Buffer.alloc(0)]);
+    const attestedName = extra.attestedName ?? tpmName(extra.attestedNameAlg ?? extra.pubAreaNameAlg ?? TPM_ALG_SHA256, pubArea);
     const extraData = extra.extraData ?? createHash(hash).update(Buffer.concat([input.authData, input.clientDataHash])).digest();
     const certInfo = Buffer.concat([
       u32(extra.magic ?? 0xff544347),

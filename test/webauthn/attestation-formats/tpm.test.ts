@@ -21,10 +21,22 @@ describe('tpm attestation (§8.3)', () => {
     assert.equal(decision.trusted, true);
   });
 
-  it('accepts an EC P-256 credential, an RS1 signature (old TPMs) and a SHA-1 attested name (nameAlg differs)', () => {
+  it('accepts an EC P-256 credential, an RS1 signature (old TPMs) and a SHA-1 pubArea.nameAlg with its SHA-1 name', () => {
     assert.equal(run(tpm, soft, { alg: -7, extra: base }).type, 'attca');
     assert.equal(run(tpm, soft, { alg: -257, extra: { ...base, alg: -65535 } }).type, 'attca');
-    assert.equal(run(tpm, soft, { alg: -257, extra: { ...base, attestedNameAlg: 0x0004 } }).type, 'attca');
+    assert.equal(run(tpm, soft, { alg: -257, extra: { ...base, pubAreaNameAlg: 0x0004 } }).type, 'attca');
+    assert.equal(run(tpm, soft, { alg: -257, extra: { ...base, pubAreaNameAlg: 0x000c } }).type, 'attca');
+  });
+
+  it('step 5: the attested name is hashed with pubArea.nameAlg, not another algorithm (deviation from Resp-9 P-3)', () => {
+    // A SHA-1 name of a pubArea whose nameAlg is SHA-256, and the reverse: both hash the right bytes,
+    // but neither is pubArea's name (§8.3), so a TPM did not certify this object under that name.
+    rejects('TPM_ATTESTATION_CERTINFO_PUBAREA_HASH_NOT_MATCHED', tpm, soft, { alg: -257, extra: { ...base, attestedNameAlg: 0x0004 } });
+    rejects('TPM_ATTESTATION_CERTINFO_PUBAREA_HASH_NOT_MATCHED', tpm, soft, { alg: -257, extra: { ...base, pubAreaNameAlg: 0x0004, attestedNameAlg: 0x000b } });
+  });
+
+  it('pubArea.nameAlg must be a known hash algorithm (TPM_ATTESTATION_INVALID_HASH_ALGORITHM)', () => {
+    rejects('TPM_ATTESTATION_INVALID_HASH_ALGORITHM', tpm, soft, { alg: -257, extra: { ...base, pubAreaNameAlg: 0x0099, attestedNameAlg: 0x000b } });
   });
 
   it('accepts an AIK certificate whose AAGUID extension matches authenticator data', () => {
