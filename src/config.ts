@@ -75,7 +75,13 @@ export interface ApplicationConfig {
   readonly counterPolicy: 'strict' | 'warn';
   /** false: unknown users get options like known ones (no enumeration); true: CREDENTIAL_ID_NOT_FOUND. */
   readonly revealUnknownUsers: boolean;
+  /** Accept a ceremony in a cross-origin frame (`clientDataJSON.crossOrigin`), embedded in one of `topOrigins`. */
   readonly allowCrossOrigin: boolean;
+  /**
+   * Top-level origins that may embed a cross-origin ceremony (`clientDataJSON.topOrigin`, WebAuthn L3 §7.1
+   * step 10). Optional (additive); required (non-empty) when `allowCrossOrigin` is true.
+   */
+  readonly topOrigins?: readonly string[];
   readonly attestation: AttestationPolicy;
   /**
    * Hints the options answer when the request sends none (WebAuthn L3 §5.4.7), in order of preference.

@@ -44,6 +44,7 @@ export const ERRORS = {
   INVALID_ORIGIN: { status: 400, message: 'clientDataJSON.origin is not a valid origin.' },
   ORIGIN_NOT_MATCHED: { status: 400, message: 'clientDataJSON.origin does not match the expected origin.' },
   CROSS_ORIGIN_NOT_ALLOWED: { status: 400, message: 'The ceremony ran in a cross-origin frame, which the application does not allow.' },
+  TOP_ORIGIN_NOT_MATCHED: { status: 400, message: 'The ceremony ran in a cross-origin frame whose top-level page (clientDataJSON.topOrigin) is missing or not one of the application\'s topOrigins.' },
   TOKEN_BINDING_STATUS_MISSING: { status: 400, message: 'clientDataJSON.tokenBinding is present but has no valid status.' },
   TOKEN_BINDING_INFO_NOT_MATCHED: { status: 400, message: 'Token binding is not supported by this service.' },
 

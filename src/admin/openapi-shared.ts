@@ -22,6 +22,7 @@ export const APPLICATION_FIELDS: Record<string, JsonSchema> = {
   userVerification: { anyOf: [USER_VERIFICATION, { type: 'null' }] },
   counterPolicy: { type: 'string', enum: ['strict', 'warn'] },
   revealUnknownUsers: { type: 'boolean' }, allowCrossOrigin: { type: 'boolean' },
+  topOrigins: { type: 'array', items: { type: 'string' }, description: 'Top-level origins that may embed a cross-origin ceremony (clientDataJSON.topOrigin); required with allowCrossOrigin.' },
   attestation: ref('AttestationPolicy'),
   hints: HINTS,
   relatedOrigins: { type: 'array', items: { type: 'string' }, description: 'https origins on other registrable domains that may use the domain as RP ID (WebAuthn L3 related origins).' },

@@ -77,6 +77,7 @@ export function clientDataExpectation(ctx: CeremonyContext, ceremony: CeremonyRe
     challenge: ceremony.challenge,
     isAllowedOrigin: standard ? exactOrigin(ceremony.origin ?? '') : localOriginMatcher(app.localOrigins),
     allowCrossOrigin: app.allowCrossOrigin,
+    topOrigins: app.topOrigins ?? [],
     rpId: standard ? app.domain : LOCAL_RP_ID,
     requireUserVerification: ceremony.userVerification === 'required',
     // Only the ceremony an options call started with mediation "conditional" may lack UP (docs/api.md).

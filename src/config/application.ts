@@ -15,7 +15,7 @@ import { androidOriginProblem, domainProblem, hostMatchesDomain, parseOrigin } f
 
 export const APPLICATION_KEYS = [
   'clientId', 'name', 'icon', 'domain', 'origins', 'variants', 'localOrigins', 'timeoutMs', 'algorithms',
-  'userVerification', 'counterPolicy', 'revealUnknownUsers', 'allowCrossOrigin', 'attestation', 'hints', 'relatedOrigins',
+  'userVerification', 'counterPolicy', 'revealUnknownUsers', 'allowCrossOrigin', 'topOrigins', 'attestation', 'hints', 'relatedOrigins',
   'backupEligibility',
 ] as const;
 export const ATTESTATION_KEYS = [
@@ -64,6 +64,13 @@ export function readApplication(ctx: ApplicationContext, path: string, raw: unkn
   const counterPolicy = optional<'strict' | 'warn'>('counterPolicy', DEFAULTS.application.counterPolicy, (p, v) => readEnum(problems, p, v, ['strict', 'warn']));
   const revealUnknownUsers = optional('revealUnknownUsers', DEFAULTS.application.revealUnknownUsers, (p, v) => readBoolean(problems, p, v));
   const allowCrossOrigin = optional('allowCrossOrigin', DEFAULTS.application.allowCrossOrigin, (p, v) => readBoolean(problems, p, v));
+  const topOrigins = optional<string[]>('topOrigins', [], (p, v) => readArray(problems, p, v, (ip, iv) => readParsedOrigin(problems, ip, iv)?.text, { max: 64 }));
+  if (allowCrossOrigin === true && topOrigins !== undefined && topOrigins.length === 0) {
+    problems.add(at('topOrigins'), 'allowCrossOrigin is true, so list the top-level origins that may embed a ceremony (clientDataJSON.topOrigin); without them every cross-origin ceremony fails');
+  }
+  if (allowCrossOrigin === false && topOrigins !== undefined && topOrigins.length > 0) {
+    problems.add(at('topOrigins'), 'is set but allowCrossOrigin is not true: top origins matter only to cross-origin ceremonies');
+  }
   const attestation = app.attestation === undefined ? emptyPolicy() : readAttestation(ctx, at('attestation'), app.attestation);
   const hints = optional<Hint[]>('hints', [], (p, v) => readArray(problems, p, v, (ip, iv) => readEnum<Hint>(problems, ip, iv, HINTS), { max: HINTS.length }));
   const relatedOrigins = optional<string[]>('relatedOrigins', [], (p, v) => readArray(problems, p, v, (ip, iv) => readRelatedOrigin(problems, ip, iv, domain, origins), { max: 64 }));
@@ -72,7 +79,7 @@ export function readApplication(ctx: ApplicationContext, path: string, raw: unkn
   if (clientId === undefined || name === undefined || icon === undefined || domain === undefined || variants === undefined ||
       origins === undefined || localOrigins === undefined || timeoutMs === undefined || algorithms === undefined ||
       userVerification === undefined || counterPolicy === undefined || revealUnknownUsers === undefined ||
-      allowCrossOrigin === undefined || attestation === undefined || hints === undefined || relatedOrigins === undefined ||
+      allowCrossOrigin === undefined || topOrigins === undefined || attestation === undefined || hints === undefined || relatedOrigins === undefined ||
       backupEligibility === undefined) {
     return undefined;
   }
@@ -81,6 +88,7 @@ export function readApplication(ctx: ApplicationContext, path: string, raw: unkn
   return {
     clientId, name, icon, domain, origins, variants, localOrigins, timeoutMs, algorithms, userVerification,
     counterPolicy, revealUnknownUsers, allowCrossOrigin, attestation,
+    ...(app.topOrigins === undefined ? {} : { topOrigins }),
     ...(app.hints === undefined ? {} : { hints }),
     ...(app.relatedOrigins === undefined ? {} : { relatedOrigins }),
     ...(app.backupEligibility === undefined ? {} : { backupEligibility }),

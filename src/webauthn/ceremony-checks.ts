@@ -33,9 +33,15 @@ export function checkClientData(C: CollectedClientData, expected: ClientDataExpe
   check(C.tokenBinding?.status !== 'present', 'TOKEN_BINDING_INFO_NOT_MATCHED', 'tokenBinding.status is "present", but this service supports no token binding');
 
   // §7.1 step 10 / §7.2 step 13: a cross-origin ceremony (crossOrigin true, or a topOrigin) only where the
-  // application allows it.
-  check(!(C.crossOrigin || C.topOrigin !== undefined) || expected.allowCrossOrigin, 'CROSS_ORIGIN_NOT_ALLOWED',
+  // application allows it, and only embedded in a top-level page it expects. A cross-origin ceremony
+  // without topOrigin (a Level 2 client) cannot show where it was embedded, so it fails as well.
+  const crossOrigin = C.crossOrigin || C.topOrigin !== undefined;
+  if (!crossOrigin) return;
+  check(expected.allowCrossOrigin, 'CROSS_ORIGIN_NOT_ALLOWED',
     `the ${type === 'webauthn.create' ? 'credential was created' : 'assertion was made'} in a cross-origin frame`);
+  check(C.topOrigin !== undefined && (expected.topOrigins ?? []).includes(C.topOrigin), 'TOP_ORIGIN_NOT_MATCHED',
+    C.topOrigin === undefined ? 'clientDataJSON.crossOrigin is true but it names no topOrigin'
+      : `topOrigin ${C.topOrigin.slice(0, 200)} is not one of the application's topOrigins`);
 }
 
 /**

@@ -131,6 +131,8 @@ export interface ClientDataExpectation {
   /** Decides whether clientData.origin is acceptable (exact match in standard, localOrigins rules in local). */
   readonly isAllowedOrigin: (origin: string) => boolean;
   readonly allowCrossOrigin: boolean;
+  /** Top-level origins a cross-origin ceremony may be embedded in (`clientDataJSON.topOrigin`); absent = none. */
+  readonly topOrigins?: readonly string[];
   readonly rpId: string;
   readonly requireUserVerification: boolean;
   /**

@@ -106,8 +106,8 @@ describe('challenge lifetime and single use', () => {
   it('crossOrigin: true fails unless the application allows it', async () => {
     const strict = new Flow(new Harness(), username('frame'));
     expectFailure((await strict.register({ crossOrigin: true })).res, 'CROSS_ORIGIN_NOT_ALLOWED', 400);
-    const lenient = new Flow(new Harness({ apps: [applicationConfig({ allowCrossOrigin: true })] }), username('frame'));
-    expectOk((await lenient.register({ crossOrigin: true })).res);
+    const lenient = new Flow(new Harness({ apps: [applicationConfig({ allowCrossOrigin: true, topOrigins: ['https://portal.example'] })] }), username('frame'));
+    expectOk((await lenient.register({ crossOrigin: true, clientData: { topOrigin: 'https://portal.example' } })).res);
   });
 
   it('user verification required by the application policy: options say "required", UV=0 fails', async () => {

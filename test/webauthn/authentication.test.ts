@@ -52,7 +52,9 @@ describe('verifyAuthentication (WebAuthn L3 §7.2)', () => {
     const { run } = setup();
     failsWith(run({ breaks: 'crossOrigin' }), 'CROSS_ORIGIN_NOT_ALLOWED');
     failsWith(run({ breaks: 'topOrigin' }), 'CROSS_ORIGIN_NOT_ALLOWED');
-    assert.doesNotThrow(run({ breaks: 'crossOrigin' }, {}, { allowCrossOrigin: true }));
+    assert.doesNotThrow(run({ breaks: 'topOrigin', crossOrigin: true }, {}, { allowCrossOrigin: true, topOrigins: ['https://top.example'] }));
+    failsWith(run({ breaks: 'crossOrigin' }, {}, { allowCrossOrigin: true, topOrigins: ['https://top.example'] }), 'TOP_ORIGIN_NOT_MATCHED');
+    failsWith(run({ breaks: 'topOrigin' }, {}, { allowCrossOrigin: true, topOrigins: ['https://elsewhere.example'] }), 'TOP_ORIGIN_NOT_MATCHED');
   });
 
   it('Step 14 (§7.2): rpIdHash must be SHA-256 of the RP ID (Resp-3 F-2)', () => {

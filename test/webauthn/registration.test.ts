@@ -64,8 +64,17 @@ describe('verifyRegistration (WebAuthn L3 §7.1)', () => {
   it('Step 10 (§7.1): crossOrigin true or a topOrigin fail unless the application allows cross-origin ceremonies', () => {
     failsWith(attempt({ breaks: 'crossOrigin' }), 'CROSS_ORIGIN_NOT_ALLOWED');
     failsWith(attempt({ breaks: 'topOrigin' }), 'CROSS_ORIGIN_NOT_ALLOWED');
-    assert.doesNotThrow(attempt({ breaks: 'crossOrigin' }, { allowCrossOrigin: true }));
-    assert.doesNotThrow(attempt({ breaks: 'topOrigin' }, { allowCrossOrigin: true }));
+    const framed = { allowCrossOrigin: true, topOrigins: ['https://top.example'] };
+    assert.doesNotThrow(attempt({ breaks: 'topOrigin' }, framed));
+    assert.doesNotThrow(attempt({ breaks: 'topOrigin', crossOrigin: true }, framed));
+  });
+
+  it('Step 10 (§7.1): a cross-origin ceremony must name a topOrigin the application lists (TOP_ORIGIN_NOT_MATCHED)', () => {
+    const framed = { allowCrossOrigin: true, topOrigins: ['https://top.example'] };
+    // crossOrigin true without topOrigin (a Level 2 client) cannot show where it was embedded.
+    failsWith(attempt({ breaks: 'crossOrigin' }, framed), 'TOP_ORIGIN_NOT_MATCHED', /names no topOrigin/);
+    failsWith(attempt({ breaks: 'topOrigin' }, { allowCrossOrigin: true, topOrigins: ['https://other.example'] }), 'TOP_ORIGIN_NOT_MATCHED', /not one of/);
+    failsWith(attempt({ breaks: 'topOrigin' }, { allowCrossOrigin: true }), 'TOP_ORIGIN_NOT_MATCHED');
   });
 
   it('Step 11 (§7.1): the statement is verified against SHA-256 of the exact clientDataJSON bytes', () => {

@@ -46,6 +46,7 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
   INVALID_ORIGIN: 'pageAddress',
   ORIGIN_NOT_MATCHED: 'pageAddress',
   CROSS_ORIGIN_NOT_ALLOWED: 'pageAddress',
+  TOP_ORIGIN_NOT_MATCHED: 'pageAddress',
   RPID_HASH_NOT_MATCHED: 'pageAddress',
   USER_PRESENCE_FLAG_NOT_SET: 'presence',
   USER_VERIFICATION_FLAG_NOT_SET: 'verification',
