@@ -2,15 +2,11 @@
 // overrides) into this shape, reporting every problem at once; everything else receives it as an argument.
 // Nothing here reads the environment or the disk.
 
-
-export type Variant = 'standard' | 'local';
-export type UserVerification = 'required' | 'preferred' | 'discouraged';
-export type AttestationConveyance = 'none' | 'indirect' | 'direct' | 'enterprise';
-/** WebAuthn L3 PublicKeyCredentialHint: which kind of authenticator the browser should offer first. */
-export type Hint = 'security-key' | 'client-device' | 'hybrid';
-export const HINTS: readonly Hint[] = ['security-key', 'client-device', 'hybrid'];
-/** Whether a registration's credential may, must or must not be backup eligible (synced). */
-export type BackupEligibilityPolicy = 'any' | 'required' | 'forbidden';
+// The enumerated values come from their schemas (schemas/values.ts), as the config file's keys do
+// (schemas/applications.ts): the OpenAPI document and the loader read the same lists.
+export type { AttestationConveyance, BackupEligibilityPolicy, Hint, UserVerification, Variant } from './schemas/values.js';
+export { HINTS } from './schemas/values.js';
+import type { BackupEligibilityPolicy, Hint, UserVerification, Variant } from './schemas/values.js';
 /** The origin of an Android app: `android:apk-key-hash:` and the base64url SHA-256 of its signing certificate. */
 export const ANDROID_ORIGIN_PREFIX = 'android:apk-key-hash:';
 

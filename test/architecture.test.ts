@@ -56,7 +56,7 @@ const part = (path: string) => (path.includes('/') ? `${path.split('/')[0]}/` : 
  */
 const RULES: Record<string, { readonly imports: readonly string[]; readonly types?: readonly string[] }> = {
   'errors.ts': { imports: [] },
-  'config.ts': { imports: [] },
+  'config.ts': { imports: ['schemas/'] },
   'util/': { imports: [] },
   'authenticators/': { imports: [] },
   'schemas/': { imports: [] },
@@ -69,13 +69,13 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/'] },
   'ratelimit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
   'runtime/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
-  'config/': { imports: ['config.ts', 'errors.ts', 'util/', 'webauthn/'], types: ['service.ts', 'ratelimit/'] },
+  'config/': { imports: ['config.ts', 'errors.ts', 'schemas/', 'util/', 'webauthn/'], types: ['service.ts', 'ratelimit/'] },
   'applications/': {
     imports: ['config.ts', 'config/', 'errors.ts', 'stores/', 'util/', 'webauthn/'],
     types: ['service.ts', 'audit/'],
   },
   'admin/': {
-    imports: ['applications/', 'audit/', 'authenticators/', 'ceremonies/', 'config.ts', 'config/', 'errors.ts', 'metrics/', 'util/'],
+    imports: ['applications/', 'audit/', 'authenticators/', 'ceremonies/', 'config.ts', 'config/', 'errors.ts', 'metrics/', 'schemas/', 'util/'],
     types: ['runtime/', 'stores/', 'service.ts'],
   },
   'compose/': {
@@ -238,8 +238,9 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
     assert.deepEqual(bad, []);
   });
 
-  it('errors.ts, config.ts and util/ import nothing from the rest of src/', () => {
-    const leaf = (path: string) => path === 'errors.ts' || path === 'config.ts' || inside(path, 'util');
+  it('errors.ts, config.ts and util/ import nothing from the rest of src/ but the leaf schemas/', () => {
+    // config.ts takes its enumerated values from schemas/, itself a leaf (it imports nothing of src/).
+    const leaf = (path: string) => path === 'errors.ts' || path === 'config.ts' || inside(path, 'util') || inside(path, 'schemas');
     const bad = violations((e) => leaf(e.from) && isLocal(e) && !leaf(e.to));
     assert.deepEqual(bad, []);
   });

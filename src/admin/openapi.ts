@@ -1,178 +1,64 @@
-// The OpenAPI 3.1 document of the service: the four operations (every field, the envelope, every error
-// name) and the admin API. Built from the code's own catalogues (ERRORS, ADMIN_ERRORS) so that a new error
-// name appears here by itself; test/ops/openapi.test.ts checks real responses against it.
+// The OpenAPI 3.1 document of the service: the four operations and the admin API. Generated: every schema
+// in it is a TypeBox schema of src/schemas/ (the same ones that type the code and check the requests), and
+// the error-name lists come from the catalogues (ERRORS, ADMIN_ERRORS), so a new name or field appears here
+// by itself. The tests check real answers against OPENAPI_SCHEMAS through the document's paths.
 import { ERRORS } from '../errors.js';
-import { HINTS, jsonContent, NONEMPTY_BASE64URL, ref, USER_VERIFICATION, type JsonSchema } from './openapi-shared.js';
-import { ADMIN_PATHS, ADMIN_SCHEMAS } from './openapi-admin.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { ADMIN_ERRORS } from './errors.js';
+import { ADMIN_PATHS, jsonContent, ref } from './openapi-admin.js';
+import { jsonSchema, Type, type TSchema } from '../schemas/typebox.js';
+import {
+  AssertionOptionsAnswerSchema, AssertionResultAnswerSchema, AttestationOptionsAnswerSchema, AttestationResultAnswerSchema,
+  AuthenticatorSelectionAnswer, DescriptorSchema, failedEnvelopeSchema,
+} from '../schemas/answers.js';
+import {
+  AssertionResultRequestSchema, AttestationResultRequestSchema, assertionOptionsRequestSchema, attestationOptionsRequestSchema,
+  type RequestLimits,
+} from '../schemas/requests.js';
+import { ApplicationInputSchema, ApplicationSchema, AttestationPolicySchema } from '../schemas/applications.js';
+import {
+  adminErrorSchemas, ApplicationDeletedSchema, ApplicationListSchema, AuditEventSchema, AuditPageSchema, CredentialDeletedSchema,
+  CredentialPageSchema, CredentialRenameSchema, CredentialSchema, HealthSchema, MetadataReloadFailedSchema, MetadataReloadSchema,
+  ReadinessSchema, UserCredentialsDeletedSchema,
+} from '../schemas/admin.js';
 
-/** A success answer: the envelope plus the operation's fields, nothing else. */
-function okEnvelope(properties: Record<string, JsonSchema>, required: readonly string[]): JsonSchema {
+/** The document's components, by name: what the tests check real answers against. */
+export function openApiSchemas(limits: RequestLimits = DEFAULTS.limits): Readonly<Record<string, TSchema>> {
   return {
-    type: 'object',
-    additionalProperties: false,
-    required: ['status', 'errorMessage', 'sessionId', ...required],
-    properties: {
-      status: { const: 'ok' },
-      errorMessage: { const: '', description: 'Empty on success (the samples show an empty string).' },
-      sessionId: { type: 'string', description: 'Always present; a result call never needs it back (the challenge identifies the ceremony).' },
-      ...properties,
-    },
+    ...failedEnvelopeSchema(Object.keys(ERRORS)),
+    AuthenticatorSelection: AuthenticatorSelectionAnswer,
+    CredentialDescriptor: DescriptorSchema,
+    AttestationOptionsRequest: attestationOptionsRequestSchema(limits),
+    AttestationOptionsResponse: AttestationOptionsAnswerSchema,
+    AttestationResultRequest: AttestationResultRequestSchema,
+    AttestationResultResponse: AttestationResultAnswerSchema,
+    AssertionOptionsRequest: assertionOptionsRequestSchema(limits),
+    AssertionOptionsResponse: AssertionOptionsAnswerSchema,
+    AssertionResultRequest: AssertionResultRequestSchema,
+    AssertionResultResponse: AssertionResultAnswerSchema,
+
+    ...adminErrorSchemas(Object.keys(ADMIN_ERRORS)),
+    Health: HealthSchema,
+    Readiness: ReadinessSchema,
+    AttestationPolicy: AttestationPolicySchema,
+    ApplicationInput: ApplicationInputSchema,
+    Application: ApplicationSchema,
+    ApplicationList: ApplicationListSchema,
+    ApplicationDeleted: ApplicationDeletedSchema,
+    Credential: CredentialSchema,
+    CredentialPage: CredentialPageSchema,
+    CredentialRename: CredentialRenameSchema,
+    CredentialDeleted: CredentialDeletedSchema,
+    UserCredentialsDeleted: UserCredentialsDeletedSchema,
+    AuditEvent: AuditEventSchema,
+    AuditPage: AuditPageSchema,
+    MetadataReload: MetadataReloadSchema,
+    MetadataReloadFailed: MetadataReloadFailedSchema,
   };
 }
 
-const descriptor: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'id', 'transports'],
-  properties: { type: { const: 'public-key' }, id: NONEMPTY_BASE64URL, transports: { type: 'array', items: { type: 'string' } } },
-};
-
-const UUID: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
-
-/** Who signed in or registered, and how: every ok answer of both result operations (docs/api.md "Who and how"). */
-const identity: Record<string, JsonSchema> = {
-  username: { type: 'string', minLength: 1, description: 'The credential owner\'s full `<user>#<domain>` (from the credential, not the request).' },
-  userHandle: { ...NONEMPTY_BASE64URL, description: 'user.id of the owner.' },
-  credentialId: NONEMPTY_BASE64URL,
-  userVerified: { type: 'boolean', description: 'UV of this ceremony.' },
-  backupEligible: { type: 'boolean', description: 'BE of this ceremony: the credential may be synced.' },
-  backupState: { type: 'boolean', description: 'BS of this ceremony: the credential is synced (a synced passkey has BE and BS).' },
-  aaguid: { ...UUID, description: 'The authenticator model; all zeros when it gives none.' },
-  authenticatorName: { type: ['string', 'null'], description: 'The authenticator\'s name when known, else null.' },
-  authenticatorAttachment: { type: 'string', enum: ['platform', 'cross-platform'], description: 'Only when the browser sent it (unsigned).' },
-  signCount: { type: 'integer', minimum: 0, description: 'The counter of this ceremony\'s authenticator data.' },
-};
-const IDENTITY_REQUIRED = ['username', 'userHandle', 'credentialId', 'userVerified', 'backupEligible', 'backupState', 'aaguid', 'authenticatorName', 'signCount'];
-
-const registration: Record<string, JsonSchema> = {
-  discoverable: { type: ['boolean', 'null'], description: 'credProps.rk as the client reported it; null when unknown.' },
-  attestationFormat: { type: 'string', minLength: 1 },
-  attestationType: { type: 'string', enum: ['none', 'self', 'basic', 'attca', 'anonca', 'uncertain'] },
-  attestationTrusted: { type: 'boolean', description: 'The attestation chained to a trust anchor of the application.' },
-};
-
-const schemas: Record<string, JsonSchema> = {
-  ErrorName: { type: 'string', enum: Object.keys(ERRORS), description: 'The error names of the four operations (docs/errors.md).' },
-  FailedEnvelope: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['status', 'errorMessage', 'sessionId'],
-    properties: {
-      status: { const: 'failed' },
-      errorMessage: {
-        type: 'array',
-        description: 'First the error name, then a short description for the integrator.',
-        prefixItems: [ref('ErrorName'), { type: 'string', minLength: 1 }],
-        minItems: 2,
-        maxItems: 2,
-      },
-      sessionId: { type: 'string' },
-    },
-  },
-  AuthenticatorSelection: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      authenticatorAttachment: { type: 'string', enum: ['platform', 'cross-platform'] },
-      requireResidentKey: { type: 'boolean' },
-      residentKey: { type: 'string', enum: ['discouraged', 'preferred', 'required'] },
-      userVerification: USER_VERIFICATION,
-    },
-  },
-  AttestationOptionsRequest: {
-    type: 'object',
-    required: ['username'],
-    properties: {
-      username: { type: 'string', minLength: 1, description: 'Standard: `<user>#<application domain>`; local: `<user>#localhost`. Length bounded by limits.usernameLength.' },
-      displayName: { type: 'string', minLength: 1 },
-      authenticatorSelection: ref('AuthenticatorSelection'),
-      attestation: { type: 'string', enum: ['none', 'indirect', 'direct', 'enterprise'] },
-      extensions: { type: 'object' },
-      hints: HINTS,
-      mediation: {
-        type: 'string', enum: ['optional', 'required', 'conditional'],
-        description: '`conditional`: an automatic passkey upgrade (conditional create); its result may lack the UP flag. The others change nothing.',
-      },
-    },
-  },
-  AttestationOptionsResponse: okEnvelope({
-    rp: { type: 'object', additionalProperties: false, required: ['name', 'icon', 'id'], properties: { name: { type: 'string' }, icon: { type: 'string' }, id: { type: 'string', minLength: 1 } } },
-    user: {
-      type: 'object', additionalProperties: false, required: ['name', 'icon', 'id', 'displayName'],
-      properties: { name: { type: 'string' }, icon: { type: 'string' }, id: NONEMPTY_BASE64URL, displayName: { type: 'string' } },
-    },
-    challenge: { type: 'string', minLength: 43, pattern: '^[A-Za-z0-9_-]+$' },
-    pubKeyCredParams: {
-      type: 'array', minItems: 1,
-      items: { type: 'object', additionalProperties: false, required: ['type', 'alg'], properties: { type: { const: 'public-key' }, alg: { type: 'integer' } } },
-    },
-    timeout: { type: 'integer', minimum: 1, description: 'Milliseconds.' },
-    excludeCredentials: { type: 'array', items: descriptor },
-    authenticatorSelection: ref('AuthenticatorSelection'),
-    attestation: { type: 'string', enum: ['none', 'indirect', 'direct', 'enterprise'] },
-    extensions: { type: 'object', required: ['credProps'], properties: { credProps: { const: true } } },
-    hints: { ...HINTS, description: 'The request\'s hints, else the application\'s default hints; absent when neither has any.' },
-    mediation: { const: 'conditional', description: 'Only when the request asked for a conditional create: call create() with mediation "conditional".' },
-  }, ['rp', 'user', 'challenge', 'pubKeyCredParams', 'timeout', 'excludeCredentials', 'authenticatorSelection', 'attestation', 'extensions']),
-  AttestationResultRequest: {
-    type: 'object',
-    required: ['id', 'rawId', 'type', 'response'],
-    properties: {
-      id: NONEMPTY_BASE64URL,
-      rawId: NONEMPTY_BASE64URL,
-      type: { const: 'public-key' },
-      response: {
-        type: 'object', required: ['clientDataJSON', 'attestationObject'],
-        properties: { clientDataJSON: NONEMPTY_BASE64URL, attestationObject: NONEMPTY_BASE64URL, transports: { type: 'array', items: { type: 'string' } } },
-      },
-      extensions: { type: 'object', description: 'Client extension results. Local variant: must contain `localhost: true`.' },
-    },
-  },
-  AttestationResultResponse: okEnvelope({
-    localhost: { ...NONEMPTY_BASE64URL, description: 'Local variant only: the sealed key blob to send back in extensions.localhost of every assertion result.' },
-    ...identity,
-    ...registration,
-  }, [...IDENTITY_REQUIRED, ...Object.keys(registration)]),
-  AssertionOptionsRequest: {
-    type: 'object',
-    required: ['username'],
-    properties: {
-      username: { type: 'string', minLength: 1, description: '`<user>#<domain>` or `<user>#localhost`; an empty user part (`#<domain>`, `#localhost`) signs in without a user name (empty allowCredentials).' },
-      userVerification: USER_VERIFICATION,
-      extensions: { type: 'object' },
-      hints: HINTS,
-    },
-  },
-  AssertionOptionsResponse: okEnvelope({
-    challenge: { type: 'string', minLength: 43, pattern: '^[A-Za-z0-9_-]+$' },
-    timeout: { type: 'integer', minimum: 1, description: 'Milliseconds.' },
-    rpId: { type: 'string', minLength: 1 },
-    allowCredentials: { type: 'array', items: descriptor },
-    userVerification: USER_VERIFICATION,
-    extensions: { type: 'object' },
-    hints: { ...HINTS, description: 'The request\'s hints, else the application\'s default hints; absent when neither has any.' },
-  }, ['challenge', 'timeout', 'rpId', 'allowCredentials', 'userVerification', 'extensions']),
-  AssertionResultRequest: {
-    type: 'object',
-    required: ['id', 'rawId', 'type', 'response'],
-    properties: {
-      id: NONEMPTY_BASE64URL,
-      rawId: NONEMPTY_BASE64URL,
-      type: { const: 'public-key' },
-      response: {
-        type: 'object', required: ['clientDataJSON', 'authenticatorData', 'signature'],
-        properties: {
-          clientDataJSON: NONEMPTY_BASE64URL, authenticatorData: NONEMPTY_BASE64URL, signature: NONEMPTY_BASE64URL,
-          userHandle: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_-]*$', description: 'Required (non-empty) in a sign-in without a user name.' },
-        },
-      },
-      extensions: { type: 'object', description: 'Local variant: must contain `localhost` = the blob from the attestation result.' },
-    },
-  },
-  AssertionResultResponse: okEnvelope(identity, IDENTITY_REQUIRED),
-
-  ...ADMIN_SCHEMAS,
-};
+/** Seconds to wait before asking again (429). */
+export const RetryAfterSchema = Type.Integer({ minimum: 1 });
 
 const serviceHeaders = [
   { name: 'User-agent', in: 'header', required: true, schema: { type: 'string', pattern: '^\\S+ AppID: \\S+$' }, description: 'Exactly `<vendor> AppID: <Client ID>` (the vendor word is configured, default `Vendor`).' },
@@ -184,7 +70,7 @@ function failures(statuses: readonly number[]) {
   return Object.fromEntries(statuses.map((status) => [String(status), {
     description: names[status] ?? 'Failure',
     content: jsonContent(ref('FailedEnvelope')),
-    ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 1 } } } } : {}),
+    ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: jsonSchema(RetryAfterSchema) } } } : {}),
   }]));
 }
 
@@ -212,10 +98,14 @@ const paths = {
 
 export interface DocumentOptions {
   readonly version?: string;
+  /** The configured `limits` (user name and display name lengths bound the options requests). */
+  readonly limits?: RequestLimits;
 }
 
 /** The OpenAPI 3.1 document (a fresh object each call). */
 export function openApiDocument(options: DocumentOptions = {}): Record<string, unknown> {
+  const schemas = openApiSchemas(options.limits);
+  const shared = new Map(Object.entries(schemas).map(([name, schema]) => [schema, name]));
   return structuredClone({
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -232,7 +122,7 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
     ],
     paths,
     components: {
-      schemas,
+      schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, jsonSchema(schema, shared)])),
       securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'An admin token made with `passkey-server admin token create`.' } },
     },
   });

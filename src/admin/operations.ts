@@ -9,6 +9,7 @@ import { Problems } from '../config/checks.js';
 import { deriveUserHandle } from '../ceremonies/user-handle.js';
 import type { AuditLog } from '../audit/log.js';
 import type { AuditDetails } from '../audit/types.js';
+import { NICKNAME_MAX, type CredentialPage, type UserCredentialsDeleted } from '../schemas/admin.js';
 import type { CredentialStore } from '../stores/types.js';
 import type { Runtime } from '../util/runtime.js';
 import type { ApplicationRecord, ApplicationStore } from '../applications/store.js';
@@ -38,21 +39,9 @@ export interface Actor {
   readonly remoteAddress?: string | null;
 }
 
-export interface CredentialPage {
-  readonly credentials: CredentialView[];
-  /** Pass as `after` for the next page; null on the last page (after a full page, the next may be empty). */
-  readonly next: string | null;
-}
-
-export interface UserCredentialsDeleted {
-  readonly clientId: string;
-  /** The user's username (null when named by user handle and no credential was left to tell it). */
-  readonly username: string | null;
-  readonly deleted: number;
-}
+export type { CredentialPage, UserCredentialsDeleted };
 
 export const MAX_PAGE = 1000;
-const NICKNAME_MAX = 64;
 
 export class AdminOperations {
   constructor(private readonly deps: AdminDeps) {}

@@ -1,5 +1,6 @@
 // What the admin API and CLI show: applications and credentials as JSON, times in ISO 8601, no key bytes.
 import type { ApplicationConfig } from '../config.js';
+import type { CredentialView } from '../schemas/admin.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { effectiveVariants, type ApplicationRecord } from '../applications/store.js';
 import { bundledCatalog, describeAuthenticator, type AuthenticatorCatalog } from '../authenticators/index.js';
@@ -26,34 +27,8 @@ export function applicationView(record: ApplicationRecord): ApplicationView {
   };
 }
 
-export interface CredentialView {
-  readonly clientId: string;
-  readonly credentialId: string;
-  readonly userHandle: string;
-  readonly username: string;
-  readonly nickname: string | null;
-  /** From FIDO metadata at registration, else from the bundled AAGUID lists; null when unknown. */
-  readonly authenticatorName: string | null;
-  /** SVG data URIs for light and dark backgrounds (passkey providers only); null when unknown. */
-  readonly authenticatorIconLight: string | null;
-  readonly authenticatorIconDark: string | null;
-  /** true only when a trusted attestation proved the AAGUID the name and icons come from. */
-  readonly authenticatorVerified: boolean;
-  readonly aaguid: string;
-  readonly algorithm: number;
-  readonly transports: readonly string[];
-  readonly backupEligible: boolean;
-  readonly backupState: boolean;
-  readonly userVerified: boolean;
-  readonly residentKey: boolean | null;
-  readonly attestationFormat: string;
-  readonly attestationType: string;
-  readonly attestationTrusted: boolean;
-  readonly signCount: number;
-  readonly cloneWarning: boolean;
-  readonly createdAt: string;
-  readonly lastUsedAt: string | null;
-}
+/** A credential as the admin API and CLI show it (schemas/admin.ts `CredentialSchema`). */
+export type { CredentialView };
 
 export function credentialView(record: CredentialRecord, catalog: AuthenticatorCatalog = bundledCatalog()): CredentialView {
   const authenticator = describeAuthenticator({ aaguid: record.aaguid, metadataName: record.authenticatorName, proven: record.attestationTrusted }, catalog);

@@ -3,13 +3,14 @@
 // whose user part is empty (`#<domain>`, `#localhost`) starts a sign-in without a user name (docs/api.md).
 
 import type { UserVerification } from '../config.js';
+import type { AssertionOptionsFields } from '../schemas/answers.js';
 import { FidoError } from '../errors.js';
 import type { CeremonyContext } from './context.js';
 import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './options-call.js';
 import type { AssertionOptionsRequest } from './requests.js';
 import { fakeCredentialFor } from './fake-credential.js';
 
-export async function assertionOptions(ctx: CeremonyContext, request: AssertionOptionsRequest): Promise<Record<string, unknown>> {
+export async function assertionOptions(ctx: CeremonyContext, request: AssertionOptionsRequest): Promise<AssertionOptionsFields> {
   const { application: app, deps } = ctx;
   const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username, true);
   // Without a user name the browser offers whichever discoverable credential the user picks: the list stays

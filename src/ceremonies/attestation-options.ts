@@ -2,11 +2,12 @@
 // docs/decisions.md "Options responses"). Stores the ceremony the result call will take by its challenge.
 
 import type { UserVerification } from '../config.js';
+import type { AttestationOptionsFields } from '../schemas/answers.js';
 import type { CeremonyContext } from './context.js';
 import { beginOptionsCall, descriptorOf, hintsMember } from './options-call.js';
 import type { AttestationOptionsRequest, AuthenticatorSelection } from './requests.js';
 
-export async function attestationOptions(ctx: CeremonyContext, request: AttestationOptionsRequest): Promise<Record<string, unknown>> {
+export async function attestationOptions(ctx: CeremonyContext, request: AttestationOptionsRequest): Promise<AttestationOptionsFields> {
   const { application: app, deps } = ctx;
   const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username);
   const userVerification = effectiveUserVerification(request.authenticatorSelection?.userVerification, app.userVerification);

@@ -3,6 +3,7 @@
 // descriptor both answers list (excludeCredentials, allowCredentials).
 
 import type { Hint } from '../config.js';
+import type { Descriptor } from '../schemas/answers.js';
 import type { Application } from '../service.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { encodeBase64url } from '../util/base64url.js';
@@ -38,11 +39,7 @@ export function beginOptionsCall(ctx: CeremonyContext, username: string, allowEm
   };
 }
 
-export interface Descriptor {
-  readonly type: 'public-key';
-  readonly id: string;
-  readonly transports: string[];
-}
+export type { Descriptor };
 
 /**
  * The `hints` member of an options answer: the request's (even an empty list: the caller chose none), else

@@ -1,44 +1,19 @@
 // What a successful result answers beyond the envelope: who signed in or registered, and how (docs/api.md
 // "Who and how"). One place builds these fields for both result operations and both variants, so that an
-// identity provider reads the same names whichever path answered. Failures never reach this module.
+// identity provider reads the same names whichever path answered. Failures never reach this module. Their
+// types come from the answers' schemas (schemas/answers.ts), which the OpenAPI document is generated from.
 
+import type { IdentityFieldsSchema, RegistrationFieldsSchema } from '../schemas/answers.js';
+import type { Shape } from '../schemas/typebox.js';
+import type { Attachment } from '../schemas/values.js';
 import type { CredentialRecord } from '../stores/types.js';
 import type { AuthenticatorFlags } from '../webauthn/types.js';
 
-/** What the browser reported as `authenticatorAttachment` (unsigned: a hint for display, never for policy). */
-export type Attachment = 'platform' | 'cross-platform';
-
-/** The fields every ok answer of both result operations carries. */
-export interface IdentityFields {
-  /** The owner's full `<user>#<domain>` (from the credential, never from the request). */
-  readonly username: string;
-  /** base64url user handle (user.id). */
-  readonly userHandle: string;
-  /** base64url credential id. */
-  readonly credentialId: string;
-  readonly userVerified: boolean;
-  /** BE and BS of this ceremony's authenticator data: a synced passkey has both. */
-  readonly backupEligible: boolean;
-  readonly backupState: boolean;
-  /** Lower-case dashed UUID; all zeros when the authenticator gives none. */
-  readonly aaguid: string;
-  /** The authenticator's name when known, else null. */
-  readonly authenticatorName: string | null;
-  /** The counter this ceremony's authenticator data carried. */
-  readonly signCount: number;
-  /** Only when the browser sent it. */
-  readonly authenticatorAttachment?: Attachment;
-}
-
+/** The fields every ok answer of both result operations carries (docs/api.md "Who and how"). */
+export type IdentityFields = Shape<typeof IdentityFieldsSchema>;
 /** A registration's answer adds what the registration learnt about the credential. */
-export interface RegistrationFields extends IdentityFields {
-  /** credProps.rk as the client reported it: whether the credential is discoverable; null when unknown. */
-  readonly discoverable: boolean | null;
-  readonly attestationFormat: string;
-  readonly attestationType: CredentialRecord['attestationType'];
-  /** Whether the attestation chained to a trust anchor the application accepts. */
-  readonly attestationTrusted: boolean;
-}
+export type RegistrationFields = Shape<typeof RegistrationFieldsSchema>;
+export type { Attachment };
 
 /** What this ceremony's authenticator data said, as the answer reports it. */
 export interface CeremonyFacts {

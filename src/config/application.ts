@@ -7,28 +7,20 @@ import {
   type UserVerification, type Variant,
 } from '../config.js';
 import { CrlError, MAX_CRL_BYTES, parseCrls } from '../webauthn/crl.js';
+import { APPLICATION_KEYS, ATTESTATION_KEYS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../schemas/applications.js';
 import { DEFAULTS } from './defaults.js';
 import {
   joinPath, readArray, readBoolean, readEnum, readInteger, readObject, readString, type JsonObject, type Problems,
 } from './checks.js';
 import { androidOriginProblem, domainProblem, hostMatchesDomain, parseOrigin } from './web.js';
 
-export const APPLICATION_KEYS = [
-  'clientId', 'name', 'icon', 'domain', 'origins', 'variants', 'localOrigins', 'timeoutMs', 'algorithms',
-  'userVerification', 'counterPolicy', 'revealUnknownUsers', 'allowCrossOrigin', 'topOrigins', 'attestation', 'hints', 'relatedOrigins',
-  'backupEligibility',
-] as const;
-export const ATTESTATION_KEYS = [
-  'trustAnchors', 'requireTrusted', 'metadata', 'metadataRoots', 'metadataCrls', 'enforceStatusAtAuthentication', 'aaguidAllow', 'aaguidDeny',
-] as const;
+export { APPLICATION_KEYS, ATTESTATION_KEYS };
 
 /** A Client ID travels in `User-agent: <vendor> AppID: <client id>`: visible ASCII, no spaces. */
 export const CLIENT_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
 const AAGUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** RS1 is offered only when an application lists it explicitly. */
 const KNOWN_ALGORITHMS = [...DEFAULT_ALGORITHMS, -65535];
-const MIN_TIMEOUT_MS = 10_000;
-const MAX_TIMEOUT_MS = 3_600_000;
 
 export interface ApplicationContext {
   readonly problems: Problems;

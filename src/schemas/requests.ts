@@ -4,6 +4,7 @@
 // authenticatorAttachment); a field we know is checked for presence, type, length and alphabet.
 
 import { Type, type Static } from './typebox.js';
+import { AttachmentSchema, AttestationConveyanceSchema, base64url, BASE64URL_PATTERN, literals, UserVerificationSchema } from './values.js';
 
 /** What the configuration bounds (config `limits`). */
 export interface RequestLimits {
@@ -17,16 +18,9 @@ export const MAX_TRANSPORTS = 16;
 /** A user handle is at most 64 bytes (WebAuthn L3 §5.4.3): 86 base64url characters. */
 const MAX_USER_HANDLE_CHARS = 86;
 
-/** Strict base64url without padding: the alphabet, and no length that leaves 6 spare bits (4n+1). */
-export const BASE64URL_PATTERN = '^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$';
 // C0 controls and DEL never belong in a user name or a display name.
 const NO_CONTROLS = '^[^\\u0000-\\u001F\\u007F]*$';
 
-const literals = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), description === undefined ? {} : { description });
-
-export const UserVerificationSchema = literals(['required', 'preferred', 'discouraged'] as const);
-export const AttestationConveyanceSchema = literals(['none', 'indirect', 'direct', 'enterprise'] as const);
 const Extensions = (description?: string) =>
   Type.Unsafe<Readonly<Record<string, unknown>>>(Type.Object({}, description === undefined ? {} : { description }));
 
@@ -35,11 +29,8 @@ const text = (maxLength: number, description?: string) => Type.String({
   ...(description === undefined ? {} : { description }),
 });
 
-export const base64url = (options: { readonly maxLength?: number; readonly description?: string } = {}) =>
-  Type.String({ minLength: 1, pattern: BASE64URL_PATTERN, detail: 'must be a non-empty base64url string', ...options });
-
 export const AuthenticatorSelectionSchema = Type.Object({
-  authenticatorAttachment: Type.Optional(literals(['platform', 'cross-platform'] as const)),
+  authenticatorAttachment: Type.Optional(AttachmentSchema),
   requireResidentKey: Type.Optional(Type.Boolean()),
   residentKey: Type.Optional(literals(['discouraged', 'preferred', 'required'] as const)),
   userVerification: Type.Optional(UserVerificationSchema),

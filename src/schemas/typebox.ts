@@ -1,18 +1,29 @@
 // The one file that imports TypeBox: schema builders, compiled validators and plain JSON Schema for the
 // OpenAPI document. Everything else in src/ builds and checks shapes through this file.
 
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { FormatRegistry, Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import { describeFailure, type FailureKind, type SchemaFailure } from './details.js';
 
 export { Type };
-export type { Static, TSchema, SchemaFailure };
+export type { Static, TProperties, TSchema, SchemaFailure };
+
+/** What a schema describes, every member read-only: the type the code hands around. */
+export type Shape<T extends TSchema> = DeepReadonly<Static<T>>;
+type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[]
+  : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+
+// TypeBox refuses a string whose `format` it does not know; the answers' times are RFC 3339 date-times.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
 
 export interface Validator<T> {
   check(value: unknown): value is T;
   /** undefined when the value conforms. Only called after `check` failed: it walks the schema again. */
   firstFailure(value: unknown): SchemaFailure | undefined;
+  /** Every way the value breaks the schema, as `<JSON Pointer>: <TypeBox's message>` (for tests and tools). */
+  explain(value: unknown): string[];
 }
 
 /** Compiles a schema into a validator; do it once at start, never per request. */
@@ -24,12 +35,43 @@ export function compile<T extends TSchema>(schema: T): Validator<Static<T>> {
       const error = compiled.Errors(value).First();
       return error === undefined ? undefined : describeFailure(error.schema, error.path, kindOf(error.type));
     },
+    explain: (value) => [...compiled.Errors(value)].map((error) => `${error.path === '' ? '/' : error.path}: ${error.message}`),
   };
 }
 
-/** The schema as plain JSON Schema 2020-12 (TypeBox's own symbol-keyed marks dropped). */
-export function jsonSchema(schema: TSchema): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+/**
+ * The schema as plain JSON Schema 2020-12: TypeBox's own symbol-keyed marks dropped, its tuples (draft-07
+ * `items` arrays) written as `prefixItems`, and every schema found in `shared` below the top written as a
+ * `$ref` to `#/components/schemas/<its name>` (the OpenAPI document's components).
+ */
+export function jsonSchema(schema: TSchema, shared: ReadonlyMap<TSchema, string> = new Map()): Record<string, unknown> {
+  return plain(schema, shared, true) as Record<string, unknown>;
+}
+
+function plain(node: unknown, shared: ReadonlyMap<TSchema, string>, top: boolean): unknown {
+  if (Array.isArray(node)) return node.map((item) => plain(item, shared, false));
+  if (typeof node !== 'object' || node === null) return node;
+  if (!top) {
+    const name = sharedName(node as TSchema, shared);
+    if (name !== undefined) return { $ref: `#/components/schemas/${name}` };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = plain(value, shared, false);
+  if (out.type === 'array' && Array.isArray(out.items)) {
+    out.prefixItems = out.items;
+    out.items = false;
+    delete out.additionalItems;
+  }
+  return out;
+}
+
+/** A shared schema, or the copy of one that Type.Optional made (same properties object). */
+function sharedName(node: TSchema, shared: ReadonlyMap<TSchema, string>): string | undefined {
+  const exact = shared.get(node);
+  if (exact !== undefined) return exact;
+  if (node.properties === undefined) return undefined;
+  for (const [schema, name] of shared) if (schema.properties === node.properties) return name;
+  return undefined;
 }
 
 function kindOf(type: ValueErrorType): FailureKind {
