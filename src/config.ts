@@ -6,7 +6,8 @@
 // (schemas/applications.ts): the OpenAPI document and the loader read the same lists.
 export type { AttestationConveyance, BackupEligibilityPolicy, Hint, UserVerification, Variant } from './schemas/values.js';
 export { HINTS } from './schemas/values.js';
-import type { BackupEligibilityPolicy, Hint, UserVerification, Variant } from './schemas/values.js';
+import type { ApplicationConfigSchema, ResolvedAttestationPolicySchema } from './schemas/applications.js';
+import type { Shape } from './schemas/typebox.js';
 /** The origin of an Android app: `android:apk-key-hash:` and the base64url SHA-256 of its signing certificate. */
 export const ANDROID_ORIGIN_PREFIX = 'android:apk-key-hash:';
 
@@ -15,83 +16,11 @@ export const DEFAULT_ALGORITHMS: readonly number[] = [-7, -35, -36, -8, -37, -38
 
 export const DEFAULT_TIMEOUT_MS = 180_000;
 
-export interface AttestationPolicy {
-  /** Absolute paths of PEM files whose certificates are trust anchors for attestation chains. */
-  readonly trustAnchors: readonly string[];
-  /** Refuse registrations whose attestation does not chain to a trust anchor. */
-  readonly requireTrusted: boolean;
-  /** Absolute path of a FIDO MDS3 BLOB (JWT) file, or null. */
-  readonly metadata: string | null;
-  /** AAGUIDs (lower-case, dashed) that may register; empty = any. */
-  readonly aaguidAllow: readonly string[];
-  /** AAGUIDs that may never register. */
-  readonly aaguidDeny: readonly string[];
-  /**
-   * Absolute paths of PEM files with the roots that sign `metadata` BLOBs. Absent or empty = the bundled
-   * roots of the real FIDO MDS3 (set it for the FIDO conformance tool's test MDS). Optional (additive).
-   */
-  readonly metadataRoots?: readonly string[];
-  /**
-   * Absolute paths of CRL files (PEM or DER) covering the `metadata` BLOB's signing chain. Absent or empty =
-   * the chain's revocation is not checked; given = every certificate of the chain below the root needs a
-   * current CRL of its issuer among them and must not be listed. Optional (additive).
-   */
-  readonly metadataCrls?: readonly string[];
-  /**
-   * Refuse authentication (AUTHENTICATOR_STATUS_NOT_ACCEPTED) by a credential whose authenticator model
-   * the metadata now reports compromised or revoked. Absent = false. Optional (additive).
-   */
-  readonly enforceStatusAtAuthentication?: boolean;
-}
+/** An application's attestation trust policy, resolved (schemas/applications.ts, docs/attestation.md). */
+export type AttestationPolicy = Shape<typeof ResolvedAttestationPolicySchema>;
 
-export interface ApplicationConfig {
-  readonly clientId: string;
-  readonly name: string;
-  readonly icon: string;
-  /** The registered developer domain: the RP ID of the standard variant. */
-  readonly domain: string;
-  /**
-   * Origins allowed in the standard variant (exact `scheme://host[:port]`), and Android apps as
-   * `android:apk-key-hash:<base64url SHA-256 of the signing certificate>`.
-   */
-  readonly origins: readonly string[];
-  readonly variants: readonly Variant[];
-  /**
-   * Origins allowed in the local variant. An entry without a port (`https://localhost`) allows any port
-   * of that scheme and host.
-   */
-  readonly localOrigins: readonly string[];
-  /** Ceremony lifetime and the `timeout` of options responses, in milliseconds. */
-  readonly timeoutMs: number;
-  /** COSE algorithms offered in pubKeyCredParams, in order. */
-  readonly algorithms: readonly number[];
-  /** Minimum user verification: `required` here overrides a weaker request. */
-  readonly userVerification: UserVerification | null;
-  /** `strict`: a counter that does not increase fails; `warn`: accepted, recorded as a clone warning. */
-  readonly counterPolicy: 'strict' | 'warn';
-  /** false: unknown users get options like known ones (no enumeration); true: CREDENTIAL_ID_NOT_FOUND. */
-  readonly revealUnknownUsers: boolean;
-  /** Accept a ceremony in a cross-origin frame (`clientDataJSON.crossOrigin`), embedded in one of `topOrigins`. */
-  readonly allowCrossOrigin: boolean;
-  /**
-   * Top-level origins that may embed a cross-origin ceremony (`clientDataJSON.topOrigin`, WebAuthn L3 §7.1
-   * step 10). Optional (additive); required (non-empty) when `allowCrossOrigin` is true.
-   */
-  readonly topOrigins?: readonly string[];
-  readonly attestation: AttestationPolicy;
-  /**
-   * Hints the options answer when the request sends none (WebAuthn L3 §5.4.7), in order of preference.
-   * Optional (additive); absent = none.
-   */
-  readonly hints?: readonly Hint[];
-  /**
-   * https origins on other registrable domains that may use `domain` as RP ID (WebAuthn L3 §5.11, related
-   * origins), accepted like `origins` in the standard variant. Optional (additive); absent = none.
-   */
-  readonly relatedOrigins?: readonly string[];
-  /** The BE flag a registration must have: any (absent), required (synced only), forbidden (device-bound only). */
-  readonly backupEligibility?: BackupEligibilityPolicy;
-}
+/** A validated application (schemas/applications.ts, where each setting is described; docs/configuration.md). */
+export type ApplicationConfig = Shape<typeof ApplicationConfigSchema>;
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }

@@ -15,7 +15,9 @@ import {
   AssertionResultRequestSchema, AttestationResultRequestSchema, assertionOptionsRequestSchema, attestationOptionsRequestSchema,
   type RequestLimits,
 } from '../schemas/requests.js';
-import { ApplicationInputSchema, ApplicationSchema, AttestationPolicySchema } from '../schemas/applications.js';
+import {
+  ApplicationInputSchema, ApplicationSchema, AttestationPolicySchema, ResolvedAttestationPolicySchema,
+} from '../schemas/applications.js';
 import {
   adminErrorSchemas, ApplicationDeletedSchema, ApplicationListSchema, AuditEventSchema, AuditPageSchema, CredentialDeletedSchema,
   CredentialPageSchema, CredentialRenameSchema, CredentialSchema, HealthSchema, MetadataReloadFailedSchema, MetadataReloadSchema,
@@ -41,6 +43,7 @@ export function openApiSchemas(limits: RequestLimits = DEFAULTS.limits): Readonl
     Health: HealthSchema,
     Readiness: ReadinessSchema,
     AttestationPolicy: AttestationPolicySchema,
+    ResolvedAttestationPolicy: ResolvedAttestationPolicySchema,
     ApplicationInput: ApplicationInputSchema,
     Application: ApplicationSchema,
     ApplicationList: ApplicationListSchema,

@@ -1,19 +1,13 @@
 // What the admin API and CLI show: applications and credentials as JSON, times in ISO 8601, no key bytes.
-import type { ApplicationConfig } from '../config.js';
 import type { CredentialView } from '../schemas/admin.js';
+import type { ApplicationSchema } from '../schemas/applications.js';
+import type { Shape } from '../schemas/typebox.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { effectiveVariants, type ApplicationRecord } from '../applications/store.js';
 import { bundledCatalog, describeAuthenticator, type AuthenticatorCatalog } from '../authenticators/index.js';
 
-export interface ApplicationView extends ApplicationConfig {
-  readonly approved: boolean;
-  readonly disabled: boolean;
-  /** The variants the four operations accept now (standard only once approved). */
-  readonly activeVariants: ApplicationConfig['variants'];
-  readonly source: 'config' | 'admin';
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+/** An application as the admin API and CLI show it (schemas/applications.ts `ApplicationSchema`). */
+export type ApplicationView = Shape<typeof ApplicationSchema>;
 
 export function applicationView(record: ApplicationRecord): ApplicationView {
   return {

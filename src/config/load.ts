@@ -14,7 +14,8 @@ import {
 import { builtInConfig, DEFAULTS } from './defaults.js';
 import { applyEnvOverrides } from './env.js';
 import { ConfigError } from './errors.js';
-import { OPS_TOP_LEVEL_KEYS, readOps } from './ops.js';
+import { readOps } from './ops.js';
+import { DemoSchema, keysOf, LimitsSchema, ListenSchema, LocalSchema, TOP_LEVEL_KEYS } from '../schemas/config.js';
 import { domainProblem, postgresUrlProblem, redactUrl, redisUrlProblem } from './web.js';
 
 export { ConfigError } from './errors.js';
@@ -26,10 +27,7 @@ export interface LoadConfigOptions {
   readonly cwd: string;
 }
 
-export const TOP_LEVEL_KEYS = [
-  '$schema', 'listen', 'database', 'sqliteWriter', 'challenges', 'local', 'demo', 'vendor', 'dataDir', 'secretsFile', 'limits', 'applications',
-  ...OPS_TOP_LEVEL_KEYS,
-] as const;
+export { TOP_LEVEL_KEYS };
 
 /** `<vendor> AppID: <client id>`: the vendor word is one token. */
 const VENDOR_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
@@ -140,7 +138,7 @@ function readSqliteWriter(problems: Problems, raw: unknown): SqliteWriterSetting
 }
 
 function readListen(problems: Problems, path: string, raw: unknown, fallback: { host: string; port: number }): { host: string; port: number } | undefined {
-  const listen = readObject(problems, path, raw, ['host', 'port']);
+  const listen = readObject(problems, path, raw, keysOf(ListenSchema));
   if (listen === undefined) return undefined;
   const host = listen.host === undefined ? fallback.host : readString(problems, joinPath(path, 'host'), listen.host, { max: 253 });
   const port = listen.port === undefined ? fallback.port : readInteger(problems, joinPath(path, 'port'), listen.port, 0, 65535);
@@ -188,7 +186,7 @@ function readChallenges(problems: Problems, raw: unknown): ChallengeStoreConfig 
 
 function readLocal(problems: Problems, raw: unknown): { enabled: boolean } | undefined {
   if (raw === undefined) return { enabled: DEFAULTS.localEnabled };
-  const local = readObject(problems, 'local', raw, ['enabled']);
+  const local = readObject(problems, 'local', raw, keysOf(LocalSchema));
   if (local === undefined) return undefined;
   const enabled = local.enabled === undefined ? DEFAULTS.localEnabled : readBoolean(problems, 'local.enabled', local.enabled);
   return enabled === undefined ? undefined : { enabled };
@@ -196,7 +194,7 @@ function readLocal(problems: Problems, raw: unknown): { enabled: boolean } | und
 
 /** The demo is on in the built-in configuration only: a config file turns it on explicitly. */
 function readDemo(problems: Problems, raw: unknown): ServiceConfig['demo'] | undefined {
-  const demo = readObject(problems, 'demo', raw ?? {}, ['enabled', 'host', 'port', 'devHostnames']);
+  const demo = readObject(problems, 'demo', raw ?? {}, keysOf(DemoSchema));
   if (demo === undefined) return undefined;
   const enabled = demo.enabled === undefined ? false : readBoolean(problems, 'demo.enabled', demo.enabled);
   const listen = readListen(problems, 'demo', { host: demo.host, port: demo.port }, DEFAULTS.demo);
@@ -221,7 +219,7 @@ function readDevHostname(problems: Problems, path: string, value: unknown): stri
 }
 
 function readLimits(problems: Problems, raw: unknown): ServiceConfig['limits'] | undefined {
-  const limits = readObject(problems, 'limits', raw ?? {}, ['bodyBytes', 'usernameLength', 'displayNameLength']);
+  const limits = readObject(problems, 'limits', raw ?? {}, keysOf(LimitsSchema));
   if (limits === undefined) return undefined;
   const read = (key: 'bodyBytes' | 'usernameLength' | 'displayNameLength', min: number, max: number) =>
     limits[key] === undefined ? DEFAULTS.limits[key] : readInteger(problems, `limits.${key}`, limits[key], min, max);

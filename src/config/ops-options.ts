@@ -5,6 +5,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import type { RateLimitRule } from '../ratelimit/types.js';
 import type { OpsOptions } from '../config.js';
+import { AdminSchema, AuditSchema, keysOf, RateLimitRuleSchema, RateLimitsSchema } from '../schemas/config.js';
 export type { AdminListenerOptions, OpsOptions } from '../config.js';
 
 
@@ -64,7 +65,7 @@ export function readOpsOptions(raw: Raw, dataDir: string, baseDir: string, probl
     if (value === undefined) return fallback;
     if (value === null) return null;
     if (!isObject(value)) { problems.push(`${path}: must be {"burst": n, "perSecond": n} or null`); return fallback; }
-    known(path, value, ['burst', 'perSecond']);
+    known(path, value, keysOf(RateLimitRuleSchema));
     const { burst, perSecond } = value;
     if (typeof burst !== 'number' || !Number.isFinite(burst) || burst < 1) problems.push(`${path}.burst: must be a number >= 1`);
     if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond <= 0) problems.push(`${path}.perSecond: must be a number > 0`);
@@ -72,11 +73,11 @@ export function readOpsOptions(raw: Raw, dataDir: string, baseDir: string, probl
   };
 
   const admin = section('admin');
-  known('admin', admin, ['enabled', 'host', 'port', 'tokensFile', 'metricsRequireToken']);
+  known('admin', admin, keysOf(AdminSchema));
   const tokensFile = text('admin.tokensFile', admin.tokensFile, defaults.admin.tokensFile);
 
   const limits = section('rateLimits');
-  known('rateLimits', limits, ['store', 'keyPrefix', 'perApplication', 'perAddress', 'applications', 'exemptAddresses', 'onStoreError']);
+  known('rateLimits', limits, keysOf(RateLimitsSchema));
   const store = text('rateLimits.store', limits.store, defaults.rateLimits.store);
   if (store !== 'memory' && !/^rediss?:\/\//.test(store)) problems.push('rateLimits.store: must be "memory" or a redis:// URL');
   const applications: Record<string, RateLimitRule | null> = {};
@@ -93,7 +94,7 @@ export function readOpsOptions(raw: Raw, dataDir: string, baseDir: string, probl
   if (onStoreError !== 'allow' && onStoreError !== 'deny') problems.push('rateLimits.onStoreError: must be "allow" or "deny"');
 
   const audit = section('audit');
-  known('audit', audit, ['maxEvents', 'options']);
+  known('audit', audit, keysOf(AuditSchema));
   const auditOptions = audit.options === undefined ? 'failures' : audit.options;
   if (auditOptions !== 'failures' && auditOptions !== 'all') problems.push('audit.options: must be "failures" or "all"');
 

@@ -4,11 +4,10 @@
 // loader's (so they are reported together with every other problem), and decides the admin port when the
 // operator did not.
 import { isAbsolute } from 'node:path';
+import { OPS_TOP_LEVEL_KEYS } from '../schemas/config.js';
 import { readOpsOptions, type OpsOptions } from './ops-options.js';
 import { DEFAULTS } from './defaults.js';
 import { isObject, type JsonObject, type Problems } from './checks.js';
-
-export const OPS_TOP_LEVEL_KEYS = ['admin', 'rateLimits', 'audit', 'applicationCacheMs', 'shutdownDeadlineMs', 'requestLog'] as const;
 
 /** The environment variable that sets the admin port (in ENV_OVERRIDES). */
 const ADMIN_PORT_ENV = 'PASSKEY_ADMIN_PORT';

@@ -3,7 +3,7 @@
 // schemas; the checks that need more than a shape (origins under the domain, files that must exist and
 // parse) stay in config/application.ts, which reports every problem at once.
 
-import { Type, type Static } from './typebox.js';
+import { Type } from './typebox.js';
 import {
   aaguid, BackupEligibilitySchema, CounterPolicySchema, dateTime, HINTS, HintSchema, nullable, UserVerificationSchema, VariantSchema,
 } from './values.js';
@@ -27,6 +27,13 @@ export const AttestationPolicySchema = Type.Object({
   description: 'The application\'s attestation trust policy (docs/attestation.md). Paths are files on the service\'s host; relative ones resolve against the config file\'s folder (admin API: the data folder).',
 });
 
+/** The policy as the loader resolves it: the first five keys always present, paths absolute. */
+const POLICY_ALWAYS = ['trustAnchors', 'requireTrusted', 'metadata', 'aaguidAllow', 'aaguidDeny'] as const;
+export const ResolvedAttestationPolicySchema = Type.Object({
+  ...Type.Required(Type.Pick(AttestationPolicySchema, POLICY_ALWAYS)).properties,
+  ...Type.Omit(AttestationPolicySchema, POLICY_ALWAYS).properties,
+}, { additionalProperties: false, description: 'The attestation trust policy, resolved: paths absolute, defaults filled in.' });
+
 export const MIN_TIMEOUT_MS = 10_000;
 export const MAX_TIMEOUT_MS = 3_600_000;
 const origins = (description: string, maxItems?: number) => Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
@@ -45,8 +52,8 @@ const applicationFields = {
   timeoutMs: Type.Integer({ minimum: MIN_TIMEOUT_MS, maximum: MAX_TIMEOUT_MS, description: 'Ceremony lifetime and the options\' `timeout`.' }),
   algorithms: Type.Array(Type.Integer(), { minItems: 1, description: 'COSE algorithms offered in pubKeyCredParams, in order.' }),
   userVerification: nullable(UserVerificationSchema, 'Minimum user verification; null: what the request asks.'),
-  counterPolicy: CounterPolicySchema,
-  revealUnknownUsers: Type.Boolean(),
+  counterPolicy: Type.Union(CounterPolicySchema.anyOf, { description: '`strict`: a counter that does not increase fails; `warn`: accepted, recorded as a clone warning.' }),
+  revealUnknownUsers: Type.Boolean({ description: 'false: unknown users get options like known ones (no enumeration); true: CREDENTIAL_ID_NOT_FOUND.' }),
   allowCrossOrigin: Type.Boolean({ description: 'Accept a ceremony in a cross-origin frame (clientDataJSON.crossOrigin), embedded in one of topOrigins.' }),
   topOrigins: origins('Top-level origins that may embed a cross-origin ceremony (clientDataJSON.topOrigin); required with allowCrossOrigin.', 64),
   attestation: AttestationPolicySchema,
@@ -79,10 +86,16 @@ export const ApplicationInputSchema = Type.Partial(Type.Object(applicationFields
 /** Keys an application shows only when written (added later; an older entry stays exactly as it was). */
 const ADDITIVE = ['topOrigins', 'hints', 'relatedOrigins', 'backupEligibility'] as const;
 
-/** An application as the admin API shows it: every setting resolved, and its state. */
-export const ApplicationSchema = Type.Object({
-  ...Type.Omit(Type.Object(applicationFields), ADDITIVE).properties,
+/** A validated application (src/config.ts `ApplicationConfig`): every setting resolved. */
+export const ApplicationConfigSchema = Type.Object({
+  ...Type.Omit(Type.Object(applicationFields), [...ADDITIVE, 'attestation']).properties,
+  attestation: ResolvedAttestationPolicySchema,
   ...Type.Partial(Type.Pick(Type.Object(applicationFields), ADDITIVE)).properties,
+}, { additionalProperties: false });
+
+/** An application as the admin API shows it: its validated settings and its state. */
+export const ApplicationSchema = Type.Object({
+  ...ApplicationConfigSchema.properties,
   approved: Type.Boolean({ description: 'Standard variant approved for the domain.' }),
   disabled: Type.Boolean(),
   activeVariants: Type.Array(VariantSchema, { description: 'The variants the four operations accept now (standard only once approved).' }),
@@ -90,4 +103,3 @@ export const ApplicationSchema = Type.Object({
   createdAt: dateTime(),
   updatedAt: dateTime(),
 }, { additionalProperties: false });
-export type ApplicationShown = Static<typeof ApplicationSchema>;
