@@ -7,7 +7,8 @@ import { base64urlToBuffer } from './base64url.js';
 /** A JSON object as the service (through the relay) answers it: the envelope plus the options. */
 export type OptionsJSON = Readonly<Record<string, unknown>>;
 
-const ENVELOPE_FIELDS = ['status', 'errorMessage', 'sessionId'];
+/** Members of the answer that are not WebAuthn options: the envelope, and `mediation` (an argument of the call, not of `publicKey`). */
+const ENVELOPE_FIELDS = ['status', 'errorMessage', 'sessionId', 'mediation'];
 
 interface DescriptorJSON {
   readonly id: string;
@@ -25,7 +26,7 @@ function nativeParsers(): ParsingConstructor | undefined {
   return typeof native === 'function' ? (native as ParsingConstructor) : undefined;
 }
 
-/** Drops the envelope and every null/empty-string member: WebAuthn's dictionaries reject null enums. */
+/** Drops the envelope, `mediation` and every null/empty-string member: WebAuthn's dictionaries reject null enums. */
 function cleanOptions(json: OptionsJSON, top = true): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(json)) {
