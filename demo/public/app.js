@@ -1,11 +1,19 @@
-// The demo login page: register a passkey and sign in through the relay on this page's own origin.
+// The demo login page: register a passkey and sign in through the relay on this page's own origin, by name,
+// without a name (modal), or from the user name field's autofill list; offer the automatic upgrade after a
+// sign-in by name; show who signed in from the result answer; tell the browser's passkey manager the news.
 import {
-  creationOptionsFromJSON, credentialToJSON, describeFailure, describeWebAuthnError, requestOptionsFromJSON, webAuthnAvailability,
+  creationOptionsFromJSON, credentialToJSON, describeFailure, describeWebAuthnError, getClientCapabilities,
+  isConditionalMediationAvailable, requestOptionsFromJSON, sendSignals, startConditionalCreate, startConditionalGet,
+  webAuthnAvailability,
 } from '@passkey-server/browser';
 
 const $ = (id) => document.getElementById(id);
 let context = null;
-let pending = null; // the AbortController of a running create()/get()
+let pending = null; // the AbortController of a running modal create()/get()
+let busy = false; // a button's action is running
+// Requests that wait in the background: the autofill sign-in and the automatic upgrade. A browser runs one
+// WebAuthn request at a time, so every action stops them (and waits until the browser let them go) first.
+const background = { autofill: null, upgrade: null, renew: undefined };
 
 /** `text` for the user; `detail` (the error name and the service's description) for developers. */
 function show(kind, text, detail = '') {
@@ -16,10 +24,19 @@ function show(kind, text, detail = '') {
   $('message-detail').textContent = detail;
 }
 
+/** A line about a background request: `state` for scripts and tests, `text` for the user. */
+function status(id, state, text) {
+  const line = $(id);
+  line.dataset.state = state;
+  line.textContent = text;
+  line.hidden = text === '';
+}
+
 class CallFailed extends Error {
-  constructor(message, detail = '') {
+  constructor(message, detail = '', envelope = undefined) {
     super(message);
     this.detail = detail;
+    this.envelope = envelope;
   }
 }
 
@@ -44,14 +61,22 @@ async function callRelay(path, body) {
   if (envelope.status !== 'ok') {
     const failure = describeFailure(envelope);
     console.warn('passkey call failed', path, response.status, failure.name, failure.detail);
-    throw new CallFailed(failure.message, failure.name ? `${failure.name}: ${failure.detail}` : `HTTP ${response.status}`);
+    throw new CallFailed(failure.message, failure.name ? `${failure.name}: ${failure.detail}` : `HTTP ${response.status}`, envelope);
   }
   return envelope;
 }
 
+/** Passes the answer's `signals` to the browser (where it has the functions) and notes what became of them. */
+async function tellBrowser(answer) {
+  const outcomes = await sendSignals(answer);
+  if (outcomes.length === 0) return;
+  $('signals').dataset.outcomes = JSON.stringify(outcomes);
+  $('signals').textContent = `Told the browser's passkey manager: ${outcomes.map((o) => `${o.signal} ${o.status}${o.error ? ` (${o.error})` : ''}`).join(', ')}.`;
+}
+
 function username() {
   const user = $('username').value.trim();
-  if (user === '' || user.includes('#')) throw new CallFailed('Enter a user name (without "#").');
+  if (user === '' || user.includes('#')) throw new CallFailed('Enter a user name (without "#"), or use "Sign in with a passkey".');
   return `${user}${context.suffix}`;
 }
 
@@ -89,29 +114,144 @@ async function register() {
   show('ok', `Passkey registered for ${name}. You can sign in with it now.`);
 }
 
-async function signIn() {
+/** Synced or bound to one device, from the BE and BS flags of the result. */
+function backupOf(answer) {
+  if (answer.backupEligible && answer.backupState) return ['synced', 'synced across your devices'];
+  if (answer.backupEligible) return ['eligible', 'may sync, not backed up yet'];
+  return ['device-bound', 'bound to this device'];
+}
+
+/** Who signed in and with what, from an ok result answer (or the session the demo built from one). */
+function showIdentity(answer, how) {
+  $('signed-in').hidden = false;
+  $('signed-in').dataset.how = how;
+  $('signed-in').dataset.credentialId = answer.credentialId ?? '';
+  $('signed-in-user').textContent = answer.username;
+  if (typeof answer.credentialId !== 'string') {
+    $('signed-in-passkey').hidden = true;
+    return;
+  }
+  const [backup, text] = backupOf(answer);
+  $('signed-in-passkey').hidden = false;
+  $('passkey-name').textContent = answer.authenticatorName ?? 'of an unnamed make';
+  $('passkey-backup').dataset.backup = backup;
+  $('passkey-backup').textContent = text;
+}
+
+/** The result of a sign-in (modal or autofill): the answer says who, never the input field. */
+async function finishSignIn(credential, how) {
+  show('busy', 'Checking the signature…');
+  const answer = await callRelay('assertion/result', credentialToJSON(credential));
+  await tellBrowser(answer);
+  await refreshContext();
+  showIdentity(answer, how);
+  show('ok', `Signed in as ${answer.username}.`);
+  return answer;
+}
+
+async function signInByName() {
   const name = username();
   const options = await callRelay('assertion/options', { username: name, userVerification: $('user-verification').value });
   const credential = await withAuthenticator('get', (signal) => navigator.credentials.get({ ...requestOptionsFromJSON(options), signal }));
-  show('busy', 'Checking the signature…');
-  await callRelay('assertion/result', credentialToJSON(credential));
-  await refreshContext();
-  show('ok', `Signed in as ${name}.`);
+  const answer = await finishSignIn(credential, 'name');
+  void offerUpgrade(answer.username);
 }
 
-function guarded(action) {
+/** Modal sign-in without a name: the browser lists the passkeys it holds for this site. */
+async function signInWithPasskey() {
+  const options = await callRelay('assertion/options', { username: context.suffix, userVerification: $('user-verification').value });
+  const credential = await withAuthenticator('get', (signal) => navigator.credentials.get({ ...requestOptionsFromJSON(options), signal }));
+  await finishSignIn(credential, 'passkey');
+}
+
+/** Sign-in from the autofill list: a conditional get that waits for the user to pick a passkey in the field. */
+async function startAutofill() {
+  if (context.user) return;
+  if (!(await isConditionalMediationAvailable())) return status('autofill', 'unavailable', '');
+  let options;
+  try {
+    options = await callRelay('assertion/options', { username: context.suffix, userVerification: 'preferred' });
+  } catch (error) {
+    return status('autofill', 'failed', `Passkey suggestions are off: ${error.message}`);
+  }
+  const request = startConditionalGet(options);
+  background.autofill = request;
+  status('autofill', 'waiting', 'Your passkeys for this site are offered in the suggestions of the user name field.');
+  // The ceremony expires at the service after `timeout`: start a fresh one then.
+  if (typeof options.timeout === 'number') background.renew = setTimeout(() => void renewAutofill(request), options.timeout);
+  let credential;
+  try {
+    credential = await request.result;
+  } catch (error) {
+    return status('autofill', 'failed', `Passkey suggestions stopped: ${describeWebAuthnError(error, 'get')}`);
+  } finally {
+    if (background.autofill === request) background.autofill = null;
+  }
+  if (credential === null || request.aborted || busy) return status('autofill', 'stopped', '');
+  status('autofill', 'chosen', '');
+  await guarded(() => finishSignIn(credential, 'autofill'), { stop: false })();
+}
+
+async function renewAutofill(request) {
+  if (background.autofill !== request || busy) return;
+  await request.abort();
+  await startAutofill();
+}
+
+/** After a sign-in by name: let the browser save a passkey for this account by itself (conditional create). */
+async function offerUpgrade(name) {
+  const capabilities = await getClientCapabilities();
+  if (!capabilities?.conditionalCreate) return status('upgrade', 'unavailable', '');
+  let request;
+  try {
+    const options = await callRelay('attestation/options', {
+      username: name,
+      displayName: name.split('#')[0],
+      mediation: 'conditional',
+      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+      attestation: 'none',
+    });
+    if (busy) return status('upgrade', 'stopped', ''); // the user moved on while the options came
+    request = startConditionalCreate(options);
+    background.upgrade = request;
+    status('upgrade', 'offered', 'Your browser may now save a passkey for this account by itself, so that next time no name is needed.');
+    const credential = await request.result;
+    if (credential === null) return status('upgrade', 'stopped', '');
+    const answer = await callRelay('attestation/result', credentialToJSON(credential));
+    status('upgrade', 'created', `Your browser saved a new passkey${answer.authenticatorName ? ` in ${answer.authenticatorName}` : ''}: next time, sign in without your name.`);
+  } catch (error) {
+    const reason = error instanceof CallFailed ? error.message : describeWebAuthnError(error, 'create');
+    console.info('automatic passkey upgrade not done', error);
+    status('upgrade', 'declined', `No passkey was saved automatically (${reason})`);
+  } finally {
+    if (background.upgrade === request) background.upgrade = null;
+  }
+}
+
+async function stopBackground() {
+  clearTimeout(background.renew);
+  await Promise.all([background.autofill?.abort(), background.upgrade?.abort()]);
+}
+
+const BUTTONS = ['register', 'sign-in', 'passkey-sign-in'];
+
+/** Runs one action at a time, background requests stopped first; failures become the page's message. */
+function guarded(action, { stop = true } = {}) {
   return async () => {
-    if (pending) return;
-    $('register').disabled = true;
-    $('sign-in').disabled = true;
+    if (pending || busy) return;
+    busy = true;
+    for (const id of BUTTONS) $(id).disabled = true;
     try {
+      if (stop) await stopBackground();
       await action();
     } catch (error) {
-      if (error instanceof CallFailed) show('error', error.message, error.detail);
-      else show('error', `Unexpected error: ${error && error.message}`);
+      if (error instanceof CallFailed) {
+        show('error', error.message, error.detail);
+        if (error.envelope) await tellBrowser(error.envelope);
+      } else show('error', `Unexpected error: ${error?.message}`);
     } finally {
-      $('register').disabled = false;
-      $('sign-in').disabled = false;
+      busy = false;
+      for (const id of BUTTONS) $(id).disabled = false;
     }
   };
 }
@@ -126,12 +266,13 @@ async function refreshContext() {
   $('switch-variant').href = other;
   $('switch-variant').textContent = `Switch to the ${context.variant === 'standard' ? 'local' : 'standard'} variant`;
   $('signed-in').hidden = !context.user;
-  $('signed-in-user').textContent = context.user ?? '';
+  if (context.user) showIdentity({ username: context.user, ...context.passkey }, context.how ?? 'session');
 }
 
 async function signOut() {
   await fetch('/demo/sign-out', { method: 'POST', credentials: 'same-origin' });
   await refreshContext();
+  status('upgrade', 'off', '');
   show('ok', 'Signed out.');
 }
 
@@ -140,15 +281,17 @@ async function start() {
   const availability = webAuthnAvailability();
   if (!availability.ok) {
     show('error', availability.reason);
-    $('register').disabled = true;
-    $('sign-in').disabled = true;
+    for (const id of BUTTONS) $(id).disabled = true;
   }
   $('register').addEventListener('click', guarded(register));
-  $('sign-in').addEventListener('click', guarded(signIn));
+  $('sign-in').addEventListener('click', guarded(signInByName));
+  $('passkey-sign-in').addEventListener('click', guarded(signInWithPasskey));
   $('cancel').addEventListener('click', () => pending?.abort());
-  $('sign-out').addEventListener('click', () => void signOut());
+  $('sign-out').addEventListener('click', guarded(signOut));
   $('login').addEventListener('submit', (event) => event.preventDefault());
   document.body.dataset.ready = 'true';
+  // Started once the page is ready, while nobody is signed in; any button stops it (docs/demo.md).
+  if (availability.ok) await startAutofill();
 }
 
 start().catch((error) => show('error', `The demo could not start: ${error.message}`));

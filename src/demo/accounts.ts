@@ -7,9 +7,18 @@ import { dirname } from 'node:path';
 
 export type DemoVariant = 'standard' | 'local';
 
+/** What the sign-in's result answer said about the passkey, shown again after a reload. */
+export interface PasskeyFacts {
+  readonly credentialId: string;
+  readonly authenticatorName: string | null;
+  readonly backupEligible: boolean;
+  readonly backupState: boolean;
+}
+
 export interface DemoSession {
   readonly username: string;
   readonly variant: DemoVariant;
+  readonly passkey?: PasskeyFacts;
 }
 
 export const SESSION_COOKIE = 'demo_session';
@@ -65,7 +74,7 @@ export class DemoAccounts {
       this.#sessions.delete(token!);
       return undefined;
     }
-    return { username: session.username, variant: session.variant };
+    return { username: session.username, variant: session.variant, ...(session.passkey && { passkey: session.passkey }) };
   }
 
   #load(): Promise<Record<DemoVariant, Set<string>>> {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../util/log.js';
 import { createRelay, FileLocalStore, relatedOriginsDocument, type CeremonyResult, type Relay } from '@passkey-server/relay';
-import { DemoAccounts, type DemoVariant } from './accounts.js';
+import { DemoAccounts, type DemoVariant, type PasskeyFacts } from './accounts.js';
 import { pageFiles, serveStatic } from './static-files.js';
 import { ensureDevCertificate } from './tls.js';
 
@@ -74,7 +74,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     if (url.pathname === '/demo/context' && request.method === 'GET') {
       const session = accounts.sessionOf(request, variant);
       const suffix = variant === 'standard' ? `#${options.standardDomain}` : '#localhost';
-      return respond(response, 200, 'application/json', JSON.stringify({ variant, suffix, user: session?.username ?? null, ...context }));
+      return respond(response, 200, 'application/json', JSON.stringify({ variant, suffix, user: session?.username ?? null, passkey: session?.passkey ?? null, ...context }));
     }
     if (url.pathname === '/demo/sign-out' && request.method === 'POST') {
       response.setHeader('set-cookie', accounts.signOut(request));
@@ -120,7 +120,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     onResult: async (result: CeremonyResult) => {
       if (!result.ok || result.username === undefined) return;
       if (result.operation === 'attestation') await accounts.markRegistered(variant, result.username);
-      else result.response.setHeader('set-cookie', accounts.signIn({ username: result.username, variant }));
+      else result.response.setHeader('set-cookie', accounts.signIn({ username: result.username, variant, ...passkeyFacts(result.body) }));
     },
     ...(options.log ? { log: options.log } : {}),
   });
@@ -135,6 +135,13 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       server.closeAllConnections();
     }),
   };
+}
+
+/** The passkey facts of an ok assertion answer (the service's identity fields), when it has them. */
+function passkeyFacts(body: Record<string, unknown>): { passkey?: PasskeyFacts } {
+  const { credentialId, authenticatorName, backupEligible, backupState } = body;
+  if (typeof credentialId !== 'string' || typeof backupEligible !== 'boolean' || typeof backupState !== 'boolean') return {};
+  return { passkey: { credentialId, authenticatorName: typeof authenticatorName === 'string' ? authenticatorName : null, backupEligible, backupState } };
 }
 
 /** Only the demo's own files run, plus the page's import map (allowed by its hash, not by 'unsafe-inline'). */

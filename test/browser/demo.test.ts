@@ -1,80 +1,13 @@
 // Proof in a real browser: headless Debian Chromium drives the demo page's own buttons, through the relay,
-// against the real service process, with CDP virtual authenticators (a platform CTAP2 one and a U2F key).
+// against the real service process, with CDP virtual authenticators (a platform CTAP2 one and a U2F key):
+// registration and sign-in by name in both variants, refusals, development hostnames. Sign-in without a
+// name, autofill and the upgrade are in usernameless.test.ts.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page, Response } from 'playwright-core';
 import { ENGLISH_SENTENCES } from '@passkey-server/browser';
-import { startDemo, type RunningDemo } from '../../src/demo/index.js';
-import {
-  attestationFormatOf, freePort, launchChromium, openTab, screenshot, signCountOf, startServiceProcess,
-  type AuthenticatorKind, type BrowserTab, type ServiceProcess,
-} from './support.js';
-
-const CLIENT_ID = 'demo-client';
-const DOMAIN = 'demo.localhost';
-
-interface Captured {
-  assertions: Array<Record<string, any>>;
-  attestations: Array<Record<string, any>>;
-  attestationAnswers: Array<Record<string, any>>;
-}
-
-/** Records what the page sends to (and gets from) the relay's result endpoints. */
-function capture(page: Page): Captured {
-  const captured: Captured = { assertions: [], attestations: [], attestationAnswers: [] };
-  page.on('request', (request) => {
-    if (request.method() !== 'POST') return;
-    if (request.url().endsWith('/relay/assertion/result')) captured.assertions.push(JSON.parse(request.postData() ?? '{}'));
-    if (request.url().endsWith('/relay/attestation/result')) captured.attestations.push(JSON.parse(request.postData() ?? '{}'));
-  });
-  page.on('response', (response) => {
-    if (response.url().endsWith('/relay/attestation/result')) {
-      response.json().then((body: Record<string, any>) => captured.attestationAnswers.push(body), () => undefined);
-    }
-  });
-  return captured;
-}
-
-interface Form {
-  readonly user: string;
-  readonly kind: AuthenticatorKind;
-  readonly attestation?: 'none' | 'direct';
-}
-
-/** Opens a page and waits until its script has loaded the context (variant, suffix, session). */
-async function open(page: Page, url: string): Promise<Response | null> {
-  const response = await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
-  return response;
-}
-
-async function fill(page: Page, form: Form): Promise<void> {
-  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
-  await page.evaluate(() => void ((document.querySelector('details') as HTMLDetailsElement).open = true));
-  await page.fill('#username', form.user);
-  await page.selectOption('#attachment', form.kind === 'platform' ? 'platform' : 'cross-platform');
-  await page.selectOption('#user-verification', form.kind === 'platform' ? 'required' : 'discouraged');
-  await page.selectOption('#attestation', form.attestation ?? 'none');
-  await page.setChecked('#resident-key', form.kind === 'platform');
-}
-
-/** Clicks one of the page's buttons and returns the message the page settles on. */
-async function click(page: Page, button: '#register' | '#sign-in'): Promise<{ kind: string; text: string }> {
-  await page.evaluate(() => {
-    const message = document.getElementById('message')!;
-    message.dataset.kind = '';
-    message.textContent = '';
-  });
-  await page.click(button);
-  await page.waitForFunction(() => ['ok', 'error'].includes(document.getElementById('message')!.dataset.kind ?? ''), undefined, { timeout: 20_000 });
-  return page.evaluate(() => {
-    const message = document.getElementById('message')!;
-    return { kind: message.dataset.kind ?? '', text: message.textContent ?? '' };
-  });
-}
+import { startDemo } from '../../src/demo/index.js';
+import { attestationFormatOf, screenshot, signCountOf, type AuthenticatorKind } from './support.js';
+import { capture, CLIENT_ID, click, DOMAIN, fill, open, startDemoWorld, type DemoWorld } from './demo-world.js';
 
 /** Runs in the page before its scripts: makes it look like a browser without the WebAuthn JSON methods. */
 function withoutNativeJsonHelpers(): void {
@@ -84,60 +17,19 @@ function withoutNativeJsonHelpers(): void {
   delete (PublicKeyCredential.prototype as unknown as Record<string, unknown>).toJSON;
 }
 
-describe('browser: the demo page through the relay, in Chromium', { timeout: 180_000 }, () => {
-  let dir: string;
-  let service: ServiceProcess;
-  let demo: RunningDemo;
-  let browser: Browser;
+describe('browser: the demo page through the relay, in Chromium', { timeout: 110_000 }, () => {
+  let world: DemoWorld;
   let demoPort: number;
-  const tabs: BrowserTab[] = [];
-
-  const tab = async (kind: AuthenticatorKind | null) => {
-    const opened = await openTab(browser, kind);
-    tabs.push(opened);
-    return opened;
-  };
+  const tab = (kind: AuthenticatorKind | null) => world.tab(kind);
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'passkey-browser-'));
-    const servicePort = await freePort();
-    demoPort = await freePort();
-    service = await startServiceProcess(dir, {
-      listen: { host: '127.0.0.1', port: servicePort },
-      database: `sqlite:${join(dir, 'fido2.db')}`,
-      challenges: 'memory',
-      local: { enabled: true },
-      demo: { enabled: false, host: '127.0.0.1', port: demoPort },
-      dataDir: dir,
-      applications: [{
-        clientId: CLIENT_ID,
-        name: 'Demo IdP',
-        domain: DOMAIN,
-        origins: [`https://${DOMAIN}:${demoPort}`],
-        variants: ['standard', 'local'],
-        // app.test is a development hostname the application lists; unlisted.test is one it does not.
-        localOrigins: [`https://localhost:${demoPort}`, `https://app.test:${demoPort}`],
-      }],
-    }, servicePort);
-    demo = await startDemo({
-      serviceUrl: service.url, clientId: CLIENT_ID, vendor: 'Vendor', host: '127.0.0.1', port: demoPort,
-      dataDir: dir, standardDomain: DOMAIN, devHostnames: ['app.test', 'unlisted.test'],
-    });
-    // *.localhost already resolves to loopback; the .test names and https://localhost (port 443, where
-    // browsers fetch the related-origins document) are pointed at the demo.
-    browser = await launchChromium(`MAP app.test 127.0.0.1, MAP unlisted.test 127.0.0.1, MAP localhost:443 127.0.0.1:${demoPort}`);
+    world = await startDemoWorld();
+    demoPort = world.demoPort;
   });
-
-  after(async () => {
-    for (const opened of tabs) await opened.close().catch(() => undefined);
-    await browser?.close().catch(() => undefined);
-    await demo?.close();
-    await service?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => world?.close());
 
   it('serves both variants and prints their addresses', () => {
-    assert.deepEqual(demo.urls.slice(0, 2), [`https://${DOMAIN}:${demoPort}/`, `https://localhost:${demoPort}/`]);
+    assert.deepEqual(world.demo.urls.slice(0, 2), [`https://${DOMAIN}:${demoPort}/`, `https://localhost:${demoPort}/`]);
   });
 
   // `native: false` removes the browser's parse…FromJSON/toJSON so the helper's own conversions run.
@@ -195,7 +87,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
       }, replayed);
       assert.equal(viaRelay.body.status, 'failed');
       assert.equal(viaRelay.status, 400);
-      const direct = await fetch(`${service.url}/api/assertion/result`, {
+      const direct = await fetch(`${world.service.url}/api/assertion/result`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -266,7 +158,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 180
 
   it('standard variant on an origin the application does not list: refused before any authenticator is asked', async () => {
     const other = await startDemo({
-      serviceUrl: service.url, clientId: CLIENT_ID, vendor: 'Vendor', host: '127.0.0.1', port: 0, dataDir: dir, standardDomain: DOMAIN,
+      serviceUrl: world.service.url, clientId: CLIENT_ID, vendor: 'Vendor', host: '127.0.0.1', port: 0, dataDir: world.dir, standardDomain: DOMAIN,
     });
     try {
       const opened = await tab('platform');
