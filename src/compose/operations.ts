@@ -151,7 +151,7 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
   ]);
 
   const tokens = input.tokens ?? new FileAdminTokenStore(options.admin.tokensFile, runtime);
-  const document = openApiDocument(input.version ? { version: input.version } : {});
+  const document = openApiDocument({ limits: input.config.limits, ...(input.version ? { version: input.version } : {}) });
   let admin: AdminServer | null = null;
   if (options.admin.enabled) {
     try {

@@ -66,6 +66,12 @@ describe('the OpenAPI 3.1 document', () => {
     assert.deepEqual([policy.properties.metadataCrls?.type, policy.properties.metadataCrls?.items?.type], ['array', 'string']);
   });
 
+  it('bounds the options requests by the configured limits', () => {
+    const bounded = openApiDocument({ limits: { usernameLength: 64, displayNameLength: 32 } });
+    const request = (bounded.components as { schemas: Record<string, { properties: Record<string, { maxLength?: number }> }> }).schemas.AttestationOptionsRequest!;
+    assert.deepEqual([request.properties.username?.maxLength, request.properties.displayName?.maxLength], [64, 32]);
+  });
+
   it('lists every error name of the catalogue', () => {
     const names = (component('ErrorName') as { anyOf: { const: string }[] }).anyOf.map((c) => c.const);
     assert.deepEqual([...names].sort(), Object.keys(ERRORS).sort());

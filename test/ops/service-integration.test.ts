@@ -30,7 +30,8 @@ interface Instance {
 async function instance(options: OpsOptions): Promise<Instance> {
   const runtime = testRuntime();
   const log = captureLog();
-  const config = serviceConfig([applicationConfig()]);
+  // A user name bound other than the default, which the served OpenAPI document must show.
+  const config = serviceConfig([applicationConfig()], { limits: { bodyBytes: 65_536, usernameLength: 200, displayNameLength: 256 } });
   const tokens = new MemoryAdminTokenStore(runtime);
   const token = (await tokens.create('integration')).token;
   const ops = await startOperations({
@@ -87,6 +88,10 @@ describe('startOperations with the HTTP app', () => {
     const replay = await flow.authenticate({}, {}, (c) => ({ ...c, response: { ...c.response, signature: 'AAAA' } }));
     assert.equal(replay.res.status, 400);
     assert.equal((await inst.post(PATHS.attestationOptions, { username: username('x') }, { clientId: 'nobody' })).status, 403);
+
+    // The served OpenAPI document bounds the options requests by this configuration's limits.
+    const served = await (await fetch(`${inst.ops.admin!.url}/openapi.json`)).json() as { components: { schemas: Record<string, { properties: { username: { maxLength: number } } }> } };
+    assert.equal(served.components.schemas.AssertionOptionsRequest!.properties.username.maxLength, 200);
 
     const metrics = await fetch(`${inst.ops.admin!.url}/metrics`);
     const { samples } = parseExposition(await metrics.text());
