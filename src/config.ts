@@ -72,7 +72,7 @@ export interface ServiceConfig {
   /**
    * The operations settings (admin listener, rate limits, audit log, application cache, shutdown deadline,
    * request log), validated by the loader with `readOpsOptions` and with the environment applied. Optional
-   * (additive): absent in configurations built by hand, where main.ts uses the defaults.
+   * (additive): absent in configurations built by hand, where config/serve.ts applies the defaults.
    */
   readonly ops?: OpsOptions;
 }

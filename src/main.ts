@@ -1,39 +1,18 @@
-// The composition root: load config → secrets → trust (metadata) → stores → operations (application
-// store, audit, metrics, rate limits, admin listener) → build the app → listen → (demo) → the periodic
-// metadata check. Everything the service uses is created here once and passed down; nothing else reads the
-// environment or the disk (except the metadata reload, which reads the configured BLOB and CRL files again).
+// The service's process: builds the object graph (src/compose/service.ts), listens, starts the demo page
+// and the periodic metadata check, and handles the signals (SIGINT/SIGTERM stop gracefully, SIGHUP reloads
+// the metadata BLOBs). It reads nothing from outside itself: config/ does, for the composition step.
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
-import { applyOpsEnv, defaultOpsOptions, metadataCheckIntervalMs, type OpsOptions } from './config/ops-options.js';
-import { composeHooks } from './runtime/hooks.js';
-import { openOpsStores } from './applications/open.js';
-import { startOperations, type Ops } from './compose/operations.js';
-import { prepareTrust } from './applications/config-directory.js';
-import type { ServiceConfig } from './config.js';
-import { ConfigError, loadConfig } from './config/load.js';
-import { buildApp } from './http/app.js';
-import { createServiceServer } from './http/server.js';
-import { createLogger, LOG_LEVELS, type LevelledLogger, type LogLevel } from './util/log.js';
-import { metadataFilesOf, stampFilesSync, watchMetadataFiles } from './applications/metadata-watch.js';
-import { loadSecrets } from './config/secrets.js';
-import type { ServiceDeps, ServiceHooks } from './service.js';
-import { openStores } from './stores/open.js';
 import type { MetadataReloadReport } from './applications/trust-reload.js';
-import { systemRuntime, type Runtime } from './util/runtime.js';
+import { composeService, type ComposeOptions } from './compose/service.js';
+import type { ServiceConfig } from './config.js';
+import type { LevelledLogger } from './util/log.js';
 
-export interface StartOptions {
-  /** Config file; without one, the built-in default. */
-  readonly configFile?: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
+export interface StartOptions extends ComposeOptions {
   /** Where the addresses and the local-variant warning are printed. */
   readonly stdout: Pick<Writable, 'write'>;
-  readonly stderr: Pick<Writable, 'write'>;
-  readonly runtime?: Runtime;
-  /** Instrumentation and admission (metrics, audit, rate limits), when the caller wires them. */
-  readonly hooks?: ServiceHooks;
 }
 
 export interface RunningService {
@@ -58,6 +37,8 @@ export interface RunningService {
 
 /** How long in-flight requests may take to finish when a start fails half-way (normal shutdown: ops.shutdown). */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** A second signal while stopping (cli/io.ts's EXIT_FAILURE). */
+const EXIT_FAILURE = 1;
 
 const WARNING_LINES = [
   'WARNING: the LOCAL variant is ENABLED. It is for development and testing ONLY:',
@@ -76,70 +57,20 @@ export const LOCAL_VARIANT_WARNING = [
 ].join('\n');
 
 export async function startService(options: StartOptions): Promise<RunningService> {
-  const runtime = options.runtime ?? systemRuntime;
-  const config = loadConfig({ file: options.configFile, env: options.env, cwd: options.cwd });
-  const opsOptions = config.ops ?? opsOptionsWithoutLoader(config, options);
-  const metadataCheckMs = metadataCheckInterval(options);
-  const log = createLogger({ level: logLevel(options.env), sink: options.stderr, clock: runtime.now, base: { service: 'passkey-server' } });
-  const secrets = loadSecrets({ config, env: options.env, randomBytes: runtime.randomBytes, log });
-  // Stamped before the BLOBs are read, so that one installed while they load is still seen as a change.
-  const metadataBaseline = stampFilesSync(config.applications.flatMap((app) => metadataFilesOf(app.attestation)));
-  const trust = prepareTrust(config.applications, new Date(runtime.now()), options.configFile ?? 'built-in defaults', { clock: runtime.now });
-  for (const { clientId, info } of trust.metadata) {
-    log.info({
-      clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate, entries: info.entries, revocationChecked: info.revocationChecked,
-    }, 'metadata BLOB loaded');
-    if (!info.revocationChecked) {
-      // Said once, at start: the operator may have chosen this, but should know that a BLOB signed under a
-      // revoked certificate would be taken (docs/attestation.md, "Revocation of the BLOB's signing chain").
-      log.info({ clientId, metadata: info.file, revocationChecked: false },
-        'revocation of the metadata BLOB\'s signing chain is not checked: no attestation.metadataCrls configured (docs/attestation.md)');
-    }
-    if (info.staleAtLoad) {
-      log.warn({ clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate },
-        'the metadata BLOB is past its nextUpdate: install a newer one (passkey-server metadata check --blob …, docs/attestation.md)');
-    }
-  }
-  const stores = await openStores(config, { clock: runtime.now });
-  let ops: Ops | undefined;
-  let server: Server | undefined;
+  const composed = await composeService(options);
+  const { config, log, server } = composed;
   try {
-    // Instances sharing one PostgreSQL must share their secrets: the first start records fingerprints, and an
-    // instance whose user-handle or local-blob keys differ refuses to start (docs/deployment.md).
-    if (config.database.kind === 'postgres') {
-      await (await import('./stores/postgres.js')).checkSharedSecrets(config.database.url, secrets);
-    }
-    const opsStores = await openOpsStores(config, stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {});
-    try {
-      ops = await startOperations({
-        config, options: opsOptions, credentials: stores.credentials, challenges: stores.challenges, secrets, runtime, log,
-        buildTrust: trust.buildTrust,
-        trust,
-        applicationStore: opsStores.applications,
-        auditStore: opsStores.audit,
-        closeStores: () => stores.close(),
-        ...(stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {}),
-      });
-    } catch (error) {
-      await opsStores.close().catch(() => undefined);
-      throw adminStartError(error, opsOptions);
-    }
-    const deps: ServiceDeps = {
-      config, applications: ops.applications, credentials: ops.credentials, challenges: ops.challenges, secrets, runtime, log,
-      hooks: options.hooks ? composeHooks(ops.hooks, options.hooks) : ops.hooks,
-    };
-    const app = buildApp(deps);
-    server = createServiceServer(app);
     const address = await listen(server, config.listen.host, config.listen.port);
     const url = `http://${hostForUrl(address.address)}:${address.port}`;
     options.stdout.write(`passkey-server: service listening on ${url}\n`);
-    const adminUrl = ops.admin?.url ?? null;
+    const { adminUrl } = composed;
     if (adminUrl !== null) options.stdout.write(`passkey-server: admin listening on ${adminUrl}\n`);
+    const { ops, metadataCheckMs } = composed.settings;
     log.info({
       url, adminUrl, database: config.database.kind, challenges: config.challenges.kind, applications: config.applications.length,
-      rateLimitStore: opsOptions.rateLimits.store === 'memory' ? 'memory' : 'redis', metadataCheckMs,
+      rateLimitStore: ops.rateLimits.store === 'memory' ? 'memory' : 'redis', metadataCheckMs,
       // auto resolves by the cores this process may use (docs/storage.md): say what it chose.
-      sqliteWriter: stores.sqliteWriter?.mode ?? null,
+      sqliteWriter: composed.sqliteWriter,
     }, 'service started');
     if (config.local.enabled) {
       options.stderr.write(`${LOCAL_VARIANT_WARNING}\n`);
@@ -148,65 +79,30 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const demo = config.demo.enabled ? await startDemoFor(config, address, log) : undefined;
     for (const demoUrl of demo?.urls ?? []) options.stdout.write(`passkey-server: demo page at ${demoUrl}\n`);
     if (demo) options.stdout.write(`passkey-server: demo CA certificate at ${demo.caPath} (trust it once: docs/demo.md)\n`);
-    const running = ops;
-    const serviceServer = server;
-    const metadataWatch = watchMetadataFiles({
-      files: () => running.metadataFiles(), intervalMs: metadataCheckMs, baseline: metadataBaseline, log,
-      onChange: () => running.reloadMetadata(),
-    });
+    const metadataWatch = composed.watchMetadata();
     return {
       config,
       url,
       demoUrls: demo?.urls ?? [],
       adminUrl,
       demoCaPath: demo?.caPath ?? null,
-      reloadMetadata: () => running.reloadMetadata(),
+      reloadMetadata: () => composed.reloadMetadata(),
       close: once(async () => {
         log.info({}, 'shutting down');
         metadataWatch.stop();
         // Readiness drains, the service and admin listeners finish what is in flight, then every store
         // closes once (the credential and challenge stores through openStores' own close).
-        await running.shutdown([serviceServer]);
+        await composed.shutdown([server]);
         await demo?.close().catch((error: unknown) => log.error({ error }, 'demo did not close cleanly'));
         log.info({}, 'stopped');
       }),
     };
   } catch (error) {
-    if (server?.listening) await closeServer(server).catch(() => undefined);
-    // ops.shutdown closes every store (ours through closeStores); without ops, close ours here.
-    if (ops) await ops.shutdown([]).catch(() => undefined);
-    else await stores.close().catch(() => undefined);
+    if (server.listening) await closeServer(server).catch(() => undefined);
+    // The shutdown closes every store and the admin listener.
+    await composed.shutdown([]).catch(() => undefined);
     throw error;
   }
-}
-
-/** A configuration built without the loader (no `ops`): the defaults with the environment applied. */
-function opsOptionsWithoutLoader(config: ServiceConfig, options: StartOptions): OpsOptions {
-  const problems: string[] = [];
-  const ops = applyOpsEnv(defaultOpsOptions(config.dataDir), options.env, options.cwd, problems);
-  if (problems.length > 0) throw new ConfigError(problems, options.configFile ?? 'built-in defaults');
-  return ops;
-}
-
-/** PASSKEY_METADATA_CHECK_INTERVAL_MS (a bad value stops the start like every configuration problem). */
-function metadataCheckInterval(options: StartOptions): number {
-  const problems: string[] = [];
-  const interval = metadataCheckIntervalMs(options.env, problems);
-  if (problems.length > 0) throw new ConfigError(problems, options.configFile ?? 'built-in defaults');
-  return interval;
-}
-
-/** The admin listener could not start (its port taken, its host wrong): say which setting to change. */
-function adminStartError(error: unknown, ops: OpsOptions): unknown {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'EACCES' && code !== 'ENOTFOUND') return error;
-  const hint = code === 'EADDRINUSE' ? ' (in use: choose another with admin.port or PASSKEY_ADMIN_PORT, or switch it off with PASSKEY_ADMIN_ENABLED=false)' : '';
-  return new Error(`the admin listener cannot listen on ${ops.admin.host}:${ops.admin.port}: ${code}${hint}`, { cause: error });
-}
-
-function logLevel(env: Readonly<Record<string, string | undefined>>): LogLevel {
-  const wanted = env.PASSKEY_LOG_LEVEL?.trim().toLowerCase();
-  return wanted !== undefined && (LOG_LEVELS as string[]).includes(wanted) ? (wanted as LogLevel) : 'info';
 }
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
@@ -279,4 +175,66 @@ async function startDemoFor(config: ServiceConfig, address: AddressInfo, log: Le
 function once(work: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined;
   return () => (running ??= work());
+}
+
+/** How the process ends once `serve` stops; injected so that the handlers stay testable. */
+export interface ProcessExit {
+  exit(code: number): void;
+  /** Prints a failure and answers the exit code for it. */
+  report(error: unknown): number;
+}
+
+/**
+ * `serve`: starts the service and runs until SIGINT or SIGTERM, then shuts down gracefully (stop accepting,
+ * let in-flight requests finish, stop the demo, close the stores); a second signal exits without waiting.
+ * SIGHUP reloads the metadata BLOBs. Resolves once started (undefined: the process keeps running).
+ */
+export async function serveUntilSignalled(options: StartOptions, end: ProcessExit): Promise<undefined> {
+  // Signals are handled from the start: one arriving while the service starts stops it once started.
+  const starting = startService(options);
+  const handlers = handleSignals(starting, options.stderr, end);
+  try {
+    await starting;
+  } catch (error) {
+    handlers.remove();
+    throw error;
+  }
+  return undefined;
+}
+
+function handleSignals(starting: Promise<RunningService>, stderr: Pick<Writable, 'write'>, end: ProcessExit): { remove(): void } {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      stderr.write(`passkey-server: ${signal} again, exiting without waiting\n`);
+      end.exit(EXIT_FAILURE);
+      return;
+    }
+    stopping = true;
+    stderr.write(`passkey-server: ${signal} received, shutting down\n`);
+    starting.then((running) => running.close()).then(
+      () => end.exit(0),
+      (error: unknown) => end.exit(end.report(error)),
+    );
+  };
+  // A reload never stops the service: a BLOB that does not verify leaves the previous one in use (logged).
+  const reload = () => {
+    if (stopping) return;
+    stderr.write('passkey-server: SIGHUP received, reloading the metadata BLOBs\n');
+    starting.then((running) => running.reloadMetadata()).then(
+      (result) => stderr.write(`passkey-server: metadata reload ${result.ok ? 'done' : 'FAILED (the previous BLOB stays in use; see the log)'}` +
+        `${result.changed ? ', a newer BLOB is in use' : ', no BLOB changed'}\n`),
+      (error: unknown) => stderr.write(`passkey-server: metadata reload failed: ${error instanceof Error ? error.message : String(error)}\n`),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGHUP', reload);
+  return {
+    remove: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.off('SIGHUP', reload);
+    },
+  };
 }

@@ -1,4 +1,4 @@
-// What the HTTP app and the ceremonies receive from the composition root (main.ts). Built once at start;
+// What the HTTP app and the ceremonies receive from the composition step (compose/service.ts). Built once at start;
 // nothing in here is global. Tests build their own with memory stores and a fixed clock.
 
 import type { ApplicationConfig, ServiceConfig } from './config.js';
@@ -6,6 +6,7 @@ import type { ChallengeStore, CredentialStore } from './stores/types.js';
 import type { TrustEvaluator } from './webauthn/attestation/types.js';
 import type { Logger } from './util/log.js';
 import type { Runtime } from './util/runtime.js';
+import type { Secrets } from './config/secrets.js';
 
 /** An application as the ceremonies use it: its configuration plus what was prepared from it at start. */
 export interface Application extends ApplicationConfig {
@@ -16,20 +17,6 @@ export interface Application extends ApplicationConfig {
 export interface ApplicationDirectory {
   /** undefined for an unknown or disabled Client ID. */
   find(clientId: string): Promise<Application | undefined>;
-}
-
-export interface LocalBlobKey {
-  /** Short identifier stored in each blob so the right key opens it (rotation). */
-  readonly id: string;
-  /** 32 bytes (AES-256-GCM). */
-  readonly key: Buffer;
-}
-
-export interface Secrets {
-  /** HMAC-SHA-256 key deriving user handles from (Client ID, username). 32 bytes. */
-  readonly userHandleKey: Buffer;
-  /** Newest first: the first seals, all open. */
-  readonly localBlobKeys: readonly LocalBlobKey[];
 }
 
 /** What one operation call came to; reported once per request to `ServiceHooks.onOutcome`. */
@@ -51,7 +38,7 @@ export interface OperationOutcome {
   readonly backupEligibilityChange?: { readonly from: boolean; readonly to: boolean } | null;
 }
 
-/** Optional instrumentation (metrics, audit) and admission (rate limits), wired by main.ts. */
+/** Optional instrumentation (metrics, audit) and admission (rate limits), wired by compose/. */
 export interface ServiceHooks {
   onOutcome?(outcome: OperationOutcome): void;
   /** Asked before an operation runs; `allowed: false` answers 429 RATE_LIMITED with Retry-After. */

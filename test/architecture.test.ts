@@ -63,16 +63,16 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'webauthn/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
   'stores/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'webauthn/'] },
   'service.ts': { imports: [], types: ['config.ts', 'config/', 'stores/', 'webauthn/', 'util/'] },
-  'ceremonies/': { imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts'], types: ['service.ts', 'stores/', 'schemas/'] },
+  'ceremonies/': { imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts'], types: ['service.ts', 'stores/', 'schemas/', 'config/'] },
   'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts', 'schemas/'], types: ['service.ts'] },
-  'audit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
+  'audit/': { imports: ['errors.ts', 'util/', 'stores/'], types: ['service.ts', 'config.ts'] },
   'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/'] },
   'ratelimit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
   'runtime/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
-  'config/': { imports: ['config.ts', 'errors.ts', 'schemas/', 'util/', 'webauthn/'], types: ['service.ts', 'ratelimit/'] },
+  'config/': { imports: ['config.ts', 'errors.ts', 'schemas/', 'util/', 'webauthn/'] },
   'applications/': {
     imports: ['config.ts', 'config/', 'errors.ts', 'stores/', 'util/', 'webauthn/'],
-    types: ['service.ts', 'audit/'],
+    types: ['service.ts'],
   },
   'admin/': {
     imports: ['applications/', 'audit/', 'authenticators/', 'ceremonies/', 'config.ts', 'config/', 'errors.ts', 'metrics/', 'schemas/', 'util/'],
@@ -82,12 +82,10 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
     imports: ['admin/', 'applications/', 'audit/', 'config.ts', 'config/', 'errors.ts', 'http/', 'metrics/', 'ratelimit/',
       'runtime/', 'stores/', 'util/', 'webauthn/', 'service.ts'],
   },
-  'main.ts': {
-    imports: ['applications/', 'compose/', 'config.ts', 'config/', 'demo/', 'errors.ts', 'http/', 'runtime/', 'stores/', 'util/'],
-    types: ['service.ts'],
-  },
+  'main.ts': { imports: ['compose/', 'demo/'], types: ['applications/', 'config.ts', 'util/'] },
   'cli/': {
-    imports: ['admin/', 'applications/', 'compose/', 'config.ts', 'config/', 'errors.ts', 'main.ts', 'stores/', 'util/', 'webauthn/'],
+    imports: ['admin/', 'compose/', 'config.ts', 'config/', 'errors.ts', 'main.ts', 'util/', 'webauthn/'],
+    types: ['stores/'],
   },
   'cli.ts': { imports: ['cli/'] },
   'demo/': { imports: ['util/'] },
@@ -236,6 +234,12 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
     const bad = violations((e) => (inside(e.from, 'schemas') && e.local && !inside(e.to, 'schemas')) ||
       (e.to.startsWith('@sinclair/typebox') && e.from !== 'schemas/typebox.ts'));
     assert.deepEqual(bad, []);
+  });
+
+  it('config/ is the only reader of the environment (process.env)', () => {
+    const readers = sourceFiles(src).map((file) => relative(src, file))
+      .filter((file) => !inside(file, 'config') && /process\.env\b/.test(readFileSync(join(src, file), 'utf8')));
+    assert.deepEqual(readers, []);
   });
 
   it('errors.ts, config.ts and util/ import nothing from the rest of src/ but the leaf schemas/', () => {

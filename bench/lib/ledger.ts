@@ -18,7 +18,7 @@
 // (buildApp with the service's hooks and timed stores, driven through inject: everything but node:http).
 // bench/run.ts sets these against section 3 ("HTTP app and glue" = what remains of our service's CPU).
 //
-// Composition follows src/main.ts, src/stores/open.ts, src/applications/open.ts and src/compose/operations.ts; where a
+// Composition follows src/main.ts, src/stores/open.ts, src/compose/stores.ts and src/compose/operations.ts; where a
 // step is not exported on its own (the answer's envelope and headers in src/http/app.ts, the stored record
 // in src/ceremonies/attestation-result.ts), the same few lines are repeated here and say so.
 
@@ -29,7 +29,8 @@ import { tmpdir } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { composeHooks } from '../../src/runtime/hooks.js';
-import { SqliteApplicationStore, SqliteAuditStore } from '../../src/applications/sqlite-stores.js';
+import { SqliteApplicationStore } from '../../src/applications/sqlite.js';
+import { SqliteAuditStore } from '../../src/audit/sqlite.js';
 import { seedApplications, StoredApplicationDirectory } from '../../src/applications/directory.js';
 import { prepareTrust } from '../../src/applications/config-directory.js';
 import { AuditLog } from '../../src/audit/log.js';
@@ -61,7 +62,8 @@ import { MetricsRegistry } from '../../src/metrics/registry.js';
 import { createStoreMetrics } from '../../src/metrics/stores.js';
 import { createRateLimitHooks } from '../../src/ratelimit/limiter.js';
 import { MemoryBucketStore } from '../../src/ratelimit/memory.js';
-import type { Application, OperationOutcome, Secrets, ServiceDeps } from '../../src/service.js';
+import type { Application, OperationOutcome, ServiceDeps } from '../../src/service.js';
+import type { Secrets } from '../../src/config/secrets.js';
 import type { Logger } from '../../src/util/log.js';
 import { MemoryChallengeStore } from '../../src/stores/memory.js';
 import { openSqliteCredentialStore, type SqliteCredentialStore } from '../../src/stores/sqlite.js';
@@ -309,7 +311,7 @@ export async function runLedger(options: LedgerOptions): Promise<LedgerResults> 
     const runtime = systemRuntime;
     const secrets: Secrets = { userHandleKey: randomBytes(32), localBlobKeys: [{ id: 'k1', key: randomBytes(32) }] };
 
-    // Writers and stores as src/stores/open.ts and src/applications/open.ts open them, once per writer mode.
+    // Writers and stores as src/stores/open.ts and src/compose/stores.ts open them, once per writer mode.
     const open = async (mode: 'thread' | 'inline'): Promise<Writers> => {
       const writer = await openSqliteWriter(file, { mode });
       closers.push(() => writer.close());

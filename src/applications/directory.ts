@@ -13,7 +13,7 @@ import { effectiveVariants, type ApplicationRecord, type ApplicationStore } from
 export interface StoredDirectoryOptions {
   readonly store: ApplicationStore;
   /**
-   * Builds the trust evaluator of a policy (main.ts passes prepareTrust's buildTrust). Called once per distinct
+   * Builds the trust evaluator of a policy (compose/service.ts passes prepareTrust's buildTrust). Called once per distinct
    * policy, and again for each policy with a metadata BLOB by `reloadMetadataTrust`.
    */
   readonly buildTrust: (policy: ApplicationConfig['attestation']) => TrustEvaluator;
@@ -176,7 +176,7 @@ export interface SeedReport {
  * Writes the config file's applications into the store at start. An application first comes from the file
  * (approved for the standard variant when the file lists it: the file is the operator's word); later starts
  * refresh it from the file, unless the admin API or CLI changed it since (then the store wins, and the
- * report says so, so main.ts can warn). Approval and disabling done through the admin API are kept.
+ * report says so, so the composition step can warn). Approval and disabling done through the admin API are kept.
  */
 export async function seedApplications(store: ApplicationStore, configs: readonly ApplicationConfig[], now: number): Promise<SeedReport> {
   const report: SeedReport = { created: [], updated: [], kept: [] };

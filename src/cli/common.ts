@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/load.js';
 import { SecretsError } from '../config/secrets.js';
+import { logLevelOf } from '../config/serve.js';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 import { USAGE } from './usage.js';
 
@@ -19,7 +20,7 @@ export function report(error: unknown, io: CliIo): number {
   const message = error instanceof Error ? error.message : String(error);
   io.stderr.write(`passkey-server: ${message}\n`);
   // An unexpected failure (a bug, not bad input): the stack helps whoever reports it.
-  if (error instanceof Error && error.stack && io.env.PASSKEY_LOG_LEVEL?.toLowerCase() === 'debug') io.stderr.write(`${error.stack}\n`);
+  if (error instanceof Error && error.stack && logLevelOf(io.env) === 'debug') io.stderr.write(`${error.stack}\n`);
   return EXIT_FAILURE;
 }
 

@@ -14,8 +14,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ApplicationConfig, ServiceConfig } from '../config.js';
 import { loadConfig } from '../config/load.js';
+import { openConfiguredCredentials } from '../compose/commands.js';
 import { FidoError } from '../errors.js';
-import { openCredentialStore } from '../stores/open.js';
 import type { CredentialRecord, CredentialStore } from '../stores/types.js';
 import { systemRuntime, type Runtime } from '../util/runtime.js';
 import type { Crl } from '../webauthn/crl.js';
@@ -24,7 +24,7 @@ import {
 } from '../webauthn/metadata/index.js';
 import { readCrlFiles, readMetadataFile } from '../webauthn/metadata/load.js';
 import { metadataRootsFor } from '../webauthn/trust.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIo } from './io.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIo, type CliIo } from './io.js';
 
 export const EXIT_COMPROMISED = 3;
 const PAGE = 500;
@@ -54,10 +54,6 @@ export interface ApplicationReport {
   readonly blob: { readonly file: string; readonly serial: number; readonly nextUpdate: string; readonly stale: boolean; readonly installed: boolean };
   readonly revocation: RevocationReport;
   readonly compromised: readonly CompromisedCredential[];
-}
-
-function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 
 export async function runMetadataCheck(argv: readonly string[], io: CliIo = processIo(), runtime: Runtime = systemRuntime): Promise<number> {
@@ -99,7 +95,7 @@ export async function checkMetadata(config: ServiceConfig, options: CheckOptions
   const apps = config.applications.filter((app) => app.attestation.metadata !== null && (options.app === undefined || app.clientId === options.app));
   if (options.app !== undefined && apps.length === 0) throw new Error(`application "${options.app}" does not exist or has no attestation.metadata file`);
   if (apps.length === 0) throw new Error('no application configures attestation.metadata');
-  const store = await openCredentialStore(config);
+  const store = await openConfiguredCredentials(config);
   try {
     const reports: ApplicationReport[] = [];
     for (const app of apps) {

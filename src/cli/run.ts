@@ -4,13 +4,12 @@
 import { resolve } from 'node:path';
 import { runAdminCli } from '../admin/cli.js';
 import { adminCliDeps } from '../compose/admin-cli.js';
+import { configuredTrust, migrateConfiguredDatabase } from '../compose/commands.js';
 import { defaultOpsOptions } from '../config/ops-options.js';
-import { prepareTrust } from '../applications/config-directory.js';
 import type { ServiceConfig } from '../config.js';
 import { loadConfig } from '../config/load.js';
 import { redactUrl } from '../config/web.js';
 import { initSecretsFile, LOCAL_BLOB_KEYS_ENV, rotateLocalBlobKey } from '../config/secrets.js';
-import { migrateDatabase } from '../stores/open.js';
 import { systemRuntime } from '../util/runtime.js';
 import { EXIT_OK, UsageError, type CliIo } from './io.js';
 import { parseConfigArgs, report } from './common.js';
@@ -66,7 +65,7 @@ async function checkConfig(args: readonly string[], io: CliIo): Promise<number> 
   const config = configFrom(values, io);
   // The metadata BLOBs are verified as `serve` would at start (a BLOB that does not verify is a problem).
   const source = typeof values.config === 'string' ? values.config : 'built-in defaults';
-  const trust = prepareTrust(config.applications, new Date(systemRuntime.now()), source);
+  const trust = configuredTrust(config, source, new Date(systemRuntime.now()));
   const metadata = trust.metadata.map(({ clientId, info }) =>
     `  metadata:     ${clientId}: BLOB no ${info.serial}, next update ${info.nextUpdate}${info.staleAtLoad ? ' (STALE: install a newer one)' : ''}`);
   const database = config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
@@ -97,7 +96,7 @@ async function migrate(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseConfigArgs(args);
   noPositionals(positionals, 'migrate');
   const config = configFrom(values, io);
-  const report = await migrateDatabase(config);
+  const report = await migrateConfiguredDatabase(config);
   const where = config.database.kind === 'sqlite' ? config.database.path : redactUrl(config.database.url);
   if (report.applied.length === 0) {
     io.stdout.write(`database ${where} is up to date (schema version ${report.to})\n`);

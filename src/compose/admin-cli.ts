@@ -10,7 +10,7 @@ import { systemRuntime, type Runtime } from '../util/runtime.js';
 import { AuditLog } from '../audit/log.js';
 import type { AdminCliDeps } from '../admin/cli.js';
 import { seedApplications } from '../applications/directory.js';
-import { openOpsStores } from '../applications/open.js';
+import { openOpsStores } from './stores.js';
 import { AdminOperations } from '../admin/operations.js';
 import { defaultOpsOptions, type OpsOptions } from '../config/ops-options.js';
 import { FileAdminTokenStore } from '../admin/tokens.js';

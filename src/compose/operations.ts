@@ -1,13 +1,14 @@
-// Everything this module adds to a running service, built in one call from main.ts:
+// Everything this module adds to a running service, built in one call from compose/service.ts:
 //   metrics registry (+ process metrics) → instrumented stores → stored application directory (seeded from
 //   the config file) → audit log → hooks (metrics, audit, rate limits) → admin listener → shutdown.
-// main.ts then builds the HTTP app with `applications`, `credentials`, `challenges` and `hooks` from here.
+// service.ts then builds the HTTP app with `applications`, `credentials`, `challenges` and `hooks` from here.
 // `reloadMetadata` swaps in newer metadata BLOBs (src/applications/trust-reload.ts); the admin API exposes it.
 import type { Server } from 'node:http';
 import type { PreparedTrust } from '../applications/config-directory.js';
 import type { ApplicationConfig, ServiceConfig } from '../config.js';
 import { metadataFilesOf } from '../applications/metadata-watch.js';
-import type { Secrets, ServiceHooks } from '../service.js';
+import type { ServiceHooks } from '../service.js';
+import type { Secrets } from '../config/secrets.js';
 import type { Logger } from '../util/log.js';
 import type { ChallengeStore, CredentialStore } from '../stores/types.js';
 import { createMetadataReloader, type MetadataReloadReport } from '../applications/trust-reload.js';
@@ -46,10 +47,10 @@ export interface OpsInput {
   readonly secrets: Secrets;
   readonly runtime: Runtime;
   readonly log: Logger;
-  /** main.ts passes `(policy) => loadTrustEvaluator(policy)` from src/webauthn/trust.ts. */
+  /** service.ts passes `(policy) => loadTrustEvaluator(policy)` from src/webauthn/trust.ts. */
   readonly buildTrust: (policy: ApplicationConfig['attestation']) => TrustEvaluator;
   /**
-   * The configured applications' prepared trust (main.ts passes prepareTrust's result), reloaded first by
+   * The configured applications' prepared trust (service.ts passes prepareTrust's result), reloaded first by
    * `reloadMetadata`. Without it a reload rebuilds only what the directory built itself.
    */
   readonly trust?: Pick<PreparedTrust, 'reloadMetadata'>;
@@ -65,7 +66,7 @@ export interface OpsInput {
   /** For /openapi.json. */
   readonly version?: string;
   /**
-   * Closes the credential and challenge stores at shutdown (main.ts passes `stores.close` of openStores, which
+   * Closes the credential and challenge stores at shutdown (service.ts passes `stores.close` of openStores, which
    * closes each once). Without it the two stores' own `close` is called.
    */
   readonly closeStores?: () => Promise<void>;
@@ -160,7 +161,7 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
         operations, audit, tokens, readiness, registry, runtime, log, openapi: () => document, reloadMetadata,
       });
     } catch (error) {
-      // The port is taken (or the host wrong): release what was opened here; main.ts reports the error.
+      // The port is taken (or the host wrong): release what was opened here; service.ts reports the error.
       stopProcessMetrics();
       if (!input.bucketStore) await bucketStore.close().catch(() => undefined);
       throw error;

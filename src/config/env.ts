@@ -78,3 +78,8 @@ export function applyEnvOverrides(raw: JsonObject, env: Readonly<Record<string, 
   }
   return applied;
 }
+
+/** The process's environment: the one place of the service that reads `process.env` (for src/cli.ts). */
+export function processEnvironment(): Readonly<Record<string, string | undefined>> {
+  return process.env;
+}

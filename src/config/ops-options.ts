@@ -1,10 +1,9 @@
 // The operations part of the configuration: the admin listener, rate limits, the audit log, the
 // application cache. Proposed config keys (read by src/config/** once its owner adds them; until then
-// main.ts passes the defaults or its own values). `readOpsOptions` validates the raw JSON and reports every
+// the composition step uses the defaults with the environment). `readOpsOptions` validates the raw JSON and reports every
 // problem, like the config loader does.
 import { isAbsolute, join, resolve } from 'node:path';
-import type { RateLimitRule } from '../ratelimit/types.js';
-import type { OpsOptions } from '../config.js';
+import type { OpsOptions, RateLimitRule } from '../config.js';
 import { AdminSchema, AuditSchema, keysOf, RateLimitRuleSchema, RateLimitsSchema } from '../schemas/config.js';
 export type { AdminListenerOptions, OpsOptions } from '../config.js';
 

@@ -8,7 +8,6 @@
 import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ServiceConfig } from '../config.js';
-import type { LocalBlobKey, Secrets } from '../service.js';
 import type { Logger } from '../util/log.js';
 
 export const USER_HANDLE_KEY_ENV = 'PASSKEY_USER_HANDLE_KEY';
@@ -17,6 +16,20 @@ export const LOCAL_BLOB_KEYS_ENV = 'PASSKEY_LOCAL_BLOB_KEYS';
 const KEY_BYTES = 32;
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_-]+)$/;
+
+export interface LocalBlobKey {
+  /** Short identifier stored in each blob so the right key opens it (rotation). */
+  readonly id: string;
+  /** 32 bytes (AES-256-GCM). */
+  readonly key: Buffer;
+}
+
+export interface Secrets {
+  /** HMAC-SHA-256 key deriving user handles from (Client ID, username). 32 bytes. */
+  readonly userHandleKey: Buffer;
+  /** Newest first: the first seals, all open. */
+  readonly localBlobKeys: readonly LocalBlobKey[];
+}
 
 /** A problem with the secrets; the message is safe to print (it never holds a key). */
 export class SecretsError extends Error {

@@ -3,7 +3,7 @@
 
 import pg from 'pg';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from './migrations/postgres/index.js';
-import { guarded, schemaIdentifier, type PostgresOptions } from './postgres-connection.js';
+import { createPool, guarded, schemaIdentifier, splitSchema, type PostgresOptions } from './postgres-connection.js';
 
 export interface MigrationReport {
   /** The schema version before and after. */
@@ -105,4 +105,21 @@ export async function checkPostgresSchema(pool: pg.Pool, schemaOption: string | 
 
 function newerSchema(schema: string, version: number): SchemaVersionError {
   return new SchemaVersionError(`PostgreSQL schema ${schema} is at version ${version}, newer than this build understands (${POSTGRES_SCHEMA_VERSION}). Upgrade the service, or point it at another database.`);
+}
+
+/**
+ * A bounded pool on the URL's schema, for a store of any folder (credentials, applications, audit): it
+ * refuses a schema that `passkey-server migrate` has not brought to exactly this build's version.
+ */
+export async function openMigratedPool(givenUrl: string, givenOptions: PostgresOptions = {}): Promise<{ pool: pg.Pool; schema: string }> {
+  const { url, options } = splitSchema(givenUrl, givenOptions);
+  const schema = schemaIdentifier(options.schema);
+  const pool = createPool(url, options);
+  try {
+    await checkPostgresSchema(pool, options.schema);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  return { pool, schema };
 }

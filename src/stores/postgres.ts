@@ -3,8 +3,8 @@
 // Imported dynamically by src/stores/open.ts, so `pg` loads only where PostgreSQL is configured.
 
 import type { ChallengeStore, CredentialStore } from './types.js';
-import { createPool, schemaIdentifier, splitSchema, type PostgresOptions } from './postgres-connection.js';
-import { checkPostgresSchema, migratePostgres as migrate, type MigrationReport } from './postgres-migrate.js';
+import { splitSchema, type PostgresOptions } from './postgres-connection.js';
+import { migratePostgres as migrate, openMigratedPool, type MigrationReport } from './postgres-migrate.js';
 import { PostgresCredentialStore } from './postgres-credentials.js';
 import { PostgresChallengeStore, type SweepOptions } from './postgres-challenges.js';
 
@@ -22,25 +22,12 @@ export async function migratePostgres(url: string, options: PostgresOptions & { 
   return migrate(split.url, split.options);
 }
 
-async function openPool(givenUrl: string, givenOptions: PostgresOptions) {
-  const { url, options } = splitSchema(givenUrl, givenOptions);
-  const schema = schemaIdentifier(options.schema);
-  const pool = createPool(url, options);
-  try {
-    await checkPostgresSchema(pool, options.schema);
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw error;
-  }
-  return { pool, schema };
-}
-
 export async function openPostgresCredentialStore(url: string, options: PostgresOptions = {}): Promise<CredentialStore> {
-  const { pool, schema } = await openPool(url, options);
+  const { pool, schema } = await openMigratedPool(url, options);
   return new PostgresCredentialStore(pool, schema);
 }
 
 export async function openPostgresChallengeStore(url: string, options: PostgresOptions & SweepOptions = {}): Promise<ChallengeStore> {
-  const { pool, schema } = await openPool(url, options);
+  const { pool, schema } = await openMigratedPool(url, options);
   return new PostgresChallengeStore(pool, schema, options);
 }

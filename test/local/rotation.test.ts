@@ -8,8 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/run.js';
-import { LOCAL_BLOB_KEYS_ENV, loadSecrets, writeSecretsFile, type SecretsFile } from '../../src/config/secrets.js';
-import type { Secrets } from '../../src/service.js';
+import { LOCAL_BLOB_KEYS_ENV, loadSecrets, writeSecretsFile, type Secrets, type SecretsFile } from '../../src/config/secrets.js';
 import type { Logger } from '../../src/util/log.js';
 import { applicationConfig, expectFailure, expectOk } from '../http/harness.js';
 import { LocalFlow, LocalRig, blobKeyId } from './support.js';

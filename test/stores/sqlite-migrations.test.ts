@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteApplicationStore, SqliteAuditStore } from '../../src/applications/sqlite-stores.js';
+import { SqliteApplicationStore } from '../../src/applications/sqlite.js';
+import { SqliteAuditStore } from '../../src/audit/sqlite.js';
 
 /** The tables the operations stores of builds before migration 2 created on first use. */
 const AD_HOC_OPS_TABLES = `

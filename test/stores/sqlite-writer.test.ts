@@ -11,7 +11,7 @@ import { openSqliteDatabase } from '../../src/stores/sqlite-open.js';
 import { openSqliteWriter, resolveWriterMode, SqliteWriteError, type SqliteWriter, type SqliteWriterMode } from '../../src/stores/sqlite-writer.js';
 import type { CredentialUse } from '../../src/stores/types.js';
 import { StoreUnavailableError } from '../../src/errors.js';
-import { SqliteAuditStore } from '../../src/applications/sqlite-stores.js';
+import { SqliteAuditStore } from '../../src/audit/sqlite.js';
 import { tempDir } from '../config/support.js';
 import { credential, credentialStoreContract } from './contract.js';
 

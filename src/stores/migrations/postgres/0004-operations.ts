@@ -1,6 +1,6 @@
 // The operations module's tables (docs/admin.md): applications with their state, and the audit log.
 // Before this migration the operations stores created them on first use (`postgresOpsSchema` in
-// src/applications/postgres-stores.ts), so a database may already hold them: IF NOT EXISTS keeps those tables and
+// the application and audit stores), so a database may already hold them: IF NOT EXISTS keeps those tables and
 // their rows, and the definitions are the same (JSON, not JSONB: the text keeps its key order).
 import type { PostgresMigration } from './migration.js';
 

@@ -2,8 +2,8 @@
 // the same file, or PostgreSQL stores in the same database and schema. (Memory stores are for tests.)
 import type { ServiceConfig } from '../config.js';
 import type { AuditStore } from '../audit/types.js';
+import type { ApplicationStore } from '../applications/store.js';
 import type { SqliteWriter } from '../stores/sqlite-writer.js';
-import type { ApplicationStore } from './store.js';
 
 export interface OpsStores {
   readonly applications: ApplicationStore;
@@ -21,7 +21,7 @@ export async function openOpsStores(config: Pick<ServiceConfig, 'database'>, opt
   let applications: ApplicationStore;
   let audit: AuditStore;
   if (database.kind === 'sqlite') {
-    const { SqliteApplicationStore, SqliteAuditStore } = await import('./sqlite-stores.js');
+    const [{ SqliteApplicationStore }, { SqliteAuditStore }] = await Promise.all([import('../applications/sqlite.js'), import('../audit/sqlite.js')]);
     applications = new SqliteApplicationStore(database.path);
     try {
       audit = new SqliteAuditStore(database.path, options.sqliteWriter ? { writer: options.sqliteWriter } : {});
@@ -30,7 +30,7 @@ export async function openOpsStores(config: Pick<ServiceConfig, 'database'>, opt
       throw error;
     }
   } else {
-    const { PostgresApplicationStore, PostgresAuditStore } = await import('./postgres-stores.js');
+    const [{ PostgresApplicationStore }, { PostgresAuditStore }] = await Promise.all([import('../applications/postgres.js'), import('../audit/postgres.js')]);
     applications = await PostgresApplicationStore.open(database.url);
     try {
       audit = await PostgresAuditStore.open(database.url);
