@@ -3,23 +3,15 @@
 // the tools finish, fail nothing and print their tables.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanEnv, runNode } from '../support/cli-process.js';
 
 const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench');
 const LIMIT_MS = 90_000;
 
-function run(script: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(BENCH, script), ...args], { env: { ...process.env, NODE_ENV: 'production' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${script} did not finish within ${LIMIT_MS} ms\n${stderr}`)); }, LIMIT_MS);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
+function run(script: string, args: readonly string[]) {
+  return runNode([join(BENCH, script), ...args], { env: cleanEnv({ NODE_ENV: 'production' }), limitMs: LIMIT_MS });
 }
 
 describe('bench tools (smoke)', () => {

@@ -1,28 +1,18 @@
 // What the browser tests need around Chromium: the real service as a child process, free ports, the
 // headless browser with the flags this machine needs, CDP virtual authenticators, small byte helpers.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer, connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServe } from '../support/cli-process.js';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root: compiled tests live in .build-<name>/test/browser/. */
 export const REPO = resolve(here, '..', '..', '..');
-/** The compiled service CLI next to this compiled test (.build-<name>/src/cli.js). */
-export const SERVICE_CLI = resolve(here, '..', '..', 'src', 'cli.js');
 export const OUTPUT = join(REPO, 'test-output', 'browser');
 export const CHROMIUM = '/usr/bin/chromium';
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from '../support/cli-process.js';
 
 export interface ServiceProcess {
   readonly url: string;
@@ -31,56 +21,22 @@ export interface ServiceProcess {
   close(): Promise<void>;
 }
 
-/** Starts `node <.build>/src/cli.js serve --config <file>` and waits (bounded) until its port accepts connections. */
+/** Starts `cli.js serve --config <file>` (test/support/cli-process.ts) and waits (bounded) until it listens on `port`. */
 export async function startServiceProcess(dir: string, config: Record<string, unknown>, port: number): Promise<ServiceProcess> {
-  if (!existsSync(SERVICE_CLI)) throw new Error(`the service CLI is not built: ${SERVICE_CLI}`);
   const file = join(dir, 'service.json');
   await writeFile(file, JSON.stringify(config, null, 2));
-  const child: ChildProcess = spawn(process.execPath, [SERVICE_CLI, 'serve', '--config', file], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'test' },
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => void (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 20_000;
-  while (!(await accepts(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the service did not start on port ${port}:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const served = await startServe(['--config', file], { cwd: dir, env: { NODE_ENV: 'test' }, startWithinMs: 20_000 });
+  if (served.port !== port) {
+    await served.stop('SIGKILL');
+    throw new Error(`the service listens on ${served.url}, not on port ${port}:\n${served.output()}`);
   }
   return {
     url: `http://127.0.0.1:${port}`,
-    output: () => output,
+    output: () => served.output(),
     close: async () => {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(killer);
-      }
+      await served.stop('SIGTERM', 5_000);
     },
   };
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.setTimeout(1_000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
 }
 
 /** Headless Debian Chromium. `resolverRules` maps test hostnames (and localhost:443) onto the demo. */

@@ -3,59 +3,25 @@
 // (the credential and the secrets survived on disk).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { startServe, type ServeProcess } from '../support/cli-process.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** The compiled CLI next to this compiled test: <build>/test/e2e → <build>/src/cli.js. */
-const CLI = resolve(here, '..', '..', 'src', 'cli.js');
 const DOMAIN = 'e2e.example.test';
 const ORIGIN = `https://${DOMAIN}`;
 const CLIENT_ID = 'e2e-client';
-const START_LIMIT_MS = 20_000;
 
-interface Running {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly output: () => string;
+function start(configFile: string): Promise<ServeProcess> {
+  return startServe(['--config', configFile, '--port', '0', '--no-demo'], { cwd: dirname(configFile), env: { NODE_ENV: 'test' } });
 }
 
-function start(configFile: string): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--config', configFile, '--port', '0', '--no-demo'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'test' },
-  });
-  let output = '';
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`service did not start in time:\n${output}`)); }, START_LIMIT_MS);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = output.match(/service listening on (http:\/\/[^\s]+)/);
-      if (match) {
-        clearTimeout(timer);
-        resolvePromise({ child, url: match[1]!.replace(/\/$/, ''), output: () => output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`service exited early (${code}):\n${output}`)); });
-  });
+async function stop(running: ServeProcess): Promise<void> {
+  await running.stop('SIGTERM', 10_000);
 }
 
-function stop(running: Running): Promise<void> {
-  return new Promise((resolvePromise) => {
-    if (running.child.exitCode !== null || running.child.signalCode !== null) return resolvePromise();
-    const timer = setTimeout(() => running.child.kill('SIGKILL'), 10_000);
-    running.child.once('exit', () => { clearTimeout(timer); resolvePromise(); });
-    running.child.kill('SIGTERM');
-  });
-}
-
-async function post(running: Running, path: string, body: unknown): Promise<{ status: number; body: any; requestId: string | null }> {
+async function post(running: ServeProcess, path: string, body: unknown): Promise<{ status: number; body: any; requestId: string | null }> {
   const res = await fetch(`${running.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': `Vendor AppID: ${CLIENT_ID}`, origin: ORIGIN },
@@ -65,7 +31,7 @@ async function post(running: Running, path: string, body: unknown): Promise<{ st
   return { status: res.status, body: await res.json(), requestId: res.headers.get('x-request-id') };
 }
 
-async function signIn(running: Running, authenticator: SoftAuthenticator, username: string): Promise<void> {
+async function signIn(running: ServeProcess, authenticator: SoftAuthenticator, username: string): Promise<void> {
   const options = await post(running, '/api/assertion/options', { username });
   assert.equal(options.status, 200, JSON.stringify(options.body));
   assert.equal(options.body.allowCredentials.length, 1);
@@ -86,7 +52,7 @@ describe('the service process end to end (SQLite, real socket, restart)', () => 
     dataDir: '.',
     applications: [{ clientId: CLIENT_ID, name: 'E2E IdP', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'] }],
   }));
-  const running: Running[] = [];
+  const running: ServeProcess[] = [];
   after(async () => {
     await Promise.all(running.map(stop));
     rmSync(dir, { recursive: true, force: true });

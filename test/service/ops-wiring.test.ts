@@ -5,7 +5,6 @@
 // logged as a warning; the demo gets `demo.devHostnames` and its CA path is printed.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -16,61 +15,15 @@ import { startService } from '../../src/main.js';
 import type { Runtime } from '../../src/util/runtime.js';
 import { blobPayload, createTestMds } from '../support/mds.js';
 import { minimalApp, tempDir, writeFile } from '../config/support.js';
-import { CLI, cleanEnv, LIMIT_MS, runCliCommand } from '../support/cli-process.js';
+import { runCliCommand, startServe } from '../support/cli-process.js';
+import { configDir, registrationOptions } from './support.js';
 
 
-interface Served {
-  readonly url: string;
-  readonly adminUrl: string;
-  stop(): Promise<number | null>;
-  output(): string;
-}
+/** `configDir` of ./support.ts without the local variant (the admin listener's tests do not need it). */
+const opsConfigDir = (content: Record<string, unknown> = {}) => configDir({ local: { enabled: false }, ...content }, 'passkey-ops-wiring-');
 
-/** Starts `serve` and waits (bounded) until both the service and the admin addresses are printed. */
-function serve(args: string[], cwd: string): Promise<Served> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'serve', ...args], { cwd, env: cleanEnv() });
-    let stdout = '';
-    let stderr = '';
-    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not start:\n${stdout}\n${stderr}`)); }, LIMIT_MS);
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const service = /service listening on (http:\/\/\S+)/.exec(stdout);
-      const admin = /admin listening on (http:\/\/\S+)/.exec(stdout);
-      if (service && admin) {
-        clearTimeout(timer);
-        resolve({
-          url: service[1]!, adminUrl: admin[1]!, output: () => `${stdout}\n${stderr}`,
-          stop: async () => {
-            child.kill('SIGTERM');
-            const guard = setTimeout(() => child.kill('SIGKILL'), LIMIT_MS);
-            const code = await exited;
-            clearTimeout(guard);
-            return code;
-          },
-        });
-      }
-    });
-    void exited.then((code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}:\n${stdout}\n${stderr}`)); });
-  });
-}
-
-function configDir(content: Record<string, unknown> = {}): { dir: string; file: string } {
-  const dir = tempDir('passkey-ops-wiring-');
-  const file = writeFile(dir, 'config.json', { listen: { host: '127.0.0.1', port: 0 }, local: { enabled: false }, applications: [minimalApp()], ...content });
-  return { dir, file };
-}
-
-async function registrationOptions(url: string): Promise<number> {
-  const response = await fetch(`${url}/api/attestation/options`, {
-    method: 'POST',
-    headers: { 'User-agent': 'Vendor AppID: app-1', origin: 'https://idp.example.test', 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'alice#idp.example.test', displayName: 'Alice' }),
-  });
-  await response.arrayBuffer();
-  return response.status;
+async function registrationStatus(url: string): Promise<number> {
+  return (await registrationOptions(url)).status;
 }
 
 function capture() {
@@ -86,11 +39,11 @@ function capture() {
 
 describe('serve with the operations module', () => {
   it('on port 0 prints the admin listener, also on a free port, and it answers /health, /ready and /metrics', async () => {
-    const { dir, file } = configDir();
-    const served = await serve(['--config', file], dir);
+    const { dir, file } = opsConfigDir();
+    const served = await startServe(['--config', file], { cwd: dir, admin: true });
     try {
-      assert.match(served.adminUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-      assert.doesNotMatch(served.adminUrl, /:(0|8788)$/, 'next to a service on port 0, the admin listener takes a free port too');
+      assert.match(served.adminUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.doesNotMatch(served.adminUrl ?? '', /:(0|8788)$/, 'next to a service on port 0, the admin listener takes a free port too');
       assert.notEqual(served.adminUrl, served.url);
 
       const health = await fetch(`${served.adminUrl}/health`);
@@ -105,7 +58,7 @@ describe('serve with the operations module', () => {
       }
 
       // The four operations report to the metrics through the hooks main.ts wires.
-      assert.equal(await registrationOptions(served.url), 200);
+      assert.equal(await registrationStatus(served.url), 200);
       const metrics = await fetch(`${served.adminUrl}/metrics`);
       assert.equal(metrics.status, 200);
       assert.match(metrics.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
@@ -138,12 +91,12 @@ describe('serve with the operations module', () => {
   });
 
   it('an admin token made with the CLI (before and while the service runs) opens the admin API of the spawned service', async () => {
-    const { dir, file } = configDir();
+    const { dir, file } = opsConfigDir();
     const before = await runCliCommand(['admin', 'token', 'create', 'before', '--config', file], { cwd: dir });
     assert.equal(before.code, 0, before.stderr);
     const first = JSON.parse(before.stdout) as { token: string };
     assert.match(first.token, /^pks_admin_/);
-    const served = await serve(['--config', file], dir);
+    const served = await startServe(['--config', file], { cwd: dir, admin: true });
     try {
       const list = async (token?: string) => fetch(`${served.adminUrl}/admin/applications`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
       assert.equal((await list()).status, 401);
@@ -161,7 +114,7 @@ describe('serve with the operations module', () => {
       // A change through the admin API reaches the four operations: a disabled application is unknown.
       const disabled = await fetch(`${served.adminUrl}/admin/applications/app-1/disable`, { method: 'POST', headers: { authorization: `Bearer ${second.token}` } });
       assert.equal(disabled.status, 200);
-      assert.equal(await registrationOptions(served.url), 403);
+      assert.equal(await registrationStatus(served.url), 403);
     } finally {
       assert.equal(await served.stop(), 0);
     }
@@ -179,7 +132,7 @@ describe('serve with the operations module', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as { port: number };
     try {
-      const { dir, file } = configDir();
+      const { dir, file } = opsConfigDir();
       const result = await runCliCommand(['serve', '--config', file], { cwd: dir, env: { PASSKEY_ADMIN_PORT: String(port) } });
       assert.equal(result.code, 1, result.stderr);
       assert.match(result.stderr, new RegExp(`admin listener cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE`));
@@ -191,25 +144,25 @@ describe('serve with the operations module', () => {
   });
 
   it('PASSKEY_ADMIN_ENABLED=false: no admin listener', async () => {
-    const { dir, file } = configDir();
+    const { dir, file } = opsConfigDir();
     const io = capture();
     const running = await startService({ configFile: file, env: { PASSKEY_ADMIN_ENABLED: 'false' }, cwd: dir, stdout: io.stdout, stderr: io.stderr });
     try {
       assert.equal(running.adminUrl, null);
       assert.doesNotMatch(io.out(), /admin listening/);
-      assert.equal(await registrationOptions(running.url), 200, 'the service runs without it');
+      assert.equal(await registrationStatus(running.url), 200, 'the service runs without it');
     } finally {
       await running.close();
     }
   });
 
   it('the configured rate limits answer 429 with Retry-After on the service listener', async () => {
-    const { dir, file } = configDir({ rateLimits: { perApplication: null, perAddress: { burst: 2, perSecond: 0.01 } } });
+    const { dir, file } = opsConfigDir({ rateLimits: { perApplication: null, perAddress: { burst: 2, perSecond: 0.01 } } });
     const io = capture();
     const running = await startService({ configFile: file, env: {}, cwd: dir, stdout: io.stdout, stderr: io.stderr });
     try {
-      assert.equal(await registrationOptions(running.url), 200);
-      assert.equal(await registrationOptions(running.url), 200);
+      assert.equal(await registrationStatus(running.url), 200);
+      assert.equal(await registrationStatus(running.url), 200);
       const refused = await fetch(`${running.url}/api/attestation/options`, {
         method: 'POST',
         headers: { 'User-agent': 'Vendor AppID: app-1', origin: 'https://idp.example.test', 'content-type': 'application/json' },

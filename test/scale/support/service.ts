@@ -1,18 +1,13 @@
 // Starts the real service as a child process (`src/cli.js serve --config <file>`, from the same build as
-// the test), as an operator would, so that several instances, kill -9 and restarts are real. Every wait is
-// bounded; `stop()` kills whatever is still running.
+// the test, through test/support/cli-process.ts), as an operator would, so that several instances, kill -9
+// and restarts are real. Every wait is bounded; `kill()` kills whatever is still running.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-// The build folder this test runs from (.build-something), whose src/cli.js is the service under test.
-const BUILD = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-export const CLI = join(BUILD, 'src', 'cli.js');
+import { join } from 'node:path';
+import { BUILD, CLI, freePort, runNode, startServe, type ServeProcess } from '../../support/cli-process.js';
 
 export const CLIENT_ID = 'scale-client';
 export const DOMAIN = 'scale.example.test';
@@ -31,14 +26,6 @@ export function sharedSecretsEnv(): Record<string, string> {
 export function workDir(label: string): { readonly path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), `passkey-${label}-`));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
-}
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((ok) => server.close(() => ok()));
-  return port;
 }
 
 export interface InstanceSettings {
@@ -101,72 +88,37 @@ function writeConfig(settings: InstanceSettings, port: number, name: string): st
   return file;
 }
 
-/** Starts one instance and resolves once it answers HTTP; rejects (with its output) if it exits first. */
+/** Starts one instance and resolves once it listens (test/support/cli-process.ts); rejects (with its output) if it exits first. */
 export async function startInstance(settings: InstanceSettings, readyWithinMs = 20_000): Promise<Instance> {
   const port = settings.port ?? await freePort();
   const name = settings.name ?? `instance-${port}`;
   const config = writeConfig(settings, port, name);
-  const child = spawn(process.execPath, [CLI, 'serve', '--config', config], {
-    cwd: settings.dir,
-    env: { ...baseEnv(), ...settings.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
-  const instance: Instance = {
+  let served: ServeProcess;
+  try {
+    served = await startServe(['--config', config], { cwd: settings.dir, baseEnv: baseEnv(), env: settings.env ?? {}, startWithinMs: readyWithinMs });
+  } catch (error) {
+    throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return {
     name,
     port,
-    url: `http://127.0.0.1:${port}`,
-    process: child,
-    output: () => output,
-    running: () => child.exitCode === null && child.signalCode === null,
+    url: served.url,
+    process: served.child,
+    output: () => served.output(),
+    running: () => served.running(),
     async kill(signal = 'SIGTERM') {
-      if (!instance.running()) return;
-      child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
+      if (served.running()) await served.stop(signal, 10_000);
     },
   };
-  const deadline = Date.now() + readyWithinMs;
-  while (Date.now() < deadline) {
-    if (!instance.running()) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before serving:\n${output}`);
-    if (await answers(instance.url)) return instance;
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
-  await instance.kill('SIGKILL');
-  throw new Error(`${name} did not serve within ${readyWithinMs} ms:\n${output}`);
 }
 
 /** Runs the CLI once (e.g. `migrate`, or a `serve` expected to refuse) and returns its exit and output. */
 export async function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: options.cwd,
-    env: { ...baseEnv(), ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
-  const code = await new Promise<number | null>((ok) => child.once('exit', (c) => ok(c)));
-  clearTimeout(timer);
-  return { code, output };
+  const { code, stdout, stderr } = await runNode([CLI, ...args], { cwd: options.cwd, env: { ...baseEnv(), ...options.env }, limitMs: options.timeoutMs ?? 20_000 });
+  return { code, output: stdout + stderr };
 }
 
 /** Writes the config an instance would get and returns its path (for `runCli`). */
 export function configFile(settings: InstanceSettings, name: string): string {
   return writeConfig(settings, settings.port ?? 0, name);
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(`${url}/api/assertion/options`, { method: 'POST', signal: AbortSignal.timeout(2000) });
-    await response.arrayBuffer();
-    return true;
-  } catch {
-    return false;
-  }
 }
