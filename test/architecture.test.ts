@@ -75,7 +75,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
     types: ['service.ts'],
   },
   'admin/': {
-    imports: ['applications/', 'audit/', 'authenticators/', 'ceremonies/', 'config.ts', 'config/', 'errors.ts', 'metrics/', 'schemas/', 'util/'],
+    imports: ['applications/', 'audit/', 'authenticators/', 'ceremonies/', 'config.ts', 'config/', 'errors.ts', 'http/', 'metrics/', 'schemas/', 'util/'],
     types: ['runtime/', 'stores/', 'service.ts'],
   },
   'compose/': {

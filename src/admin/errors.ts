@@ -1,13 +1,15 @@
 // Errors of the admin API (not of the four operations: those are in src/errors.ts). Same idea: a name
 // that is API, an HTTP status, a default text. Answers are {"error": NAME, "message": text, "problems"?: [...]}.
+import { ERRORS } from '../errors.js';
 
 export const ADMIN_ERRORS = {
   UNAUTHORIZED: { status: 401, message: 'An admin token is required: Authorization: Bearer <token>.' },
   NOT_FOUND: { status: 404, message: 'No such resource.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this resource.' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
-  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
-  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  // The body reader's failures: the same names, statuses and texts as the four operations' (src/http/body.ts reads both).
+  UNSUPPORTED_MEDIA_TYPE: ERRORS.UNSUPPORTED_MEDIA_TYPE,
+  PAYLOAD_TOO_LARGE: ERRORS.PAYLOAD_TOO_LARGE,
+  MALFORMED_JSON: ERRORS.MALFORMED_JSON,
   INVALID_REQUEST: { status: 400, message: 'The request is invalid; see problems.' },
   APPLICATION_NOT_FOUND: { status: 404, message: 'No application with this Client ID.' },
   APPLICATION_EXISTS: { status: 409, message: 'An application with this Client ID already exists.' },

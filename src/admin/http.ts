@@ -10,7 +10,8 @@ import { toJsonLines } from '../audit/events.js';
 import type { AuditQuery } from '../audit/types.js';
 import { EXPOSITION_CONTENT_TYPE, type MetricsRegistry } from '../metrics/registry.js';
 import { ADMIN_ERRORS, AdminError } from './errors.js';
-import { StoreUnavailableError } from '../errors.js';
+import { FidoError, StoreUnavailableError } from '../errors.js';
+import { checkContentType, parseJsonBody, readBody } from '../http/body.js';
 import type { AdminOperations, Actor } from './operations.js';
 import type { Readiness } from '../runtime/readiness.js';
 import type { AdminTokenStore } from './tokens.js';
@@ -291,21 +292,17 @@ function integer(name: string, text: string, min: number, max: number): number {
   return value;
 }
 
+/**
+ * The request body through the service's one body reader (src/http/body.ts: JSON media type, byte limit,
+ * strict UTF-8, bounded nesting), its failures under the admin API's names.
+ */
 async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const type = req.headers['content-type'];
-  if (typeof type !== 'string' || !/^application\/json\s*(;|$)/i.test(type)) throw new AdminError('UNSUPPORTED_MEDIA_TYPE');
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new AdminError('PAYLOAD_TOO_LARGE');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new AdminError('PAYLOAD_TOO_LARGE');
-    chunks.push(chunk);
-  }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new AdminError('MALFORMED_JSON');
+    checkContentType(req.headersDistinct['content-type']);
+    return parseJsonBody(await readBody(req, limit, req.headersDistinct['content-length']));
+  } catch (error) {
+    if (!(error instanceof FidoError)) throw error;
+    const code = error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'PAYLOAD_TOO_LARGE' || error.code === 'MALFORMED_JSON' ? error.code : 'INVALID_REQUEST';
+    throw code === 'INVALID_REQUEST' ? new AdminError(code, error.detail, [`(body): ${error.detail ?? error.code}`]) : new AdminError(code, error.detail);
   }
 }
