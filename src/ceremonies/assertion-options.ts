@@ -16,7 +16,9 @@ export async function assertionOptions(ctx: CeremonyContext, request: AssertionO
   // Without a user name the browser offers whichever discoverable credential the user picks: the list stays
   // empty, and the answer is the same for everyone (it names no user to enumerate).
   const discoverable = name.user === '';
-  const allowCredentials = name.variant === 'standard' && !discoverable ? await standardAllowList(ctx, name.username, userHandle) : [];
+  const allowCredentials = discoverable ? []
+    : name.variant === 'standard' ? await standardAllowList(ctx, name.username, userHandle)
+      : await localAllowList(ctx, name.username, userHandle);
   const userVerification: UserVerification = app.userVerification === 'required' ? 'required' : request.userVerification ?? 'preferred';
 
   await deps.challenges.put({
@@ -59,5 +61,22 @@ async function standardAllowList(ctx: CeremonyContext, username: string, userHan
   if (ctx.application.revealUnknownUsers) {
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'This user has no registered credential.');
   }
+  return [{ type: 'public-key', id: fake.id, transports: [...fake.transports] }];
+}
+
+/**
+ * Local variant: the credential ids it remembers registering for this user (never a key: that travels in
+ * the blob), so that a security key, which the browser finds only by its id, can sign in. A user it does
+ * not remember (unknown, or forgotten: the list expires and is bounded) gets the stand-in, as in the
+ * standard variant; an application that reveals unknown users gets `[]` instead, which lets the browser
+ * offer any discoverable credential, as the local variant always did before it remembered ids.
+ */
+async function localAllowList(ctx: CeremonyContext, username: string, userHandle: string): Promise<Descriptor[]> {
+  const fake = fakeCredentialFor(ctx.deps.secrets.userHandleKey, ctx.clientId, username);
+  const remembered = await ctx.deps.challenges.listLocalCredentials(ctx.clientId, userHandle, ctx.deps.runtime.now());
+  if (remembered.length > 0) {
+    return remembered.map((entry) => ({ type: 'public-key', id: entry.credentialId, transports: [...entry.transports] }));
+  }
+  if (ctx.application.revealUnknownUsers) return [];
   return [{ type: 'public-key', id: fake.id, transports: [...fake.transports] }];
 }

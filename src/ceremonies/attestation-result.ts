@@ -17,6 +17,12 @@ import type { AttestationResultRequest } from './requests.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { LOCAL_RP_ID } from './username.js';
 
+/**
+ * How long the local variant remembers a registered credential id (the store bounds how many:
+ * LOCAL_CREDENTIAL_LIMITS): development data, kept long enough for a developer's weeks of testing.
+ */
+export const LOCAL_CREDENTIAL_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+
 export async function attestationResult(ctx: CeremonyContext, request: AttestationResultRequest): Promise<Record<string, unknown>> {
   const variant = claimedVariant(ctx, request.localMarker, 'registration');
   if (variant === 'local' && request.localMarker !== true) {
@@ -36,6 +42,13 @@ export async function attestationResult(ctx: CeremonyContext, request: Attestati
 
   if (variant === 'local') {
     const sealed = sealLocalCredential(localCredentialFromRecord(credential, LOCAL_RP_ID), ctx.deps.secrets.localBlobKeys, ctx.deps.runtime.randomBytes);
+    // Only the id and transports are remembered (never the key), so that assertion options can list them
+    // for a security key, which the browser finds only by its id (docs/api.md, "Local variant").
+    const now = ctx.deps.runtime.now();
+    await ctx.deps.challenges.rememberLocalCredential({
+      clientId: ctx.clientId, userHandle: credential.userHandle, credentialId: credential.credentialId,
+      transports: credential.transports, expiresAt: now + LOCAL_CREDENTIAL_LIFETIME_MS,
+    }, now);
     return { localhost: sealed, ...registrationFields(credential, facts) };
   }
   // A credential is answered ok only after it is durably stored (docs/decisions.md "Limits and bad input").

@@ -8,9 +8,12 @@ import type {
   CredentialRecord,
   CredentialStore,
   CredentialUse,
+  LocalCredentialLimits,
+  LocalCredentialRecord,
   TakeResult,
 } from './types.js';
 import { ExpiringMap } from './expiring-map.js';
+import { MemoryLocalCredentials } from './memory-local.js';
 
 /** Key of a (client, id) pair; NUL cannot occur in a Client ID the HTTP layer accepts. */
 const pairKey = (clientId: string, id: string): string => `${clientId}\u0000${id}`;
@@ -21,6 +24,8 @@ export interface MemoryChallengeStoreOptions {
    * `runtime.now`). Without it the store frees them with the latest `now` it was given by `take`.
    */
   readonly clock?: () => number;
+  /** Bounds of the local variant's remembered credential ids (default LOCAL_CREDENTIAL_LIMITS). */
+  readonly localLimits?: Partial<LocalCredentialLimits>;
 }
 
 /**
@@ -54,10 +59,12 @@ export class MemoryChallengeStore implements ChallengeStore {
   /** Taken ceremonies: usedKey → when the ceremony would have expired (epoch ms). */
   readonly #used = new ExpiringMap<number, number>((expiresAt) => expiresAt);
   readonly #clock: (() => number) | undefined;
+  readonly #local: MemoryLocalCredentials;
   #latestNow = Number.NEGATIVE_INFINITY;
 
   constructor(options: MemoryChallengeStoreOptions = {}) {
     this.#clock = options.clock;
+    this.#local = new MemoryLocalCredentials(options.localLimits);
   }
 
   /** Entries held (pending ceremonies and used-markers); exposed for tests of the memory bound. */
@@ -109,11 +116,20 @@ export class MemoryChallengeStore implements ChallengeStore {
     this.#used.sweep(now);
   }
 
+  async rememberLocalCredential(record: LocalCredentialRecord, now: number): Promise<void> {
+    this.#local.remember(record, now);
+  }
+
+  async listLocalCredentials(clientId: string, userHandle: string, now: number): Promise<LocalCredentialRecord[]> {
+    return this.#local.list(clientId, userHandle, now);
+  }
+
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
     this.#pending.clear();
     this.#used.clear();
+    this.#local.clear();
   }
 }
 

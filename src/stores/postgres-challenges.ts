@@ -4,7 +4,8 @@
 // DELETE finds nothing once the first commits, and its follow-up read sees the committed marker.
 
 import type pg from 'pg';
-import type { CeremonyRecord, ChallengeStore, TakeResult } from './types.js';
+import type { CeremonyRecord, ChallengeStore, LocalCredentialLimits, LocalCredentialRecord, TakeResult } from './types.js';
+import { PostgresLocalCredentials } from './postgres-local.js';
 import { guarded, toNumber } from './postgres-connection.js';
 
 export interface SweepOptions {
@@ -12,6 +13,8 @@ export interface SweepOptions {
   readonly clock?: () => number;
   /** At most one sweep per this many ms, started by a `put`. Default 60 000. */
   readonly sweepIntervalMs?: number;
+  /** Bounds of the local variant's remembered credential ids (default LOCAL_CREDENTIAL_LIMITS). */
+  readonly localLimits?: Partial<LocalCredentialLimits>;
 }
 
 export class PostgresChallengeStore implements ChallengeStore {
@@ -23,8 +26,11 @@ export class PostgresChallengeStore implements ChallengeStore {
   #sweeping: Promise<void> | undefined;
   readonly #sql: { readonly put: string; readonly take: string; readonly used: string; readonly sweep: readonly string[] };
 
+  readonly #local: PostgresLocalCredentials;
+
   constructor(pool: pg.Pool, schema: string, options: SweepOptions = {}) {
     this.#pool = pool;
+    this.#local = new PostgresLocalCredentials(pool, schema, options.localLimits);
     this.#clock = options.clock ?? Date.now;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
     const pending = `${schema}.challenges`;
@@ -64,6 +70,14 @@ export class PostgresChallengeStore implements ChallengeStore {
   /** Deletes ceremonies and markers that expired before `now`. */
   async sweep(now: number): Promise<void> {
     for (const statement of this.#sql.sweep) await guarded('challenge sweep', () => this.#pool.query(statement, [now]));
+  }
+
+  rememberLocalCredential(record: LocalCredentialRecord, now: number): Promise<void> {
+    return this.#local.remember(record, now);
+  }
+
+  listLocalCredentials(clientId: string, userHandle: string, now: number): Promise<LocalCredentialRecord[]> {
+    return this.#local.list(clientId, userHandle, now);
   }
 
   async ping(): Promise<void> {

@@ -7,7 +7,8 @@
 // calls fail at once with StoreUnavailableError (503), and the client reconnects in the background.
 
 import { createClient, ErrorReply } from 'redis';
-import type { CeremonyRecord, ChallengeStore, TakeResult } from './types.js';
+import type { CeremonyRecord, ChallengeStore, LocalCredentialLimits, LocalCredentialRecord, TakeResult } from './types.js';
+import { RedisLocalCredentials } from './redis-local.js';
 import { StoreUnavailableError } from '../errors.js';
 
 export interface RedisOptions {
@@ -19,6 +20,8 @@ export interface RedisOptions {
   readonly connectTimeoutMs?: number;
   /** Bound on one command, in ms. Default 3000. */
   readonly commandTimeoutMs?: number;
+  /** Bounds of the local variant's remembered credential ids (default LOCAL_CREDENTIAL_LIMITS). */
+  readonly localLimits?: Partial<LocalCredentialLimits>;
 }
 
 type Client = ReturnType<typeof createClient>;
@@ -58,12 +61,14 @@ export class RedisChallengeStore implements ChallengeStore {
   readonly #commandTimeoutMs: number;
   #scriptSha: string | undefined;
   #closing: Promise<void> | undefined;
+  readonly #local: RedisLocalCredentials;
 
   constructor(client: Client, options: RedisOptions = {}) {
     this.#client = client;
     this.#prefix = options.prefix ?? 'passkey:';
     this.#clock = options.clock ?? Date.now;
     this.#commandTimeoutMs = options.commandTimeoutMs ?? 3000;
+    this.#local = new RedisLocalCredentials((what, args) => this.#run(what, args), this.#prefix, options.localLimits);
   }
 
   async put(record: CeremonyRecord): Promise<void> {
@@ -82,6 +87,14 @@ export class RedisChallengeStore implements ChallengeStore {
     }
     if (state === 'used' && value !== undefined && Number(value) >= now) return { state: 'used' };
     return { state: 'missing' };
+  }
+
+  rememberLocalCredential(record: LocalCredentialRecord, now: number): Promise<void> {
+    return this.#local.remember(record, now);
+  }
+
+  listLocalCredentials(clientId: string, userHandle: string, now: number): Promise<LocalCredentialRecord[]> {
+    return this.#local.list(clientId, userHandle, now);
   }
 
   async ping(): Promise<void> {

@@ -10,11 +10,12 @@
 // fsync for many ceremonies); without a writer (CLI, tests) they are autocommit statements on this connection.
 
 import type Database from 'better-sqlite3';
-import type { CeremonyRecord, ChallengeStore, CredentialRecord, CredentialStore, CredentialUse, TakeResult } from './types.js';
+import type { CeremonyRecord, ChallengeStore, CredentialRecord, CredentialStore, CredentialUse, LocalCredentialLimits, LocalCredentialRecord, TakeResult } from './types.js';
 import type { AttestationType } from '../webauthn/types.js';
 import { CREDENTIAL_COLUMNS, SQLITE_WRITES } from './sqlite-writes.js';
 import { guarded, openSqliteDatabase, type SqliteOptions } from './sqlite-open.js';
 import type { SqliteWriter } from './sqlite-writer.js';
+import { SqliteLocalCredentials } from './sqlite-local.js';
 
 type Db = Database.Database;
 
@@ -227,6 +228,8 @@ export interface SqliteChallengeOptions extends SqliteOptions {
   readonly clock?: () => number;
   /** Sweep after this many puts. Default 256. */
   readonly sweepEvery?: number;
+  /** Bounds of the local variant's remembered credential ids (default LOCAL_CREDENTIAL_LIMITS). */
+  readonly localLimits?: Partial<LocalCredentialLimits>;
 }
 
 export class SqliteChallengeStore implements ChallengeStore {
@@ -242,9 +245,11 @@ export class SqliteChallengeStore implements ChallengeStore {
   readonly #sweepUsed: Database.Statement;
   readonly #ping: Database.Statement;
   readonly #take: (clientId: string, challenge: string, now: number) => TakeResult;
+  readonly #local: SqliteLocalCredentials;
 
   constructor(db: Db, options: SqliteChallengeOptions = {}) {
     this.#db = db;
+    this.#local = new SqliteLocalCredentials(db, options.localLimits);
     this.#clock = options.clock ?? Date.now;
     this.#sweepEvery = Math.max(1, options.sweepEvery ?? 256);
     this.#insert = db.prepare('INSERT OR REPLACE INTO challenges (client_id, challenge, record, expires_at) VALUES (?, ?, ?, ?)');
@@ -283,6 +288,14 @@ export class SqliteChallengeStore implements ChallengeStore {
   sweep(now: number): number {
     this.#putsSinceSweep = 0;
     return guarded('challenge sweep', () => this.#sweepPending.run(now).changes + this.#sweepUsed.run(now).changes);
+  }
+
+  async rememberLocalCredential(record: LocalCredentialRecord, now: number): Promise<void> {
+    this.#local.remember(record, now);
+  }
+
+  async listLocalCredentials(clientId: string, userHandle: string, now: number): Promise<LocalCredentialRecord[]> {
+    return this.#local.list(clientId, userHandle, now);
   }
 
   async ping(): Promise<void> {

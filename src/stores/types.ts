@@ -36,6 +36,35 @@ export type TakeResult =
   | { readonly state: 'used' }
   | { readonly state: 'missing' };
 
+/**
+ * A credential the local variant registered, remembered without its key (the key travels only in the
+ * sealed blob) so that assertion options can list its id for a security key (docs/api.md). Development
+ * data: it expires, and the list is bounded per user and in total (LOCAL_CREDENTIAL_LIMITS).
+ */
+export interface LocalCredentialRecord {
+  readonly clientId: string;
+  /** base64url user handle. */
+  readonly userHandle: string;
+  /** base64url credential id. */
+  readonly credentialId: string;
+  readonly transports: readonly string[];
+  /** Epoch milliseconds after which it is forgotten. */
+  readonly expiresAt: number;
+}
+
+/**
+ * How many of the local variant's credential ids a store remembers. (How long is the ceremony's choice,
+ * `expiresAt`: src/ceremonies/attestation-result.ts, LOCAL_CREDENTIAL_LIFETIME_MS.)
+ */
+export interface LocalCredentialLimits {
+  /** Per (Client ID, user handle): beyond it the user's oldest is forgotten. */
+  readonly perUser: number;
+  /** In the whole store: beyond it the oldest of anyone's is forgotten. */
+  readonly total: number;
+}
+
+export const LOCAL_CREDENTIAL_LIMITS: LocalCredentialLimits = Object.freeze({ perUser: 16, total: 10_000 });
+
 export interface ChallengeStore {
   put(record: CeremonyRecord): Promise<void>;
   /**
@@ -43,6 +72,14 @@ export interface ChallengeStore {
    * (until it would have expired) answers `used`; an unknown or expired one `missing`. `now` is epoch ms.
    */
   take(clientId: string, challenge: string, now: number): Promise<TakeResult>;
+  /**
+   * Local variant: remembers a registered credential id for its user (replacing an entry of the same
+   * Client ID and credential id), then forgets what expired before `now` and, oldest first, what exceeds
+   * the store's limits (per user and in total). Kept where ceremonies are kept: both are short-lived.
+   */
+  rememberLocalCredential(record: LocalCredentialRecord, now: number): Promise<void>;
+  /** The user's remembered credentials that have not expired at `now`, oldest first. */
+  listLocalCredentials(clientId: string, userHandle: string, now: number): Promise<LocalCredentialRecord[]>;
   close(): Promise<void>;
   /** Resolves when the backend answers (readiness probe); rejects when it does not. */
   ping(): Promise<void>;

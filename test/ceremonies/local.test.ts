@@ -44,7 +44,7 @@ class LocalFlow extends Flow {
 }
 
 describe('local variant', () => {
-  it('options: rp.id and rpId are "localhost", excludeCredentials and allowCredentials are []', async () => {
+  it('options: rp.id and rpId are "localhost", excludeCredentials [], allowCredentials a stand-in before any registration', async () => {
     const h = new Harness();
     const flow = new LocalFlow(h, 'dev');
     const creation = await flow.attestationOptions();
@@ -53,7 +53,9 @@ describe('local variant', () => {
     assert.deepEqual(creation.excludeCredentials, []);
     const request = await flow.assertionOptions();
     assert.equal(request.rpId, 'localhost');
-    assert.deepEqual(request.allowCredentials, []);
+    // Nothing registered yet: one stand-in, as for an unknown user of the standard variant.
+    assert.equal(request.allowCredentials.length, 1);
+    assert.deepEqual(request.allowCredentials[0].transports, ['hybrid', 'internal']);
   });
 
   it('registers (answering the sealed blob as `localhost`), stores nothing, then signs in twice with the blob', async () => {

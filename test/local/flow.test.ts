@@ -27,13 +27,13 @@ describe('local variant: options', () => {
     assert.deepEqual(rig.store.calls, [], 'local options never read the credential store');
   });
 
-  it('assertion options: rpId localhost and allowCredentials empty (the service stores nothing to list)', async () => {
+  it('assertion options: rpId localhost and allowCredentials the remembered id (no key is stored)', async () => {
     const rig = new LocalRig();
     const flow = new LocalFlow(rig, 'alice');
-    await flow.registered();
+    const kept = await flow.registered();
     const body = await flow.assertionOptions({ userVerification: 'required' });
     assert.equal(body.rpId, 'localhost');
-    assert.deepEqual(body.allowCredentials, []);
+    assert.deepEqual(body.allowCredentials, [{ type: 'public-key', id: kept.credentialId, transports: ['internal', 'hybrid'] }]);
     assert.equal(body.userVerification, 'required');
     assert.match(body.challenge, /^[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(rig.store.calls, []);

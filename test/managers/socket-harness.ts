@@ -17,21 +17,26 @@ export class SocketHarness extends Harness {
     return h;
   }
 
-  override async post(path: string, body: unknown, options: RequestOptions = {}): Promise<InjectResponse> {
-    const response = await fetch(`${this.url}${path}`, {
-      method: 'POST',
-      headers: this.headers(options),
-      body: typeof body === 'string' ? body : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const text = await response.text();
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => { headers[name] = value; });
-    return { status: response.status, headers, body: text, json: () => JSON.parse(text) };
+  override post(path: string, body: unknown, options: RequestOptions = {}): Promise<InjectResponse> {
+    return postOverSocket(`${this.url}${path}`, this.headers(options), body);
   }
 
   async close(): Promise<void> {
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
+}
+
+/** One POST through node:http with fetch (bounded), answered in the shape `inject` answers. */
+export async function postOverSocket(url: string, requestHeaders: Record<string, string>, body: unknown): Promise<InjectResponse> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: requestHeaders,
+    body: typeof body === 'string' ? body : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => { headers[name] = value; });
+  return { status: response.status, headers, body: text, json: () => JSON.parse(text) };
 }

@@ -3,8 +3,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryChallengeStore, MemoryCredentialStore } from '../../src/stores/memory.js';
 import { ceremony, challengeStoreContract, credentialStoreContract } from './contract.js';
+import { localCredentialContract } from './local-contract.js';
 
 challengeStoreContract('memory', () => new MemoryChallengeStore());
+localCredentialContract('memory', async (localLimits = {}) => new MemoryChallengeStore({ localLimits }));
 credentialStoreContract('memory', () => new MemoryCredentialStore());
 
 describe('MemoryChallengeStore: bounded memory', () => {

@@ -18,6 +18,7 @@ import { POSTGRES_MIGRATIONS } from '../../src/stores/migrations/postgres/index.
 
 import { StoreUnavailableError } from '../../src/errors.js';
 import { ceremony, challengeStoreContract, credential, credentialStoreContract } from './contract.js';
+import { localCredentialContract } from './local-contract.js';
 import { freshSchema, POSTGRES_URL, sql, type TestSchema } from '../scale/support/backends.js';
 import { startProxy } from '../scale/support/proxy.js';
 
@@ -59,6 +60,15 @@ credentialStoreContract('postgres', async () => openPostgresCredentialStore(POST
 challengeStoreContract('postgres (challenges: "database")', async () => openPostgresChallengeStore(POSTGRES_URL, { schema: await contractSchema() }), {
   reopen: async () => openPostgresChallengeStore(POSTGRES_URL, { schema: await contractSchema() }),
 });
+
+/** Stores opened with limits get a schema of their own (no other test's entries count towards them). */
+const localSchemas = new WeakMap<object, string>();
+localCredentialContract('postgres (challenges: "database")', async (localLimits) => {
+  const schema = localLimits === undefined ? await contractSchema() : await newSchema('local_limits');
+  const store = await openPostgresChallengeStore(POSTGRES_URL, { schema, ...(localLimits ? { localLimits } : {}) });
+  localSchemas.set(store, schema);
+  return store;
+}, { reopen: async (store, localLimits) => openPostgresChallengeStore(POSTGRES_URL, { schema: localSchemas.get(store)!, localLimits }) });
 
 describe('PostgreSQL migrations', () => {
   it('the migrations are numbered 1…N without gaps, and N is the schema version', () => {
@@ -139,7 +149,7 @@ describe('PostgreSQL migrations', () => {
     await migratePostgres(POSTGRES_URL, { schema, toVersion: 3 });
     await sql(adHocOpsTables(`"${schema}"`));
     await sql(`INSERT INTO "${schema}".ops_applications VALUES ('app-1', '{"b":1,"a":2}', true, false, 'admin', 1, 2)`);
-    assert.deepEqual((await migratePostgres(POSTGRES_URL, { schema })).applied.map((m) => m.version), [4]);
+    assert.deepEqual((await migratePostgres(POSTGRES_URL, { schema, toVersion: 4 })).applied.map((m) => m.version), [4]);
     const rows = await sql<{ config: unknown }>(`SELECT config::text AS config FROM "${schema}".ops_applications`);
     assert.deepEqual(rows, [{ config: '{"b":1,"a":2}' }]);
     const fresh = await newSchema('ops_fresh');

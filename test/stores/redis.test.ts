@@ -8,6 +8,7 @@ import { createClient } from 'redis';
 import { openRedisChallengeStore } from '../../src/stores/redis.js';
 import { StoreUnavailableError } from '../../src/errors.js';
 import { ceremony, challengeStoreContract } from './contract.js';
+import { localCredentialContract } from './local-contract.js';
 import { freshPrefix, REDIS_URL } from '../scale/support/backends.js';
 import { startProxy } from '../scale/support/proxy.js';
 
@@ -17,6 +18,18 @@ after(() => namespace.drop());
 challengeStoreContract('redis', () => openRedisChallengeStore(REDIS_URL, { prefix: namespace.prefix }), {
   reopen: () => openRedisChallengeStore(REDIS_URL, { prefix: namespace.prefix }),
 });
+
+/** Stores opened with limits get a key prefix of their own (no other test's entries count towards them). */
+const localPrefixes = new WeakMap<object, string>();
+const limitedNamespaces: ReturnType<typeof freshPrefix>[] = [];
+after(() => Promise.all(limitedNamespaces.map((n) => n.drop())));
+localCredentialContract('redis', async (localLimits) => {
+  const own = localLimits === undefined ? namespace : freshPrefix('redis-local');
+  if (own !== namespace) limitedNamespaces.push(own);
+  const store = await openRedisChallengeStore(REDIS_URL, { prefix: own.prefix, ...(localLimits ? { localLimits } : {}) });
+  localPrefixes.set(store, own.prefix);
+  return store;
+}, { reopen: (store, localLimits) => openRedisChallengeStore(REDIS_URL, { prefix: localPrefixes.get(store)!, localLimits }) });
 
 async function pttl(key: string): Promise<number> {
   const client = createClient({ url: REDIS_URL, socket: { reconnectStrategy: false } });

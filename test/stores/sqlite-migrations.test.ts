@@ -58,15 +58,18 @@ function tables(file: string): string[] {
 }
 
 describe('SQLite migration 2: the operations tables', () => {
-  it('is the newest migration of this build', () => {
-    assert.equal(SQLITE_SCHEMA_VERSION, 2);
+  it('is migration 2 of this build (3, the local variant\'s remembered credential ids, follows it)', () => {
+    assert.equal(SQLITE_SCHEMA_VERSION, 3);
     assert.equal(SQLITE_MIGRATIONS[1]?.name, 'operations: applications and audit log');
+    assert.equal(SQLITE_MIGRATIONS[2]?.name, 'local variant: remembered credential ids');
   });
 
   it('upgrades a version-1 database: tables created, credentials kept', async () => {
     const { file, record } = await versionOneDatabase({ adHocOpsTables: false });
     assert.deepEqual(tables(file), []);
-    assert.deepEqual(migrateSqlite(file), { from: 1, to: 2, applied: [{ version: 2, name: 'operations: applications and audit log' }] });
+    assert.deepEqual(migrateSqlite(file), { from: 1, to: 3, applied: [
+      { version: 2, name: 'operations: applications and audit log' }, { version: 3, name: 'local variant: remembered credential ids' },
+    ] });
     assert.deepEqual(tables(file), ['ops_applications', 'ops_audit_events', 'ops_audit_events_at', 'ops_audit_events_client']);
     const store = await openSqliteCredentialStore(file);
     const found = await store.find(record.clientId, record.credentialId);
@@ -76,7 +79,7 @@ describe('SQLite migration 2: the operations tables', () => {
 
   it('upgrades a version-1 database whose operations tables were made on first use, keeping their rows', async () => {
     const { file } = await versionOneDatabase({ adHocOpsTables: true });
-    assert.deepEqual(migrateSqlite(file).applied.map((m) => m.version), [2]);
+    assert.deepEqual(migrateSqlite(file).applied.map((m) => m.version), [2, 3]);
     const applications = new SqliteApplicationStore(file);
     const old = await applications.get('old-app');
     assert.equal(old?.source, 'admin');

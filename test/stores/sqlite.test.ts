@@ -14,6 +14,7 @@ import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from '../../src/stores/migra
 import { StoreUnavailableError } from '../../src/errors.js';
 import { tempDir } from '../config/support.js';
 import { ceremony, challengeStoreContract, credential, credentialStoreContract } from './contract.js';
+import { localCredentialContract } from './local-contract.js';
 
 /** Which file each store was opened on, so `reopen` can open a second connection to it. */
 const files = new WeakMap<object, string>();
@@ -32,6 +33,13 @@ challengeStoreContract('sqlite (challenges: "database")', async () => {
   files.set(store, file);
   return store;
 }, { reopen: (store) => openSqliteChallengeStore(files.get(store)!) });
+
+localCredentialContract('sqlite (challenges: "database")', async (localLimits = {}) => {
+  const file = newFile();
+  const store = await openSqliteChallengeStore(file, { localLimits });
+  files.set(store, file);
+  return store;
+}, { reopen: (store, localLimits) => openSqliteChallengeStore(files.get(store)!, { localLimits }) });
 
 describe('SQLite: durability', () => {
   it('everything written is there after close and reopen', async () => {

@@ -61,8 +61,9 @@ export interface RelayOptions {
   /** Local variant: where the `localhost` blobs are kept. Default: in memory (lost on restart). */
   readonly localStore?: LocalCredentialStore | undefined;
   /**
-   * Local variant: put the user's kept credentials into `allowCredentials` of assertion options, because
-   * the service stores nothing and cannot list them (non-discoverable keys need the list). Default true.
+   * Local variant: put the user's kept credentials into `allowCredentials` of assertion options: the
+   * service lists only the ids it remembers (30 days, 16 per user), the relay's store keeps them as long
+   * as it keeps the blobs (non-discoverable keys need the list). Default true.
    */
   readonly localAllowCredentials?: boolean | undefined;
   /** Told about every result call's outcome. */

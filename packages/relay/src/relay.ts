@@ -220,8 +220,9 @@ async function keepBlob(config: ResolvedRelayOptions, username: string, credenti
 }
 
 /**
- * The service keeps no keys in the local variant, so it cannot list the user's credentials; the relay
- * can. A non-discoverable key (e.g. a U2F security key) is only found when its id is in allowCredentials.
+ * The service keeps no keys in the local variant and remembers its credential ids only for a while; the
+ * relay keeps them as long as their blobs. A non-discoverable key (e.g. a U2F security key) is only found
+ * when its id is in allowCredentials.
  */
 async function withKeptCredentials(config: ResolvedRelayOptions, username: string, outcome: Outcome): Promise<Outcome> {
   if (outcome.body.status !== 'ok') return outcome;
