@@ -15,6 +15,7 @@ export async function attestationOptions(ctx: CeremonyContext, request: Attestat
   // Standard: the user's existing credentials, so the browser does not register the same authenticator
   // twice. Local stores nothing, so it has nothing to exclude.
   const existing = name.variant === 'standard' ? await deps.credentials.listByUser(ctx.clientId, userHandle) : [];
+  const displayName = request.displayName ?? name.user;
 
   await deps.challenges.put({
     challenge,
@@ -25,13 +26,15 @@ export async function attestationOptions(ctx: CeremonyContext, request: Attestat
     userHandle,
     userVerification,
     origin,
+    // Kept with the credential: signals.currentUserDetails repeats what the password manager was given.
+    ...(name.variant === 'standard' && { displayName }),
     ...(request.mediation === 'conditional' && { conditional: true }),
     expiresAt: deps.runtime.now() + app.timeoutMs,
   });
 
   return {
     rp: { name: app.name, icon: app.icon, id: name.rpId },
-    user: { name: name.username, icon: '', id: userHandle, displayName: request.displayName ?? name.user },
+    user: { name: name.username, icon: '', id: userHandle, displayName },
     challenge,
     pubKeyCredParams: app.algorithms.map((alg) => ({ type: 'public-key', alg })),
     timeout: app.timeoutMs,

@@ -103,6 +103,7 @@ function credentialRecord(
     backupState: verified.flags.bs,
     userVerified: verified.flags.uv,
     residentKey: residentKeyOf(request.extensions),
+    ...(ceremony.displayName !== undefined && { displayName: ceremony.displayName }),
     cloneWarning: false,
     createdAt: ctx.deps.runtime.now(),
     lastUsedAt: null,

@@ -149,6 +149,7 @@ function copyCeremony(record: CeremonyRecord): CeremonyRecord {
   if (record.allowCredentials !== undefined) copy.allowCredentials = [...record.allowCredentials];
   if (record.discoverable !== undefined) copy.discoverable = record.discoverable;
   if (record.conditional !== undefined) copy.conditional = record.conditional;
+  if (record.displayName !== undefined) copy.displayName = record.displayName;
   return copy;
 }
 
@@ -256,12 +257,13 @@ export function byCreation(a: CredentialRecord, b: CredentialRecord): number {
 
 /** A copy in the shape every backend returns: the optional names are absent when null ("absent or null = none"). */
 function copyCredential(record: CredentialRecord): CredentialRecord {
-  const { nickname, authenticatorName, ...rest } = record;
+  const { nickname, authenticatorName, displayName, ...rest } = record;
   return {
     ...rest,
     publicKey: Uint8Array.from(record.publicKey),
     transports: [...record.transports],
     ...(nickname == null ? {} : { nickname }),
     ...(authenticatorName == null ? {} : { authenticatorName }),
+    ...(displayName == null ? {} : { displayName }),
   };
 }

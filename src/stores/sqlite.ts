@@ -44,6 +44,7 @@ interface CredentialRow {
   last_used_at: number | null;
   nickname: string | null;
   authenticator_name: string | null;
+  display_name: string | null;
 }
 
 const bit = (value: boolean): number => (value ? 1 : 0);
@@ -71,6 +72,7 @@ function toRow(record: CredentialRecord): CredentialRow {
     last_used_at: record.lastUsedAt,
     nickname: record.nickname ?? null,
     authenticator_name: record.authenticatorName ?? null,
+    display_name: record.displayName ?? null,
   };
 }
 
@@ -80,14 +82,14 @@ type CredentialValues = [
   signCount: number, transports: string, aaguid: string, attestationFormat: string, attestationType: string,
   attestationTrusted: number, backupEligible: number, backupState: number, userVerified: number,
   residentKey: number | null, cloneWarning: number, createdAt: number, lastUsedAt: number | null,
-  nickname: string | null, authenticatorName: string | null,
+  nickname: string | null, authenticatorName: string | null, displayName: string | null,
 ];
 
 function fromRow(row: CredentialValues): CredentialRecord {
   const [
     clientId, credentialId, userHandle, username, publicKey, algorithm, signCount, transports, aaguid, attestationFormat,
     attestationType, attestationTrusted, backupEligible, backupState, userVerified, residentKey, cloneWarning, createdAt,
-    lastUsedAt, nickname, authenticatorName,
+    lastUsedAt, nickname, authenticatorName, displayName,
   ] = row;
   const record: { -readonly [K in keyof CredentialRecord]: CredentialRecord[K] } = {
     clientId,
@@ -114,6 +116,7 @@ function fromRow(row: CredentialValues): CredentialRecord {
   // "absent or null = none", the shape every backend returns.
   if (nickname !== null) record.nickname = nickname;
   if (authenticatorName !== null) record.authenticatorName = authenticatorName;
+  if (displayName !== null) record.displayName = displayName;
   return record;
 }
 

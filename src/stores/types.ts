@@ -21,6 +21,8 @@ export interface CeremonyRecord {
   readonly discoverable?: boolean;
   /** Registration started with `mediation: "conditional"` (automatic upgrade): its result may lack UP. */
   readonly conditional?: boolean;
+  /** Registration: the user.displayName its options answered (stored with the credential for the Signal API). */
+  readonly displayName?: string;
   /** The user verification the ceremony requires (after applying the application's policy). */
   readonly userVerification: UserVerification;
   /** Standard variant: the origin header of the options call; local: null. */
@@ -117,6 +119,11 @@ export interface CredentialRecord {
   readonly nickname?: string | null;
   /** The authenticator's description from FIDO metadata at registration (TrustDecision.authenticatorName); absent or null = unknown. */
   readonly authenticatorName?: string | null;
+  /**
+   * The user.displayName the registration's options carried, so that signals.currentUserDetails repeats what
+   * the password manager was given; absent or null = unknown (stored before it was kept).
+   */
+  readonly displayName?: string | null;
 }
 
 /** The change one successful authentication makes; applied only if the stored counter is still `expectedSignCount`. */

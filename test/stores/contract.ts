@@ -92,13 +92,14 @@ function use(overrides: Partial<CredentialUse> = {}): CredentialUse {
  * it returns the optional names as absent or null ("absent or null = none"). */
 function normalized(record: CredentialRecord | undefined): unknown {
   if (record === undefined) return undefined;
-  const { nickname, authenticatorName, ...rest } = record;
+  const { nickname, authenticatorName, displayName, ...rest } = record;
   return {
     ...rest,
     publicKey: Buffer.from(record.publicKey).toString('hex'),
     transports: [...record.transports],
     nickname: nickname ?? null,
     authenticatorName: authenticatorName ?? null,
+    displayName: displayName ?? null,
   };
 }
 
@@ -291,10 +292,10 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
       });
     });
 
-    it('keeps the optional names (nickname, authenticatorName)', async () => {
+    it('keeps the optional names (nickname, authenticatorName, displayName)', async () => {
       await withStore(factory, async (store) => {
-        const named = credential({ nickname: 'Work laptop', authenticatorName: 'YubiKey 5 Series' });
-        const unnamed = credential({ nickname: null, authenticatorName: null });
+        const named = credential({ nickname: 'Work laptop', authenticatorName: 'YubiKey 5 Series', displayName: 'Alice Example' });
+        const unnamed = credential({ nickname: null, authenticatorName: null, displayName: null });
         await store.create(named);
         await store.create(unnamed);
         assert.deepEqual(normalized(await store.find(named.clientId, named.credentialId)), normalized(named));

@@ -58,8 +58,8 @@ function tables(file: string): string[] {
 }
 
 describe('SQLite migration 2: the operations tables', () => {
-  it('is migration 2 of this build (3, the local variant\'s remembered credential ids, follows it)', () => {
-    assert.equal(SQLITE_SCHEMA_VERSION, 3);
+  it('is migration 2 of this build (3 and 4 follow it)', () => {
+    assert.equal(SQLITE_SCHEMA_VERSION, 4);
     assert.equal(SQLITE_MIGRATIONS[1]?.name, 'operations: applications and audit log');
     assert.equal(SQLITE_MIGRATIONS[2]?.name, 'local variant: remembered credential ids');
   });
@@ -67,8 +67,9 @@ describe('SQLite migration 2: the operations tables', () => {
   it('upgrades a version-1 database: tables created, credentials kept', async () => {
     const { file, record } = await versionOneDatabase({ adHocOpsTables: false });
     assert.deepEqual(tables(file), []);
-    assert.deepEqual(migrateSqlite(file), { from: 1, to: 3, applied: [
+    assert.deepEqual(migrateSqlite(file), { from: 1, to: 4, applied: [
       { version: 2, name: 'operations: applications and audit log' }, { version: 3, name: 'local variant: remembered credential ids' },
+      { version: 4, name: 'credential display name' },
     ] });
     assert.deepEqual(tables(file), ['ops_applications', 'ops_audit_events', 'ops_audit_events_at', 'ops_audit_events_client']);
     const store = await openSqliteCredentialStore(file);
@@ -79,7 +80,7 @@ describe('SQLite migration 2: the operations tables', () => {
 
   it('upgrades a version-1 database whose operations tables were made on first use, keeping their rows', async () => {
     const { file } = await versionOneDatabase({ adHocOpsTables: true });
-    assert.deepEqual(migrateSqlite(file).applied.map((m) => m.version), [2, 3]);
+    assert.deepEqual(migrateSqlite(file).applied.map((m) => m.version), [2, 3, 4]);
     const applications = new SqliteApplicationStore(file);
     const old = await applications.get('old-app');
     assert.equal(old?.source, 'admin');
@@ -99,5 +100,19 @@ describe('SQLite migration 2: the operations tables', () => {
     assert.equal(await applications.create({ config, approved: false, disabled: false, source: 'config', createdAt: 1, updatedAt: 1 }), 'created');
     assert.equal((await applications.get('new-app'))?.config.name, 'New');
     await applications.close();
+  });
+});
+
+describe('SQLite migration 4: the credential display name', () => {
+  it('adds display_name to a version-1 database; its credentials read back without one, new ones keep theirs', async () => {
+    const { file, record } = await versionOneDatabase({ adHocOpsTables: false });
+    migrateSqlite(file);
+    const store = await openSqliteCredentialStore(file);
+    const old = await store.find(record.clientId, record.credentialId);
+    assert.equal(old?.displayName, undefined);
+    const fresh = credential({ displayName: 'Alice Example' });
+    assert.equal(await store.create(fresh), 'created');
+    assert.equal((await store.find(fresh.clientId, fresh.credentialId))?.displayName, 'Alice Example');
+    await store.close();
   });
 });

@@ -3,10 +3,11 @@ import type { SqliteMigration } from './migration.js';
 import { migration as m0001 } from './0001-initial.js';
 import { migration as m0002 } from './0002-operations.js';
 import { migration as m0003 } from './0003-local-credentials.js';
+import { migration as m0004 } from './0004-display-name.js';
 
 export type { SqliteMigration } from './migration.js';
 
-export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [m0001, m0002, m0003];
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [m0001, m0002, m0003, m0004];
 
 /** The schema version this build expects. */
 export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.length;
