@@ -163,15 +163,21 @@ export const ERRORS = {
 
 export type ErrorName = keyof typeof ERRORS;
 
-/** A failure with a catalogue name; `detail` is a short, safe text for the integrator (never a secret). */
+/**
+ * A failure with a catalogue name; `detail` is a short, safe text for the integrator (never a secret).
+ * `fields` are members the failure envelope carries beside its three (only `signals.unknownCredential`,
+ * docs/api.md "Signals"); never anything that says who a user is.
+ */
 export class FidoError extends Error {
   readonly code: ErrorName;
   readonly detail: string | undefined;
+  readonly fields: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(code: ErrorName, detail?: string, options?: { cause?: unknown }) {
-    super(detail ? `${code}: ${detail}` : code, options);
+  constructor(code: ErrorName, detail?: string, options?: { cause?: unknown; fields?: Readonly<Record<string, unknown>> }) {
+    super(detail ? `${code}: ${detail}` : code, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.detail = detail;
+    this.fields = options?.fields;
   }
 
   get status(): number {

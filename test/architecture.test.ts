@@ -63,7 +63,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'webauthn/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
   'stores/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'webauthn/'] },
   'service.ts': { imports: [], types: ['config.ts', 'config/', 'stores/', 'webauthn/', 'util/'] },
-  'ceremonies/': { imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts'], types: ['service.ts', 'stores/', 'schemas/', 'config/'] },
+  'ceremonies/': { imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts', 'authenticators/'], types: ['service.ts', 'stores/', 'schemas/', 'config/'] },
   'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts', 'schemas/'], types: ['service.ts'] },
   'audit/': { imports: ['errors.ts', 'util/', 'stores/'], types: ['service.ts', 'config.ts'] },
   'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/'] },

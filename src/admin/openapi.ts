@@ -9,7 +9,8 @@ import { ADMIN_PATHS, jsonContent, ref } from './openapi-admin.js';
 import { jsonSchema, Type, type TSchema } from '../schemas/typebox.js';
 import {
   AssertionOptionsAnswerSchema, AssertionResultAnswerSchema, AttestationOptionsAnswerSchema, AttestationResultAnswerSchema,
-  AuthenticatorSelectionAnswer, DescriptorSchema, failedEnvelopeSchema,
+  AcceptedSignalsSchema, AllAcceptedCredentialsSchema, AuthenticatorSelectionAnswer, CurrentUserDetailsSchema, DescriptorSchema,
+  failedEnvelopeSchema, UnknownCredentialSignalSchema,
 } from '../schemas/answers.js';
 import {
   AssertionResultRequestSchema, AttestationResultRequestSchema, assertionOptionsRequestSchema, attestationOptionsRequestSchema,
@@ -38,6 +39,10 @@ export function openApiSchemas(limits: RequestLimits = DEFAULTS.limits): Readonl
     AssertionOptionsResponse: AssertionOptionsAnswerSchema,
     AssertionResultRequest: AssertionResultRequestSchema,
     AssertionResultResponse: AssertionResultAnswerSchema,
+    AllAcceptedCredentials: AllAcceptedCredentialsSchema,
+    CurrentUserDetails: CurrentUserDetailsSchema,
+    AcceptedSignals: AcceptedSignalsSchema,
+    UnknownCredentialSignal: UnknownCredentialSignalSchema,
 
     ...adminErrorSchemas(Object.keys(ADMIN_ERRORS)),
     Health: HealthSchema,

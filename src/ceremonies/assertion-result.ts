@@ -18,6 +18,7 @@ import { openLocalCredential, recordFromLocalCredential } from './local-blob.js'
 import { authenticationFields, type CeremonyFacts } from './outcome.js';
 import type { AssertionResultRequest } from './requests.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
+import { acceptedSignals, unknownCredentialSignal } from './signals.js';
 
 export async function assertionResult(ctx: CeremonyContext, request: AssertionResultRequest): Promise<Record<string, unknown>> {
   const variant = claimedVariant(ctx, request.localMarker, 'authentication');
@@ -43,10 +44,10 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
     return { ...authenticationFields(recordFromLocalCredential(local), factsOf(verified, request)) };
   }
 
-  const stored = claimedHandle === undefined
+  const found = claimedHandle === undefined
     ? await offeredCredential(ctx, ceremony, credentialId)
-    : await applicationCredential(ctx, credentialId);
-  if (stored === STAND_IN) {
+    : await applicationCredential(ctx, credentialId, claimedHandle);
+  if (found === STAND_IN) {
     // The stand-in offered to an unknown user: verified on a real credential's path against the dummy key,
     // it fails as a real credential with a bad signature does (same name, status and cost).
     const key = fakeCredentialKey(ctx.deps.secrets.userHandleKey);
@@ -55,11 +56,14 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
     // Not reached: no one holds the dummy key's private key.
     throw new FidoError('ASSERTION_SIGNATURE_VERIFICATION_FAIL');
   }
+  const { stored, owned } = found;
   ctx.noteSubject({ username: stored.username });
   const view = credentialView(ctx, credentialId, stored.publicKey, stored.algorithm, stored.signCount, stored.userHandle, stored.backupEligible);
   // Step 6 is in verifyAuthentication too: a user handle present must be the stored owner's.
   const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
   checkAuthenticatorStatus(ctx, stored.aaguid);
+  // Step 6 refused a user handle that is not the owner's; this only keeps the signals below the owner's.
+  if (owned === undefined) throw new FidoError('USER_HANDLE_NOT_MATCHED');
   const written = await ctx.deps.credentials.recordUse(ctx.clientId, credentialId, {
     expectedSignCount: stored.signCount,
     // Under the `warn` policy a counter that went backwards is accepted, never stored lower.
@@ -82,7 +86,7 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
   if (verified.cloneWarning) {
     ctx.deps.log.warn({ clientId: ctx.clientId, credentialId }, 'signature counter did not increase; accepted under the warn policy');
   }
-  return { ...authenticationFields(stored, factsOf(verified, request)) };
+  return { ...authenticationFields(stored, factsOf(verified, request)), signals: acceptedSignals(ctx.application.domain, stored, owned) };
 }
 
 function factsOf(verified: VerifiedAuthentication, request: AssertionResultRequest): CeremonyFacts {
@@ -98,27 +102,47 @@ function requiredUserHandle(parsed: ParsedAuthentication): string {
 }
 
 /**
- * Sign-in without a user name: any credential stored for this application, whoever owns it. The user
- * handle is compared with the owner's by verifyAuthentication (step 6) before the signature is checked.
+ * The credential that signed and, when it is the claimed user's, all of that user's credentials (the
+ * signals of the answer): one store read, `listByUser`, on the path of every successful sign-in.
  */
-async function applicationCredential(ctx: CeremonyContext, credentialId: string): Promise<CredentialRecord> {
+interface Found {
+  readonly stored: CredentialRecord;
+  /** undefined when the credential is another user's than the one claimed (step 6 then fails). */
+  readonly owned: readonly CredentialRecord[] | undefined;
+}
+
+/**
+ * Sign-in without a user name: the claimed user's credentials, else any credential stored for this
+ * application, whoever owns it (the user handle is compared with the owner's by verifyAuthentication, step
+ * 6, before the signature is checked). A credential the application does not have at all fails as before
+ * and carries signals.unknownCredential, so the page can tell the password manager (docs/api.md "Signals").
+ */
+async function applicationCredential(ctx: CeremonyContext, credentialId: string, claimedHandle: string): Promise<Found> {
+  const owned = await ctx.deps.credentials.listByUser(ctx.clientId, claimedHandle);
+  const own = owned.find((c) => c.credentialId === credentialId);
+  if (own) return { stored: own, owned };
   const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
-  if (!stored) throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'No credential with this id is registered for this application.');
-  return stored;
+  if (!stored) {
+    throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'No credential with this id is registered for this application.',
+      { fields: unknownCredentialSignal(ctx.application.domain, credentialId) });
+  }
+  return { stored, owned: undefined };
 }
 
 const STAND_IN = Symbol('stand-in credential');
 
 /**
  * The credential must be one the options offered, and stored for this application and user; or the
- * stand-in the options offered to a user without credentials (fake-credential.ts).
+ * stand-in the options offered to a user without credentials (fake-credential.ts). Never a signal: a
+ * sign-in by name must not say which credentials exist (anti-enumeration).
  */
-async function offeredCredential(ctx: CeremonyContext, ceremony: CeremonyRecord, credentialId: string): Promise<CredentialRecord | typeof STAND_IN> {
+async function offeredCredential(ctx: CeremonyContext, ceremony: CeremonyRecord, credentialId: string): Promise<Found | typeof STAND_IN> {
   if (!(ceremony.allowCredentials ?? []).includes(credentialId)) {
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'The credential was not offered in the options of this challenge.');
   }
-  const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
-  if (stored && stored.userHandle === ceremony.userHandle) return stored;
+  const owned = await ctx.deps.credentials.listByUser(ctx.clientId, ceremony.userHandle);
+  const stored = owned.find((c) => c.credentialId === credentialId);
+  if (stored) return { stored, owned };
   if (fakeCredentialFor(ctx.deps.secrets.userHandleKey, ctx.clientId, ceremony.username).id === credentialId) return STAND_IN;
   throw new FidoError('CREDENTIAL_ID_NOT_FOUND');
 }

@@ -15,6 +15,7 @@ import { localCredentialFromRecord, sealLocalCredential } from './local-blob.js'
 import { registrationFields } from './outcome.js';
 import type { AttestationResultRequest } from './requests.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
+import { acceptedSignals } from './signals.js';
 import { LOCAL_RP_ID } from './username.js';
 
 /**
@@ -54,7 +55,9 @@ export async function attestationResult(ctx: CeremonyContext, request: Attestati
   // A credential is answered ok only after it is durably stored (docs/decisions.md "Limits and bad input").
   const created = await ctx.deps.credentials.create(credential);
   if (created === 'duplicate') throw new FidoError('DUPLICATED_CREDENTIAL_ID');
-  return { ...registrationFields(credential, facts) };
+  // The user's credentials now, this one included: what the password manager should keep (docs/api.md "Signals").
+  const owned = await ctx.deps.credentials.listByUser(ctx.clientId, credential.userHandle);
+  return { ...registrationFields(credential, facts), signals: acceptedSignals(ctx.application.domain, credential, owned) };
 }
 
 /**

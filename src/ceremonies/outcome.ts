@@ -3,6 +3,7 @@
 // identity provider reads the same names whichever path answered. Failures never reach this module. Their
 // types come from the answers' schemas (schemas/answers.ts), which the OpenAPI document is generated from.
 
+import { bundledCatalog, describeAuthenticator } from '../authenticators/index.js';
 import type { IdentityFieldsSchema, RegistrationFieldsSchema } from '../schemas/answers.js';
 import type { Shape } from '../schemas/typebox.js';
 import type { Attachment } from '../schemas/values.js';
@@ -24,6 +25,9 @@ export interface CeremonyFacts {
 
 /** After a verified authentication: `credential` is the stored record or the opened local blob's view. */
 export function authenticationFields(credential: CredentialRecord, facts: CeremonyFacts): IdentityFields {
+  // FIDO metadata's name, else the bundled AAGUID lists'; verified only when a trusted attestation proved the AAGUID.
+  const authenticator = describeAuthenticator(
+    { aaguid: credential.aaguid, metadataName: credential.authenticatorName, proven: credential.attestationTrusted }, bundledCatalog());
   const fields: IdentityFields = {
     username: credential.username,
     userHandle: credential.userHandle,
@@ -32,7 +36,8 @@ export function authenticationFields(credential: CredentialRecord, facts: Ceremo
     backupEligible: facts.flags.be,
     backupState: facts.flags.bs,
     aaguid: credential.aaguid,
-    authenticatorName: credential.authenticatorName ?? null,
+    authenticatorName: authenticator.name,
+    authenticatorVerified: authenticator.verified,
     signCount: facts.signCount,
   };
   return facts.attachment === undefined ? fields : { ...fields, authenticatorAttachment: facts.attachment };

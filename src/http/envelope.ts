@@ -17,11 +17,12 @@ export function ok(fields: Readonly<Record<string, unknown>>): Reply {
   return { status: 200, body: { status: 'ok', errorMessage: '', sessionId: '', ...fields } };
 }
 
-export function failed(code: ErrorName, detail?: string, headers?: Readonly<Record<string, string>>): Reply {
+export function failed(code: ErrorName, detail?: string, headers?: Readonly<Record<string, string>>, fields?: Readonly<Record<string, unknown>>): Reply {
   const spec = ERRORS[code];
   const reply: Reply = {
     status: spec.status,
-    body: { status: 'failed', errorMessage: [code, detail ?? spec.message], sessionId: '' },
+    // Envelope first (readable order); FidoError.fields never hold members of these names.
+    body: { status: 'failed', errorMessage: [code, detail ?? spec.message], sessionId: '', ...fields },
   };
   return headers ? { ...reply, headers } : reply;
 }
@@ -34,7 +35,7 @@ export interface ClassifiedError {
 
 /** Turns anything thrown by an operation into its reply. Unknown errors never leak their text. */
 export function replyForError(error: unknown): ClassifiedError {
-  if (error instanceof FidoError) return { reply: failed(error.code, error.detail), unexpected: false };
+  if (error instanceof FidoError) return { reply: failed(error.code, error.detail, undefined, error.fields), unexpected: false };
   if (error instanceof StoreUnavailableError) return { reply: failed('SERVICE_UNAVAILABLE'), unexpected: true };
   return { reply: failed('INTERNAL_SERVER_ERROR'), unexpected: true };
 }

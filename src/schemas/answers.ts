@@ -30,6 +30,7 @@ export function failedEnvelopeSchema(errorNames: readonly string[]) {
         description: 'First the error name, then a short description for the integrator.',
       }),
       sessionId: Type.String(),
+      signals: Type.Optional(UnknownCredentialSignalSchema),
     }, { additionalProperties: false }),
   };
 }
@@ -38,6 +39,37 @@ export function failedEnvelopeSchema(errorNames: readonly string[]) {
 export function errorNameSchema(names: readonly string[], description: string) {
   return Type.Union(names.map((name) => Type.Literal(name)), { description });
 }
+
+// The WebAuthn Signal API's arguments (docs/api.md "Signals"): what the page passes to the browser's
+// PublicKeyCredential.signal*() functions so that password managers stay in step with the service.
+const RpId = Type.String({ minLength: 1, description: 'The application\'s domain.' });
+const UserId = base64url({ description: 'The user handle (user.id).' });
+
+export const AllAcceptedCredentialsSchema = Type.Object({
+  rpId: RpId, userId: UserId, allAcceptedCredentialIds: Type.Array(base64url(), { description: 'Every credential the user still has, oldest first.' }),
+}, { additionalProperties: false, description: 'The argument of PublicKeyCredential.signalAllAcceptedCredentials().' });
+
+export const CurrentUserDetailsSchema = Type.Object({
+  rpId: RpId, userId: UserId,
+  name: Type.String({ minLength: 1, description: 'user.name as the options gave it: the full `<user>#<domain>`.' }),
+  displayName: Type.String({ description: 'The display name of the user\'s newest registration (the user part when none was given).' }),
+}, { additionalProperties: false, description: 'The argument of PublicKeyCredential.signalCurrentUserDetails().' });
+
+export const AcceptedSignalsSchema = Type.Object({
+  allAcceptedCredentials: AllAcceptedCredentialsSchema,
+  currentUserDetails: CurrentUserDetailsSchema,
+}, { additionalProperties: false, description: 'Standard variant only: what the page tells the password manager after an ok answer.' });
+export type AcceptedSignals = Shape<typeof AcceptedSignalsSchema>;
+
+export const UnknownCredentialSignalSchema = Type.Object({
+  unknownCredential: Type.Object({ rpId: RpId, credentialId: base64url() }, {
+    additionalProperties: false, description: 'The argument of PublicKeyCredential.signalUnknownCredential().',
+  }),
+}, {
+  additionalProperties: false,
+  description: 'Only on a failed sign-in without a user name whose credential the application does not have (standard variant).',
+});
+export type UnknownCredentialSignal = Shape<typeof UnknownCredentialSignalSchema>;
 
 const HintsAnswer = Type.Array(HintSchema, {
   maxItems: MAX_HINTS, description: 'The request\'s hints, else the application\'s default hints; absent when neither has any.',
@@ -96,7 +128,12 @@ const identityFields = {
   backupEligible: Type.Boolean({ description: 'BE of this ceremony: the credential may be synced.' }),
   backupState: Type.Boolean({ description: 'BS of this ceremony: the credential is synced (a synced passkey has BE and BS).' }),
   aaguid: aaguid('The authenticator model; all zeros when it gives none.'),
-  authenticatorName: Type.Union([Type.String(), Type.Null()], { description: 'The authenticator\'s name when known, else null.' }),
+  authenticatorName: Type.Union([Type.String(), Type.Null()], {
+    description: 'The authenticator\'s name when known (FIDO metadata, else the bundled AAGUID lists), else null.',
+  }),
+  authenticatorVerified: Type.Boolean({
+    description: 'true only when a trusted attestation proved the AAGUID the name comes from; otherwise the name is what the authenticator claims.',
+  }),
   signCount: Type.Integer({ minimum: 0, description: 'The counter of this ceremony\'s authenticator data.' }),
   authenticatorAttachment: Type.Optional(Type.Union(AttachmentSchema.anyOf, { description: 'Only when the browser sent it (unsigned).' })),
 };
@@ -117,5 +154,6 @@ export type RegistrationFields = Shape<typeof RegistrationFieldsSchema>;
 export const AttestationResultAnswerSchema = okEnvelope({
   localhost: Type.Optional(base64url({ description: 'Local variant only: the sealed key blob to send back in extensions.localhost of every assertion result.' })),
   ...registrationFields,
+  signals: Type.Optional(AcceptedSignalsSchema),
 });
-export const AssertionResultAnswerSchema = okEnvelope(identityFields);
+export const AssertionResultAnswerSchema = okEnvelope({ ...identityFields, signals: Type.Optional(AcceptedSignalsSchema) });

@@ -57,6 +57,14 @@ describe('attestation options (registration challenge)', () => {
   });
 });
 
+/** The Signal API's arguments for dave, whose options named no display name (docs/api.md "Signals"). */
+function signalsOf(userId: string, ids: readonly string[]) {
+  return {
+    allAcceptedCredentials: { rpId: 'idp.example.test', userId, allAcceptedCredentialIds: ids },
+    currentUserDetails: { rpId: 'idp.example.test', userId, name: 'dave#idp.example.test', displayName: 'dave' },
+  };
+}
+
 describe('registration then authentication (standard variant)', () => {
   const cases: { name: string; fmt: string; alg?: number }[] = [
     { name: 'none, ES256', fmt: 'none', alg: -7 },
@@ -79,8 +87,8 @@ describe('registration then authentication (standard variant)', () => {
         status: 'ok', errorMessage: '', sessionId: '',
         username: 'dave#idp.example.test', userHandle: stored.userHandle, credentialId: credential.id,
         userVerified: true, backupEligible: false, backupState: false, aaguid: stored.aaguid,
-        authenticatorName: null, signCount: 0, discoverable: true, attestationFormat: c.fmt,
-        attestationType: stored.attestationType, attestationTrusted: false,
+        authenticatorName: null, authenticatorVerified: false, signCount: 0, discoverable: true, attestationFormat: c.fmt,
+        attestationType: stored.attestationType, attestationTrusted: false, signals: signalsOf(stored.userHandle, [credential.id]),
       });
       assert.equal(stored.attestationFormat, c.fmt);
       assert.equal(stored.username, 'dave#idp.example.test');
@@ -94,7 +102,7 @@ describe('registration then authentication (standard variant)', () => {
           status: 'ok', errorMessage: '', sessionId: '',
           username: 'dave#idp.example.test', userHandle: stored.userHandle, credentialId: credential.id,
           userVerified: true, backupEligible: false, backupState: false, aaguid: stored.aaguid,
-          authenticatorName: null, signCount: i + 1,
+          authenticatorName: null, authenticatorVerified: false, signCount: i + 1, signals: signalsOf(stored.userHandle, [credential.id]),
         });
         assert.deepEqual(options.allowCredentials, [{ type: 'public-key', id: credential.id, transports: ['internal', 'hybrid'] }]);
       }

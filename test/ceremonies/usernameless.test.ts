@@ -13,7 +13,7 @@ import { SoftAuthenticator, type AuthenticateOptions, type RegisterOptions } fro
 
 const OTHER_CLIENT = 'other-client';
 const ENVELOPE_KEYS = ['errorMessage', 'sessionId', 'status'];
-const IDENTITY_KEYS = ['aaguid', 'authenticatorName', 'backupEligible', 'backupState', 'credentialId', 'signCount', 'userHandle', 'userVerified', 'username'];
+const IDENTITY_KEYS = ['aaguid', 'authenticatorName', 'authenticatorVerified', 'backupEligible', 'backupState', 'credentialId', 'signCount', 'userHandle', 'userVerified', 'username'];
 const REGISTRATION_KEYS = [...IDENTITY_KEYS, 'attestationFormat', 'attestationTrusted', 'attestationType', 'discoverable'];
 
 interface Reply {
@@ -61,13 +61,16 @@ function ok(reply: Reply): any {
   return reply.body;
 }
 
-/** A failure is the bare envelope: none of the identity fields. */
-function failure(reply: Reply, name: string, status = 400): void {
+/** A failure is the bare envelope: none of the identity fields (`extra`: the signals it may carry). */
+function failure(reply: Reply, name: string, status = 400, extra: readonly string[] = []): void {
   assert.equal(reply.status, status, JSON.stringify(reply.body));
   assert.equal(reply.body.errorMessage[0], name, JSON.stringify(reply.body));
-  assert.deepEqual(Object.keys(reply.body).sort(), ENVELOPE_KEYS);
+  assert.deepEqual(Object.keys(reply.body).sort(), [...ENVELOPE_KEYS, ...extra].sort());
   assert.deepEqual(checkResponse(DOCUMENT, { path: reply.path, method: 'POST', status: reply.status, contentType: reply.contentType, body: reply.text }), []);
 }
+
+/** The standard variant's ok answers carry the Signal API's arguments; the local variant's none. */
+const signalKeys = (v: Variant): string[] => (v.name === 'standard' ? ['signals'] : []);
 
 interface Variant {
   readonly name: 'standard' | 'local';
@@ -166,7 +169,7 @@ for (const v of VARIANTS) {
     it('answers ok with who signed in, taken from the credential (its owner, not any request field)', async () => {
       const { reply, sent } = await client.signIn(bob, { flags: { be: true, bs: true } }, (s) => ({ ...s, authenticatorAttachment: 'cross-platform' }));
       const body = ok(reply);
-      assert.deepEqual(Object.keys(body).sort(), [...ENVELOPE_KEYS, 'authenticatorAttachment', ...IDENTITY_KEYS].sort());
+      assert.deepEqual(Object.keys(body).sort(), [...ENVELOPE_KEYS, 'authenticatorAttachment', ...IDENTITY_KEYS, ...signalKeys(v)].sort());
       assert.equal(body.username, `bob#${v.domain}`);
       assert.equal(body.userHandle, bob.userHandle);
       assert.equal(body.credentialId, bob.id);
@@ -181,7 +184,7 @@ for (const v of VARIANTS) {
 
     it('a registration answers who and how too: discoverable, the attestation, the browser\'s attachment', () => {
       const body = alice.answer;
-      const expected = [...ENVELOPE_KEYS, 'authenticatorAttachment', ...REGISTRATION_KEYS, ...(v.name === 'local' ? ['localhost'] : [])];
+      const expected = [...ENVELOPE_KEYS, 'authenticatorAttachment', ...REGISTRATION_KEYS, ...(v.name === 'local' ? ['localhost'] : []), ...signalKeys(v)];
       assert.deepEqual(Object.keys(body).sort(), expected.sort());
       assert.equal(body.username, `alice#${v.domain}`);
       assert.equal(body.userHandle, alice.userHandle);
@@ -215,7 +218,13 @@ for (const v of VARIANTS) {
       // The same authenticator now signs this application's challenge with the other application's credential.
       client.authenticator.credentials.push(other.authenticator.credential(theirs.id)!);
       const { reply } = await client.signIn(theirs, v.name === 'standard' ? { rpId: DOMAIN } : {});
-      failure(reply, v.name === 'local' ? 'LOCAL_BLOB_APPLICATION_MISMATCH' : 'CREDENTIAL_ID_NOT_FOUND');
+      if (v.name === 'local') {
+        failure(reply, 'LOCAL_BLOB_APPLICATION_MISMATCH');
+      } else {
+        // Unknown to this application: the page may tell the password manager (docs/api.md "Signals").
+        failure(reply, 'CREDENTIAL_ID_NOT_FOUND', 400, ['signals']);
+        assert.deepEqual(reply.body.signals, { unknownCredential: { rpId: DOMAIN, credentialId: theirs.id } });
+      }
     });
 
     it('a replayed discoverable assertion fails: its ceremony is used', async () => {

@@ -77,7 +77,7 @@ describe('local variant: registration and sign-in for every format and algorithm
       const { res, credential, options } = await flow.register({ alg });
       const body = expectOk(res);
       assert.deepEqual(Object.keys(body).sort(), [
-        'aaguid', 'attestationFormat', 'attestationTrusted', 'attestationType', 'authenticatorName', 'backupEligible',
+        'aaguid', 'attestationFormat', 'attestationTrusted', 'attestationType', 'authenticatorName', 'authenticatorVerified', 'backupEligible',
         'backupState', 'credentialId', 'discoverable', 'errorMessage', 'localhost', 'sessionId', 'signCount', 'status',
         'userHandle', 'userVerified', 'username',
       ]);
@@ -110,7 +110,7 @@ describe('local variant: registration and sign-in for every format and algorithm
           status: 'ok', errorMessage: '', sessionId: '',
           username: 'dave#localhost', userHandle: options.user.id, credentialId: credential.id,
           userVerified: true, backupEligible: false, backupState: false, aaguid: inside.aaguid,
-          authenticatorName: null, signCount: inside.signCount + round + 1,
+          authenticatorName: null, authenticatorVerified: false, signCount: inside.signCount + round + 1,
         });
         assert.equal(_blob, undefined, 'an assertion answer carries no blob');
       }
