@@ -38,4 +38,12 @@ describe('bench tools (smoke)', () => {
     assert.match(stdout, /A: [\d.]+ µs\/op over \d+ ops \(0 failed\); B: [\d.]+ µs\/op over \d+ ops \(0 failed\)/);
     assert.match(stdout, /B \/ A: median [\d.]+/);
   });
+
+  it('enumeration.js: registered against unknown users, interleaved, with a KS statistic per row', async () => {
+    const { code, stdout, stderr } = await run('enumeration.js', ['--n', '100', '--users', '5', '--max-seconds', '60']);
+    assert.equal(code, 0, stderr);
+    for (const row of ['assertion options', 'assertion result, bad signature']) {
+      assert.match(stdout, new RegExp(`^${row} +n=\\d+\\+\\d+ +median registered [\\d.]+ µs, unknown [\\d.]+ µs +KS D=[\\d.]+ p=\\S+$`, 'm'), row);
+    }
+  });
 });

@@ -1,0 +1,86 @@
+// Can the timing of an answer tell a registered user from an unknown one (issue #16 item 4)? For assertion
+// options, and for an assertion result with a bad signature on the credential id the options offered (a
+// real one for a registered user, the stand-in for an unknown one), this takes N timed calls of each kind,
+// INTERLEAVED (registered, unknown, then unknown, registered, …) so that a loaded machine slows both
+// alike, and compares the two samples with a two-sample Kolmogorov–Smirnov test. A small p-value would
+// mean the two can be told apart; the figures belong in BENCHMARKS.md, never in a unit test.
+//
+//   npx tsc -p tsconfig.test.json && node .build/bench/enumeration.js [--n 5000] [--users 50] [--max-seconds 600]
+//
+// In process: the HTTP app's `inject` (the whole request path: headers, body, schema, ceremony, stores),
+// with memory stores and the test harness's service; no socket, whose noise would only hide a difference.
+
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { Flow, Harness, username } from '../test/http/harness.js';
+import { ksTwoSample } from './lib/ks.js';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '5000' },
+    users: { type: 'string', default: '50' },
+    'max-seconds': { type: 'string', default: '600' },
+  },
+});
+const N = Math.max(100, Math.min(50_000, Number(values.n)));
+const USERS = Math.max(1, Math.min(1000, Number(values.users)));
+const DEADLINE = Date.now() + Math.max(10, Math.min(3600, Number(values['max-seconds']))) * 1000;
+
+const h = new Harness();
+const known = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`known${i}`)));
+const unknown = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`unknown${i}`)));
+const donor = new Flow(h, username('donor'));
+// Registered credentials shaped like the stand-in (a 20-byte id, transports hybrid and internal), so that
+// both answers have the same length and only the work behind them differs. (An id of another length is
+// visible in the answer itself, whatever it costs.)
+for (const flow of [...known, donor]) {
+  const { res } = await flow.register({ credentialId: randomBytes(20), transports: ['hybrid', 'internal'] });
+  if (res.status !== 200) throw new Error(`registration failed: ${res.body}`);
+}
+const donorId = donor.authenticator.credentials[0]!.id.toString('base64url');
+
+async function timed<T>(call: () => Promise<T>): Promise<[number, T]> {
+  const t0 = process.hrtime.bigint();
+  const out = await call();
+  return [Number(process.hrtime.bigint() - t0) / 1000, out];
+}
+
+/** µs of one assertion options call. */
+async function optionsCall(flow: Flow): Promise<number> {
+  const [us] = await timed(() => flow.assertionOptions());
+  return us;
+}
+
+/**
+ * µs of one assertion result: a well-formed assertion for this user's options, signed by the donor's key
+ * (so the signature is valid DER but not this credential's), on the first credential id the options offer.
+ */
+async function resultCall(flow: Flow): Promise<number> {
+  const options = await flow.assertionOptions();
+  const offered = options.allowCredentials[0].id as string;
+  const made = donor.authenticator.authenticate(options, { credentialId: donorId, userHandle: null });
+  const body = { ...made, id: offered, rawId: offered };
+  const [us, res] = await timed(() => h.post('/api/assertion/result', body));
+  const name = res.json().errorMessage?.[0];
+  if (name !== 'ASSERTION_SIGNATURE_VERIFICATION_FAIL') throw new Error(`expected ASSERTION_SIGNATURE_VERIFICATION_FAIL, got ${res.body}`);
+  return us;
+}
+
+async function compare(label: string, call: (flow: Flow) => Promise<number>) {
+  // Warm-up: the JIT, the remembered stand-ins and key caches, for both kinds alike.
+  for (let i = 0; i < Math.min(500, N); i++) { await call(known[i % USERS]!); await call(unknown[i % USERS]!); }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < N && Date.now() < DEADLINE; i++) {
+    const k = known[i % USERS]!;
+    const u = unknown[i % USERS]!;
+    if (i % 2 === 0) { a.push(await call(k)); b.push(await call(u)); } else { b.push(await call(u)); a.push(await call(k)); }
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  const { d, p } = ksTwoSample(a, b);
+  console.log(`${label.padEnd(34)} n=${a.length}+${b.length}  median registered ${median(a).toFixed(1)} µs, unknown ${median(b).toFixed(1)} µs  KS D=${d.toFixed(4)} p=${p.toPrecision(3)}`);
+}
+
+console.log(`enumeration: ${USERS} registered and ${USERS} unknown users, N=${N} interleaved calls of each kind per row`);
+await compare('assertion options', optionsCall);
+await compare('assertion result, bad signature', resultCall);
