@@ -5,7 +5,7 @@
 // do not (and cannot) notice two credentials sharing a public key.
 
 import { createHash, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { generateKeyPair } from '../../src/util/keys.js';
+import { generateKeyPair } from '../../test/support/keys.js';
 
 // ----- Minimal CBOR (RFC 8949) for the shapes an authenticator emits -----
 
@@ -42,7 +42,7 @@ export interface KeyPair {
 }
 
 export function makeKeyPair(): KeyPair {
-  // The service's key maker: generateKeyPairSync can hang Node 20 here (src/util/keys.ts).
+  // The tests' key maker: generateKeyPairSync can hang Node 20 here (test/support/keys.ts).
   const { privateKey, publicKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
   const cose = cbor(new Map<number, Cbor>([

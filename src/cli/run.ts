@@ -162,5 +162,5 @@ async function metadata(args: readonly string[], io: CliIo): Promise<number> {
 
 /** `admin …`: the operations module's command line (src/admin/cli.ts), on the configuration's stores. */
 async function admin(args: readonly string[], io: CliIo): Promise<number> {
-  return runAdminCli(args, io, adminCliDeps({ env: io.env, cwd: io.cwd, opsOptions: (config) => config.ops ?? defaultOpsOptions(config.dataDir) }));
+  return runAdminCli(args, io, adminCliDeps({ env: io.env, cwd: io.cwd }));
 }

@@ -12,21 +12,20 @@ import type { AdminCliDeps } from '../admin/cli.js';
 import { seedApplications } from '../applications/directory.js';
 import { openOpsStores } from './stores.js';
 import { AdminOperations } from '../admin/operations.js';
-import { defaultOpsOptions, type OpsOptions } from '../config/ops-options.js';
+import { defaultOpsOptions } from '../config/ops-options.js';
 import { FileAdminTokenStore } from '../admin/tokens.js';
 
 export interface AdminCliEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
   readonly runtime?: Runtime;
-  /** The ops options of a configuration (default: the defaults, until the config loader reads the ops keys). */
-  readonly opsOptions?: (config: ServiceConfig) => OpsOptions;
 }
 
 export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
   const runtime = environment.runtime ?? systemRuntime;
   const config = (file: string | undefined) => loadConfig({ file, env: environment.env, cwd: environment.cwd });
-  const options = (c: ServiceConfig) => (environment.opsOptions ?? ((x: ServiceConfig) => defaultOpsOptions(x.dataDir)))(c);
+  // The loader always sets `ops`; a configuration without it is one built by hand: the defaults.
+  const options = (c: ServiceConfig) => c.ops ?? defaultOpsOptions(c.dataDir);
   return {
     tokens: async (file) => new FileAdminTokenStore(options(config(file)).admin.tokensFile, runtime),
     open: async (file) => {

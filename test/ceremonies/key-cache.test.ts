@@ -1,7 +1,7 @@
 // The bounded cache of imported credential keys.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPair } from '../../src/util/keys.js';
+import { generateKeyPair } from '../support/keys.js';
 import { KeyCache } from '../../src/ceremonies/key-cache.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';

@@ -2,7 +2,7 @@
 // project's own certificate builder. Every test makes the certificates it needs; nothing is shared.
 
 import type { KeyObject, X509Certificate } from 'node:crypto';
-import { generateKeyPair } from '../../src/util/keys.js';
+import { generateKeyPair } from './keys.js';
 import * as der from './der.js';
 import {
   buildCertificate, buildCrl, type BuiltCrl, type CertificateSpec, type CrlSpec, type Extension, type NameSpec, type RevokedEntrySpec,

@@ -4,7 +4,7 @@
 // the signature after signing. Every test of the service uses it, so its defaults are a well-behaved passkey.
 
 import { createHash, randomBytes, type KeyObject } from 'node:crypto';
-import { generateKeyPair } from '../../src/util/keys.js';
+import { generateKeyPair } from './keys.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import { COSE_ALGORITHMS, coseAlgorithm } from '../../src/webauthn/cose.js';
@@ -151,7 +151,7 @@ export function generateKeyPairFor(alg: number): { privateKey: KeyObject; public
   const entry = coseAlgorithm(alg);
   if (!entry) throw new Error(`soft authenticator: unsupported COSE algorithm ${alg}`);
   switch (entry.family) {
-    // Built from raw material, never generateKeyPairSync: see src/util/keys.ts for the Node 20 deadlock.
+    // Built from raw material, never generateKeyPairSync: see test/support/keys.ts for the Node 20 deadlock.
     case 'ecdsa':
       return generateKeyPair({ type: 'ec', curve: entry.crv });
     case 'eddsa':

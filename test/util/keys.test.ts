@@ -1,9 +1,9 @@
-// Key pairs built from raw material (src/util/keys.ts): valid, of the requested kind, and usable for
+// Key pairs built from raw material (test/support/keys.ts): valid, of the requested kind, and usable for
 // export and signing right after creation (the Node 20 deadlock they exist to avoid).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sign, verify } from 'node:crypto';
-import { generateKeyPair, type KeyKind } from '../../src/util/keys.js';
+import { generateKeyPair, type KeyKind } from '../support/keys.js';
 
 const KINDS: readonly KeyKind[] = [
   { type: 'ec', curve: 'P-256' }, { type: 'ec', curve: 'P-384' }, { type: 'ec', curve: 'P-521' }, { type: 'ec', curve: 'secp256k1' },

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, randomBytes } from 'node:crypto';
-import { generateKeyPair } from '../../src/util/keys.js';
+import { generateKeyPair } from '../support/keys.js';
 import { FidoError } from '../../src/errors.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';

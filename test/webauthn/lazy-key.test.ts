@@ -4,7 +4,7 @@ import { describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto, { randomBytes } from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
-import { generateKeyPair } from '../../src/util/keys.js';
+import { generateKeyPair } from '../support/keys.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import { verifySignature } from '../../src/webauthn/cose.js';
 import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';

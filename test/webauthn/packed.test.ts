@@ -2,7 +2,7 @@
 // Conformance: Resp-5 P-1, P-2, F-2, F-3, F-8, F-13, F-14; Resp-6 P-1, F-1; Resp-3 F-13..F-19 (registration.test.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPair } from '../../src/util/keys.js';
+import { generateKeyPair } from '../support/keys.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { RegistrationExpectation } from '../../src/webauthn/types.js';
