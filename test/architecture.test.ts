@@ -65,14 +65,14 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'service.ts': { imports: [], types: ['config.ts', 'config/', 'stores/', 'webauthn/', 'util/'] },
   'ceremonies/': { imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts', 'authenticators/'], types: ['service.ts', 'stores/', 'schemas/', 'config/'] },
   'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts', 'schemas/'], types: ['service.ts'] },
-  'audit/': { imports: ['errors.ts', 'util/', 'stores/'], types: ['service.ts', 'config.ts'] },
+  'audit/': { imports: ['errors.ts', 'util/', 'stores/'], types: ['service.ts', 'config.ts', 'schemas/'] },
   'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/'] },
   'ratelimit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
   'runtime/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
   'config/': { imports: ['config.ts', 'errors.ts', 'schemas/', 'util/', 'webauthn/'] },
   'applications/': {
     imports: ['config.ts', 'config/', 'errors.ts', 'stores/', 'util/', 'webauthn/'],
-    types: ['service.ts'],
+    types: ['service.ts', 'schemas/'],
   },
   'admin/': {
     imports: ['applications/', 'audit/', 'authenticators/', 'ceremonies/', 'config.ts', 'config/', 'errors.ts', 'http/', 'metrics/', 'schemas/', 'util/'],

@@ -11,44 +11,11 @@ import { FidoError } from '../errors.js';
 import type { Logger } from '../util/log.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
+import type { ApplicationMetadataReload, MetadataReloadReport } from '../schemas/admin.js';
 import type { MetadataInfo } from '../webauthn/trust.js';
 
-/** What a reload did for one application whose policy names a metadata BLOB. */
-export interface ApplicationMetadataReload {
-  readonly clientId: string;
-  /** `config`: from the config file; `stored`: created or changed through the admin API or CLI. */
-  readonly source: 'config' | 'stored';
-  readonly file: string;
-  /** Whether the BLOB now installed was taken (false: the previous one stays in use, see `error`). */
-  readonly ok: boolean;
-  /** Serial number (`no`) of the BLOB in use before the reload, or null if unknown. */
-  readonly serialBefore: number | null;
-  /** Of the BLOB in use now (the new one, or the previous one when `ok` is false). */
-  readonly serial: number | null;
-  readonly nextUpdate: string | null;
-  readonly entries: number | null;
-  /** The BLOB in use was past its nextUpdate when it was loaded (install a newer one). */
-  readonly stale: boolean;
-  /**
-   * The signing chain of the BLOB in use was checked against CRLs (`attestation.metadataCrls`) when it was
-   * loaded; false: its revocation was not checked.
-   */
-  readonly revocationChecked: boolean;
-  /** Whether the serial number changed. */
-  readonly changed: boolean;
-  /** Only when `ok` is false: the error name and detail, e.g. "METADATA_BLOB_SIGNATURE_INVALID: …". */
-  readonly error?: string;
-}
-
-export interface MetadataReloadReport {
-  /** Every BLOB verified and is in use (vacuously true when no application names one). */
-  readonly ok: boolean;
-  /** Some application's BLOB serial number changed. */
-  readonly changed: boolean;
-  /** ISO 8601: the runtime clock's time at which the BLOBs were verified. */
-  readonly at: string;
-  readonly applications: readonly ApplicationMetadataReload[];
-}
+/** A reload's report (schemas/admin.ts, which the admin API's answers are checked against). */
+export type { ApplicationMetadataReload, MetadataReloadReport };
 
 /** What the reloader needs of the stored application directory (StoredApplicationDirectory). */
 export interface ReloadableDirectory {

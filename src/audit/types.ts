@@ -2,33 +2,16 @@
 // ceremony outcomes are recorded. An event never holds a key, a challenge, a token or a request body:
 // only names, identifiers and outcomes.
 
-export type AuditResult = 'ok' | 'failed';
+import type { AuditDetailsSchema, AuditEvent, AuditResultSchema } from '../schemas/admin.js';
+import type { Shape, Static } from '../schemas/typebox.js';
+
+export type AuditResult = Static<typeof AuditResultSchema>;
 
 /** Identifiers and small facts; nothing secret. */
-export type AuditDetails = Readonly<Record<string, string | number | boolean | null | readonly string[]>>;
+export type AuditDetails = Shape<typeof AuditDetailsSchema>;
 
-export interface AuditEvent {
-  /** Unique and increasing in time within one process: `<ms, base36, zero-padded>-<random>`. */
-  readonly id: string;
-  /** ISO 8601 UTC. */
-  readonly time: string;
-  /** Who: `admin:<token name>`, `cli:<os user>`, `client:<Client ID>` (a ceremony), `system`. */
-  readonly actor: string;
-  /** What, e.g. `application.create`, `credential.delete`, `ceremony.registration`, `ceremony.authentication.options`. */
-  readonly action: string;
-  /** The application concerned, if any. */
-  readonly clientId: string | null;
-  /** The user concerned (`username`), if known. */
-  readonly subject: string | null;
-  /** The object concerned (credential id, admin token id), if any. */
-  readonly target: string | null;
-  readonly result: AuditResult;
-  /** The error name of a failure (catalogue or admin error name); null on success. */
-  readonly errorName: string | null;
-  readonly requestId: string | null;
-  readonly remoteAddress: string | null;
-  readonly details?: AuditDetails;
-}
+/** One event (schemas/admin.ts `AuditEventSchema`, which the admin API's answers are checked against). */
+export type { AuditEvent };
 
 export interface AuditQuery {
   /** Inclusive lower bound, epoch ms. */

@@ -77,38 +77,52 @@ export const UserCredentialsDeletedSchema = Type.Object({
 }, { additionalProperties: false });
 export type UserCredentialsDeleted = Shape<typeof UserCredentialsDeletedSchema>;
 
-const orNull = () => nullable(Type.String());
+const orNull = (description?: string) => nullable(Type.String(), description);
+/** Identifiers and small facts; nothing secret. */
+export const AuditDetailsSchema = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null(), Type.Array(Type.String())]));
+export const AuditResultSchema = Type.Union([Type.Literal('ok'), Type.Literal('failed')]);
+/** One event of the audit log: who did what, when, with what result; never a key, challenge, token or body. */
 export const AuditEventSchema = Type.Object({
-  id: Type.String(),
+  id: Type.String({ description: 'Unique and increasing in time within one process: `<ms, base36, zero-padded>-<random>`.' }),
   time: dateTime(),
-  actor: Type.String({ description: '`admin:<token name>`, `cli:<user>`, `client:<Client ID>` or `system`.' }),
-  action: Type.String(),
-  clientId: orNull(), subject: orNull(), target: orNull(),
-  result: Type.Union([Type.Literal('ok'), Type.Literal('failed')]),
-  errorName: orNull(), requestId: orNull(), remoteAddress: orNull(),
-  details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  actor: Type.String({ description: '`admin:<token name>`, `cli:<user>`, `client:<Client ID>` (a ceremony) or `system`.' }),
+  action: Type.String({ description: 'e.g. `application.create`, `credential.delete`, `ceremony.registration`, `ceremony.authentication.options`.' }),
+  clientId: orNull('The application concerned, if any.'),
+  subject: orNull('The user concerned (`username`), if known.'),
+  target: orNull('The object concerned (credential id, admin token id), if any.'),
+  result: AuditResultSchema,
+  errorName: orNull('The error name of a failure (catalogue or admin error name); null on success.'),
+  requestId: orNull(), remoteAddress: orNull(),
+  details: Type.Optional(AuditDetailsSchema),
 }, { additionalProperties: false });
+export type AuditEvent = Shape<typeof AuditEventSchema>;
 export const AuditPageSchema = Type.Object({ events: Type.Array(AuditEventSchema), next: orNull() }, { additionalProperties: false });
 
-const nullableInteger = () => nullable(Type.Integer());
+const nullableInteger = (description?: string) => nullable(Type.Integer(), description);
+/** What a reload did for one application whose policy names a metadata BLOB. */
 const MetadataReloadApplication = Type.Object({
   clientId: Type.String(),
-  source: Type.Union([Type.Literal('config'), Type.Literal('stored')]),
+  source: Type.Union([Type.Literal('config'), Type.Literal('stored')], { description: '`config`: from the config file; `stored`: created or changed through the admin API or CLI.' }),
   file: Type.String(),
-  ok: Type.Boolean(),
-  serialBefore: nullableInteger(), serial: nullableInteger(), nextUpdate: orNull(), entries: nullableInteger(),
-  stale: Type.Boolean(),
+  ok: Type.Boolean({ description: 'Whether the BLOB now installed was taken (false: the previous one stays in use, see `error`).' }),
+  serialBefore: nullableInteger('Serial number (`no`) of the BLOB in use before the reload, or null if unknown.'),
+  serial: nullableInteger('Of the BLOB in use now (the new one, or the previous one when `ok` is false).'),
+  nextUpdate: orNull(),
+  entries: nullableInteger(),
+  stale: Type.Boolean({ description: 'The BLOB in use was past its nextUpdate when it was loaded (install a newer one).' }),
   revocationChecked: Type.Boolean({ description: 'The signing chain of the BLOB in use was checked against `attestation.metadataCrls` when it was loaded; false: its revocation was not checked.' }),
-  changed: Type.Boolean(),
-  error: Type.Optional(Type.String({ description: 'Why the new BLOB was not taken, e.g. `METADATA_BLOB_SIGNATURE_INVALID: …` or `METADATA_BLOB_CRL_INVALID: …`.' })),
+  changed: Type.Boolean({ description: 'Whether the serial number changed.' }),
+  error: Type.Optional(Type.String({ description: 'Only when `ok` is false: why the new BLOB was not taken, e.g. `METADATA_BLOB_SIGNATURE_INVALID: …` or `METADATA_BLOB_CRL_INVALID: …`.' })),
 }, { additionalProperties: false });
+export type ApplicationMetadataReload = Shape<typeof MetadataReloadApplication>;
 const reportFields = {
-  ok: Type.Boolean({ description: 'Every BLOB verified and is in use; false: see the applications whose `ok` is false (their previous BLOB stays in use).' }),
+  ok: Type.Boolean({ description: 'Every BLOB verified and is in use (vacuously true when no application names one); false: see the applications whose `ok` is false (their previous BLOB stays in use).' }),
   changed: Type.Boolean({ description: 'Some BLOB serial number changed.' }),
-  at: dateTime(),
+  at: dateTime('The time at which the BLOBs were verified.'),
   applications: Type.Array(MetadataReloadApplication),
 };
 export const MetadataReloadSchema = Type.Object(reportFields, { additionalProperties: false });
+export type MetadataReloadReport = Shape<typeof MetadataReloadSchema>;
 /** A failed reload (422): the admin error envelope around the same report, so both kinds of client read it. */
 export const MetadataReloadFailedSchema = Type.Object({
   error: Type.Literal('METADATA_RELOAD_FAILED'),
