@@ -5,6 +5,7 @@
 // user name (§7.2 step 6, "user not identified before the ceremony") finds the credential by its id within
 // the application and requires response.userHandle to be its owner's.
 
+import type { AssertionResultFields } from '../schemas/answers.js';
 import { FidoError } from '../errors.js';
 import type { CeremonyRecord, CredentialRecord } from '../stores/types.js';
 import { encodeBase64url } from '../util/base64url.js';
@@ -20,7 +21,7 @@ import type { AssertionResultRequest } from './requests.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { acceptedSignals, unknownCredentialSignal } from './signals.js';
 
-export async function assertionResult(ctx: CeremonyContext, request: AssertionResultRequest): Promise<Record<string, unknown>> {
+export async function assertionResult(ctx: CeremonyContext, request: AssertionResultRequest): Promise<AssertionResultFields> {
   const variant = claimedVariant(ctx, request.localMarker, 'authentication');
   const clientData = parseClientData(request.response.clientDataJSON);
   // From here on the ceremony is consumed, whether verification then succeeds or fails.

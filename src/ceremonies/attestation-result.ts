@@ -2,6 +2,7 @@
 // against the ceremony its challenge names. Standard: stores the credential and answers ok only once the
 // store has it. Local: stores nothing and answers the sealed credential as `localhost`.
 
+import type { AttestationResultFields } from '../schemas/answers.js';
 import type { BackupEligibilityPolicy } from '../config.js';
 import { FidoError } from '../errors.js';
 import type { CeremonyRecord, CredentialRecord } from '../stores/types.js';
@@ -24,7 +25,7 @@ import { LOCAL_RP_ID } from './username.js';
  */
 export const LOCAL_CREDENTIAL_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
-export async function attestationResult(ctx: CeremonyContext, request: AttestationResultRequest): Promise<Record<string, unknown>> {
+export async function attestationResult(ctx: CeremonyContext, request: AttestationResultRequest): Promise<AttestationResultFields> {
   const variant = claimedVariant(ctx, request.localMarker, 'registration');
   if (variant === 'local' && request.localMarker !== true) {
     throw new FidoError('LOCAL_EXTENSION_MISSING', 'extensions.localhost must be the boolean true in an attestation result.');

@@ -151,9 +151,16 @@ const registrationFields = {
 export const RegistrationFieldsSchema = Type.Object(registrationFields);
 export type RegistrationFields = Shape<typeof RegistrationFieldsSchema>;
 
-export const AttestationResultAnswerSchema = okEnvelope({
+const attestationResultFields = {
   localhost: Type.Optional(base64url({ description: 'Local variant only: the sealed key blob to send back in extensions.localhost of every assertion result.' })),
   ...registrationFields,
   signals: Type.Optional(AcceptedSignalsSchema),
-});
-export const AssertionResultAnswerSchema = okEnvelope({ ...identityFields, signals: Type.Optional(AcceptedSignalsSchema) });
+};
+export const AttestationResultFieldsSchema = Type.Object(attestationResultFields);
+export type AttestationResultFields = Shape<typeof AttestationResultFieldsSchema>;
+export const AttestationResultAnswerSchema = okEnvelope(attestationResultFields);
+
+const assertionResultFields = { ...identityFields, signals: Type.Optional(AcceptedSignalsSchema) };
+export const AssertionResultFieldsSchema = Type.Object(assertionResultFields);
+export type AssertionResultFields = Shape<typeof AssertionResultFieldsSchema>;
+export const AssertionResultAnswerSchema = okEnvelope(assertionResultFields);
