@@ -107,11 +107,19 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
     config, applications: ops.applications, credentials: ops.credentials, challenges: ops.challenges, secrets, runtime, log,
     hooks: options.hooks ? composeHooks(ops.hooks, options.hooks) : ops.hooks,
   };
+  let server: Server;
+  try {
+    server = createServiceServer(buildApp(deps));
+  } catch (error) {
+    // The admin listener and every store are open by now: the operations' shutdown closes them all.
+    await running.shutdown([]).catch(() => undefined);
+    throw error;
+  }
   return {
     settings,
     config,
     log,
-    server: createServiceServer(buildApp(deps)),
+    server,
     adminUrl: ops.admin?.url ?? null,
     sqliteWriter: stores.sqliteWriter?.mode ?? null,
     reloadMetadata: () => running.reloadMetadata(),
