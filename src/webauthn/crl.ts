@@ -2,12 +2,13 @@
 // signing chain of the operator's FIDO MDS3 BLOB (metadata/revocation.ts). CRLs are operator-supplied
 // files, like the BLOB; nothing is fetched. Pure: bytes in, facts out. Input that is not a CRL we can use
 // throws CrlError with a precise message, which callers turn into their own error name (as with Asn1Error).
+// The CertificateList is read by @peculiar/asn1-x509 (the ASN.1 schemas of @peculiar/x509, without its
+// WebCrypto and reflect-metadata layer); what it cannot say (strict DER, the exact form of each time) and
+// what the revocation policy decides stays here. What the policy asks of a parsed CRL: crl-checks.ts.
 
-import { constants, verify, type KeyObject, type X509Certificate } from 'node:crypto';
-import {
-  Asn1Error, certificateParts, children, decodeBitString, decodeBoolean, decodeInteger, decodeName, decodeOctetString, decodeOid,
-  expectUniversal, findExtension, isContext, isUniversal, readDer, readNode, sequenceOf, TAG, type Asn1Node,
-} from './asn1.js';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { CertificateList, Version, type AlgorithmIdentifier, type Extension, type RevokedCertificate as ListedCertificate } from '@peculiar/asn1-x509';
+import { Asn1Error, decodeBitString, decodeInteger, decodeName, isUniversal, readDer, sequenceOf, TAG, type Asn1Node } from './asn1.js';
 
 export class CrlError extends Error {
   override readonly name = 'CrlError';
@@ -21,13 +22,13 @@ const MAX_SERIAL_BYTES = 64;
 const MAX_PEM_BLOCKS = 64;
 
 /** The signature algorithms a CRL may be signed with (the ones certificates of the MDS chain use). */
-interface SignatureAlgorithm {
+export interface SignatureAlgorithm {
   readonly name: string;
   readonly hash: string | null;
   readonly kind: 'ecdsa' | 'rsa' | 'eddsa';
 }
 
-const SIGNATURE_ALGORITHMS: Record<string, SignatureAlgorithm> = {
+export const SIGNATURE_ALGORITHMS: Record<string, SignatureAlgorithm> = {
   '1.2.840.10045.4.3.2': { name: 'ecdsa-with-SHA256', hash: 'sha256', kind: 'ecdsa' },
   '1.2.840.10045.4.3.3': { name: 'ecdsa-with-SHA384', hash: 'sha384', kind: 'ecdsa' },
   '1.2.840.10045.4.3.4': { name: 'ecdsa-with-SHA512', hash: 'sha512', kind: 'ecdsa' },
@@ -44,8 +45,6 @@ const OID = {
   AUTHORITY_KEY_IDENTIFIER: '2.5.29.35',
   FRESHEST_CRL: '2.5.29.46',
   AUTHORITY_INFO_ACCESS: '1.3.6.1.5.5.7.1.1',
-  CRL_DISTRIBUTION_POINTS: '2.5.29.31',
-  KEY_USAGE: '2.5.29.15',
 } as const;
 
 /** CRL extensions we read or may safely ignore; any other critical one makes the CRL unusable (§5.2). */
@@ -122,68 +121,74 @@ export function parseCrls(file: Uint8Array, label = 'CRL file'): Crl[] {
 }
 
 function readCertificateList(bytes: Buffer, label: string): Crl {
-  // CertificateList ::= SEQUENCE { tbsCertList, signatureAlgorithm AlgorithmIdentifier, signatureValue BIT STRING }
+  // The library (@peculiar/asn1-x509) reads BER and keeps no encodings but the signed part's, so two
+  // things stay with the attestation's ASN.1 reader (asn1.ts): that the file is one strict DER value,
+  // and the exact form of each time, which RFC 5280 fixes and the library turns into a Date regardless.
   const outer = sequenceOf(readDer(bytes), 'CertificateList');
   if (outer.length !== 3) throw new Asn1Error('CertificateList must have three fields');
-  const [tbsNode, algorithmNode, signatureNode] = outer as [Asn1Node, Asn1Node, Asn1Node];
-  const algorithm = signatureAlgorithmOf(algorithmNode, label);
-  const { bytes: signature, unusedBits } = decodeBitString(signatureNode);
+  let list: CertificateList;
+  try {
+    list = AsnConvert.parse(bytes, CertificateList);
+  } catch (err) {
+    throw new CrlError(`${label} is not a DER X.509 CRL (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const tbs = list.tbsCertList;
+  const algorithm = signatureAlgorithmOf(list.signatureAlgorithm, label);
+  // The signature BIT STRING must hold whole octets (the library drops the unused-bits count).
+  const { unusedBits } = decodeBitString(outer[2]);
+  const signature = Buffer.from(list.signature);
   if (unusedBits !== 0 || signature.length === 0) throw new Asn1Error('the signature BIT STRING must hold whole, non-empty octets');
-
-  const fields = sequenceOf(tbsNode, 'TBSCertList');
-  let i = 0;
-  let version: 1 | 2 = 1;
-  if (fields[i] && isUniversal(fields[i]!, TAG.INTEGER)) {
-    // Present only as v2 (INTEGER 1), RFC 5280 §5.1.2.1.
-    if (decodeInteger(fields[i++]) !== 1n) throw new CrlError(`${label}: version must be v2 when present`);
-    version = 2;
-  }
-  const innerAlgorithm = expectUniversal(fields[i++], TAG.SEQUENCE, 'the TBSCertList signature algorithm');
+  // Present only as v2 (INTEGER 1), RFC 5280 §5.1.2.1.
+  if (tbs.version !== undefined && tbs.version !== Version.v2) throw new CrlError(`${label}: version must be v2 when present`);
+  const version: 1 | 2 = tbs.version === undefined ? 1 : 2;
   // §5.1.1.2: the algorithm inside the signed part must be the one outside it, or a swap goes unnoticed.
-  if (!innerAlgorithm.encoded.equals(algorithmNode.encoded)) throw new CrlError(`${label}: the signature algorithm inside tbsCertList differs from signatureAlgorithm`);
-  const issuerNode = expectUniversal(fields[i++], TAG.SEQUENCE, 'issuer Name');
-  const thisUpdate = readTime(fields[i++], 'thisUpdate');
-  let nextUpdate: Date | null = null;
-  if (fields[i] && isTime(fields[i]!)) nextUpdate = readTime(fields[i++], 'nextUpdate');
-  let revoked = new Map<string, RevokedCertificate>();
-  if (fields[i] && isUniversal(fields[i]!, TAG.SEQUENCE)) revoked = readRevoked(fields[i++]!);
-  let extensions: CrlExtensions = { crlNumber: null, scope: 'all' };
-  if (fields[i] && isContext(fields[i]!, 0)) {
-    if (version !== 2) throw new CrlError(`${label}: a v1 CRL cannot carry extensions`);
-    const [inner, ...extra] = children(fields[i++]!);
-    if (extra.length > 0) throw new Asn1Error('crlExtensions [0] holds more than one value');
-    extensions = readCrlExtensions(inner, label);
+  if (!Buffer.from(AsnConvert.serialize(tbs.signature)).equals(Buffer.from(AsnConvert.serialize(list.signatureAlgorithm)))) {
+    throw new CrlError(`${label}: the signature algorithm inside tbsCertList differs from signatureAlgorithm`);
   }
-  if (i !== fields.length) throw new Asn1Error('unexpected fields after crlExtensions');
+  const signed = Buffer.from(list.tbsCertListRaw ?? AsnConvert.serialize(tbs));
+  // The times as encoded: thisUpdate and nextUpdate follow the version (when present), signature and issuer.
+  const fields = sequenceOf(readDer(signed), 'TBSCertList');
+  const first = version === 2 ? 3 : 2;
+  const thisUpdate = readTime(fields[first], 'thisUpdate');
+  const nextUpdate = tbs.nextUpdate === undefined ? null : readTime(fields[first + 1], 'nextUpdate');
+  const revokedNode = tbs.revokedCertificates === undefined ? undefined : fields[first + (nextUpdate === null ? 1 : 2)];
+  const revoked = readRevoked(tbs.revokedCertificates ?? [], revokedNode ? sequenceOf(revokedNode, 'revokedCertificates') : []);
+  let extensions: CrlExtensions = { crlNumber: null, scope: 'all' };
+  if (tbs.crlExtensions !== undefined) {
+    if (version !== 2) throw new CrlError(`${label}: a v1 CRL cannot carry extensions`);
+    extensions = readCrlExtensions(tbs.crlExtensions, label);
+  }
   if (nextUpdate && nextUpdate.getTime() < thisUpdate.getTime()) throw new CrlError(`${label}: nextUpdate is before thisUpdate`);
+  const issuer = Buffer.from(AsnConvert.serialize(tbs.issuer));
 
   return {
     label,
     der: bytes,
     version,
-    issuer: Buffer.from(issuerNode.encoded),
-    issuerText: nameText(issuerNode.encoded),
+    issuer,
+    issuerText: nameText(issuer),
     thisUpdate,
     nextUpdate,
     crlNumber: extensions.crlNumber,
     scope: extensions.scope,
     revoked,
     signatureAlgorithm: algorithm.name,
-    tbs: Buffer.from(tbsNode.encoded),
-    signature: Buffer.from(signature),
+    tbs: signed,
+    signature,
   };
 }
 
-function signatureAlgorithmOf(node: Asn1Node, label: string): SignatureAlgorithm {
-  const [oidNode, parameters, ...extra] = sequenceOf(node, 'AlgorithmIdentifier');
-  const oid = decodeOid(oidNode);
-  const algorithm = SIGNATURE_ALGORITHMS[oid];
-  if (!algorithm) throw new CrlError(`${label}: signature algorithm ${oid} is not supported (ECDSA or RSA PKCS#1 v1.5 with SHA-256/384/512, Ed25519)`);
+function signatureAlgorithmOf(identifier: AlgorithmIdentifier, label: string): SignatureAlgorithm {
+  const algorithm = SIGNATURE_ALGORITHMS[identifier.algorithm];
+  if (!algorithm) throw new CrlError(`${label}: signature algorithm ${identifier.algorithm} is not supported (ECDSA or RSA PKCS#1 v1.5 with SHA-256/384/512, Ed25519)`);
   // RSA PKCS#1 v1.5 carries NULL parameters (RFC 4055 §5; absent is tolerated); ECDSA and Ed25519 none.
-  const nullOk = algorithm.kind === 'rsa' && parameters !== undefined && isUniversal(parameters, TAG.NULL) && parameters.value.length === 0;
-  if (extra.length > 0 || (parameters !== undefined && !nullOk)) throw new CrlError(`${label}: ${algorithm.name} has unexpected parameters`);
+  const parameters = identifier.parameters == null ? undefined : Buffer.from(identifier.parameters);
+  const nullOk = algorithm.kind === 'rsa' && parameters !== undefined && parameters.equals(NULL_DER);
+  if (parameters !== undefined && !nullOk) throw new CrlError(`${label}: ${algorithm.name} has unexpected parameters`);
   return algorithm;
 }
+
+const NULL_DER = Buffer.from([0x05, 0x00]);
 
 function isTime(node: Asn1Node): boolean {
   return isUniversal(node, TAG.UTC_TIME) || isUniversal(node, TAG.GENERALIZED_TIME);
@@ -207,19 +212,19 @@ function readTime(node: Asn1Node | undefined, what: string): Date {
   return date;
 }
 
-function readRevoked(node: Asn1Node): Map<string, RevokedCertificate> {
+/** The library's entries, with each revocation date read strictly from its encoding (`nodes`, in order). */
+function readRevoked(entries: readonly ListedCertificate[], nodes: readonly Asn1Node[]): Map<string, RevokedCertificate> {
+  if (entries.length !== nodes.length) throw new Asn1Error('malformed revokedCertificates');
   const out = new Map<string, RevokedCertificate>();
-  for (const entry of sequenceOf(node, 'revokedCertificates')) {
-    // SEQUENCE { userCertificate CertificateSerialNumber, revocationDate Time, crlEntryExtensions OPTIONAL }
-    const [serialNode, dateNode, extensions, ...extra] = sequenceOf(entry, 'a revokedCertificates entry');
-    if (extra.length > 0 || (extensions !== undefined && !isUniversal(extensions, TAG.SEQUENCE))) throw new Asn1Error('malformed revokedCertificates entry');
-    // Read as octets, not decodeInteger: CAs have listed serials with redundant leading zeros, and the
-    // comparison (serialKey) ignores them anyway.
-    const content = expectUniversal(serialNode, TAG.INTEGER, 'a revoked serial number').value;
+  entries.forEach((entry, i) => {
+    // The serial's content octets as written: CAs have listed serials with redundant leading zeros, and
+    // the comparison (serialKey) ignores them anyway.
+    const content = Buffer.from(entry.userCertificate);
     if (content.length === 0 || content.length > MAX_SERIAL_BYTES) throw new Asn1Error('a revoked serial number is empty or too long');
     const serial = serialKey(content);
+    const dateNode = sequenceOf(nodes[i], 'a revokedCertificates entry')[1];
     if (!out.has(serial)) out.set(serial, { serial, revocationDate: readTime(dateNode, 'revocationDate') });
-  }
+  });
   return out;
 }
 
@@ -228,23 +233,19 @@ interface CrlExtensions {
   readonly scope: CrlScope;
 }
 
-function readCrlExtensions(node: Asn1Node | undefined, label: string): CrlExtensions {
+function readCrlExtensions(list: readonly Extension[], label: string): CrlExtensions {
   const seen = new Set<string>();
   let crlNumber: bigint | null = null;
   let scope: CrlScope = 'all';
-  for (const extension of sequenceOf(node, 'crlExtensions')) {
-    const parts = sequenceOf(extension, 'Extension');
-    const hasCritical = parts.length === 3;
-    if (parts.length !== 2 && !hasCritical) throw new Asn1Error('malformed Extension');
-    const oid = decodeOid(parts[0]);
-    const critical = hasCritical ? decodeBoolean(parts[1]) : false;
-    const value = decodeOctetString(parts[hasCritical ? 2 : 1]);
+  for (const extension of list) {
+    const oid = extension.extnID;
+    const value = Buffer.from(extension.extnValue.buffer);
     if (seen.has(oid)) throw new CrlError(`${label}: extension ${oid} appears more than once`);
     seen.add(oid);
     if (oid === OID.DELTA_CRL_INDICATOR) throw new CrlError(`${label} is a delta CRL; give the complete CRL`);
     if (oid === OID.CRL_NUMBER) crlNumber = decodeInteger(readDer(value));
     else if (oid === OID.ISSUING_DISTRIBUTION_POINT) scope = readIssuingDistributionPoint(value, label);
-    else if (critical && !KNOWN_CRL_EXTENSIONS.has(oid)) throw new CrlError(`${label}: critical extension ${oid} is not understood, so the CRL cannot be used`);
+    else if (extension.critical && !KNOWN_CRL_EXTENSIONS.has(oid)) throw new CrlError(`${label}: critical extension ${oid} is not understood, so the CRL cannot be used`);
   }
   return { crlNumber, scope };
 }
@@ -272,36 +273,7 @@ function readIssuingDistributionPoint(value: Buffer, label: string): CrlScope {
   return userOnly ? 'end-entity' : caOnly ? 'ca' : 'all';
 }
 
-// --- using a CRL ---
-
-/** Does the CRL's signature verify with `key` (the issuer certificate's public key)? */
-export function verifyCrlSignature(crl: Crl, key: KeyObject): boolean {
-  const algorithm = Object.values(SIGNATURE_ALGORITHMS).find((a) => a.name === crl.signatureAlgorithm);
-  if (!algorithm) return false;
-  const expectedKey = algorithm.kind === 'ecdsa' ? 'ec' : algorithm.kind === 'rsa' ? 'rsa' : 'ed25519';
-  if (key.asymmetricKeyType !== expectedKey) return false;
-  try {
-    if (algorithm.kind === 'rsa') return verify(algorithm.hash, crl.tbs, { key, padding: constants.RSA_PKCS1_PADDING }, crl.signature);
-    return verify(algorithm.hash, crl.tbs, key, crl.signature); // ECDSA: DER Ecdsa-Sig-Value, Node's default
-  } catch {
-    return false;
-  }
-}
-
-/** thisUpdate ≤ now ≤ nextUpdate. */
-export type CrlTimeStatus = 'current' | 'not-yet-valid' | 'stale' | 'no-next-update';
-
-export function crlTimeStatus(crl: Crl, now: Date): CrlTimeStatus {
-  const t = now.getTime();
-  if (t < crl.thisUpdate.getTime()) return 'not-yet-valid';
-  if (crl.nextUpdate === null) return 'no-next-update';
-  return t > crl.nextUpdate.getTime() ? 'stale' : 'current';
-}
-
-/** Does a CRL of this scope cover `cert`? */
-export function scopeCovers(scope: CrlScope, certIsCa: boolean): boolean {
-  return scope === 'all' || (scope === 'ca') === certIsCa;
-}
+// --- shared with crl-checks.ts ---
 
 /**
  * A serial number as a comparison key: upper-case hex of the INTEGER's content octets without leading
@@ -311,77 +283,6 @@ export function serialKey(content: Uint8Array): string {
   let start = 0;
   while (start < content.length - 1 && content[start] === 0) start++;
   return Buffer.from(content.subarray(start)).toString('hex').toUpperCase();
-}
-
-/** The certificate's serial as a key (serialKey). Throws Asn1Error when our reader cannot read it. */
-export function certificateSerialKey(cert: X509Certificate): string {
-  return serialKey(certificateParts(cert).serial);
-}
-
-/** The CRL entry that lists `cert`, or undefined. */
-export function findRevoked(crl: Crl, cert: X509Certificate): RevokedCertificate | undefined {
-  return crl.revoked.get(certificateSerialKey(cert));
-}
-
-/**
- * Do two encoded Names denote the same name? Equal octets, or (RFC 5280 §7.1, simplified) the same
- * attributes in the same order with values equal ignoring case and runs of white space: a CA may encode
- * its name in a CRL with other string types than in its certificates.
- */
-export function sameName(a: Uint8Array, b: Uint8Array): boolean {
-  if (Buffer.from(a).equals(Buffer.from(b))) return true;
-  try {
-    const norm = (der: Uint8Array) => decodeName(readDer(Buffer.from(der)), { lenientLengths: true })
-      .map(({ oid, value }) => `${oid}=${value.trim().replace(/\s+/g, ' ').toLowerCase()}`).join('\n');
-    return norm(a) === norm(b);
-  } catch (err) {
-    if (err instanceof Asn1Error) return false;
-    throw err;
-  }
-}
-
-/** The issuer Name of a certificate as encoded (DER). Throws Asn1Error. */
-export function certificateIssuerName(cert: X509Certificate): Buffer {
-  return Buffer.from(certificateParts(cert).issuer.encoded);
-}
-
-/** keyUsage, when present, must allow cRLSign for the certificate's key to sign CRLs (RFC 5280 §4.2.1.3). */
-export function mayIssueCrls(issuer: X509Certificate): boolean {
-  try {
-    const usage = findExtension(issuer, OID.KEY_USAGE);
-    if (!usage) return true;
-    const { bytes } = decodeBitString(readNode(usage.value, 0, { lenientLengths: true }).node);
-    return ((bytes[0] ?? 0) & 0x02) !== 0; // bit 6 = cRLSign
-  } catch (err) {
-    if (err instanceof Asn1Error) return false;
-    throw err;
-  }
-}
-
-/**
- * The http(s)/ldap URLs of a certificate's CRL distribution points (RFC 5280 §4.2.1.13): where its
- * issuer publishes the CRL that covers it. Empty when the extension is absent or cannot be read (the list
- * only guides the operator; revocation itself is decided by the CRLs given).
- */
-export function crlDistributionPoints(cert: X509Certificate): string[] {
-  try {
-    const extension = findExtension(cert, OID.CRL_DISTRIBUTION_POINTS);
-    if (!extension) return [];
-    const lenient = { lenientLengths: true };
-    const urls: string[] = [];
-    for (const point of sequenceOf(readDer(extension.value, lenient), 'CRLDistributionPoints', lenient)) {
-      const name = sequenceOf(point, 'DistributionPoint', lenient).find((field) => isContext(field, 0));
-      const fullName = name && children(name, lenient).find((field) => isContext(field, 0));
-      if (!fullName) continue;
-      for (const general of children(fullName, lenient)) {
-        if (isContext(general, 6) && !general.constructed) urls.push(general.value.toString('latin1')); // uniformResourceIdentifier
-      }
-    }
-    return urls;
-  } catch (err) {
-    if (err instanceof Asn1Error) return [];
-    throw err;
-  }
 }
 
 const SHORT_NAMES: Record<string, string> = {

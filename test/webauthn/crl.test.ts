@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import * as der from '../support/der.js';
 import { children, readDer } from '../../src/webauthn/asn1.js';
 import { buildCrl, crlDistributionPointsExtension, encodeName } from '../support/x509-builder.js';
+import { CrlError, parseCrl, parseCrls, serialKey } from '../../src/webauthn/crl.js';
 import {
-  certificateIssuerName, crlDistributionPoints, crlTimeStatus, CrlError, findRevoked, mayIssueCrls, parseCrl, parseCrls, sameName,
-  scopeCovers, serialKey, verifyCrlSignature,
-} from '../../src/webauthn/crl.js';
+  certificateIssuerName, crlDistributionPoints, crlTimeStatus, findRevoked, mayIssueCrls, sameName, scopeCovers, verifyCrlSignature,
+} from '../../src/webauthn/crl-checks.js';
 import { createCrl, createIntermediate, createLeaf, createRoot, DEFAULT_NOT_AFTER, DEFAULT_NOT_BEFORE, generateKey, serialOf } from '../support/pki.js';
 
 const NOW = new Date('2030-06-01T00:00:00Z');

@@ -7,10 +7,11 @@ import type { X509Certificate } from 'node:crypto';
 import { FidoError } from '../../errors.js';
 import { Asn1Error } from '../asn1.js';
 import { claimsCa } from '../certificates.js';
+import type { Crl } from '../crl.js';
 import {
   certificateIssuerName, crlDistributionPoints, crlTimeStatus, findRevoked, mayIssueCrls, sameName, scopeCovers, verifyCrlSignature,
-  type Crl, type CrlTimeStatus,
-} from '../crl.js';
+  type CrlTimeStatus,
+} from '../crl-checks.js';
 
 /** One certificate of the path and the certificate that issued it (the next one, or the anchor). */
 interface Link {
