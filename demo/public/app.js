@@ -110,7 +110,8 @@ async function register() {
   });
   const credential = await withAuthenticator('create', (signal) => navigator.credentials.create({ ...creationOptionsFromJSON(options), signal }));
   show('busy', 'Checking the new passkey…');
-  await callRelay('attestation/result', credentialToJSON(credential));
+  const answer = await callRelay('attestation/result', credentialToJSON(credential));
+  await tellBrowser(answer);
   show('ok', `Passkey registered for ${name}. You can sign in with it now.`);
 }
 
