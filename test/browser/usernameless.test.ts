@@ -56,6 +56,11 @@ describe('browser: sign-in without a user name on the demo page, in Chromium', {
         passkey: 'of an unnamed make', backup: 'device-bound',
       });
       assert.deepEqual([answer.backupEligible, answer.backupState, answer.authenticatorName], [false, false, null]);
+      // The answer's signals went to the browser (standard variant; the local variant's answers carry none).
+      const outcomes = JSON.parse(await page.evaluate(() => document.getElementById('signals')!.dataset.outcomes ?? '[]'));
+      assert.deepEqual(outcomes.map((o: { signal: string; status: string }) => `${o.signal}:${o.status}`),
+        variant === 'standard' ? ['allAcceptedCredentials:sent', 'currentUserDetails:sent'] : []);
+      if (variant === 'standard') assert.deepEqual(answer.signals.allAcceptedCredentials.allAcceptedCredentialIds, [modal.id]);
       // The demo's session (set by the relay's onResult from the service's answer) names the same user.
       assert.equal(await page.evaluate(async () => (await (await fetch('/demo/context')).json()).user), username);
 
