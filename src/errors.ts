@@ -10,7 +10,7 @@ export interface ErrorSpec {
 
 export const ERRORS = {
   // --- Transport and request shape ---
-  NOT_FOUND: { status: 404, message: 'No such operation. The four operations are POST /api/attestation/options, /api/attestation/result, /api/assertion/options and /api/assertion/result.' },
+  NOT_FOUND: { status: 404, message: 'No such operation. The four operations are POST /api/attestation/options, /api/attestation/result, /api/assertion/options and /api/assertion/result; a user\'s own passkeys are POST /api/credentials/list and /api/credentials/delete.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Only POST is accepted.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the service accepts.' },
@@ -141,6 +141,10 @@ export const ERRORS = {
   USER_HANDLE_MISSING: { status: 400, message: 'A sign-in without a user name needs response.userHandle (a discoverable credential).' },
   ASSERTION_SIGNATURE_VERIFICATION_FAIL: { status: 400, message: 'The assertion signature does not verify.' },
   SIGNATURE_COUNTER_NOT_INCREASED: { status: 400, message: 'The signature counter did not increase: the authenticator may have been cloned.' },
+
+  // --- A user's own credentials (POST /api/credentials/list, /api/credentials/delete) ---
+  CREDENTIALS_TOKEN_INVALID: { status: 403, message: 'credentialsToken is not one this service issued for this user of this application (another user\'s, another application\'s, or altered).' },
+  CREDENTIALS_TOKEN_EXPIRED: { status: 403, message: 'credentialsToken has expired (it is valid for 10 minutes after the sign-in or registration that issued it): sign in again.' },
 
   // --- Local variant (the `localhost` key blob; texts never carry key material) ---
   LOCAL_EXTENSION_MISSING: { status: 400, message: 'A local-variant attestation result must carry extensions.localhost = true (the relay sets it).' },

@@ -21,7 +21,8 @@ export interface ApplicationDirectory {
 
 /** What one operation call came to; reported once per request to `ServiceHooks.onOutcome`. */
 export interface OperationOutcome {
-  readonly operation: 'attestation/options' | 'attestation/result' | 'assertion/options' | 'assertion/result' | 'other';
+  readonly operation: 'attestation/options' | 'attestation/result' | 'assertion/options' | 'assertion/result'
+    | 'credentials/list' | 'credentials/delete' | 'other';
   readonly clientId: string | null;
   readonly variant: 'standard' | 'local' | null;
   readonly httpStatus: number;

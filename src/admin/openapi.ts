@@ -17,6 +17,9 @@ import {
   type RequestLimits,
 } from '../schemas/requests.js';
 import {
+  credentialsDeleteRequestSchema, credentialsListRequestSchema, CredentialsDeleteAnswerSchema, CredentialsListAnswerSchema, OwnCredentialSchema,
+} from '../schemas/credentials.js';
+import {
   ApplicationInputSchema, ApplicationSchema, AttestationPolicySchema, ResolvedAttestationPolicySchema,
 } from '../schemas/applications.js';
 import {
@@ -43,6 +46,11 @@ export function openApiSchemas(limits: RequestLimits = DEFAULTS.limits): Readonl
     CurrentUserDetails: CurrentUserDetailsSchema,
     AcceptedSignals: AcceptedSignalsSchema,
     UnknownCredentialSignal: UnknownCredentialSignalSchema,
+    CredentialsListRequest: credentialsListRequestSchema(limits),
+    CredentialsListResponse: CredentialsListAnswerSchema,
+    CredentialsDeleteRequest: credentialsDeleteRequestSchema(limits),
+    CredentialsDeleteResponse: CredentialsDeleteAnswerSchema,
+    OwnCredential: OwnCredentialSchema,
 
     ...adminErrorSchemas(Object.keys(ADMIN_ERRORS)),
     Health: HealthSchema,
@@ -82,12 +90,12 @@ function failures(statuses: readonly number[]) {
   }]));
 }
 
-function operation(summary: string, request: string, response: string, description: string) {
+function operation(summary: string, request: string, response: string, description: string, tag = 'ceremonies') {
   return {
     post: {
       summary,
       description,
-      tags: ['ceremonies'],
+      tags: [tag],
       parameters: serviceHeaders,
       requestBody: { required: true, content: jsonContent(ref(request)) },
       responses: { '200': { description: 'Processing succeeded.', content: jsonContent(ref(response)) }, ...failures([400, 403, 405, 413, 415, 429, 500, 503]) },
@@ -100,6 +108,10 @@ const paths = {
   '/api/attestation/result': operation('Registration verification', 'AttestationResultRequest', 'AttestationResultResponse', 'Verifies the attestation (WebAuthn L3 §7.1) and stores the credential (standard) or returns the sealed blob (local).'),
   '/api/assertion/options': operation('Authentication challenge', 'AssertionOptionsRequest', 'AssertionOptionsResponse', 'Issues a challenge and the parameters of navigator.credentials.get().'),
   '/api/assertion/result': operation('Authentication verification', 'AssertionResultRequest', 'AssertionResultResponse', 'Verifies the assertion (WebAuthn L3 §7.2).'),
+  '/api/credentials/list': operation('A user\'s own passkeys', 'CredentialsListRequest', 'CredentialsListResponse',
+    'Lists the credentials of the user a credentialsToken (from an ok result, at most 10 minutes old) was issued for. Standard variant only.', 'own credentials'),
+  '/api/credentials/delete': operation('Delete one of a user\'s own passkeys', 'CredentialsDeleteRequest', 'CredentialsDeleteResponse',
+    'Deletes one credential of the token\'s user (another user\'s, another application\'s or an unknown id: CREDENTIAL_ID_NOT_FOUND alike), audited as credential.delete-own; answers the credentials left as signals.', 'own credentials'),
 
   ...ADMIN_PATHS,
 };
@@ -125,6 +137,7 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
     },
     tags: [
       { name: 'ceremonies', description: 'The four operations, on the service listener.' },
+      { name: 'own credentials', description: 'A signed-in user\'s own passkeys, through the relay, on the service listener.' },
       { name: 'operations', description: 'Health, readiness, metrics: on the admin listener.' },
       { name: 'admin', description: 'Administration: on the admin listener, with an admin token.' },
     ],

@@ -18,6 +18,9 @@ export function actionOf(operation: OperationOutcome['operation']): string | nul
     case 'assertion/result': return 'ceremony.authentication';
     case 'attestation/options': return 'ceremony.registration.options';
     case 'assertion/options': return 'ceremony.authentication.options';
+    // A user's own passkeys (POST /api/credentials/*): a deletion is always recorded, a listing only when it fails.
+    case 'credentials/delete': return 'credential.delete-own';
+    case 'credentials/list': return 'credential.list-own';
     default: return null;
   }
 }
@@ -31,6 +34,7 @@ export function createAuditHooks(audit: AuditLog, options: AuditHooksOptions = {
       if (outcome.errorName !== null && NO_APPLICATION.has(outcome.errorName)) return;
       const ok = outcome.errorName === null && outcome.httpStatus < 400;
       if (action.endsWith('.options') && ok && !everyOptionsCall) return;
+      if (action === 'credential.list-own' && ok) return;
       void audit.record({
         actor: `client:${outcome.clientId}`,
         action,

@@ -20,6 +20,7 @@ import { authenticationFields, type CeremonyFacts } from './outcome.js';
 import type { AssertionResultRequest } from './requests.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { acceptedSignals, unknownCredentialSignal } from './signals.js';
+import { issueCredentialsToken } from './credentials-token.js';
 
 export async function assertionResult(ctx: CeremonyContext, request: AssertionResultRequest): Promise<AssertionResultFields> {
   const variant = claimedVariant(ctx, request.localMarker, 'authentication');
@@ -87,7 +88,11 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
   if (verified.cloneWarning) {
     ctx.deps.log.warn({ clientId: ctx.clientId, credentialId }, 'signature counter did not increase; accepted under the warn policy');
   }
-  return { ...authenticationFields(stored, factsOf(verified, request)), signals: acceptedSignals(ctx.application.domain, stored, owned) };
+  return {
+    ...authenticationFields(stored, factsOf(verified, request)),
+    signals: acceptedSignals(ctx.application.domain, stored, owned),
+    credentialsToken: issueCredentialsToken(ctx.deps.secrets.userHandleKey, ctx.clientId, stored.userHandle, ctx.deps.runtime.now()),
+  };
 }
 
 function factsOf(verified: VerifiedAuthentication, request: AssertionResultRequest): CeremonyFacts {

@@ -17,6 +17,7 @@ import { registrationFields } from './outcome.js';
 import type { AttestationResultRequest } from './requests.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { acceptedSignals } from './signals.js';
+import { issueCredentialsToken } from './credentials-token.js';
 import { LOCAL_RP_ID } from './username.js';
 
 /**
@@ -58,7 +59,11 @@ export async function attestationResult(ctx: CeremonyContext, request: Attestati
   if (created === 'duplicate') throw new FidoError('DUPLICATED_CREDENTIAL_ID');
   // The user's credentials now, this one included: what the password manager should keep (docs/api.md "Signals").
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, credential.userHandle);
-  return { ...registrationFields(credential, facts), signals: acceptedSignals(ctx.application.domain, credential, owned) };
+  return {
+    ...registrationFields(credential, facts),
+    signals: acceptedSignals(ctx.application.domain, credential, owned),
+    credentialsToken: issueCredentialsToken(ctx.deps.secrets.userHandleKey, ctx.clientId, credential.userHandle, ctx.deps.runtime.now()),
+  };
 }
 
 /**

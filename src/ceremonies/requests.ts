@@ -33,3 +33,6 @@ export interface AssertionResultRequest extends AuthenticationCredentialJSON {
   /** The browser's authenticatorAttachment when it is one WebAuthn defines. */
   readonly attachment?: Attachment;
 }
+
+/** POST /api/credentials/list and /delete, as their schemas (schemas/credentials.ts) have them. */
+export type { CredentialsDeleteBody as CredentialsDeleteRequest, CredentialsListBody as CredentialsListRequest } from '../schemas/credentials.js';

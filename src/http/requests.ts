@@ -12,8 +12,11 @@ import type {
   AttestationOptionsRequest,
   AttestationResultRequest,
   AuthenticatorSelection,
+  CredentialsDeleteRequest,
+  CredentialsListRequest,
   Extensions,
 } from '../ceremonies/requests.js';
+import { credentialsDeleteRequestSchema, credentialsListRequestSchema } from '../schemas/credentials.js';
 import {
   AssertionResultRequestSchema,
   AttestationResultRequestSchema,
@@ -30,6 +33,8 @@ export interface RequestReaders {
   assertionOptions(body: unknown): AssertionOptionsRequest;
   attestationResult(body: unknown): AttestationResultRequest;
   assertionResult(body: unknown): AssertionResultRequest;
+  credentialsList(body: unknown): CredentialsListRequest;
+  credentialsDelete(body: unknown): CredentialsDeleteRequest;
 }
 
 /** Compiles the four schemas for these limits; call once per app, never per request. */
@@ -38,7 +43,19 @@ export function compileRequestReaders(limits: RequestLimits): RequestReaders {
   const assertionOptions = compile(assertionOptionsRequestSchema(limits));
   const attestationResult = compile(AttestationResultRequestSchema);
   const assertionResult = compile(AssertionResultRequestSchema);
+  const credentialsList = compile(credentialsListRequestSchema(limits));
+  const credentialsDelete = compile(credentialsDeleteRequestSchema(limits));
   return {
+    credentialsList(body) {
+      const request = checked(credentialsList, body);
+      wellFormed(request.username, 'username', 'INVALID_USERNAME');
+      return request;
+    },
+    credentialsDelete(body) {
+      const request = checked(credentialsDelete, body);
+      wellFormed(request.username, 'username', 'INVALID_USERNAME');
+      return request;
+    },
     attestationOptions(body) {
       const request = checked(attestationOptions, body);
       wellFormed(request.username, 'username', 'INVALID_USERNAME');

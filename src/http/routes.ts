@@ -1,10 +1,12 @@
-// The four operations: path → operation name, request schema, ceremony. Nothing else is routed.
+// The four operations, and a user's own passkeys (list, delete): path → operation name, request schema,
+// operation. Nothing else is routed.
 
 import { assertionOptions } from '../ceremonies/assertion-options.js';
 import { assertionResult } from '../ceremonies/assertion-result.js';
 import { attestationOptions } from '../ceremonies/attestation-options.js';
 import { attestationResult } from '../ceremonies/attestation-result.js';
 import type { CeremonyContext } from '../ceremonies/context.js';
+import { deleteOwnCredential, listOwnCredentials } from '../ceremonies/own-credentials.js';
 import type { OperationOutcome } from '../service.js';
 import type { RequestReaders } from './requests.js';
 
@@ -32,6 +34,14 @@ export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ['/api/assertion/result', {
     operation: 'assertion/result',
     run: (ctx, body, read) => assertionResult(ctx, read.assertionResult(body)),
+  }],
+  ['/api/credentials/list', {
+    operation: 'credentials/list',
+    run: (ctx, body, read) => listOwnCredentials(ctx, read.credentialsList(body)),
+  }],
+  ['/api/credentials/delete', {
+    operation: 'credentials/delete',
+    run: (ctx, body, read) => deleteOwnCredential(ctx, read.credentialsDelete(body)),
   }],
 ]);
 

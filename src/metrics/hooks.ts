@@ -74,11 +74,13 @@ interface FunnelStep {
   readonly step: 'options' | 'result';
 }
 
-/** Each operation's place in the ceremony funnel; `other` (404, 405) is not in it. */
+/** Each operation's place in the ceremony funnel; a user's own passkeys and `other` (404, 405) are not in it. */
 const FUNNEL: Readonly<Record<OperationOutcome['operation'], FunnelStep | null>> = {
   'attestation/options': { ceremony: 'registration', step: 'options' },
   'attestation/result': { ceremony: 'registration', step: 'result' },
   'assertion/options': { ceremony: 'authentication', step: 'options' },
   'assertion/result': { ceremony: 'authentication', step: 'result' },
+  'credentials/list': null,
+  'credentials/delete': null,
   other: null,
 };

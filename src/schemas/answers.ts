@@ -10,7 +10,7 @@ import {
 import { AuthenticatorSelectionSchema } from './requests.js';
 
 /** A success answer: the envelope, then the operation's fields, and nothing else. */
-function okEnvelope<P extends TProperties>(properties: P) {
+export function okEnvelope<P extends TProperties>(properties: P) {
   return Type.Object({
     status: Type.Literal('ok'),
     errorMessage: Type.Literal('', { description: 'Empty on success (the samples show an empty string).' }),
@@ -151,16 +151,25 @@ const registrationFields = {
 export const RegistrationFieldsSchema = Type.Object(registrationFields);
 export type RegistrationFields = Shape<typeof RegistrationFieldsSchema>;
 
+/** What only the standard variant's ok results carry (it stores the credentials they are about). */
+const standardResultFields = {
+  signals: Type.Optional(AcceptedSignalsSchema),
+  credentialsToken: Type.Optional(Type.String({
+    minLength: 1,
+    description: 'Lets this user list and delete their own credentials (POST /api/credentials/*) for 10 minutes. Keep it server-side where you can.',
+  })),
+};
+
 const attestationResultFields = {
   localhost: Type.Optional(base64url({ description: 'Local variant only: the sealed key blob to send back in extensions.localhost of every assertion result.' })),
   ...registrationFields,
-  signals: Type.Optional(AcceptedSignalsSchema),
+  ...standardResultFields,
 };
 export const AttestationResultFieldsSchema = Type.Object(attestationResultFields);
 export type AttestationResultFields = Shape<typeof AttestationResultFieldsSchema>;
 export const AttestationResultAnswerSchema = okEnvelope(attestationResultFields);
 
-const assertionResultFields = { ...identityFields, signals: Type.Optional(AcceptedSignalsSchema) };
+const assertionResultFields = { ...identityFields, ...standardResultFields };
 export const AssertionResultFieldsSchema = Type.Object(assertionResultFields);
 export type AssertionResultFields = Shape<typeof AssertionResultFieldsSchema>;
 export const AssertionResultAnswerSchema = okEnvelope(assertionResultFields);

@@ -24,7 +24,7 @@ const NO_CONTROLS = '^[^\\u0000-\\u001F\\u007F]*$';
 const Extensions = (description?: string) =>
   Type.Unsafe<Readonly<Record<string, unknown>>>(Type.Object({}, description === undefined ? {} : { description }));
 
-const text = (maxLength: number, description?: string) => Type.String({
+export const text = (maxLength: number, description?: string) => Type.String({
   minLength: 1, maxLength, pattern: NO_CONTROLS, patternDetail: 'must not contain control characters',
   ...(description === undefined ? {} : { description }),
 });

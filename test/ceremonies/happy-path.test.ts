@@ -83,7 +83,9 @@ describe('registration then authentication (standard variant)', () => {
       const stored = await h.deps.credentials.find(CLIENT_ID, credential.id);
       assert.ok(stored);
       // Who and how (docs/api.md): the envelope plus the identity of the stored credential.
-      assert.deepEqual(expectOk(res), {
+      const { credentialsToken: registrationToken, ...registered } = expectOk(res);
+      assert.match(registrationToken, /^v1\./);
+      assert.deepEqual(registered, {
         status: 'ok', errorMessage: '', sessionId: '',
         username: 'dave#idp.example.test', userHandle: stored.userHandle, credentialId: credential.id,
         userVerified: true, backupEligible: false, backupState: false, aaguid: stored.aaguid,
@@ -98,7 +100,9 @@ describe('registration then authentication (standard variant)', () => {
 
       for (let i = 0; i < 2; i++) {
         const { res: auth, options } = await flow.authenticate();
-        assert.deepEqual(expectOk(auth), {
+        const { credentialsToken, ...signedIn } = expectOk(auth);
+        assert.match(credentialsToken, /^v1\./);
+        assert.deepEqual(signedIn, {
           status: 'ok', errorMessage: '', sessionId: '',
           username: 'dave#idp.example.test', userHandle: stored.userHandle, credentialId: credential.id,
           userVerified: true, backupEligible: false, backupState: false, aaguid: stored.aaguid,

@@ -69,8 +69,8 @@ function failure(reply: Reply, name: string, status = 400, extra: readonly strin
   assert.deepEqual(checkResponse(DOCUMENT, { path: reply.path, method: 'POST', status: reply.status, contentType: reply.contentType, body: reply.text }), []);
 }
 
-/** The standard variant's ok answers carry the Signal API's arguments; the local variant's none. */
-const signalKeys = (v: Variant): string[] => (v.name === 'standard' ? ['signals'] : []);
+/** The standard variant's ok answers carry the Signal API's arguments and a credentials token; the local variant's neither. */
+const signalKeys = (v: Variant): string[] => (v.name === 'standard' ? ['credentialsToken', 'signals'] : []);
 
 interface Variant {
   readonly name: 'standard' | 'local';

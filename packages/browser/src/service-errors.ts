@@ -25,6 +25,7 @@ const SENTENCES = {
   tooMany: 'Too many attempts. Please wait a moment and try again.',
   unavailable: 'Passkey sign-in is unavailable right now. Please try again in a few minutes.',
   saveFailed: 'The passkey could not be saved. Please register it again.',
+  signInAgain: 'For your safety, please sign in again before you change your passkeys.',
   unknown: 'Something went wrong. Please try again.',
 } as const;
 
@@ -66,6 +67,10 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
   SIGNATURE_COUNTER_NOT_INCREASED: 'cloned',
   REGISTRATION_NOT_ALLOWED: 'registrationRefused',
   RATE_LIMITED: 'tooMany',
+  // Managing one's own passkeys needs a recent sign-in (POST /api/credentials/*).
+  CREDENTIALS_TOKEN_INVALID: 'signInAgain',
+  CREDENTIALS_TOKEN_EXPIRED: 'signInAgain',
+  RELAY_NOT_SIGNED_IN: 'signInAgain',
   // What the HTTP parser refused: the site's own relay or network sent something broken, or too slowly.
   MALFORMED_HTTP_REQUEST: 'siteSetup',
   REQUEST_HEADERS_TOO_LARGE: 'siteSetup',

@@ -1,0 +1,62 @@
+// A user's own passkeys (docs/api.md "A user's own passkeys"): the request and answer bodies of
+// POST /api/credentials/list and /api/credentials/delete, which a relay exposes to a signed-in user.
+
+import { Type, type Shape, type Static } from './typebox.js';
+import { AcceptedSignalsSchema, okEnvelope } from './answers.js';
+import { MAX_CREDENTIAL_ID_CHARS, text, type RequestLimits } from './requests.js';
+import { aaguid, base64url, dateTime, nullable } from './values.js';
+
+/** Generous for `v1.<expiry>.<mac>` (about 55 characters today); the token module decides its validity. */
+const MAX_TOKEN_CHARS = 256;
+
+const CredentialsToken = Type.String({
+  minLength: 1, maxLength: MAX_TOKEN_CHARS,
+  description: 'The credentialsToken of an ok result of this user (sign-in or registration), at most 10 minutes old.',
+});
+
+export function credentialsListRequestSchema(limits: RequestLimits) {
+  return Type.Object({
+    username: text(limits.usernameLength, '`<user>#<application domain>` (standard variant only).'),
+    credentialsToken: CredentialsToken,
+  });
+}
+export type CredentialsListBody = Static<ReturnType<typeof credentialsListRequestSchema>>;
+
+export function credentialsDeleteRequestSchema(limits: RequestLimits) {
+  return Type.Object({
+    username: text(limits.usernameLength, '`<user>#<application domain>` (standard variant only).'),
+    credentialId: base64url({ maxLength: MAX_CREDENTIAL_ID_CHARS }),
+    credentialsToken: CredentialsToken,
+  });
+}
+export type CredentialsDeleteBody = Static<ReturnType<typeof credentialsDeleteRequestSchema>>;
+
+/** One passkey as its owner is shown it: what to call it, how it syncs, when it was made and used. */
+export const OwnCredentialSchema = Type.Object({
+  credentialId: base64url(),
+  nickname: nullable(Type.String(), 'A name an administrator gave it; null when none.'),
+  authenticatorName: nullable(Type.String(), 'FIDO metadata\'s name, else the bundled AAGUID lists\'; null when unknown.'),
+  authenticatorVerified: Type.Boolean({ description: 'true only when a trusted attestation proved the AAGUID the name comes from.' }),
+  authenticatorIconLight: nullable(Type.String(), 'An SVG data URI for light backgrounds (passkey providers only).'),
+  authenticatorIconDark: nullable(Type.String(), 'An SVG data URI for dark backgrounds (passkey providers only).'),
+  aaguid: aaguid(),
+  backupEligible: Type.Boolean({ description: 'As its last ceremony reported: the passkey may be synced.' }),
+  backupState: Type.Boolean({ description: 'As its last ceremony reported: the passkey is synced.' }),
+  discoverable: nullable(Type.Boolean(), 'credProps.rk at registration; null when the browser did not say.'),
+  transports: Type.Array(Type.String()),
+  createdAt: dateTime(),
+  lastUsedAt: nullable(dateTime(), 'null until its first sign-in.'),
+}, { additionalProperties: false });
+export type OwnCredential = Shape<typeof OwnCredentialSchema>;
+
+export const CredentialsListAnswerSchema = okEnvelope({
+  username: Type.String({ minLength: 1 }),
+  credentials: Type.Array(OwnCredentialSchema, { description: 'Oldest first.' }),
+  signals: AcceptedSignalsSchema,
+});
+
+export const CredentialsDeleteAnswerSchema = okEnvelope({
+  username: Type.String({ minLength: 1 }),
+  credentialId: base64url({ description: 'The credential deleted.' }),
+  signals: AcceptedSignalsSchema,
+});
