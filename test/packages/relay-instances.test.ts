@@ -4,26 +4,13 @@
 // user the service's answer names, in both variants, by name and without a name.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRelay, MemoryLocalStore, type CeremonyResult, type LocalCredentialStore } from '@passkey-server/relay';
 import { CLIENT_ID, DOMAIN, Harness, ORIGIN, VENDOR } from '../http/harness.js';
 import { LOCAL_PAGE } from '../local/support.js';
+import { listen } from '../support/listen.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 
 type Variant = 'standard' | 'local';
-
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
 
 async function post(url: string, body: unknown): Promise<any> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { failedEnvelope } from './errors.js';
 import type { RelayOptions } from './options.js';
-import { createRelay, RELAY_OPERATIONS, type Relay, type RelayAnswer } from './relay.js';
+import { createRelay, RELAY_OPERATIONS, WELL_KNOWN_WEBAUTHN, type Relay, type RelayAnswer } from './relay.js';
 
 /** Express / Connect middleware: `app.use(expressRelay({...}))`. Works with or without `express.json()` before it. */
 export function expressRelay(options: RelayOptions | Relay): Relay['handler'] {
@@ -32,11 +32,14 @@ export interface FastifyLike {
   ): void;
   setErrorHandler(handler: (error: Error & { statusCode?: number }, request: unknown, reply: FastifyReplyLike) => unknown): void;
   post(path: string, handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>): void;
+  /** Fastify answers HEAD for a GET route by itself. */
+  get(path: string, handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>): void;
 }
 
 /**
  * Fastify plugin: `await app.register(fastifyRelay({...}))`. The relay reads the raw JSON itself (its own
  * size limit, its own envelope for bad bodies); the parsers are replaced inside this plugin's scope only.
+ * With `relatedOrigins` it also routes GET /.well-known/webauthn (register it without a plugin prefix).
  */
 export function fastifyRelay(options: RelayOptions | Relay): (fastify: FastifyLike) => Promise<void> {
   const relay = asRelay(options);
@@ -55,6 +58,11 @@ export function fastifyRelay(options: RelayOptions | Relay): (fastify: FastifyLi
         const answer = await relay.relay(operation, { kind: 'raw', contentType: typeof contentType === 'string' ? contentType : undefined, bytes }, request.raw, reply.raw);
         return sendFastify(reply, answer);
       });
+    }
+    const related = relay.relatedOrigins;
+    if (related !== undefined) {
+      fastify.get(WELL_KNOWN_WEBAUTHN, async (_request, reply) =>
+        reply.code(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'public, max-age=300').send(related));
     }
   };
 }

@@ -2,6 +2,7 @@
 // never on a user's request.
 import type { IncomingMessage } from 'node:http';
 import type { LocalCredentialStore } from './local-store.js';
+import { relatedOriginsDocument } from './related-origins.js';
 
 export type RelayVariant = 'standard' | 'local';
 
@@ -28,10 +29,27 @@ export interface CeremonyResult {
   readonly credentialId: string | undefined;
   readonly ok: boolean;
   readonly httpStatus: number;
+  /**
+   * The Signal API's arguments of the service's answer (standard variant): `allAcceptedCredentials` and
+   * `currentUserDetails` on ok, `unknownCredential` on a failed sign-in without a user name; else undefined.
+   */
+  readonly signals: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The service's whole answer, `credentialsToken` included (keep it in the user's session for
+   * `credentialsSession`: it lets them list and delete their passkeys for 10 minutes).
+   */
   readonly body: Readonly<Record<string, unknown>>;
   readonly request: IncomingMessage;
   /** The browser's response: headers may still be set (e.g. Set-Cookie). */
   readonly response: import('node:http').ServerResponse;
+}
+
+/** Who is signed in, as the integrator's session says: the user name and the token of their recent sign-in. */
+export interface CredentialsSession {
+  /** The full `<user>#<domain>` of the signed-in user (the `username` of the ok result). */
+  readonly username: string;
+  /** The `credentialsToken` of that ok result (at most 10 minutes old). */
+  readonly credentialsToken: string;
 }
 
 export interface RelayLogger {
@@ -68,6 +86,19 @@ export interface RelayOptions {
   readonly localAllowCredentials?: boolean | undefined;
   /** Told about every result call's outcome. */
   readonly onResult?: ((result: CeremonyResult) => void | Promise<void>) | undefined;
+  /**
+   * A user's own passkeys (`<prefix>/credentials/list` and `/delete`): the signed-in user's name and token
+   * from your session (kept there by `onResult`); undefined when nobody is signed in (401
+   * RELAY_NOT_SIGNED_IN). With it the relay never takes them from the browser and removes
+   * `credentialsToken` from the result answers the browser gets. Without it the browser sends both.
+   */
+  readonly credentialsSession?: ((request: IncomingMessage) => CredentialsSession | undefined | Promise<CredentialsSession | undefined>) | undefined;
+  /**
+   * WebAuthn L3 related origins: the https origins on other domains that may use this RP ID. The relay
+   * then answers `GET /.well-known/webauthn` with `{"origins": [...]}` (serve it on the RP ID's origin);
+   * list the application's `relatedOrigins` as the service has them.
+   */
+  readonly relatedOrigins?: readonly string[] | undefined;
   readonly log?: RelayLogger | undefined;
 }
 
@@ -83,6 +114,9 @@ export interface ResolvedRelayOptions {
   readonly localStore: LocalCredentialStore | undefined;
   readonly localAllowCredentials: boolean;
   readonly onResult: RelayOptions['onResult'];
+  readonly credentialsSession: RelayOptions['credentialsSession'];
+  /** The `/.well-known/webauthn` body, when related origins are configured. */
+  readonly wellKnownWebauthn: string | undefined;
   readonly log: RelayLogger | undefined;
 }
 
@@ -119,6 +153,8 @@ export function resolveRelayOptions(options: RelayOptions, defaultStore: () => L
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1024) problems.push('maxBodyBytes must be an integer ≥ 1024');
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 10_000;
   if (!Number.isInteger(upstreamTimeoutMs) || upstreamTimeoutMs < 1) problems.push('upstreamTimeoutMs must be a positive integer');
+  if (options.credentialsSession !== undefined && typeof options.credentialsSession !== 'function') problems.push('credentialsSession must be a function');
+  const wellKnownWebauthn = options.relatedOrigins === undefined ? undefined : relatedOriginsBody(options.relatedOrigins, problems);
   if (typeof options.mayRegister !== 'function') problems.push('mayRegister is required (the integrator decides who may register; () => true allows anybody)');
   if (problems.length > 0 || !serviceUrl) throw new Error(`invalid relay options: ${problems.join('; ')}`);
   return {
@@ -133,6 +169,21 @@ export function resolveRelayOptions(options: RelayOptions, defaultStore: () => L
     localStore: variant === 'local' ? options.localStore ?? defaultStore() : undefined,
     localAllowCredentials: options.localAllowCredentials ?? true,
     onResult: options.onResult,
+    credentialsSession: options.credentialsSession,
+    wellKnownWebauthn,
     log: options.log,
   };
+}
+
+function relatedOriginsBody(origins: readonly string[], problems: string[]): string | undefined {
+  if (!Array.isArray(origins) || origins.length === 0) {
+    problems.push('relatedOrigins must be a non-empty array of https origins');
+    return undefined;
+  }
+  try {
+    return relatedOriginsDocument(origins);
+  } catch (error) {
+    problems.push(`relatedOrigins: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
 }

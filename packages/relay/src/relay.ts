@@ -1,16 +1,27 @@
-// The relay: the integrator's endpoint on the page's own origin (spec point 5). It maps its four paths onto
+// The relay: the integrator's endpoint on the page's own origin (spec point 5). It maps its paths onto
 // the service's `/api/…` paths, sets the caller headers itself, and passes the service's answer through.
-// In the local variant it does the spec's three bookkeeping steps around the `localhost` blob.
+// In the local variant it does the spec's three bookkeeping steps around the `localhost` blob
+// (local-steps.ts); a user's own passkeys go through own-credentials.ts; it can serve the related origins
+// document at /.well-known/webauthn.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { failedEnvelope, type Envelope, type RelayErrorName } from './errors.js';
+import { failedEnvelope, type RelayErrorName } from './errors.js';
 import { isJsonContentType, parseJsonObject, readJsonBody, type BodyResult } from './body.js';
 import { challengeOf, PendingCeremonies } from './ceremonies.js';
-import { MemoryLocalStore, type LocalCredential, type LocalCredentialStore } from './local-store.js';
+import { findBlob, keepBlob, withExtension, withKeptCredentials } from './local-steps.js';
+import { MemoryLocalStore } from './local-store.js';
 import { resolveRelayOptions, type RegistrationDecision, type RelayOptions, type ResolvedRelayOptions } from './options.js';
+import type { Body, Outcome } from './outcome.js';
+import { ownCredentialsCall, signalsOf, withoutToken } from './own-credentials.js';
 import { postToService } from './upstream.js';
 
-export type RelayOperation = 'attestation/options' | 'attestation/result' | 'assertion/options' | 'assertion/result';
-export const RELAY_OPERATIONS: readonly RelayOperation[] = ['attestation/options', 'attestation/result', 'assertion/options', 'assertion/result'];
+export type RelayOperation = 'attestation/options' | 'attestation/result' | 'assertion/options' | 'assertion/result'
+  | 'credentials/list' | 'credentials/delete';
+export const RELAY_OPERATIONS: readonly RelayOperation[] = [
+  'attestation/options', 'attestation/result', 'assertion/options', 'assertion/result', 'credentials/list', 'credentials/delete',
+];
+
+/** Where WebAuthn L3 §5.11 has browsers look for the related origins of an RP ID (on https://<rpId>). */
+export const WELL_KNOWN_WEBAUTHN = '/.well-known/webauthn';
 
 /** What the browser sent: raw bytes (node:http, Fastify) or a body a framework already parsed (Express). */
 export type RelayInput =
@@ -33,12 +44,12 @@ export interface Relay {
   readonly handler: (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
   /** The operation a path names, or undefined. */
   operationOf(pathname: string): RelayOperation | undefined;
+  /** The `/.well-known/webauthn` body (`relatedOrigins` option), or undefined when none is configured. */
+  readonly relatedOrigins: string | undefined;
   /** Framework-neutral core: one browser call in, the answer to send out. Never throws. */
   relay(operation: RelayOperation, input: RelayInput, request: IncomingMessage, response: ServerResponse): Promise<RelayAnswer>;
 }
 
-type Body = Record<string, unknown>;
-type Outcome = { readonly status: number; readonly body: Envelope; readonly raw?: Buffer | undefined; readonly retryAfter?: string | undefined };
 
 export function createRelay(options: RelayOptions): Relay {
   const config = resolveRelayOptions(options, () => new MemoryLocalStore());
@@ -59,7 +70,12 @@ export function createRelay(options: RelayOptions): Relay {
   }
 
   const handler: Relay['handler'] = (request, response, next) => {
-    const operation = operationOf(pathnameOf(request.url));
+    const pathname = pathnameOf(request.url);
+    if (pathname === WELL_KNOWN_WEBAUTHN && config.wellKnownWebauthn !== undefined) {
+      request.resume();
+      return void sendRelatedOrigins(response, request.method ?? '', config.wellKnownWebauthn);
+    }
+    const operation = operationOf(pathname);
     if (operation === undefined) {
       if (next) return next();
       return void send(response, toAnswer(failedEnvelope('NOT_FOUND')));
@@ -77,7 +93,7 @@ export function createRelay(options: RelayOptions): Relay {
       });
   };
 
-  return { prefix: config.prefix, maxBodyBytes: config.maxBodyBytes, handler, operationOf, relay };
+  return { prefix: config.prefix, maxBodyBytes: config.maxBodyBytes, handler, operationOf, relay, relatedOrigins: config.wellKnownWebauthn };
 }
 
 /** The path of a request target; an unparsable one (e.g. a broken absolute-form URL) matches nothing. */
@@ -145,6 +161,11 @@ async function run(config: ResolvedRelayOptions, pending: PendingCeremonies, ope
     case 'attestation/result':
     case 'assertion/result':
       return runResult(config, pending, operation, body, request, response);
+    case 'credentials/list':
+    case 'credentials/delete': {
+      const call = await ownCredentialsCall(config, operation, body, request);
+      return call.kind === 'refused' ? { status: call.status, body: call.body } : forward(config, operation, call.body);
+    }
   }
 }
 
@@ -179,69 +200,15 @@ async function runResult(config: ResolvedRelayOptions, pending: PendingCeremonie
     outcome = await keepBlob(config, filedUnder, credentialId, body, outcome);
   }
   await tellResult(config, { operation: kind, username: owner, credentialId, outcome, request, response });
-  return outcome;
+  // With credentialsSession the token stays on the server: onResult had it, the browser does not.
+  const shown = withoutToken(config, outcome.body);
+  return shown === undefined ? outcome : { ...outcome, raw: undefined, body: shown };
 }
 
 /** The `username` of an ok answer (the credential's owner, as the service says), else undefined. */
 function ownerOf(outcome: Outcome): string | undefined {
   const username = outcome.body.username;
   return outcome.body.status === 'ok' && typeof username === 'string' && username !== '' ? username : undefined;
-}
-
-/**
- * The kept blob of a credential. A sign-in by name looks among that user's blobs only; a sign-in without a
- * user name (`#localhost`, the browser chose the credential) or one whose options this relay did not see
- * (restarted, or another instance) looks the id up. The service checks the blob belongs to the ceremony.
- */
-async function findBlob(store: LocalCredentialStore, username: string | undefined, credentialId: string): Promise<LocalCredential | undefined | 'ceremony-unknown'> {
-  if (username !== undefined && !username.startsWith('#')) return store.find(username, credentialId);
-  if (store.findById) return store.findById(credentialId);
-  return username === undefined ? 'ceremony-unknown' : undefined;
-}
-
-/** Local step 2: keep the `localhost` string of a successful attestation result, per user and credential. */
-async function keepBlob(config: ResolvedRelayOptions, username: string, credentialId: string, body: Body, outcome: Outcome): Promise<Outcome> {
-  const localhost = outcome.body.localhost;
-  if (typeof localhost !== 'string') return outcome; // the service answered ok without a blob: pass it on as is
-  const transports = (body.response as { transports?: unknown } | undefined)?.transports;
-  try {
-    await config.localStore!.save({
-      username,
-      credentialId,
-      localhost,
-      transports: Array.isArray(transports) ? transports.filter((t): t is string => typeof t === 'string') : [],
-      createdAt: Date.now(),
-    });
-    return outcome;
-  } catch (error) {
-    config.log?.error({ username, error: String(error) }, 'relay could not keep the localhost blob');
-    return failedEnvelope('RELAY_STORE_FAILED');
-  }
-}
-
-/**
- * The service keeps no keys in the local variant and remembers its credential ids only for a while; the
- * relay keeps them as long as their blobs. A non-discoverable key (e.g. a U2F security key) is only found
- * when its id is in allowCredentials.
- */
-async function withKeptCredentials(config: ResolvedRelayOptions, username: string, outcome: Outcome): Promise<Outcome> {
-  if (outcome.body.status !== 'ok') return outcome;
-  const kept = await config.localStore!.list(username);
-  if (kept.length === 0) return outcome;
-  const allowCredentials = kept.map((entry) => ({
-    type: 'public-key',
-    id: entry.credentialId,
-    ...(entry.transports.length > 0 ? { transports: entry.transports } : {}),
-  }));
-  return { ...outcome, raw: undefined, body: { ...outcome.body, allowCredentials } };
-}
-
-function withExtension(body: Body, localhost: true | string): Body {
-  const extensions = body.extensions;
-  if (extensions === undefined) return { ...body, extensions: { localhost } };
-  // A non-object is the browser's mistake: pass it on so the service names it precisely.
-  if (extensions === null || typeof extensions !== 'object' || Array.isArray(extensions)) return body;
-  return { ...body, extensions: { ...(extensions as Body), localhost } };
 }
 
 async function askRegistrationHook(config: ResolvedRelayOptions, username: string, body: Body, request: IncomingMessage): Promise<Outcome | undefined> {
@@ -278,6 +245,7 @@ async function tellResult(config: ResolvedRelayOptions, event: { operation: 'att
       credentialId: event.credentialId,
       ok: event.outcome.body.status === 'ok',
       httpStatus: event.outcome.status,
+      signals: signalsOf(event.outcome.body),
       body: event.outcome.body,
       request: event.request,
       response: event.response,
@@ -325,4 +293,19 @@ function send(response: ServerResponse, answer: RelayAnswer): void {
   response.setHeader('cache-control', 'no-store');
   if (answer.retryAfter !== undefined) response.setHeader('retry-after', answer.retryAfter);
   response.end(answer.payload);
+}
+
+/** GET (and HEAD) of the related origins document; cached briefly, as browsers fetch it per ceremony. */
+function sendRelatedOrigins(response: ServerResponse, method: string, body: string): void {
+  if (method !== 'GET' && method !== 'HEAD') {
+    response.statusCode = 405;
+    response.setHeader('allow', 'GET, HEAD');
+    response.end();
+    return;
+  }
+  response.statusCode = 200;
+  response.setHeader('content-type', 'application/json; charset=utf-8');
+  response.setHeader('content-length', Buffer.byteLength(body));
+  response.setHeader('cache-control', 'public, max-age=300');
+  response.end(method === 'HEAD' ? undefined : body);
 }
