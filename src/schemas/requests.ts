@@ -117,7 +117,10 @@ export const AssertionResultRequestSchema = Type.Object({
     userHandle: Type.Optional(Type.Union([
       Type.String({ maxLength: MAX_USER_HANDLE_CHARS, pattern: BASE64URL_PATTERN }),
       Type.Null(),
-    ], { detail: 'must be a base64url string of at most 64 bytes, or null' })),
+    ], {
+      detail: 'must be a base64url string of at most 64 bytes, or null',
+      description: 'Required (non-empty) in a sign-in without a user name.',
+    })),
   }),
   ...extensionResultFields,
 }, { detail: 'must be a JSON object' });

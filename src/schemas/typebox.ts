@@ -40,13 +40,17 @@ export function compile<T extends TSchema>(schema: T): Validator<Static<T>> {
 }
 
 /**
- * The schema as plain JSON Schema 2020-12: TypeBox's own symbol-keyed marks dropped, its tuples (draft-07
- * `items` arrays) written as `prefixItems`, and every schema found in `shared` below the top written as a
- * `$ref` to `#/components/schemas/<its name>` (the OpenAPI document's components).
+ * The schema as plain JSON Schema 2020-12: TypeBox's own symbol-keyed marks and our sentence keywords
+ * dropped, its tuples (draft-07 `items` arrays) written as `prefixItems`, and every schema found in
+ * `shared` below the top written as a `$ref` to `#/components/schemas/<its name>` (the OpenAPI
+ * document's components).
  */
 export function jsonSchema(schema: TSchema, shared: ReadonlyMap<TSchema, string> = new Map()): Record<string, unknown> {
   return plain(schema, shared, true) as Record<string, unknown>;
 }
+
+/** Our own keywords for the sentences of a request's failure (details.ts): not JSON Schema, left out. */
+const SENTENCES = new Set(['detail', 'patternDetail']);
 
 function plain(node: unknown, shared: ReadonlyMap<TSchema, string>, top: boolean): unknown {
   if (Array.isArray(node)) return node.map((item) => plain(item, shared, false));
@@ -56,7 +60,13 @@ function plain(node: unknown, shared: ReadonlyMap<TSchema, string>, top: boolean
     if (name !== undefined) return { $ref: `#/components/schemas/${name}` };
   }
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) out[key] = plain(value, shared, false);
+  for (const [key, value] of Object.entries(node)) {
+    if (SENTENCES.has(key)) continue;
+    // A map of names to schemas: its keys are names (a property may be called `detail`), its values schemas.
+    out[key] = NAMED.has(key) && typeof value === 'object' && value !== null
+      ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, plain(schema, shared, false)]))
+      : plain(value, shared, false);
+  }
   if (out.type === 'array' && Array.isArray(out.items)) {
     out.prefixItems = out.items;
     out.items = false;
@@ -64,6 +74,7 @@ function plain(node: unknown, shared: ReadonlyMap<TSchema, string>, top: boolean
   }
   return out;
 }
+const NAMED = new Set(['properties', 'patternProperties', '$defs']);
 
 /** A shared schema, or the copy of one that Type.Optional made (same properties object). */
 function sharedName(node: TSchema, shared: ReadonlyMap<TSchema, string>): string | undefined {
