@@ -6,7 +6,7 @@
 
 import { bundledCatalog, describeAuthenticator } from '../authenticators/index.js';
 import { FidoError } from '../errors.js';
-import type { OwnCredential } from '../schemas/credentials.js';
+import type { CredentialsDeleteFields, CredentialsListFields, OwnCredential } from '../schemas/credentials.js';
 import type { CredentialRecord } from '../stores/types.js';
 import type { CeremonyContext } from './context.js';
 import { checkCredentialsToken } from './credentials-token.js';
@@ -22,7 +22,7 @@ interface Owner {
 }
 
 /** Every credential of the token's user, with what a person needs to tell them apart, and the signals. */
-export async function listOwnCredentials(ctx: CeremonyContext, request: CredentialsListRequest): Promise<Record<string, unknown>> {
+export async function listOwnCredentials(ctx: CeremonyContext, request: CredentialsListRequest): Promise<CredentialsListFields> {
   const owner = authorizedOwner(ctx, request.username, request.credentialsToken);
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, owner.userHandle);
   return {
@@ -37,7 +37,7 @@ export async function listOwnCredentials(ctx: CeremonyContext, request: Credenti
  * unknown id fail alike (CREDENTIAL_ID_NOT_FOUND), so the answer never says that an id exists elsewhere.
  * Audited as credential.delete-own (audit/hooks.ts); answers the credentials left, as signals.
  */
-export async function deleteOwnCredential(ctx: CeremonyContext, request: CredentialsDeleteRequest): Promise<Record<string, unknown>> {
+export async function deleteOwnCredential(ctx: CeremonyContext, request: CredentialsDeleteRequest): Promise<CredentialsDeleteFields> {
   const owner = authorizedOwner(ctx, request.username, request.credentialsToken);
   const { credentialId } = request;
   ctx.noteSubject({ credentialId });

@@ -49,14 +49,20 @@ export const OwnCredentialSchema = Type.Object({
 }, { additionalProperties: false });
 export type OwnCredential = Shape<typeof OwnCredentialSchema>;
 
-export const CredentialsListAnswerSchema = okEnvelope({
+const credentialsListFields = {
   username: Type.String({ minLength: 1 }),
   credentials: Type.Array(OwnCredentialSchema, { description: 'Oldest first.' }),
   signals: AcceptedSignalsSchema,
-});
+};
+export const CredentialsListFieldsSchema = Type.Object(credentialsListFields);
+export type CredentialsListFields = Shape<typeof CredentialsListFieldsSchema>;
+export const CredentialsListAnswerSchema = okEnvelope(credentialsListFields);
 
-export const CredentialsDeleteAnswerSchema = okEnvelope({
+const credentialsDeleteFields = {
   username: Type.String({ minLength: 1 }),
   credentialId: base64url({ description: 'The credential deleted.' }),
   signals: AcceptedSignalsSchema,
-});
+};
+export const CredentialsDeleteFieldsSchema = Type.Object(credentialsDeleteFields);
+export type CredentialsDeleteFields = Shape<typeof CredentialsDeleteFieldsSchema>;
+export const CredentialsDeleteAnswerSchema = okEnvelope(credentialsDeleteFields);
