@@ -2,77 +2,18 @@
 // without a name (modal), or from the user name field's autofill list; offer the automatic upgrade after a
 // sign-in by name; show who signed in from the result answer; tell the browser's passkey manager the news.
 import {
-  creationOptionsFromJSON, credentialToJSON, describeFailure, describeWebAuthnError, getClientCapabilities,
-  isConditionalMediationAvailable, requestOptionsFromJSON, sendSignals, startConditionalCreate, startConditionalGet,
-  webAuthnAvailability,
+  creationOptionsFromJSON, credentialToJSON, describeWebAuthnError, getClientCapabilities, isConditionalMediationAvailable,
+  requestOptionsFromJSON, startConditionalCreate, startConditionalGet, webAuthnAvailability,
 } from '@passkey-server/browser';
+import { $, CallFailed, callRelay, show, status, tellBrowser } from './page.js';
+import { clearPasskeys, listPasskeys } from './passkeys.js';
 
-const $ = (id) => document.getElementById(id);
 let context = null;
 let pending = null; // the AbortController of a running modal create()/get()
 let busy = false; // a button's action is running
 // Requests that wait in the background: the autofill sign-in and the automatic upgrade. A browser runs one
 // WebAuthn request at a time, so every action stops them (and waits until the browser let them go) first.
 const background = { autofill: null, upgrade: null, renew: undefined };
-
-/** `text` for the user; `detail` (the error name and the service's description) for developers. */
-function show(kind, text, detail = '') {
-  const message = $('message');
-  message.className = kind;
-  message.dataset.kind = kind;
-  message.textContent = text;
-  $('message-detail').textContent = detail;
-}
-
-/** A line about a background request: `state` for scripts and tests, `text` for the user. */
-function status(id, state, text) {
-  const line = $(id);
-  line.dataset.state = state;
-  line.textContent = text;
-  line.hidden = text === '';
-}
-
-class CallFailed extends Error {
-  constructor(message, detail = '', envelope = undefined) {
-    super(message);
-    this.detail = detail;
-    this.envelope = envelope;
-  }
-}
-
-async function callRelay(path, body) {
-  let response;
-  try {
-    response = await fetch(`/relay/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new CallFailed('The relay could not be reached: is the demo server still running?');
-  }
-  let envelope;
-  try {
-    envelope = await response.json();
-  } catch {
-    throw new CallFailed(`The relay answered HTTP ${response.status} without JSON.`);
-  }
-  if (envelope.status !== 'ok') {
-    const failure = describeFailure(envelope);
-    console.warn('passkey call failed', path, response.status, failure.name, failure.detail);
-    throw new CallFailed(failure.message, failure.name ? `${failure.name}: ${failure.detail}` : `HTTP ${response.status}`, envelope);
-  }
-  return envelope;
-}
-
-/** Passes the answer's `signals` to the browser (where it has the functions) and notes what became of them. */
-async function tellBrowser(answer) {
-  const outcomes = await sendSignals(answer);
-  if (outcomes.length === 0) return;
-  $('signals').dataset.outcomes = JSON.stringify(outcomes);
-  $('signals').textContent = `Told the browser's passkey manager: ${outcomes.map((o) => `${o.signal} ${o.status}${o.error ? ` (${o.error})` : ''}`).join(', ')}.`;
-}
 
 function username() {
   const user = $('username').value.trim();
@@ -113,6 +54,7 @@ async function register() {
   const answer = await callRelay('attestation/result', credentialToJSON(credential));
   await tellBrowser(answer);
   show('ok', `Passkey registered for ${name}. You can sign in with it now.`);
+  if (context.user === name) await showPasskeys($('signed-in').dataset.credentialId);
 }
 
 /** Synced or bound to one device, from the BE and BS flags of the result. */
@@ -147,7 +89,17 @@ async function finishSignIn(credential, how) {
   await refreshContext();
   showIdentity(answer, how);
   show('ok', `Signed in as ${answer.username}.`);
+  await showPasskeys(answer.credentialId);
   return answer;
+}
+
+/** The signed-in user's passkeys, with the one of this sign-in marked (standard variant only). */
+async function showPasskeys(current) {
+  if (context.variant !== 'standard') {
+    $('passkeys').hidden = false;
+    return status('passkeys-note', 'local', 'The local variant keeps no passkeys at the service: there is no list to manage here.');
+  }
+  await listPasskeys({ current, guarded });
 }
 
 async function signInByName() {
@@ -267,6 +219,7 @@ async function refreshContext() {
   $('switch-variant').href = other;
   $('switch-variant').textContent = `Switch to the ${context.variant === 'standard' ? 'local' : 'standard'} variant`;
   $('signed-in').hidden = !context.user;
+  if (!context.user) clearPasskeys();
   if (context.user) showIdentity({ username: context.user, ...context.passkey }, context.how ?? 'session');
 }
 
@@ -290,6 +243,7 @@ async function start() {
   $('cancel').addEventListener('click', () => pending?.abort());
   $('sign-out').addEventListener('click', guarded(signOut));
   $('login').addEventListener('submit', (event) => event.preventDefault());
+  if (context.user && availability.ok) await showPasskeys(context.passkey?.credentialId);
   document.body.dataset.ready = 'true';
   // Started once the page is ready, while nobody is signed in; any button stops it (docs/demo.md).
   if (availability.ok) await startAutofill();

@@ -19,6 +19,8 @@ export interface DemoSession {
   readonly username: string;
   readonly variant: DemoVariant;
   readonly passkey?: PasskeyFacts;
+  /** The sign-in answer's `credentialsToken` (standard variant): lets the relay list and delete this user's passkeys. */
+  readonly credentialsToken?: string;
 }
 
 export const SESSION_COOKIE = 'demo_session';
@@ -74,7 +76,8 @@ export class DemoAccounts {
       this.#sessions.delete(token!);
       return undefined;
     }
-    return { username: session.username, variant: session.variant, ...(session.passkey && { passkey: session.passkey }) };
+    const { expiresAt: _expiresAt, ...kept } = session;
+    return kept;
   }
 
   #load(): Promise<Record<DemoVariant, Set<string>>> {

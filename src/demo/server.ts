@@ -120,7 +120,12 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     onResult: async (result: CeremonyResult) => {
       if (!result.ok || result.username === undefined) return;
       if (result.operation === 'attestation') await accounts.markRegistered(variant, result.username);
-      else result.response.setHeader('set-cookie', accounts.signIn({ username: result.username, variant, ...passkeyFacts(result.body) }));
+      else result.response.setHeader('set-cookie', accounts.signIn({ username: result.username, variant, ...passkeyFacts(result.body), ...tokenOf(result.body) }));
+    },
+    // The signed-in user's own passkeys (standard variant): the relay takes who and the token from the session.
+    credentialsSession: (request) => {
+      const session = accounts.sessionOf(request, variant);
+      return session?.credentialsToken === undefined ? undefined : { username: session.username, credentialsToken: session.credentialsToken };
     },
     ...(options.log ? { log: options.log } : {}),
   });
@@ -144,9 +149,14 @@ function passkeyFacts(body: Record<string, unknown>): { passkey?: PasskeyFacts }
   return { passkey: { credentialId, authenticatorName: typeof authenticatorName === 'string' ? authenticatorName : null, backupEligible, backupState } };
 }
 
+function tokenOf(body: Record<string, unknown>): { credentialsToken?: string } {
+  return typeof body.credentialsToken === 'string' ? { credentialsToken: body.credentialsToken } : {};
+}
+
 /** Only the demo's own files run, plus the page's import map (allowed by its hash, not by 'unsafe-inline'). */
 function contentSecurityPolicy(inlineScriptHashes: readonly string[]): string {
-  return `default-src 'self'; script-src 'self' ${inlineScriptHashes.join(' ')}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
+  // img-src data: for the passkey providers' icons, which the service answers as SVG data URIs.
+  return `default-src 'self'; script-src 'self' ${inlineScriptHashes.join(' ')}; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
 }
 
 function securityHeaders(response: ServerResponse, csp: string): void {

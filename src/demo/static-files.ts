@@ -20,6 +20,8 @@ const PAGE_FILES: Record<string, string> = {
   '/': 'index.html',
   '/index.html': 'index.html',
   '/app.js': 'app.js',
+  '/page.js': 'page.js',
+  '/passkeys.js': 'passkeys.js',
   '/style.css': 'style.css',
 };
 
