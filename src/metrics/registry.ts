@@ -17,6 +17,8 @@ export type Collector = () => void | Promise<void>;
 
 export interface Counter {
   inc(labels?: Labels, amount?: number): void;
+  /** One series, its labels checked once: for a caller that adds to the same series again and again. */
+  series(labels?: Labels): { inc(amount?: number): void };
   /** For totals kept elsewhere (CPU seconds) in a family without labels: the value, which never goes down. */
   setTotal(value: number): void;
 }
@@ -30,6 +32,8 @@ export interface Gauge {
 export interface Histogram {
   /** A value that is not a finite number is not observed (prom-client would throw on a request's path). */
   observe(labels: Labels | undefined, value: number): void;
+  /** One series, its labels checked once: for a caller that observes the same series again and again. */
+  series(labels?: Labels): { observe(value: number): void };
 }
 
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
@@ -47,17 +51,88 @@ function checkedLabels(family: string, names: readonly string[], labels: Labels 
   return given;
 }
 
+interface PendingCount {
+  readonly labels: Labels;
+  pending: number;
+}
+
+/**
+ * The series of one family found by their label values, one Map level per declared label (no key string
+ * is built, and no joined key can confuse two series); the labels are checked when a series is first made.
+ */
+class SeriesIndex<S> {
+  readonly #root = new Map<string, unknown>();
+  readonly #all: S[] = [];
+
+  constructor(private readonly family: string, private readonly names: readonly string[], private readonly make: (labels: Labels) => S) {}
+
+  get(labels: Labels | undefined): S {
+    const names = this.names;
+    if (labels === undefined || names.length === 0) return this.#leaf(this.#root, '', labels);
+    let level = this.#root;
+    for (let i = 0; i < names.length - 1; i++) {
+      const value = labels[names[i]!];
+      let next = level.get(value as string) as Map<string, unknown> | undefined;
+      if (next === undefined) {
+        checkedLabels(this.family, names, labels);
+        next = new Map();
+        level.set(value as string, next);
+      }
+      level = next;
+    }
+    return this.#leaf(level, labels[names[names.length - 1]!] as string, labels);
+  }
+
+  all(): readonly S[] {
+    return this.#all;
+  }
+
+  #leaf(level: Map<string, unknown>, value: string, labels: Labels | undefined): S {
+    const found = level.get(value) as S | undefined;
+    // Every declared label was found by its value; a label beyond them is refused, not merged into the series.
+    if (found !== undefined && keyCount(labels) === this.names.length) return found;
+    const made = this.make({ ...checkedLabels(this.family, this.names, labels) });
+    level.set(value, made);
+    this.#all.push(made);
+    return made;
+  }
+}
+
+function keyCount(labels: Labels | undefined): number {
+  let count = 0;
+  for (const _ in labels) count++;
+  return count;
+}
+
 export class MetricsRegistry {
   readonly #registry = new Registry();
   readonly #collectors: Collector[] = [];
 
   counter(name: string, help: string, labelNames: readonly string[] = []): Counter {
-    const counter = new PromCounter({ name, help, labelNames: this.#checkedNames(name, labelNames), registers: [this.#registry] });
+    // Each series counts in a plain number; prom-client receives what was added since the last scrape when it
+    // collects. prom-client's own inc (a label hash and checks) per request was most of what metrics cost.
+    const series = new SeriesIndex<PendingCount>(name, labelNames, (labels) => ({ labels, pending: 0 }));
+    const counter: PromCounter = new PromCounter({
+      name, help, labelNames: this.#checkedNames(name, labelNames), registers: [this.#registry],
+      collect() {
+        for (const one of series.all()) {
+          if (one.pending > 0) counter.inc(one.labels, one.pending);
+          one.pending = 0;
+        }
+      },
+    });
     let total = 0;
+    const add = (one: PendingCount, amount: number) => {
+      if (!(amount >= 0)) throw new Error(`counter ${name}: cannot add ${amount}`);
+      one.pending += amount;
+    };
     return {
       inc(labels, amount = 1) {
-        if (!(amount >= 0)) throw new Error(`counter ${name}: cannot add ${amount}`);
-        counter.inc(checkedLabels(name, labelNames, labels), amount);
+        add(series.get(labels), amount);
+      },
+      series(labels) {
+        const one = series.get(labels);
+        return { inc: (amount = 1) => add(one, amount) };
       },
       setTotal(value) {
         if (labelNames.length > 0) throw new Error(`counter ${name}: setTotal is for families without labels`);
@@ -86,10 +161,15 @@ export class MetricsRegistry {
     const histogram = new PromHistogram({
       name, help, labelNames: this.#checkedNames(name, labelNames), buckets: sorted, registers: [this.#registry],
     });
+    const series = new SeriesIndex<Labels>(name, labelNames, (labels) => labels);
+    const observe = (labels: Labels, value: number) => {
+      if (Number.isFinite(value)) histogram.observe(labels, value);
+    };
     return {
-      observe(labels, value) {
-        const checked = checkedLabels(name, labelNames, labels);
-        if (Number.isFinite(value)) histogram.observe(checked, value);
+      observe: (labels, value) => observe(series.get(labels), value),
+      series(labels) {
+        const checked = series.get(labels);
+        return { observe: (value) => observe(checked, value) };
       },
     };
   }

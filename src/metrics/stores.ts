@@ -23,7 +23,7 @@ export function createStoreMetrics(registry: MetricsRegistry): StoreMetrics {
 
   /** `method` called on `target`, timed under store=name, operation=property. */
   function timed(name: string, property: string, target: object, method: Method): Method {
-    const ok: Labels = { store: name, operation: property, outcome: 'ok' };
+    const ok = latency.series({ store: name, operation: property, outcome: 'ok' });
     const failed = (error: unknown): Labels => ({ store: name, operation: property, outcome: outcomeOf(error) });
     const seconds = (started: number) => (performance.now() - started) / 1000;
     return (...args) => {
@@ -36,14 +36,14 @@ export function createStoreMetrics(registry: MetricsRegistry): StoreMetrics {
         throw error;
       }
       if (!(result instanceof Promise)) {
-        latency.observe(ok, seconds(started));
+        ok.observe(seconds(started));
         return result;
       }
       // The caller gets the store's own promise (no derived promise in its chain, one microtask less); the
       // observation is a reaction of its own, registered first, so it runs before the caller resumes. It
       // handles the rejection it sees, so it adds no unhandled rejection: the caller's promise is unchanged.
       result.then(
-        () => latency.observe(ok, seconds(started)),
+        () => ok.observe(seconds(started)),
         (error: unknown) => latency.observe(failed(error), seconds(started)),
       );
       return result;

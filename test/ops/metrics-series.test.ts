@@ -36,12 +36,31 @@ describe('metrics registry: series by label values', () => {
     counter.inc({ a: '1' });
     assert.throws(() => counter.inc(), /do not match declared/);
     assert.throws(() => counter.inc({ a: '2', b: '3' }), /do not match declared/);
+    assert.throws(() => counter.inc({ a: '1', b: '3' }), /do not match declared/, 'also where the declared labels name a series');
+    assert.throws(() => counter.series({ a: '1', b: '3' }), /do not match declared/);
     assert.throws(() => counter.inc({ a: '2' }, -1), /cannot add/);
     const gauge = registry.gauge('g', 'G.', ['a']);
     assert.throws(() => gauge.set(undefined, 1), /do not match declared/);
     const { samples } = parseExposition(await registry.expose());
     assert.deepEqual(samples.filter((s) => s.name === 'c_total').map((s) => s.labels.a), ['1']);
     assert.equal(samples.filter((s) => s.name === 'g').length, 0);
+  });
+
+  it('a series handle adds to the series the same labels address, and the exposition reads what was added', async () => {
+    const registry = new MetricsRegistry();
+    const counter = registry.counter('h_total', 'H.', ['a']);
+    const one = counter.series({ a: 'x' });
+    one.inc();
+    counter.inc({ a: 'x' }, 2);
+    const read = async () => valueOf(parseExposition(await registry.expose()).samples, 'h_total', { a: 'x' });
+    assert.equal(await read(), 3);
+    one.inc(4);
+    assert.equal(await read(), 7);
+    assert.equal(await read(), 7, 'a scrape reads the total, it does not add again');
+    const histogram = registry.histogram('h_seconds', 'H.', ['a'], [1]);
+    histogram.series({ a: 'y' }).observe(0.5);
+    histogram.observe({ a: 'y' }, 2);
+    assert.equal(valueOf(parseExposition(await registry.expose()).samples, 'h_seconds_count', { a: 'y' }), 2);
   });
 
   it('a total read at scrape time never goes down', async () => {
@@ -82,6 +101,15 @@ class RecordingRegistry extends MetricsRegistry {
       observe: (labels, value) => {
         if (labels) this.observed.push(labels);
         histogram.observe(labels, value);
+      },
+      series: (labels) => {
+        const one = histogram.series(labels);
+        return {
+          observe: (value) => {
+            if (labels) this.observed.push(labels);
+            one.observe(value);
+          },
+        };
       },
     };
   }
