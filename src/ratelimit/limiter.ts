@@ -4,7 +4,6 @@
 import type { ServiceHooks } from '../service.js';
 import type { Logger } from '../util/log.js';
 import { addressKey } from './address.js';
-import { BoundedMemo } from './memo.js';
 import type { BucketDecision, BucketRequest, BucketStore } from './types.js';
 import { validateRule } from './types.js';
 import type { RateLimitOptions } from '../config.js';
@@ -16,9 +15,6 @@ export const DEFAULT_RATE_LIMITS: RateLimitOptions = {
   perAddress: { burst: 100, perSecond: 20 },
   onStoreError: 'allow',
 };
-
-/** Distinct Client IDs and addresses whose buckets are remembered (each entry a few hundred bytes). */
-const MEMO_ENTRIES = 10_000;
 
 /** The answer to every admitted request (one shared object: callers only read it). */
 const ALLOWED: BucketDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
@@ -41,21 +37,19 @@ export function createRateLimitHooks(options: RateLimitOptions, deps: RateLimitD
   const exempt = new Set((options.exemptAddresses ?? []).map((a) => addressKey(a)));
   const overrides = new Map(Object.entries(options.applications ?? {}));
 
-  // The buckets of a Client ID and of an address depend on nothing else: each is worked out once (the
-  // address parse is two regular expressions) and the same request object is handed to the store after.
-  const appBucket = new BoundedMemo(MEMO_ENTRIES, (clientId: string): BucketRequest | null => {
+  const appBucket = (clientId: string): BucketRequest | null => {
     const rule = overrides.has(clientId) ? overrides.get(clientId)! : options.perApplication;
     return rule ? { key: `app:${clientId}`, rule } : null;
-  });
-  const addressBucket = new BoundedMemo(MEMO_ENTRIES, (remoteAddress: string | null): BucketRequest | null => {
+  };
+  const addressBucket = (remoteAddress: string | null): BucketRequest | null => {
     const address = addressKey(remoteAddress);
     return options.perAddress && !exempt.has(address) ? { key: `addr:${address}`, rule: options.perAddress } : null;
-  });
+  };
 
   return {
     async admit({ clientId, remoteAddress }) {
-      const app = appBucket.get(clientId);
-      const address = addressBucket.get(remoteAddress);
+      const app = appBucket(clientId);
+      const address = addressBucket(remoteAddress);
       const buckets = app && address ? [app, address] : app ? [app] : address ? [address] : null;
       if (buckets === null) return ALLOWED;
       try {
