@@ -133,24 +133,9 @@ export class MemoryChallengeStore implements ChallengeStore {
   }
 }
 
-/** A copy the caller cannot change afterwards (field by field: rest/spread copies are slow, and this is per options call). */
+/** A copy the caller cannot change afterwards. */
 function copyCeremony(record: CeremonyRecord): CeremonyRecord {
-  const copy: { -readonly [K in keyof CeremonyRecord]: CeremonyRecord[K] } = {
-    challenge: record.challenge,
-    clientId: record.clientId,
-    variant: record.variant,
-    type: record.type,
-    username: record.username,
-    userHandle: record.userHandle,
-    userVerification: record.userVerification,
-    origin: record.origin,
-    expiresAt: record.expiresAt,
-  };
-  if (record.allowCredentials !== undefined) copy.allowCredentials = [...record.allowCredentials];
-  if (record.discoverable !== undefined) copy.discoverable = record.discoverable;
-  if (record.conditional !== undefined) copy.conditional = record.conditional;
-  if (record.displayName !== undefined) copy.displayName = record.displayName;
-  return copy;
+  return { ...record, ...(record.allowCredentials !== undefined && { allowCredentials: [...record.allowCredentials] }) };
 }
 
 export class MemoryCredentialStore implements CredentialStore {
