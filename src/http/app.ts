@@ -193,10 +193,10 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
   return {
     handler(req, res) {
       const call: Call = {
-        hostMissing: req.httpVersion === '1.1' && headerValues(req.rawHeaders, 'host') === undefined,
+        hostMissing: req.httpVersion === '1.1' && req.headersDistinct.host === undefined,
         method: req.method ?? '',
         url: req.url ?? '/',
-        header: (name) => headerValues(req.rawHeaders, name),
+        header: (name) => req.headersDistinct[name],
         body: req,
         remoteAddress: req.socket.remoteAddress ?? null,
       };
@@ -237,23 +237,6 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       return { ...answer, json: () => JSON.parse(answer.body) };
     },
   };
-}
-
-/**
- * Every value of one header, in the order received (undefined when absent): what `headersDistinct[name]`
- * answers, read from the raw list for the four names a request needs instead of building every header's
- * array. `name` is lower case; header names compare without regard to case (RFC 9110 §5.1).
- */
-export function headerValues(rawHeaders: readonly string[], name: string): string[] | undefined {
-  let values: string[] | undefined;
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const raw = rawHeaders[i]!;
-    if (raw.length === name.length && (raw === name || raw.toLowerCase() === name)) {
-      values ??= [];
-      values.push(rawHeaders[i + 1]!);
-    }
-  }
-  return values;
 }
 
 function describe(error: unknown): string {
