@@ -1,5 +1,5 @@
 // The clock and the randomness, injected everywhere so tests are deterministic.
-import { randomFillSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 export interface Runtime {
   /** Epoch milliseconds. */
@@ -7,31 +7,7 @@ export interface Runtime {
   randomBytes(size: number): Buffer;
 }
 
-/** Bytes drawn from the CSPRNG at once: one OpenSSL call serves 128 challenges instead of one. */
-const POOL_BYTES = 4096;
-
-/**
- * node:crypto's randomness, drawn a pool at a time (as Node's own randomUUID does): every options call
- * needs 32 bytes, and the per-call cost of the CSPRNG binding was a visible share of a ceremony's CPU.
- * Each answer is a view of bytes no other caller gets; a used-up pool is replaced, never refilled in place,
- * so views handed out earlier keep their bytes.
- */
-export function pooledRandomBytes(poolBytes = POOL_BYTES): (size: number) => Buffer {
-  let pool = Buffer.alloc(0);
-  let offset = 0;
-  return (size) => {
-    if (size > poolBytes / 4) return randomFillSync(Buffer.allocUnsafe(size));
-    if (offset + size > pool.length) {
-      pool = randomFillSync(Buffer.allocUnsafe(poolBytes));
-      offset = 0;
-    }
-    const bytes = pool.subarray(offset, offset + size);
-    offset += size;
-    return bytes;
-  };
-}
-
 export const systemRuntime: Runtime = {
   now: () => Date.now(),
-  randomBytes: pooledRandomBytes(),
+  randomBytes: (size) => randomBytes(size),
 };
