@@ -4,19 +4,8 @@
 // (fake-credential.ts).
 
 import { createHmac } from 'node:crypto';
-import { remembered } from '../util/remembered.js';
-
-/** How many recent (Client ID, username) pairs keep their handle per key: a returning user skips the HMAC. */
-const REMEMBERED_HANDLES = 4096;
-const rememberedHandles = new WeakMap<Buffer, Map<string, string>>();
 
 /** base64url(HMAC-SHA-256(key, clientId ‖ 0x00 ‖ username)): 32 bytes, 43 characters. */
 export function deriveUserHandle(key: Buffer, clientId: string, username: string): string {
-  let handles = rememberedHandles.get(key);
-  if (handles === undefined) {
-    handles = new Map();
-    rememberedHandles.set(key, handles);
-  }
-  const input = `${clientId}\u0000${username}`;
-  return remembered(handles, input, REMEMBERED_HANDLES, () => createHmac('sha256', key).update(input, 'utf8').digest('base64url'));
+  return createHmac('sha256', key).update(`${clientId}\u0000${username}`, 'utf8').digest('base64url');
 }
