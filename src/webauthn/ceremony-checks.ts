@@ -44,27 +44,10 @@ export function checkClientData(C: CollectedClientData, expected: ClientDataExpe
       : `topOrigin ${C.topOrigin.slice(0, 200)} is not one of the application's topOrigins`);
 }
 
-/**
- * SHA-256 of each RP ID, remembered: an application has one or two, and hashing them again on every
- * ceremony was a tenth of a `none` registration's CPU. Bounded (cleared when full), so it cannot grow.
- */
-const rpIdHashes = new Map<string, Buffer>();
-const MAX_RP_ID_HASHES = 1024;
-
-function rpIdHashOf(rpId: string): Buffer {
-  let hash = rpIdHashes.get(rpId);
-  if (hash === undefined) {
-    if (rpIdHashes.size >= MAX_RP_ID_HASHES) rpIdHashes.clear();
-    hash = createHash('sha256').update(rpId, 'utf8').digest();
-    rpIdHashes.set(rpId, hash);
-  }
-  return hash;
-}
-
 /** rpIdHash, then the UP, UV and BS/BE flags, in the order both ceremonies check them. */
 export function checkAuthenticatorData(authData: AuthenticatorData, expected: ClientDataExpectation): void {
   // §7.1 step 13 / §7.2 step 14: rpIdHash is SHA-256 of the expected RP ID.
-  const rpIdHash = rpIdHashOf(expected.rpId);
+  const rpIdHash = createHash('sha256').update(expected.rpId, 'utf8').digest();
   check(authData.rpIdHash.equals(rpIdHash), 'RPID_HASH_NOT_MATCHED', `rpIdHash is not SHA-256("${expected.rpId}")`);
 
   // §7.1 step 14 / §7.2 step 15: UP is set (required even where the FIDO conformance tool omits it:
