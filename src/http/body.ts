@@ -75,9 +75,7 @@ export function parseJsonBody(raw: Buffer): unknown {
     throw new FidoError('MALFORMED_JSON', 'The request body is not valid UTF-8.');
   }
   if (text.trim() === '') throw new FidoError('MALFORMED_JSON', 'The request body is empty.');
-  // Depth is at most the number of opening brackets: a body with few of them needs no character-by-character
-  // scan (every well-formed request of the four operations has fewer than MAX_JSON_DEPTH).
-  if (openingBrackets(text, MAX_JSON_DEPTH + 1) > MAX_JSON_DEPTH && nestingDepth(text) > MAX_JSON_DEPTH) {
+  if (nestingDepth(text) > MAX_JSON_DEPTH) {
     throw new FidoError('INVALID_REQUEST_BODY', `JSON nesting deeper than ${MAX_JSON_DEPTH} levels is not accepted.`);
   }
   try {
@@ -85,15 +83,6 @@ export function parseJsonBody(raw: Buffer): unknown {
   } catch {
     throw new FidoError('MALFORMED_JSON');
   }
-}
-
-/** How many `{` and `[` the text holds, counting no further than `atMost` (native searches, no loop per character). */
-export function openingBrackets(text: string, atMost: number): number {
-  let count = 0;
-  for (const bracket of ['{', '[']) {
-    for (let at = text.indexOf(bracket); at !== -1 && count < atMost; at = text.indexOf(bracket, at + 1)) count++;
-  }
-  return count;
 }
 
 /** The deepest bracket nesting outside strings (an upper bound for malformed text, exact for valid JSON). */
