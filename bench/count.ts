@@ -17,9 +17,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { keyPool } from './lib/authenticator.js';
-import { makeAgent, waitForServer } from './lib/client.js';
-import { authenticate, freshUsername, register, type FlowUser } from './lib/load.js';
+import type http from 'node:http';
+import { Authenticator, keyPool, type Credential, type KeyPair } from './lib/authenticator.js';
+import { makeAgent, postJson, waitForServer, type Target } from './lib/client.js';
+import { DOMAIN, ORIGIN, freshUsername, type FlowUser } from './lib/load.js';
 import { pinned, SERVER_CORE, pinSelf } from './lib/proc.js';
 import { BUILD, HEADERS, benchServiceConfig, freePort, tempDir } from './lib/servers.js';
 
@@ -44,9 +45,32 @@ if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('count.js
 // V8 without its helper threads (the same work on the main thread): far steadier counts from run to run.
 const FLAGS = ['--single-threaded'];
 const keys = keyPool(16);
+const authenticator = new Authenticator(DOMAIN, ORIGIN);
+// Under callgrind the server runs some 50 times slower, and a collection of its whole heap can take seconds.
+const TIMEOUT_MS = 300_000;
+
+async function call(agent: http.Agent, target: Target, path: string, body: unknown): Promise<Record<string, any>> {
+  const reply = await postJson(agent, target, path, body, TIMEOUT_MS);
+  if (reply.status !== 200 || reply.body.status !== 'ok') throw new Error(`${path}: HTTP ${reply.status} ${JSON.stringify(reply.body.errorMessage)}`);
+  return reply.body;
+}
+
+async function register(agent: http.Agent, target: Target, username: string, key: KeyPair): Promise<Credential> {
+  const options = await call(agent, target, '/api/attestation/options', {
+    username, displayName: username, attestation: 'none', authenticatorSelection: { userVerification: 'preferred', requireResidentKey: false },
+  });
+  const { json, credential } = authenticator.register(options.challenge as string, options.user.id as string, key, 'none');
+  await call(agent, target, '/api/attestation/result', json);
+  return credential;
+}
+
+async function authenticate(agent: http.Agent, target: Target, user: FlowUser): Promise<void> {
+  const options = await call(agent, target, '/api/assertion/options', { username: user.username, userVerification: 'preferred' });
+  await call(agent, target, '/api/assertion/result', authenticator.assert(options.challenge as string, user.credential));
+}
 
 /** Runs `total` operations at FLOWS concurrent ceremonies; throws on the first failure. */
-async function run(target: { name: string; target: ReturnType<typeof targetOf> }, users: readonly FlowUser[], total: number): Promise<void> {
+async function run(target: Target, users: readonly FlowUser[], total: number): Promise<void> {
   const agent = makeAgent(FLOWS);
   let left = total;
   let n = 0;
@@ -55,7 +79,7 @@ async function run(target: { name: string; target: ReturnType<typeof targetOf> }
       while (left > 0) {
         left -= 1;
         if (values.op === 'auth') await authenticate(agent, target, users[i]!);
-        else await register(agent, target, freshUsername(`reg${i}`), keys[n++ % keys.length]!, 'none');
+        else await register(agent, target, freshUsername(`reg${i}`), keys[n++ % keys.length]!);
       }
     }));
   } finally {
@@ -97,9 +121,9 @@ async function count(spec: string): Promise<number> {
   child.stderr.on('data', keep);
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
   try {
-    const target = { name: spec, target: targetOf(port) };
+    const target = targetOf(port);
     try {
-      await waitForServer(target.target, '/api/assertion/options', 180_000);
+      await waitForServer(target, '/api/assertion/options', 180_000);
     } catch (error) {
       throw new Error(`${spec} did not start: ${(error as Error).message}\n${output}`);
     }
@@ -108,7 +132,7 @@ async function count(spec: string): Promise<number> {
     try {
       for (let i = 0; i < FLOWS; i++) {
         const username = freshUsername(`flow${i}`);
-        users.push({ username, credential: await register(agent, target, username, keys[i % keys.length]!, 'none') });
+        users.push({ username, credential: await register(agent, target, username, keys[i % keys.length]!) });
       }
     } finally {
       agent.destroy();
