@@ -123,7 +123,7 @@ async function count(spec: string): Promise<number> {
   try {
     const target = targetOf(port);
     try {
-      await waitForServer(target, '/api/assertion/options', 180_000);
+      await waitForServer(target, '/api/assertion/options', 600_000);
     } catch (error) {
       throw new Error(`${spec} did not start: ${(error as Error).message}\n${output}`);
     }
