@@ -76,7 +76,7 @@ function showIdentity(answer, how) {
   }
   const [backup, text] = backupOf(answer);
   $('signed-in-passkey').hidden = false;
-  $('passkey-name').textContent = answer.authenticatorName ?? 'of an unnamed make';
+  $('passkey-name').textContent = answer.authenticatorName ?? 'an authenticator the site cannot name';
   $('passkey-backup').dataset.backup = backup;
   $('passkey-backup').textContent = text;
 }

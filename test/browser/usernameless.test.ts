@@ -53,7 +53,7 @@ describe('browser: sign-in without a user name on the demo page, in Chromium', {
       assert.deepEqual(await signedIn(page), {
         user: username, how: 'passkey', credentialId: modal.id,
         // The virtual authenticator's AAGUID names no known make; it is not backup eligible.
-        passkey: 'of an unnamed make', backup: 'device-bound',
+        passkey: 'an authenticator the site cannot name', backup: 'device-bound',
       });
       assert.deepEqual([answer.backupEligible, answer.backupState, answer.authenticatorName], [false, false, null]);
       // The answer's signals went to the browser (standard variant; the local variant's answers carry none).
@@ -72,12 +72,12 @@ describe('browser: sign-in without a user name on the demo page, in Chromium', {
       const autofill = captured.sent['assertion/result']!.at(-1)!;
       assert.notEqual(autofill.response.clientDataJSON, modal.response.clientDataJSON);
       assert.equal(JSON.parse(Buffer.from(autofill.response.clientDataJSON, 'base64url').toString()).type, 'webauthn.get');
-      assert.deepEqual(await signedIn(page), { user: username, how: 'autofill', credentialId: modal.id, passkey: 'of an unnamed make', backup: 'device-bound' });
+      assert.deepEqual(await signedIn(page), { user: username, how: 'autofill', credentialId: modal.id, passkey: 'an authenticator the site cannot name', backup: 'device-bound' });
       assert.equal(await page.textContent('#message'), `Signed in as ${username}.`);
       // A reload while signed in shows the same facts from the session, and starts no autofill request.
       const optionsCalls = captured.sent['assertion/options']!.length;
       await open(page, world.url(variant));
-      assert.deepEqual(await signedIn(page), { user: username, how: 'session', credentialId: modal.id, passkey: 'of an unnamed make', backup: 'device-bound' });
+      assert.deepEqual(await signedIn(page), { user: username, how: 'session', credentialId: modal.id, passkey: 'an authenticator the site cannot name', backup: 'device-bound' });
       assert.equal(captured.sent['assertion/options']!.length, optionsCalls);
 
       // With the authenticator waiting for a touch, the autofill request waits too; choosing another way
