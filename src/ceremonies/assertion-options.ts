@@ -75,7 +75,7 @@ async function localAllowList(ctx: CeremonyContext, username: string, userHandle
   const fake = fakeCredentialFor(ctx.deps.secrets.userHandleKey, ctx.clientId, username);
   const remembered = await ctx.deps.challenges.listLocalCredentials(ctx.clientId, userHandle, ctx.deps.runtime.now());
   if (remembered.length > 0) {
-    return remembered.map((entry) => ({ type: 'public-key', id: entry.credentialId, transports: [...entry.transports] }));
+    return remembered.map(descriptorOf);
   }
   if (ctx.application.revealUnknownUsers) return [];
   return [{ type: 'public-key', id: fake.id, transports: [...fake.transports] }];

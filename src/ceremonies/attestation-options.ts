@@ -4,7 +4,7 @@
 import type { UserVerification } from '../config.js';
 import type { AttestationOptionsFields } from '../schemas/answers.js';
 import type { CeremonyContext } from './context.js';
-import { beginOptionsCall, descriptorOf, hintsMember } from './options-call.js';
+import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './options-call.js';
 import type { AttestationOptionsRequest, AuthenticatorSelection } from './requests.js';
 
 export async function attestationOptions(ctx: CeremonyContext, request: AttestationOptionsRequest): Promise<AttestationOptionsFields> {
@@ -12,9 +12,12 @@ export async function attestationOptions(ctx: CeremonyContext, request: Attestat
   const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username);
   const userVerification = effectiveUserVerification(request.authenticatorSelection?.userVerification, app.userVerification);
 
-  // Standard: the user's existing credentials, so the browser does not register the same authenticator
-  // twice. Local stores nothing, so it has nothing to exclude.
-  const existing = name.variant === 'standard' ? await deps.credentials.listByUser(ctx.clientId, userHandle) : [];
+  // The user's existing credentials, so the browser does not register the same authenticator twice:
+  // standard, the stored ones; local, the ids (and transports) it remembers registering (no key). A user
+  // without any gets [] in both variants.
+  const existing: Descriptor[] = name.variant === 'standard'
+    ? (await deps.credentials.listByUser(ctx.clientId, userHandle)).map(descriptorOf)
+    : (await deps.challenges.listLocalCredentials(ctx.clientId, userHandle, deps.runtime.now())).map(descriptorOf);
   const displayName = request.displayName ?? name.user;
 
   await deps.challenges.put({
@@ -38,7 +41,7 @@ export async function attestationOptions(ctx: CeremonyContext, request: Attestat
     challenge,
     pubKeyCredParams: app.algorithms.map((alg) => ({ type: 'public-key', alg })),
     timeout: app.timeoutMs,
-    excludeCredentials: existing.map(descriptorOf),
+    excludeCredentials: existing,
     authenticatorSelection: echoSelection(request.authenticatorSelection, app.userVerification),
     attestation: request.attestation ?? 'none',
     extensions: { ...request.extensions, credProps: true },

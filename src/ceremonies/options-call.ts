@@ -50,7 +50,10 @@ export function hintsMember(requested: readonly Hint[] | undefined, app: Applica
   return hints.length > 0 ? { hints: [...hints] } : {};
 }
 
-/** A stored credential as options list it, with the transports it registered with. */
-export function descriptorOf(credential: CredentialRecord): Descriptor {
+/**
+ * A credential as options list it, with the transports it registered with: a stored one (standard) or one
+ * the local variant remembers (its id and transports only).
+ */
+export function descriptorOf(credential: Pick<CredentialRecord, 'credentialId' | 'transports'>): Descriptor {
   return { type: 'public-key', id: credential.credentialId, transports: [...credential.transports] };
 }

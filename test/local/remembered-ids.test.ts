@@ -81,6 +81,16 @@ describe('local variant: assertion options list the credential ids it registered
     assert.notDeepEqual((await new LocalFlow(rig, 'somebody-else').assertionOptions()).allowCredentials, one);
   });
 
+  it('the next attestation options exclude the remembered ids with their transports; a new user excludes none', async () => {
+    const flow = new LocalFlow(rig, 'registers-twice');
+    const kept = await flow.registered(SECURITY_KEY);
+    const again = await flow.attestationOptions();
+    assert.deepEqual(again.excludeCredentials, [{ type: 'public-key', id: kept.credentialId, transports: ['nfc', 'usb'] }]);
+    // As the standard variant answers a user without credentials: nothing to exclude, no stand-in.
+    assert.deepEqual((await new LocalFlow(rig, 'newcomer').attestationOptions()).excludeCredentials, []);
+    assert.deepEqual(rig.store.calls, [], 'the local variant still never touches the credential store');
+  });
+
   it('a sign-in without a user name (#localhost) still lists nothing', async () => {
     const flow = new LocalFlow(rig, 'named');
     await flow.registered();
