@@ -1,9 +1,11 @@
 // Test PKI: roots, intermediates and leaves with chosen keys, validity and extensions, built with the
-// project's own certificate builder. Every test makes the certificates it needs; nothing is shared.
+// tests' certificate builder (x509-builder.ts, on @peculiar/asn1-x509). Every test makes the certificates
+// it needs; nothing is shared.
 
 import type { KeyObject, X509Certificate } from 'node:crypto';
 import { generateKeyPair } from './keys.js';
-import * as der from './der.js';
+import { BitString, OctetString } from '@peculiar/asn1-schema';
+import { derOf } from './asn1-schema.js';
 import {
   buildCertificate, buildCrl, type BuiltCrl, type CertificateSpec, type CrlSpec, type Extension, type NameSpec, type RevokedEntrySpec,
 } from './x509-builder.js';
@@ -120,12 +122,12 @@ export function createChain(options: { intermediateCount?: number; root?: IssueO
 /** id-fido-gen-ce-aaguid (1.3.6.1.4.1.45724.1.1.4): OCTET STRING of the 16-byte AAGUID (§8.2.1). */
 export function aaguidExtension(aaguid: Uint8Array | string, critical = false): Extension {
   const bytes = typeof aaguid === 'string' ? Buffer.from(aaguid.replace(/-/g, ''), 'hex') : Buffer.from(aaguid);
-  return { oid: '1.3.6.1.4.1.45724.1.1.4', critical, valueDer: der.octetString(bytes) };
+  return { oid: '1.3.6.1.4.1.45724.1.1.4', critical, valueDer: derOf(new OctetString(bytes)) };
 }
 
 /** id-fido-u2f-ce-transports (1.3.6.1.4.1.45724.2.1.1): a BIT STRING of transports (bit 2 = USB). */
 export function transportsExtension(bits = 0x20): Extension {
-  return { oid: '1.3.6.1.4.1.45724.2.1.1', valueDer: der.bitString(Buffer.from([bits]), 5) };
+  return { oid: '1.3.6.1.4.1.45724.2.1.1', valueDer: derOf(new BitString(Buffer.from([bits]), 5)) };
 }
 
 export interface AttestationCa {

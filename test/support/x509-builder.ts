@@ -1,8 +1,16 @@
 // Test-only: builds and signs X.509 v3 certificates and CRLs (RFC 5280) with node:crypto keys, synchronously,
-// for the tests' attestation PKIs and hostile CRLs (byte-exact control the tests need); general, not a CA.
+// for the tests' attestation PKIs and hostile CRLs. The structures are @peculiar/asn1-x509's schema classes,
+// encoded by @peculiar/asn1-schema (AsnConvert.serialize is synchronous); node:crypto signs the TBS bytes.
 
 import { createHash, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
-import * as der from './der.js';
+import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
+import {
+  AlgorithmIdentifier, AttributeTypeAndValue, AttributeValue, AuthorityKeyIdentifier, BasicConstraints, Certificate,
+  CertificateList, CRLDistributionPoints, CRLReason, DistributionPoint, DistributionPointName, ExtendedKeyUsage, Extension as AsnExtension,
+  Extensions, GeneralName, KeyIdentifier, KeyUsage, KeyUsageFlags, Name, RelativeDistinguishedName, RevokedCertificate,
+  SubjectAlternativeName, SubjectKeyIdentifier, SubjectPublicKeyInfo, TBSCertificate, TBSCertList, Time, Validity, Version,
+} from '@peculiar/asn1-x509';
+import { derOf, integerDer } from './asn1-schema.js';
 
 /** Short names for the usual attributes; any other attribute is given by its dotted OID. */
 const ATTRIBUTE_OIDS: Record<string, string> = {
@@ -27,18 +35,13 @@ export type NameSpec = readonly NameAttribute[] | Readonly<Partial<Record<'C' | 
 export interface Extension {
   readonly oid: string;
   readonly critical?: boolean;
-  /** The DER encoding placed inside extnValue's OCTET STRING. */
+  /** The DER encoding placed inside extnValue's OCTET STRING (as given: tests put broken values here). */
   readonly valueDer: Uint8Array;
 }
 
 export type KeyUsageName =
   | 'digitalSignature' | 'nonRepudiation' | 'keyEncipherment' | 'dataEncipherment'
   | 'keyAgreement' | 'keyCertSign' | 'cRLSign' | 'encipherOnly' | 'decipherOnly';
-
-const KEY_USAGE_BITS: readonly KeyUsageName[] = [
-  'digitalSignature', 'nonRepudiation', 'keyEncipherment', 'dataEncipherment',
-  'keyAgreement', 'keyCertSign', 'cRLSign', 'encipherOnly', 'decipherOnly',
-];
 
 export interface SubjectAltName {
   readonly dns?: readonly string[];
@@ -55,7 +58,7 @@ export interface CertificateSpec {
   readonly subject: NameSpec;
   /** Defaults to the subject (self-signed). A Buffer is an already encoded Name (copied byte for byte). */
   readonly issuer?: NameSpec | Uint8Array;
-  /** Defaults to 16 random bytes (positive). */
+  /** Defaults to 16 random bytes (positive). A Uint8Array is an unsigned big-endian magnitude. */
   readonly serial?: bigint | number | Uint8Array;
   readonly notBefore: Date;
   readonly notAfter: Date;
@@ -83,33 +86,45 @@ export interface BuiltCertificate {
   readonly keyIdentifier: Buffer;
 }
 
-export function encodeName(name: NameSpec): Buffer {
+function nameOf(name: NameSpec): Name {
   const attributes: NameAttribute[] = Array.isArray(name)
     ? [...(name as readonly NameAttribute[])]
     : Object.entries(name as Record<string, string | undefined>)
         .filter((entry): entry is [string, string] => entry[1] !== undefined)
         .map(([type, value]) => ({ type, value }));
-  return der.sequence(attributes.map(({ type, value }) => {
+  return new Name(attributes.map(({ type, value }) => {
     const attributeOid = ATTRIBUTE_OIDS[type] ?? type;
     // countryName and serialNumber are PrintableString (RFC 5280 Appendix A); the rest UTF8String.
-    const text = attributeOid === '2.5.4.6' || attributeOid === '2.5.4.5' ? der.printableString(value) : der.utf8String(value);
-    return der.set([der.sequence([der.oid(attributeOid), text])]);
+    const text = attributeOid === '2.5.4.6' || attributeOid === '2.5.4.5' ? { printableString: value } : { utf8String: value };
+    return new RelativeDistinguishedName([new AttributeTypeAndValue({ type: attributeOid, value: new AttributeValue(text) })]);
   }));
 }
 
-function signatureAlgorithm(key: KeyObject, hashOverride?: CertificateSpec['hash']): { algorithmId: Buffer; hash: string | null } {
+/** An encoded Name as given, checked to survive the library's round trip unchanged (so it is byte for byte). */
+function parsedName(encoded: Uint8Array): Name {
+  const name = AsnConvert.parse(encoded, Name);
+  if (!derOf(name).equals(Buffer.from(encoded))) throw new RangeError('this encoded Name would not be written back byte for byte');
+  return name;
+}
+
+export function encodeName(name: NameSpec): Buffer {
+  return derOf(nameOf(name));
+}
+
+function signatureAlgorithm(key: KeyObject, hashOverride?: CertificateSpec['hash']): { algorithmId: AlgorithmIdentifier; hash: string | null } {
   const type = key.asymmetricKeyType;
-  if (type === 'ed25519') return { algorithmId: der.sequence([der.oid('1.3.101.112')]), hash: null };
+  if (type === 'ed25519') return { algorithmId: new AlgorithmIdentifier({ algorithm: '1.3.101.112' }), hash: null };
   if (type === 'ec') {
     const curve = key.asymmetricKeyDetails?.namedCurve;
     const hash = hashOverride ?? (curve === 'secp384r1' ? 'sha384' : curve === 'secp521r1' ? 'sha512' : 'sha256');
     const oids = { sha256: '1.2.840.10045.4.3.2', sha384: '1.2.840.10045.4.3.3', sha512: '1.2.840.10045.4.3.4' };
-    return { algorithmId: der.sequence([der.oid(oids[hash])]), hash };
+    return { algorithmId: new AlgorithmIdentifier({ algorithm: oids[hash] }), hash };
   }
   if (type === 'rsa') {
     const hash = hashOverride ?? 'sha256';
     const oids = { sha256: '1.2.840.113549.1.1.11', sha384: '1.2.840.113549.1.1.12', sha512: '1.2.840.113549.1.1.13' };
-    return { algorithmId: der.sequence([der.oid(oids[hash]), der.nullValue()]), hash };
+    // parameters NULL, as RFC 4055 §5 requires for these algorithms.
+    return { algorithmId: new AlgorithmIdentifier({ algorithm: oids[hash], parameters: null }), hash };
   }
   throw new RangeError(`unsupported signing key type ${String(type)}`);
 }
@@ -122,65 +137,65 @@ export function keyIdentifier(publicKey: KeyObject): Buffer {
   return createHash('sha1').update(publicKey.export({ type: 'spki', format: 'der' })).digest();
 }
 
-function extension({ oid, critical = false, valueDer }: Extension): Buffer {
-  return der.sequence([der.oid(oid), ...(critical ? [der.boolean(true)] : []), der.octetString(valueDer)]);
+function extension({ oid, critical = false, valueDer }: Extension): AsnExtension {
+  return new AsnExtension({ extnID: oid, critical, extnValue: new OctetString(valueDer) });
 }
 
-function keyUsageValue(usages: readonly KeyUsageName[]): Buffer {
-  const bits = usages.map((usage) => KEY_USAGE_BITS.indexOf(usage));
-  const highest = Math.max(...bits);
-  const bytes = Buffer.alloc(Math.floor(highest / 8) + 1);
-  for (const bit of bits) bytes[bit >> 3]! |= 0x80 >> (bit & 7);
-  // DER: trailing zero bits are removed and counted as unused (X.690 §11.2.2).
-  const unused = 7 - (highest % 8);
-  return der.bitString(bytes, unused);
+function keyUsageValue(usages: readonly KeyUsageName[]): KeyUsage {
+  // The library's flags are the bits in RFC 5280 order; from a number it writes the minimal BIT STRING
+  // (trailing zero bits counted as unused, X.690 §11.2.2).
+  return new KeyUsage(usages.reduce((flags, usage) => flags | KeyUsageFlags[usage], 0));
 }
 
-function ipAddress(text: string): Buffer {
-  if (text.includes(':')) {
-    const [head = '', tail = ''] = text.split('::');
-    const parts = (part: string) => (part ? part.split(':') : []);
-    const fill = 8 - parts(head).length - parts(tail).length;
-    const groups = [...parts(head), ...Array(text.includes('::') ? fill : 0).fill('0'), ...parts(tail)];
-    return Buffer.from(groups.flatMap((g) => { const n = parseInt(g, 16); return [n >> 8, n & 0xff]; }));
-  }
-  return Buffer.from(text.split('.').map(Number));
+function time(date: Date): Time {
+  // RFC 5280 §4.1.2.5: UTCTime for 1950-2049, GeneralizedTime otherwise (the library handles only the upper end).
+  return date.getUTCFullYear() < 1950 ? new Time({ generalTime: new Date(Math.floor(date.getTime() / 1000) * 1000) }) : new Time(date);
 }
 
 function standardExtensions(spec: CertificateSpec, subjectKeyId: Buffer): Extension[] {
   const out: Extension[] = [];
   if (spec.basicConstraints) {
     const { ca, pathLength, critical = true } = spec.basicConstraints;
-    const fields = [...(ca ? [der.boolean(true)] : []), ...(pathLength !== undefined ? [der.integer(pathLength)] : [])];
-    out.push({ oid: '2.5.29.19', critical, valueDer: der.sequence(fields) });
+    out.push({ oid: '2.5.29.19', critical, valueDer: derOf(new BasicConstraints({ cA: ca, ...(pathLength !== undefined && { pathLenConstraint: pathLength }) })) });
   }
-  if (spec.keyUsage && spec.keyUsage.length > 0) out.push({ oid: '2.5.29.15', critical: true, valueDer: keyUsageValue(spec.keyUsage) });
+  if (spec.keyUsage && spec.keyUsage.length > 0) out.push({ oid: '2.5.29.15', critical: true, valueDer: derOf(keyUsageValue(spec.keyUsage)) });
   if (spec.extendedKeyUsage && spec.extendedKeyUsage.length > 0) {
-    out.push({ oid: '2.5.29.37', valueDer: der.sequence(spec.extendedKeyUsage.map((usage) => der.oid(usage))) });
+    out.push({ oid: '2.5.29.37', valueDer: derOf(new ExtendedKeyUsage([...spec.extendedKeyUsage])) });
   }
   if (spec.subjectAltName) {
     const { dns = [], ip = [], directoryNames = [], critical = false } = spec.subjectAltName;
     const names = [
-      ...directoryNames.map((name) => der.explicit(4, encodeName(name))),
-      ...dns.map((host) => der.implicit(2, Buffer.from(host, 'latin1'))),
-      ...ip.map((address) => der.implicit(7, ipAddress(address))),
+      ...directoryNames.map((name) => new GeneralName({ directoryName: nameOf(name) })),
+      ...dns.map((host) => new GeneralName({ dNSName: host })),
+      ...ip.map((address) => new GeneralName({ iPAddress: address })),
     ];
-    out.push({ oid: '2.5.29.17', critical, valueDer: der.sequence(names) });
+    out.push({ oid: '2.5.29.17', critical, valueDer: derOf(new SubjectAlternativeName(names)) });
   }
-  if (spec.subjectKeyIdentifier !== false) out.push({ oid: '2.5.29.14', valueDer: der.octetString(subjectKeyId) });
-  if (spec.authorityKeyIdentifier) {
-    out.push({ oid: '2.5.29.35', valueDer: der.sequence([der.implicit(0, spec.authorityKeyIdentifier)]) });
-  }
+  if (spec.subjectKeyIdentifier !== false) out.push({ oid: '2.5.29.14', valueDer: derOf(new SubjectKeyIdentifier(subjectKeyId)) });
+  if (spec.authorityKeyIdentifier) out.push(authorityKeyIdentifierExtension(spec.authorityKeyIdentifier));
   return out;
 }
 
-function serialContent(serial: CertificateSpec['serial']): Buffer {
-  if (serial === undefined) {
-    const bytes = randomBytes(16);
-    bytes[0] = (bytes[0] ?? 0) & 0x7f | 0x01; // positive, and 16 bytes long
-    return der.integer(bytes);
-  }
-  return der.integer(serial);
+function authorityKeyIdentifierExtension(id: Uint8Array): Extension {
+  return { oid: '2.5.29.35', valueDer: derOf(new AuthorityKeyIdentifier({ keyIdentifier: new KeyIdentifier(id) })) };
+}
+
+/** INTEGER content octets: two's complement, minimal (a Uint8Array is read as an unsigned magnitude). */
+function integerContent(value: bigint | number | Uint8Array): ArrayBuffer {
+  const n = value instanceof Uint8Array ? BigInt(`0x${Buffer.from(value).toString('hex') || '0'}`) : BigInt(value);
+  const encoded = integerDer(n);
+  return new Uint8Array(encoded.subarray(encoded.length - encoded[1]!)).buffer; // the content octets (short length: serials are at most 20 octets)
+}
+
+function serialContent(serial: CertificateSpec['serial']): ArrayBuffer {
+  if (serial !== undefined) return integerContent(serial);
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0] ?? 0) & 0x7f | 0x01; // positive, and 16 bytes long
+  return integerContent(bytes);
+}
+
+function pemOf(label: string, der: Buffer): string {
+  return `-----BEGIN ${label}-----\n${der.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END ${label}-----\n`;
 }
 
 /** Encodes and signs the certificate described by `spec`. */
@@ -188,23 +203,24 @@ export function buildCertificate(spec: CertificateSpec): BuiltCertificate {
   const { algorithmId, hash } = signatureAlgorithm(spec.signingKey, spec.hash);
   const version = spec.version ?? 3;
   const subjectKeyId = keyIdentifier(spec.publicKey);
-  const issuer = spec.issuer === undefined ? encodeName(spec.subject)
-    : spec.issuer instanceof Uint8Array ? Buffer.from(spec.issuer) : encodeName(spec.issuer);
+  const issuer = spec.issuer === undefined ? nameOf(spec.subject)
+    : spec.issuer instanceof Uint8Array ? parsedName(spec.issuer) : nameOf(spec.issuer);
   const extensions = version === 3 ? [...standardExtensions(spec, subjectKeyId), ...(spec.extensions ?? [])] : [];
-  const tbs = der.sequence([
-    ...(version === 3 ? [der.explicit(0, der.integer(2))] : []),
-    serialContent(spec.serial),
-    algorithmId,
+  const tbsCertificate = new TBSCertificate({
+    version: version === 3 ? Version.v3 : Version.v1,
+    serialNumber: serialContent(spec.serial),
+    signature: algorithmId,
     issuer,
-    der.sequence([der.x509Time(spec.notBefore), der.x509Time(spec.notAfter)]),
-    encodeName(spec.subject),
-    spec.publicKey.export({ type: 'spki', format: 'der' }),
-    ...(extensions.length > 0 ? [der.explicit(3, der.sequence(extensions.map(extension)))] : []),
-  ]);
-  const signature = sign(hash, tbs, spec.signingKey);
-  const certificateDer = der.sequence([tbs, algorithmId, der.bitString(signature)]);
-  const pem = `-----BEGIN CERTIFICATE-----\n${certificateDer.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
-  return { der: certificateDer, pem, cert: new X509Certificate(certificateDer), keyIdentifier: subjectKeyId };
+    validity: new Validity({ notBefore: spec.notBefore, notAfter: spec.notAfter }),
+    subject: nameOf(spec.subject),
+    subjectPublicKeyInfo: AsnConvert.parse(spec.publicKey.export({ type: 'spki', format: 'der' }), SubjectPublicKeyInfo),
+    ...(extensions.length > 0 && { extensions: new Extensions(extensions.map(extension)) }),
+  });
+  tbsCertificate.validity.notBefore = time(spec.notBefore);
+  tbsCertificate.validity.notAfter = time(spec.notAfter);
+  const signature = sign(hash, derOf(tbsCertificate), spec.signingKey);
+  const certificateDer = derOf(new Certificate({ tbsCertificate, signatureAlgorithm: algorithmId, signatureValue: new Uint8Array(signature).buffer }));
+  return { der: certificateDer, pem: pemOf('CERTIFICATE', certificateDer), cert: new X509Certificate(certificateDer), keyIdentifier: subjectKeyId };
 }
 
 // --- certificate revocation lists (RFC 5280 §5) ---
@@ -241,40 +257,44 @@ export interface BuiltCrl {
   readonly pem: string;
 }
 
-function revokedEntry({ serial, revocationDate, reason }: RevokedEntrySpec): Buffer {
-  const serialDer = typeof serial === 'object' && 'raw' in serial ? der.tlv('universal', false, 0x02, serial.raw) : der.integer(serial);
-  const reasonExtension = reason === undefined ? []
-    : [der.sequence([extension({ oid: '2.5.29.21', valueDer: der.tlv('universal', false, 0x0a, Buffer.from([reason])) })])];
-  return der.sequence([serialDer, der.x509Time(revocationDate), ...reasonExtension]);
+function revokedEntry({ serial, revocationDate, reason }: RevokedEntrySpec): RevokedCertificate {
+  const content = typeof serial === 'object' && 'raw' in serial ? new Uint8Array(serial.raw).buffer : integerContent(serial);
+  return new RevokedCertificate({
+    userCertificate: content,
+    revocationDate: time(revocationDate),
+    ...(reason !== undefined && { crlEntryExtensions: [extension({ oid: '2.5.29.21', valueDer: derOf(new CRLReason(reason)) })] }),
+  });
 }
 
 /** Encodes and signs the CRL described by `spec`. */
 export function buildCrl(spec: CrlSpec): BuiltCrl {
   const { algorithmId, hash } = signatureAlgorithm(spec.signingKey, spec.hash);
   const version = spec.version ?? 2;
-  const issuer = spec.issuer instanceof Uint8Array ? Buffer.from(spec.issuer) : encodeName(spec.issuer);
+  const crlNumber = integerDer(spec.crlNumber ?? 1);
   const extensions: Extension[] = version === 2 ? [
-    ...(spec.authorityKeyIdentifier ? [{ oid: '2.5.29.35', valueDer: der.sequence([der.implicit(0, spec.authorityKeyIdentifier)]) }] : []),
-    { oid: '2.5.29.20', valueDer: der.integer(spec.crlNumber ?? 1) },
+    ...(spec.authorityKeyIdentifier ? [authorityKeyIdentifierExtension(spec.authorityKeyIdentifier)] : []),
+    { oid: '2.5.29.20', valueDer: crlNumber },
     ...(spec.extensions ?? []),
   ] : [];
   const revoked = spec.revoked ?? [];
-  const tbs = der.sequence([
-    ...(version === 2 ? [der.integer(1)] : []),
-    algorithmId,
-    issuer,
-    der.x509Time(spec.thisUpdate),
-    ...(spec.nextUpdate === null ? [] : [der.x509Time(spec.nextUpdate)]),
-    ...(revoked.length > 0 ? [der.sequence(revoked.map(revokedEntry))] : []),
-    ...(extensions.length > 0 ? [der.explicit(0, der.sequence(extensions.map(extension)))] : []),
-  ]);
-  const crlDer = der.sequence([tbs, algorithmId, der.bitString(sign(hash, tbs, spec.signingKey))]);
-  const pem = `-----BEGIN X509 CRL-----\n${crlDer.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END X509 CRL-----\n`;
-  return { der: crlDer, pem };
+  const tbsCertList = new TBSCertList({
+    ...(version === 2 && { version: Version.v2 }),
+    signature: algorithmId,
+    issuer: spec.issuer instanceof Uint8Array ? parsedName(spec.issuer) : nameOf(spec.issuer),
+    thisUpdate: time(spec.thisUpdate),
+    ...(spec.nextUpdate !== null && { nextUpdate: time(spec.nextUpdate) }),
+    ...(revoked.length > 0 && { revokedCertificates: revoked.map(revokedEntry) }),
+    ...(extensions.length > 0 && { crlExtensions: extensions.map(extension) }),
+  });
+  const signature = sign(hash, derOf(tbsCertList), spec.signingKey);
+  const crlDer = derOf(new CertificateList({ tbsCertList, signatureAlgorithm: algorithmId, signature: new Uint8Array(signature).buffer }));
+  return { der: crlDer, pem: pemOf('X509 CRL', crlDer) };
 }
 
 /** The cRLDistributionPoints extension (RFC 5280 §4.2.1.13) with one fullName URI per distribution point. */
 export function crlDistributionPointsExtension(urls: readonly string[]): Extension {
-  const points = urls.map((url) => der.sequence([der.explicit(0, der.implicit(0, der.implicit(6, Buffer.from(url, 'latin1')), true))]));
-  return { oid: '2.5.29.31', valueDer: der.sequence(points) };
+  const points = urls.map((url) => new DistributionPoint({
+    distributionPoint: new DistributionPointName({ fullName: [new GeneralName({ uniformResourceIdentifier: url })] }),
+  }));
+  return { oid: '2.5.29.31', valueDer: derOf(new CRLDistributionPoints(points)) };
 }

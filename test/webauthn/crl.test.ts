@@ -2,7 +2,13 @@
 // serial matching, and hostile input that must end in CrlError, never in another exception.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { AsnNullConverter, AsnObjectIdentifierConverter, OctetString } from '@peculiar/asn1-schema';
+import {
+  AttributeTypeAndValue, AttributeValue, BaseCRLNumber, CRLNumber, Extension, Extensions, IssuingDistributionPoint, Name, Reason,
+  RelativeDistinguishedName, Time,
+} from '@peculiar/asn1-x509';
 import * as der from '../support/der.js';
+import { derOf, integerDer } from '../support/asn1-schema.js';
 import { children, readDer } from '../../src/webauthn/asn1.js';
 import { buildCrl, crlDistributionPointsExtension, encodeName } from '../support/x509-builder.js';
 import { CrlError, parseCrl, parseCrls, serialKey } from '../../src/webauthn/crl.js';
@@ -76,22 +82,22 @@ describe('CRL parsing', () => {
   });
 
   it('reads the scope of an issuingDistributionPoint (only end-entity / only CA certificates)', () => {
-    const idp = (field: number) => ({ oid: '2.5.29.28', critical: true, valueDer: der.sequence([der.implicit(field, Buffer.from([0xff]))]) });
-    assert.equal(parseCrl(createCrl(root, { extensions: [idp(1)] }).der).scope, 'end-entity');
-    assert.equal(parseCrl(createCrl(root, { extensions: [idp(2)] }).der).scope, 'ca');
+    const idp = (fields: Partial<IssuingDistributionPoint>) => ({ oid: '2.5.29.28', critical: true, valueDer: derOf(new IssuingDistributionPoint(fields)) });
+    assert.equal(parseCrl(createCrl(root, { extensions: [idp({ onlyContainsUserCerts: true })] }).der).scope, 'end-entity');
+    assert.equal(parseCrl(createCrl(root, { extensions: [idp({ onlyContainsCACerts: true })] }).der).scope, 'ca');
     assert.equal(scopeCovers('end-entity', false), true);
     assert.equal(scopeCovers('end-entity', true), false);
     assert.equal(scopeCovers('ca', true), true);
     assert.equal(scopeCovers('ca', false), false);
     assert.equal(scopeCovers('all', true), true);
-    unreadable(() => parseCrl(createCrl(root, { extensions: [idp(4)] }).der), /indirect CRL/);
-    unreadable(() => parseCrl(createCrl(root, { extensions: [{ oid: '2.5.29.28', critical: true, valueDer: der.sequence([der.implicit(3, Buffer.from([0x07, 0x80]))]) }] }).der), /onlySomeReasons/);
+    unreadable(() => parseCrl(createCrl(root, { extensions: [idp({ indirectCRL: true })] }).der), /indirect CRL/);
+    unreadable(() => parseCrl(createCrl(root, { extensions: [idp({ onlySomeReasons: new Reason(Buffer.from([0x80]), 7) })] }).der), /onlySomeReasons/);
   });
 
   it('ignores entry extensions (reason codes) and unknown non-critical CRL extensions', () => {
     const crl = parseCrl(createCrl(root, {
       revoke: [{ serial: serialOf(leaf.cert), revocationDate: DEFAULT_NOT_BEFORE, reason: 1 }],
-      extensions: [{ oid: '1.2.3.4.5', valueDer: der.nullValue() }],
+      extensions: [{ oid: '1.2.3.4.5', valueDer: derOf(AsnNullConverter.toASN(null)) }],
     }).der);
     assert.ok(findRevoked(crl, leaf.cert));
   });
@@ -118,7 +124,7 @@ describe('CRL signature and issuer', () => {
     const flipped = Buffer.from(built.der);
     flipped[flipped.length - 5]! ^= 0x01;
     assert.equal(verifyCrlSignature(parseCrl(flipped), root.publicKey), false);
-    const later = patch(built.der, der.utcTime(DEFAULT_NOT_AFTER), der.utcTime(new Date('2049-12-31T23:59:58Z')));
+    const later = patch(built.der, derOf(new Time(DEFAULT_NOT_AFTER)), derOf(new Time(new Date('2049-12-31T23:59:58Z'))));
     assert.equal(verifyCrlSignature(parseCrl(later), root.publicKey), false);
     assert.equal(verifyCrlSignature(parseCrl(createCrl(root, { signingKey: generateKey().privateKey }).der), root.publicKey), false);
     assert.equal(verifyCrlSignature(crl, createRoot({ key: 'rsa2048' }).publicKey), false);
@@ -131,11 +137,8 @@ describe('CRL signature and issuer', () => {
     const crl = parseCrl(createCrl(intermediate).der);
     assert.equal(sameName(crl.issuer, certificateIssuerName(leaf.cert)), true);
     assert.equal(sameName(crl.issuer, certificateIssuerName(intermediate.cert)), false, 'the intermediate is issued by the root');
-    const printable = der.sequence([
-      der.set([der.sequence([der.oid('2.5.4.6'), der.printableString('US')])]),
-      der.set([der.sequence([der.oid('2.5.4.10'), der.printableString('test  PKI')])]),
-      der.set([der.sequence([der.oid('2.5.4.3'), der.printableString('TEST ROOT CA')])]),
-    ]);
+    const printable = derOf(new Name([['2.5.4.6', 'US'], ['2.5.4.10', 'test  PKI'], ['2.5.4.3', 'TEST ROOT CA']].map(([type, text]) =>
+      new RelativeDistinguishedName([new AttributeTypeAndValue({ type, value: new AttributeValue({ printableString: text }) })]))));
     assert.equal(sameName(printable, certificateIssuerName(intermediate.cert)), true);
     assert.equal(sameName(Buffer.from('3000', 'hex'), certificateIssuerName(intermediate.cert)), false);
     assert.equal(sameName(Buffer.from('31', 'hex'), certificateIssuerName(intermediate.cert)), false);
@@ -153,7 +156,7 @@ describe('CRL signature and issuer', () => {
     const urls = ['http://crl.example/ca.crl', 'ldap://ldap.example/cn=ca'];
     assert.deepEqual(crlDistributionPoints(createLeaf(root, { extensions: [crlDistributionPointsExtension(urls)] }).cert), urls);
     assert.deepEqual(crlDistributionPoints(createLeaf(root).cert), []);
-    assert.deepEqual(crlDistributionPoints(createLeaf(root, { extensions: [{ oid: '2.5.29.31', valueDer: der.integer(1) }] }).cert), []);
+    assert.deepEqual(crlDistributionPoints(createLeaf(root, { extensions: [{ oid: '2.5.29.31', valueDer: integerDer(1) }] }).cert), [], 'an INTEGER, not the SEQUENCE');
   });
 });
 
@@ -234,27 +237,28 @@ describe('CRL hostile input', () => {
   });
 
   it('a signature algorithm that is not supported, or differs inside and outside the signed part', () => {
-    const sha256 = der.oid('1.2.840.10045.4.3.2');
-    unreadable(() => parseCrl(patch(built.der, sha256, der.oid('1.2.840.10045.4.3.5'))), /1\.2\.840\.10045\.4\.3\.5 is not supported/);
-    unreadable(() => parseCrl(patch(built.der, sha256, der.oid('1.2.840.10045.4.3.3'), false)), /differs/);
+    const oid = (dotted: string) => derOf(AsnObjectIdentifierConverter.toASN(dotted));
+    const sha256 = oid('1.2.840.10045.4.3.2');
+    unreadable(() => parseCrl(patch(built.der, sha256, oid('1.2.840.10045.4.3.5'))), /1\.2\.840\.10045\.4\.3\.5 is not supported/);
+    unreadable(() => parseCrl(patch(built.der, sha256, oid('1.2.840.10045.4.3.3'), false)), /differs/);
   });
 
   it('a delta CRL, an unknown critical extension, duplicate extensions, extensions in a v1 CRL, a wrong version', () => {
-    unreadable(() => parseCrl(createCrl(root, { extensions: [{ oid: '2.5.29.27', critical: true, valueDer: der.integer(1) }] }).der), /delta CRL/);
-    unreadable(() => parseCrl(createCrl(root, { extensions: [{ oid: '1.2.3.4.5', critical: true, valueDer: der.nullValue() }] }).der), /critical extension 1\.2\.3\.4\.5/);
-    unreadable(() => parseCrl(createCrl(root, { extensions: [{ oid: '2.5.29.20', valueDer: der.integer(9) }] }).der), /more than once/);
+    unreadable(() => parseCrl(createCrl(root, { extensions: [{ oid: '2.5.29.27', critical: true, valueDer: derOf(new BaseCRLNumber(1)) }] }).der), /delta CRL/);
+    unreadable(() => parseCrl(createCrl(root, { extensions: [{ oid: '1.2.3.4.5', critical: true, valueDer: derOf(AsnNullConverter.toASN(null)) }] }).der), /critical extension 1\.2\.3\.4\.5/);
+    unreadable(() => parseCrl(createCrl(root, { extensions: [{ oid: '2.5.29.20', valueDer: derOf(new CRLNumber(9)) }] }).der), /more than once/);
     // A v1 TBSCertList with [0] extensions appended (the signature no longer matters: parsing fails first).
     const v1 = buildCrl({ signingKey: root.privateKey, issuer: root.subject, thisUpdate: DEFAULT_NOT_BEFORE, nextUpdate: DEFAULT_NOT_AFTER, version: 1 });
     const [v1Tbs = Buffer.alloc(0), ...v1Rest] = elements(v1.der);
-    const extensions = der.explicit(0, der.sequence([der.sequence([der.oid('2.5.29.20'), der.octetString(der.integer(1))])]));
+    const extensions = der.tlv(0xa0, derOf(new Extensions([new Extension({ extnID: '2.5.29.20', extnValue: new OctetString(derOf(new CRLNumber(1))) })])));
     unreadable(() => parseCrl(der.sequence([der.sequence([...elements(v1Tbs), extensions]), ...v1Rest])), /v1 CRL cannot carry extensions/);
     const [tbs = Buffer.alloc(0), ...rest] = elements(built.der);
-    const version3 = der.sequence([der.integer(2), ...elements(tbs).slice(1)]);
+    const version3 = der.sequence([integerDer(2), ...elements(tbs).slice(1)]); // INTEGER 2: v3
     unreadable(() => parseCrl(der.sequence([version3, ...rest])), /version must be v2/);
   });
 
   it('times must be YYMMDDHHMMSSZ / YYYYMMDDHHMMSSZ and real dates', () => {
-    const thisUpdate = der.utcTime(DEFAULT_NOT_BEFORE);
+    const thisUpdate = derOf(new Time(DEFAULT_NOT_BEFORE));
     const withTime = (time: Buffer) => {
       const [tbs = Buffer.alloc(0), ...rest] = elements(built.der);
       const fields = elements(tbs);
@@ -263,11 +267,12 @@ describe('CRL hostile input', () => {
       fields[at] = time;
       return der.sequence([der.sequence(fields), ...rest]);
     };
-    unreadable(() => parseCrl(withTime(der.tlv('universal', false, 0x17, Buffer.from('0001010000Z')))), /thisUpdate/);
-    unreadable(() => parseCrl(withTime(der.tlv('universal', false, 0x17, Buffer.from('000231000000Z')))), /not a valid date/);
-    unreadable(() => parseCrl(withTime(der.tlv('universal', false, 0x18, Buffer.from('20000101000000.5Z')))), /thisUpdate/);
-    unreadable(() => parseCrl(withTime(der.tlv('universal', false, 0x17, Buffer.from('000101000000+0100')))), /thisUpdate/);
-    assert.equal(parseCrl(withTime(der.generalizedTime(new Date('2001-02-03T04:05:06Z')))).thisUpdate.toISOString(), '2001-02-03T04:05:06.000Z');
+    unreadable(() => parseCrl(withTime(der.tlv(0x17, Buffer.from('0001010000Z')))), /thisUpdate/);
+    unreadable(() => parseCrl(withTime(der.tlv(0x17, Buffer.from('000231000000Z')))), /not a valid date/);
+    unreadable(() => parseCrl(withTime(der.tlv(0x18, Buffer.from('20000101000000.5Z')))), /thisUpdate/);
+    unreadable(() => parseCrl(withTime(der.tlv(0x17, Buffer.from('000101000000+0100')))), /thisUpdate/);
+    const generalized = derOf(new Time({ generalTime: new Date('2001-02-03T04:05:06Z') }));
+    assert.equal(parseCrl(withTime(generalized)).thisUpdate.toISOString(), '2001-02-03T04:05:06.000Z');
   });
 });
 

@@ -2,7 +2,8 @@
 // certificate for it carries the KeyDescription extension. `extra` (AndroidKeyExtra) breaks one thing.
 
 import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
-import * as der from '../der.js';
+import { AsnIntegerBigIntConverter, AsnPropTypes } from '@peculiar/asn1-schema';
+import { defineSequence, derOf } from '../asn1-schema.js';
 import { createAttestationCa, createLeaf, type AttestationCa, type IssueOptions, type KeyPair } from '../pki.js';
 import { signWith } from './sign.js';
 import type { StatementBuilder, StatementInput } from './types.js';
@@ -29,30 +30,55 @@ export interface AndroidKeyExtra {
   readonly certificate?: IssueOptions;
 }
 
-function authorizationList(fields: readonly { tag: number; value: Buffer }[]): Buffer {
-  return der.sequence([...fields].sort((a, b) => a.tag - b.tag).map(({ tag, value }) => der.explicit(tag, value)));
+/** The AuthorizationList fields the soft keystore writes: EXPLICIT tags, in ascending order as DER requires. */
+class AuthorizationList {
+  purpose?: number[];
+  algorithm?: number;
+  ecCurve?: number;
+  allApplications?: null;
+  creationDateTime?: bigint;
+  origin?: number;
 }
+defineSequence(AuthorizationList, [
+  ['purpose', { type: AsnPropTypes.Integer, context: 1, repeated: 'set', optional: true }],
+  ['algorithm', { type: AsnPropTypes.Integer, context: 2, optional: true }],
+  ['ecCurve', { type: AsnPropTypes.Integer, context: 10, optional: true }],
+  ['allApplications', { type: AsnPropTypes.Null, context: 600, optional: true }],
+  ['creationDateTime', { type: AsnPropTypes.Integer, context: 701, optional: true, converter: AsnIntegerBigIntConverter }],
+  ['origin', { type: AsnPropTypes.Integer, context: 702, optional: true }],
+]);
+
+class KeyDescription {
+  attestationVersion = 3;
+  attestationSecurityLevel = 1; // TrustedEnvironment
+  keymasterVersion = 4;
+  keymasterSecurityLevel = 1;
+  attestationChallenge = new ArrayBuffer(0);
+  uniqueId = new ArrayBuffer(0);
+  softwareEnforced = new AuthorizationList();
+  teeEnforced = new AuthorizationList();
+}
+defineSequence(KeyDescription, [
+  ['attestationVersion', { type: AsnPropTypes.Integer }],
+  ['attestationSecurityLevel', { type: AsnPropTypes.Enumerated }],
+  ['keymasterVersion', { type: AsnPropTypes.Integer }],
+  ['keymasterSecurityLevel', { type: AsnPropTypes.Enumerated }],
+  ['attestationChallenge', { type: AsnPropTypes.OctetString }],
+  ['uniqueId', { type: AsnPropTypes.OctetString }],
+  ['softwareEnforced', { type: AuthorizationList }],
+  ['teeEnforced', { type: AuthorizationList }],
+]);
 
 /** The KeyDescription extension value (attestation version 3 layout, as Keymaster 4 emits). */
 export function keyDescription(challenge: Buffer, extra: AndroidKeyExtra): Buffer {
-  const software: { tag: number; value: Buffer }[] = [{ tag: 701, value: der.integer(Date.UTC(2030, 0, 1)) }];
-  const tee: { tag: number; value: Buffer }[] = [
-    { tag: 1, value: der.set((extra.purpose ?? [2]).map((p) => der.integer(p))) },
-    { tag: 2, value: der.integer(3) }, // algorithm EC
-    { tag: 10, value: der.integer(1) }, // ecCurve P-256
-  ];
-  (extra.originIn === 'software' ? software : tee).push({ tag: 702, value: der.integer(extra.origin ?? 0) });
-  if (extra.allApplications) (extra.allApplications === 'software' ? software : tee).push({ tag: 600, value: der.nullValue() });
-  return der.sequence([
-    der.integer(3), // attestationVersion
-    der.tlv('universal', false, 0x0a, Buffer.from([1])), // attestationSecurityLevel: TrustedEnvironment
-    der.integer(4), // keymasterVersion
-    der.tlv('universal', false, 0x0a, Buffer.from([1])), // keymasterSecurityLevel
-    der.octetString(challenge),
-    der.octetString(Buffer.alloc(0)), // uniqueId
-    authorizationList(software),
-    authorizationList(tee),
-  ]);
+  const software = Object.assign(new AuthorizationList(), { creationDateTime: BigInt(Date.UTC(2030, 0, 1)) });
+  // SET OF: DER orders the members by their encodings, which for these small INTEGERs is numeric order.
+  const tee = Object.assign(new AuthorizationList(), { purpose: [...(extra.purpose ?? [2])].sort((a, b) => a - b), algorithm: 3, ecCurve: 1 });
+  (extra.originIn === 'software' ? software : tee).origin = extra.origin ?? 0;
+  if (extra.allApplications) (extra.allApplications === 'software' ? software : tee).allApplications = null;
+  return derOf(Object.assign(new KeyDescription(), {
+    attestationChallenge: new Uint8Array(challenge).buffer, softwareEnforced: software, teeEnforced: tee,
+  }));
 }
 
 export const androidKey: StatementBuilder = {

@@ -3,7 +3,8 @@
 
 import { createHash } from 'node:crypto';
 import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
-import * as der from '../der.js';
+import { AsnPropTypes } from '@peculiar/asn1-schema';
+import { defineSequence, derOf } from '../asn1-schema.js';
 import { createAttestationCa, createLeaf, type AttestationCa, type KeyPair } from '../pki.js';
 import type { StatementBuilder, StatementInput } from './types.js';
 
@@ -18,8 +19,14 @@ export interface AppleExtra {
   readonly certifiedKey?: KeyPair;
 }
 
+/** SEQUENCE { nonce [1] EXPLICIT OCTET STRING }, as Apple's anonymization CA writes it. */
+class AppleNonce {
+  nonce = new ArrayBuffer(0);
+}
+defineSequence(AppleNonce, [['nonce', { type: AsnPropTypes.OctetString, context: 1 }]]);
+
 export function appleNonceExtension(nonce: Buffer): Buffer {
-  return der.sequence([der.explicit(1, der.octetString(nonce))]);
+  return derOf(Object.assign(new AppleNonce(), { nonce: new Uint8Array(nonce).buffer }));
 }
 
 export const apple: StatementBuilder = {
