@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes docs/errors.md from the one catalogue, src/errors.ts: every name, its HTTP status and its text,
+// Writes docs/errors.md from the one catalogue, src/errors.ts (with its groups in src/errors/): every name, its HTTP status and its text,
 // grouped by the catalogue's own sections. test/errors.test.ts fails when the two differ, so after adding a
 // name run:  node scripts/gen-errors-doc.mjs
 // (It reads the TypeScript source as text, so it needs no build.)
@@ -7,21 +7,34 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
 const source = readFileSync(new URL('src/errors.ts', root), 'utf8');
-const body = source.slice(source.indexOf('export const ERRORS = {'), source.indexOf('} as const satisfies'));
+/** The object text between `marker` and its closing `} as const`, from `text`. */
+const objectBody = (text, marker) => text.slice(text.indexOf(marker), text.indexOf('} as const'));
+// The catalogue joins the groups of src/errors/ by spreading them; put each group's text where it is spread.
+const groupFiles = new Map(
+  [...source.matchAll(/^import \{ ([A-Z_]+) \} from '\.\/(errors\/[a-z-]+)\.js';$/gm)].map((m) => [m[1], m[2]]),
+);
+const body = objectBody(source, 'export const ERRORS = {').replace(/^\s*\.\.\.([A-Z_]+),\s*$/gm, (_, name) => {
+  if (!groupFiles.has(name)) throw new Error(`scripts/gen-errors-doc.mjs: no import of ${name} in src/errors.ts`);
+  const group = readFileSync(new URL(`src/${groupFiles.get(name)}.ts`, root), 'utf8');
+  return objectBody(group, `export const ${name} = {`);
+});
 
+// A heading `// --- Title ---` opens a section; an entry may span lines (as the formatter wraps it).
 const sections = [];
-for (const line of body.split('\n')) {
-  const heading = line.match(/^\s*\/\/ --- (.+?) ---\s*$/);
-  if (heading) {
-    sections.push({ title: heading[1], entries: [] });
-    continue;
-  }
-  const entry = line.match(/^\s*([A-Z][A-Z0-9_]*): \{ status: (\d{3}), message: '((?:[^'\\]|\\.)*)' \},?\s*$/);
-  if (entry) {
+const quoted = String.raw`'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"`;
+const token = new RegExp(
+  String.raw`^\s*\/\/ --- (.+?) ---\s*$|^\s*([A-Z][A-Z0-9_]*):\s*\{\s*status:\s*(\d{3}),\s*message:\s*(${quoted}),?\s*\}|^\s*([A-Z][A-Z0-9_]*):`,
+  'gm',
+);
+for (const match of body.matchAll(token)) {
+  if (match[1]) {
+    sections.push({ title: match[1], entries: [] });
+  } else if (match[2]) {
     if (sections.length === 0) sections.push({ title: 'Errors', entries: [] });
-    sections.at(-1).entries.push({ name: entry[1], status: Number(entry[2]), message: entry[3].replace(/\\(.)/g, '$1') });
-  } else if (/^\s*[A-Z][A-Z0-9_]*:/.test(line)) {
-    throw new Error(`scripts/gen-errors-doc.mjs cannot read this catalogue line (keep one entry per line):\n${line}`);
+    const message = match[4].slice(1, -1).replace(/\\(.)/g, '$1');
+    sections.at(-1).entries.push({ name: match[2], status: Number(match[3]), message });
+  } else {
+    throw new Error(`scripts/gen-errors-doc.mjs cannot read this catalogue entry:\n${match[0]}`);
   }
 }
 
