@@ -7,11 +7,11 @@ import type { MetadataReloadReport } from '../applications/trust-reload.js';
 import type { Runtime } from '../util/runtime.js';
 import type { AuditLog } from '../audit/log.js';
 import { toJsonLines } from '../audit/events.js';
-import type { AuditQuery } from '../audit/types.js';
 import { EXPOSITION_CONTENT_TYPE, type MetricsRegistry } from '../metrics/registry.js';
-import { ADMIN_ERRORS, AdminError } from './errors.js';
-import { FidoError, StoreUnavailableError } from '../errors.js';
-import { checkContentType, parseJsonBody, readBody } from '../http/body.js';
+import { AdminError } from './errors.js';
+import { StoreUnavailableError } from '../errors.js';
+import { type Answer, errorAnswer, json, methodNotAllowed, only, onlyAsync } from './answers.js';
+import { auditQuery, credentialFilter, readJson, userFilter } from './request.js';
 import type { AdminOperations, Actor } from './operations.js';
 import type { Readiness } from '../runtime/readiness.js';
 import type { AdminTokenStore } from './tokens.js';
@@ -33,38 +33,12 @@ export interface AdminHandlerDeps {
   /** POST /admin/metadata/reload (absent: that path is not found). */
   readonly reloadMetadata?: () => Promise<MetadataReloadReport>;
 }
-
-interface Answer {
-  readonly status: number;
-  readonly body: string;
-  readonly contentType: string;
-  readonly headers?: Record<string, string>;
-}
-
 interface Request {
   readonly method: string;
   readonly segments: readonly string[];
   readonly query: URLSearchParams;
   readonly actor: Actor;
   body(): Promise<unknown>;
-}
-
-class MethodNotAllowed extends AdminError {
-  constructor(readonly allow: readonly string[]) {
-    super('METHOD_NOT_ALLOWED', `${ADMIN_ERRORS.METHOD_NOT_ALLOWED.message} Allowed: ${allow.join(', ')}.`);
-  }
-}
-
-const json = (status: number, value: unknown, headers?: Record<string, string>): Answer =>
-  ({ status, body: `${JSON.stringify(value)}\n`, contentType: 'application/json; charset=utf-8', ...(headers ? { headers } : {}) });
-
-export function errorAnswer(error: AdminError): Answer {
-  const headers: Record<string, string> = {};
-  if (error.code === 'UNAUTHORIZED') headers['www-authenticate'] = 'Bearer realm="passkey-server admin"';
-  if (error instanceof MethodNotAllowed) headers.allow = error.allow.join(', ');
-  // The rest of an oversized body is never read: close the connection after answering.
-  if (error.code === 'PAYLOAD_TOO_LARGE') headers.connection = 'close';
-  return json(error.status, { error: error.code, message: error.message, ...(error.problems ? { problems: error.problems } : {}) }, headers);
 }
 
 export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
@@ -224,85 +198,4 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
         'admin request');
     });
   };
-}
-
-function only(method: string, allowed: readonly string[], run: () => Answer): Answer {
-  if (!allowed.includes(method)) throw methodNotAllowed(allowed);
-  return run();
-}
-
-async function onlyAsync(method: string, allowed: readonly string[], run: () => Promise<Answer>): Promise<Answer> {
-  if (!allowed.includes(method)) throw methodNotAllowed(allowed);
-  return run();
-}
-
-function methodNotAllowed(allow: readonly string[]): AdminError {
-  return new MethodNotAllowed(allow);
-}
-
-function credentialFilter(query: URLSearchParams): { userHandle?: string; username?: string; limit?: number; after?: string } {
-  const filter: { userHandle?: string; username?: string; limit?: number; after?: string } = {};
-  const userHandle = query.get('userHandle');
-  const username = query.get('username');
-  const after = query.get('after');
-  if (userHandle !== null) filter.userHandle = userHandle;
-  if (username !== null) filter.username = username;
-  if (after !== null) filter.after = after;
-  const limit = query.get('limit');
-  if (limit !== null) filter.limit = integer('limit', limit, 1, 1000);
-  return filter;
-}
-
-/** The user a DELETE of …/credentials names: only `username` or `userHandle` (never a page of everyone). */
-function userFilter(query: URLSearchParams): { username?: string; userHandle?: string } {
-  const { username, userHandle } = credentialFilter(query);
-  return { ...(username === undefined ? {} : { username }), ...(userHandle === undefined ? {} : { userHandle }) };
-}
-
-function auditQuery(query: URLSearchParams, defaultLimit: number, maxLimit: number): AuditQuery {
-  const problems: string[] = [];
-  const time = (name: string): number | undefined => {
-    const value = query.get(name);
-    if (value === null) return undefined;
-    const at = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-    if (!Number.isFinite(at)) problems.push(`${name}: an ISO 8601 time or epoch milliseconds`);
-    return at;
-  };
-  const since = time('since');
-  const until = time('until');
-  const result = query.get('result');
-  if (result !== null && result !== 'ok' && result !== 'failed') problems.push('result: ok or failed');
-  const limitText = query.get('limit');
-  const limit = limitText === null ? defaultLimit : integer('limit', limitText, 1, maxLimit);
-  if (problems.length > 0) throw new AdminError('INVALID_REQUEST', undefined, problems);
-  const out: { -readonly [K in keyof AuditQuery]: AuditQuery[K] } = { limit };
-  if (since !== undefined) out.since = since;
-  if (until !== undefined) out.until = until;
-  for (const key of ['clientId', 'action', 'actor', 'after'] as const) {
-    const value = query.get(key);
-    if (value !== null) out[key] = value;
-  }
-  if (result === 'ok' || result === 'failed') out.result = result;
-  return out;
-}
-
-function integer(name: string, text: string, min: number, max: number): number {
-  const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
-  if (!(value >= min && value <= max)) throw new AdminError('INVALID_REQUEST', undefined, [`${name}: an integer from ${min} to ${max}`]);
-  return value;
-}
-
-/**
- * The request body through the service's one body reader (src/http/body.ts: JSON media type, byte limit,
- * strict UTF-8, bounded nesting), its failures under the admin API's names.
- */
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  try {
-    checkContentType(req.headersDistinct['content-type']);
-    return parseJsonBody(await readBody(req, limit, req.headersDistinct['content-length']));
-  } catch (error) {
-    if (!(error instanceof FidoError)) throw error;
-    const code = error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'PAYLOAD_TOO_LARGE' || error.code === 'MALFORMED_JSON' ? error.code : 'INVALID_REQUEST';
-    throw code === 'INVALID_REQUEST' ? new AdminError(code, error.detail, [`(body): ${error.detail ?? error.code}`]) : new AdminError(code, error.detail);
-  }
 }
