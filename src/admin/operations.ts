@@ -1,21 +1,18 @@
 // The administrative operations, shared by the admin HTTP API and the CLI so both behave (and audit)
 // the same: applications (create with a generated Client ID, list, show, update, approve, disable, enable,
 // delete) and, per application, credentials (list, show, rename, delete). Every change is audited, whether
-// it succeeds or fails.
-import { isAbsolute, resolve } from 'node:path';
-import type { ApplicationConfig } from '../config.js';
-import { readApplication } from '../config/application.js';
-import { Problems } from '../config/checks.js';
-import { deriveUserHandle } from '../ceremonies/user-handle.js';
+// it succeeds or fails (audited.ts); bodies become applications as the config file's do (application-body.ts).
 import type { AuditLog } from '../audit/log.js';
-import type { AuditDetails } from '../audit/types.js';
+import type { ApplicationConfig } from '../config.js';
+import { deriveUserHandle } from '../ceremonies/user-handle.js';
 import { NICKNAME_MAX, type CredentialPage, type UserCredentialsDeleted } from '../schemas/admin.js';
 import type { CredentialStore } from '../stores/types.js';
 import type { Runtime } from '../util/runtime.js';
 import type { ApplicationRecord, ApplicationStore } from '../applications/store.js';
+import { asObject, isPlainObject, toJson, validateApplication } from './application-body.js';
+import { type Actor, audited, type Note } from './audited.js';
 import { generateClientId } from './client-id.js';
 import { AdminError } from './errors.js';
-import { StoreUnavailableError } from '../errors.js';
 import { applicationView, credentialView, type ApplicationView, type CredentialView } from './views.js';
 
 export interface AdminDeps {
@@ -30,14 +27,7 @@ export interface AdminDeps {
   /** Relative file paths in application bodies (trust anchors, metadata) resolve against this folder. */
   readonly baseDir?: string;
 }
-
-/** Who asks, for the audit log. */
-export interface Actor {
-  /** `admin:<token name>` or `cli:<user>`. */
-  readonly name: string;
-  readonly requestId?: string | null;
-  readonly remoteAddress?: string | null;
-}
+export type { Actor } from './audited.js';
 
 export type { CredentialPage, UserCredentialsDeleted };
 
@@ -215,44 +205,10 @@ export class AdminOperations {
   }
 
   #validate(raw: Record<string, unknown>): ApplicationConfig {
-    const problems = new Problems();
-    const base = this.deps.baseDir ?? process.cwd();
-    const config = readApplication({ problems, resolvePath: (_key, value) => (isAbsolute(value) ? value : resolve(base, value)) }, 'application', raw);
-    if (problems.list.length > 0 || config === undefined) throw new AdminError('INVALID_REQUEST', undefined, problems.list.length > 0 ? problems.list : ['application: unusable']);
-    return config;
+    return validateApplication(raw, this.deps.baseDir ?? process.cwd());
   }
 
-  /** Runs a change and audits it: ok with its facts, or failed with the error name. */
-  async #audited<T>(actor: Actor, action: string, facts: { clientId?: string; target?: string },
-    run: (note: (more: { clientId?: string; subject?: string; details?: AuditDetails }) => void) => Promise<T>): Promise<T> {
-    const noted: { clientId?: string; subject?: string; details?: AuditDetails } = {};
-    const note = (more: typeof noted) => Object.assign(noted, more);
-    const base = {
-      actor: actor.name, action, clientId: noted.clientId ?? facts.clientId ?? null, target: facts.target ?? null,
-      requestId: actor.requestId ?? null, remoteAddress: actor.remoteAddress ?? null,
-    };
-    try {
-      const result = await run(note);
-      await this.deps.audit.record({ ...base, clientId: noted.clientId ?? base.clientId, subject: noted.subject ?? null, result: 'ok', ...(noted.details ? { details: noted.details } : {}) });
-      return result;
-    } catch (error) {
-      const errorName = error instanceof AdminError ? error.code : error instanceof StoreUnavailableError ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
-      await this.deps.audit.record({ ...base, clientId: noted.clientId ?? base.clientId, subject: noted.subject ?? null, result: 'failed', errorName, ...(noted.details ? { details: noted.details } : {}) });
-      throw error;
-    }
+  #audited<T>(actor: Actor, action: string, facts: { clientId?: string; target?: string }, run: (note: Note) => Promise<T>): Promise<T> {
+    return audited(this.deps.audit, actor, action, facts, run);
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function asObject(value: unknown): Record<string, unknown> {
-  if (!isPlainObject(value)) throw new AdminError('INVALID_REQUEST', 'the body must be a JSON object', ['(body): must be an object']);
-  return value;
-}
-
-/** A config value as plain JSON (drops undefined optional fields). */
-function toJson<T>(value: T): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }
