@@ -6,12 +6,19 @@
 // mean the two can be told apart; the figures belong in BENCHMARKS.md, never in a unit test.
 //
 //   npx tsc -p tsconfig.test.json && node .build/bench/enumeration.js [--n 5000] [--users 50] [--max-seconds 600]
+//     [--store memory|sqlite] [--only options|result] [--control]
 //
 // In process: the HTTP app's `inject` (the whole request path: headers, body, schema, ceremony, stores),
-// with memory stores and the test harness's service; no socket, whose noise would only hide a difference.
+// with the test harness's service and memory stores, or the shipped SQLite stores on a file in a temporary
+// directory (--store sqlite); no socket, whose noise would only hide a difference. --control registers the
+// "unknown" users too: a run where both kinds do the same work, whose D and p are the bench's own floor.
 
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { openSqliteChallengeStore, openSqliteCredentialStore } from '../src/stores/sqlite.js';
 import { Flow, Harness, username } from '../test/http/harness.js';
 import { ksTwoSample } from './lib/ks.js';
 
@@ -20,20 +27,30 @@ const { values } = parseArgs({
     n: { type: 'string', default: '5000' },
     users: { type: 'string', default: '50' },
     'max-seconds': { type: 'string', default: '600' },
+    store: { type: 'string', default: 'memory' },
+    only: { type: 'string' },
+    control: { type: 'boolean', default: false },
   },
 });
+if (values.store !== 'memory' && values.store !== 'sqlite') throw new Error('--store is memory or sqlite');
 const N = Math.max(100, Math.min(50_000, Number(values.n)));
 const USERS = Math.max(1, Math.min(1000, Number(values.users)));
 const DEADLINE = Date.now() + Math.max(10, Math.min(3600, Number(values['max-seconds']))) * 1000;
 
-const h = new Harness();
+const dir = values.store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'enumeration-')) : undefined;
+let clock: () => number = Date.now;
+const h = dir === undefined ? new Harness() : new Harness({
+  credentials: await openSqliteCredentialStore(join(dir, 'service.db')),
+  challenges: await openSqliteChallengeStore(join(dir, 'service.db'), { clock: () => clock() }),
+});
+clock = h.clock.now;
 const known = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`known${i}`)));
 const unknown = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`unknown${i}`)));
 const donor = new Flow(h, username('donor'));
 // Registered credentials shaped like the stand-in (a 20-byte id, transports hybrid and internal), so that
 // both answers have the same length and only the work behind them differs. (An id of another length is
 // visible in the answer itself, whatever it costs.)
-for (const flow of [...known, donor]) {
+for (const flow of [...known, donor, ...(values.control === true ? unknown : [])]) {
   const { res } = await flow.register({ credentialId: randomBytes(20), transports: ['hybrid', 'internal'] });
   if (res.status !== 200) throw new Error(`registration failed: ${res.body}`);
 }
@@ -81,6 +98,7 @@ async function compare(label: string, call: (flow: Flow) => Promise<number>) {
   console.log(`${label.padEnd(34)} n=${a.length}+${b.length}  median registered ${median(a).toFixed(1)} µs, unknown ${median(b).toFixed(1)} µs  KS D=${d.toFixed(4)} p=${p.toPrecision(3)}`);
 }
 
-console.log(`enumeration: ${USERS} registered and ${USERS} unknown users, N=${N} interleaved calls of each kind per row`);
-await compare('assertion options', optionsCall);
-await compare('assertion result, bad signature', resultCall);
+console.log(`enumeration: ${USERS} registered and ${USERS} unknown users, ${values.store} stores, N=${N} interleaved calls of each kind per row`);
+if (values.only !== 'result') await compare('assertion options', optionsCall);
+if (values.only !== 'options') await compare('assertion result, bad signature', resultCall);
+if (dir !== undefined) rmSync(dir, { recursive: true, force: true });

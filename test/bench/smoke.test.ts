@@ -46,4 +46,12 @@ describe('bench tools (smoke)', () => {
       assert.match(stdout, new RegExp(`^${row} +n=\\d+\\+\\d+ +median registered [\\d.]+ µs, unknown [\\d.]+ µs +KS D=[\\d.]+ p=\\S+$`, 'm'), row);
     }
   });
+
+  it('enumeration.js --store sqlite --only options: the shipped SQLite stores, one row', async () => {
+    const { code, stdout, stderr } = await run('enumeration.js', ['--n', '100', '--users', '3', '--store', 'sqlite', '--only', 'options', '--max-seconds', '60']);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /sqlite stores/);
+    assert.match(stdout, /^assertion options +n=\d+\+\d+ /m);
+    assert.doesNotMatch(stdout, /assertion result/);
+  });
 });
