@@ -14,7 +14,7 @@ import { parseClientData } from '../webauthn/client-data.js';
 import { parseAuthentication } from '../webauthn/parse.js';
 import type { AuthenticationExpectation, ParsedAuthentication, StoredCredentialView, VerifiedAuthentication } from '../webauthn/types.js';
 import type { CeremonyContext } from './context.js';
-import { FAKE_CREDENTIAL_ALGORITHM, fakeCredentialFor, fakeCredentialKey } from './fake-credential.js';
+import { standInRecords } from './fake-credential.js';
 import { openLocalCredential, recordFromLocalCredential } from './local-blob.js';
 import { authenticationFields, type CeremonyFacts } from './outcome.js';
 import type { AssertionResultRequest } from './requests.js';
@@ -49,20 +49,15 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
   const found = claimedHandle === undefined
     ? await offeredCredential(ctx, ceremony, credentialId)
     : await applicationCredential(ctx, credentialId, claimedHandle);
-  if (found === STAND_IN) {
-    // The stand-in offered to an unknown user: verified on a real credential's path against the dummy key,
-    // it fails as a real credential with a bad signature does (same name, status and cost).
-    const key = fakeCredentialKey(ctx.deps.secrets.userHandleKey);
-    verifyAuthentication(parsed, expectationFor(ctx, ceremony,
-      credentialView(ctx, credentialId, key, FAKE_CREDENTIAL_ALGORITHM, 0, ceremony.userHandle, false)));
-    // Not reached: no one holds the dummy key's private key.
-    throw new FidoError('ASSERTION_SIGNATURE_VERIFICATION_FAIL');
-  }
   const { stored, owned } = found;
   ctx.noteSubject({ username: stored.username });
   const view = credentialView(ctx, credentialId, stored.publicKey, stored.algorithm, stored.signCount, stored.userHandle, stored.backupEligible);
   // Step 6 is in verifyAuthentication too: a user handle present must be the stored owner's.
   const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
+  // The stand-in offered to an unknown user was verified above like a real credential, against the dummy
+  // key, so it failed as a real credential with a bad signature does (same name, status and cost). Not
+  // reached: no one holds the dummy key's private key.
+  if (found.standIn === true) throw new FidoError('ASSERTION_SIGNATURE_VERIFICATION_FAIL');
   checkAuthenticatorStatus(ctx, stored.aaguid);
   // Step 6 refused a user handle that is not the owner's; this only keeps the signals below the owner's.
   if (owned === undefined) throw new FidoError('USER_HANDLE_NOT_MATCHED');
@@ -115,6 +110,8 @@ interface Found {
   readonly stored: CredentialRecord;
   /** undefined when the credential is another user's than the one claimed (step 6 then fails). */
   readonly owned: readonly CredentialRecord[] | undefined;
+  /** The stand-in offered to a user without credentials (fake-credential.ts standInRecords). */
+  readonly standIn?: true;
 }
 
 /**
@@ -135,21 +132,20 @@ async function applicationCredential(ctx: CeremonyContext, credentialId: string,
   return { stored, owned: undefined };
 }
 
-const STAND_IN = Symbol('stand-in credential');
-
 /**
  * The credential must be one the options offered, and stored for this application and user; or the
  * stand-in the options offered to a user without credentials (fake-credential.ts). Never a signal: a
  * sign-in by name must not say which credentials exist (anti-enumeration).
  */
-async function offeredCredential(ctx: CeremonyContext, ceremony: CeremonyRecord, credentialId: string): Promise<Found | typeof STAND_IN> {
+async function offeredCredential(ctx: CeremonyContext, ceremony: CeremonyRecord, credentialId: string): Promise<Found> {
   if (!(ceremony.allowCredentials ?? []).includes(credentialId)) {
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'The credential was not offered in the options of this challenge.');
   }
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, ceremony.userHandle);
   const stored = owned.find((c) => c.credentialId === credentialId);
   if (stored) return { stored, owned };
-  if (fakeCredentialFor(ctx.deps.secrets.userHandleKey, ctx.clientId, ceremony.username).id === credentialId) return STAND_IN;
+  const standIn = standInRecords(ctx.deps.secrets.userHandleKey, ctx.clientId, ceremony.username, ceremony.userHandle);
+  if (standIn[0]!.credentialId === credentialId) return { stored: standIn[0]!, owned: standIn, standIn: true };
   throw new FidoError('CREDENTIAL_ID_NOT_FOUND');
 }
 

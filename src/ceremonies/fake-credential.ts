@@ -4,9 +4,11 @@
 // status and cost as a real credential with a bad signature.
 //
 // Both are derived from the user-handle key under their own labels, and remembered: deriving per call made
-// unknown users measurably slower at options than known ones.
+// unknown users measurably slower at options than known ones. standInRecords makes the stand-in a record
+// like a stored one, so that it goes through the very code (and cost) of a registered user's credential.
 
 import { createHmac } from 'node:crypto';
+import type { CredentialRecord } from '../stores/types.js';
 import { remembered } from '../util/remembered.js';
 import { encodeCbor } from '../webauthn/cbor-encode.js';
 
@@ -31,6 +33,7 @@ const REMEMBERED_FAKES = 4096;
 interface Derived {
   readonly idKey: Buffer;
   readonly fakes: Map<string, FakeCredential>;
+  readonly records: Map<string, CredentialRecord>;
   dummyKey?: Uint8Array;
 }
 
@@ -40,7 +43,7 @@ function derivedFor(key: Buffer): Derived {
   let derived = derivedByKey.get(key);
   if (derived === undefined) {
     const idKey = createHmac('sha256', key).update('passkey-server fake credential id v1', 'utf8').digest();
-    derived = { idKey, fakes: new Map() };
+    derived = { idKey, fakes: new Map(), records: new Map() };
     derivedByKey.set(key, derived);
   }
   return derived;
@@ -55,6 +58,67 @@ export function fakeCredentialFor(key: Buffer, clientId: string, username: strin
     transports: FAKE_TRANSPORTS,
   }));
 }
+
+/**
+ * The stand-in as a store read would return a registered user's one credential: a fresh record of every
+ * field, with fresh key bytes and transports, so that an unknown user's answer is made by the same code
+ * (descriptorOf, the result's verification path) from the same shape of data as a registered user's. Made
+ * the way a store reads a user's credentials, step by step (the user's ids, each id's held record, a copy
+ * of it, the list in creation order), so that it also costs what a registered user's read costs; only on
+ * the unknown path, a registered user's answer never builds it.
+ */
+export function standInRecords(key: Buffer, clientId: string, username: string, userHandle: string): CredentialRecord[] {
+  const { records } = derivedFor(key);
+  const list: CredentialRecord[] = [];
+  for (const id of [fakeCredentialFor(key, clientId, username).id]) {
+    const held = remembered(records, `${clientId}\u0000${id}`, REMEMBERED_FAKES, () => heldRecord(key, clientId, id, username, userHandle));
+    list.push(copyOf(held));
+  }
+  return list.sort((a, b) => a.createdAt - b.createdAt || (a.credentialId < b.credentialId ? -1 : 1));
+}
+
+function heldRecord(key: Buffer, clientId: string, credentialId: string, username: string, userHandle: string): CredentialRecord {
+  return Object.freeze({
+    clientId,
+    credentialId,
+    userHandle,
+    username,
+    publicKey: fakeCredentialKey(key),
+    algorithm: FAKE_CREDENTIAL_ALGORITHM,
+    signCount: 0,
+    transports: FAKE_TRANSPORTS,
+    aaguid: ZERO_AAGUID,
+    attestationFormat: 'none',
+    attestationType: 'none',
+    attestationTrusted: false,
+    backupEligible: false,
+    backupState: false,
+    userVerified: true,
+    residentKey: null,
+    cloneWarning: false,
+    createdAt: 0,
+    lastUsedAt: null,
+    nickname: null,
+    authenticatorName: null,
+    // What registration stores when the options named no display name: the user part of the name.
+    displayName: username.slice(0, username.lastIndexOf('#')),
+  });
+}
+
+/** A copy in the shape a store returns: the optional names absent when null, fresh bytes and transports. */
+function copyOf(record: CredentialRecord): CredentialRecord {
+  const { nickname, authenticatorName, displayName, ...rest } = record;
+  return {
+    ...rest,
+    publicKey: Uint8Array.from(record.publicKey),
+    transports: [...record.transports],
+    ...(nickname == null ? {} : { nickname }),
+    ...(authenticatorName == null ? {} : { authenticatorName }),
+    ...(displayName == null ? {} : { displayName }),
+  };
+}
+
+const ZERO_AAGUID = '00000000-0000-0000-0000-000000000000';
 
 /** The dummy key (COSE_Key bytes, ES256) every stand-in is verified against: one per user-handle key. */
 export function fakeCredentialKey(key: Buffer): Uint8Array {
