@@ -1,22 +1,22 @@
 // Turns a JSON config file (or the built-in default) plus environment overrides into a validated
 // ServiceConfig, or throws a ConfigError listing every problem. Paths in the file are relative to the file;
 // paths given by environment variables (or the built-in default) are relative to the working directory.
+// The sections are read by storage.ts, listen.ts (listeners and demo), application.ts and ops.ts.
 
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type {
-  ApplicationConfig, ChallengeStoreConfig, DatabaseConfig, ServiceConfig, SqliteWriterSetting,
-} from '../config.js';
+import type { ApplicationConfig, ServiceConfig } from '../config.js';
 import { readApplication } from './application.js';
 import {
-  describe, isObject, joinPath, readArray, readBoolean, readInteger, readObject, readString, Problems, type JsonObject,
+  describe, isObject, readArray, readBoolean, readInteger, readObject, readString, Problems, type JsonObject,
 } from './checks.js';
 import { builtInConfig, DEFAULTS } from './defaults.js';
 import { applyEnvOverrides } from './env.js';
 import { ConfigError } from './errors.js';
+import { readDemo, readListen } from './listen.js';
 import { readOps } from './ops.js';
-import { DemoSchema, keysOf, LimitsSchema, ListenSchema, LocalSchema, TOP_LEVEL_KEYS } from '../schemas/config.js';
-import { domainProblem, postgresUrlProblem, redactUrl, redisUrlProblem } from './web.js';
+import { readChallenges, readDatabase, readSqliteWriter } from './storage.js';
+import { keysOf, LimitsSchema, LocalSchema, TOP_LEVEL_KEYS } from '../schemas/config.js';
 
 export { ConfigError } from './errors.js';
 
@@ -128,62 +128,6 @@ export function validateConfig(
   }
   return { listen, database, ...(sqliteWriter ? { sqliteWriter } : {}), challenges, local, demo, vendor, dataDir, secretsFile, limits, applications, ops };
 }
-
-function readSqliteWriter(problems: Problems, raw: unknown): SqliteWriterSetting | undefined {
-  const text = readString(problems, 'sqliteWriter', raw, { max: 16 });
-  if (text === undefined) return undefined;
-  if (text === 'auto' || text === 'thread' || text === 'inline') return text;
-  problems.add('sqliteWriter', `must be "auto", "thread" or "inline", got ${JSON.stringify(text)}`);
-  return undefined;
-}
-
-function readListen(problems: Problems, path: string, raw: unknown, fallback: { host: string; port: number }): { host: string; port: number } | undefined {
-  const listen = readObject(problems, path, raw, keysOf(ListenSchema));
-  if (listen === undefined) return undefined;
-  const host = listen.host === undefined ? fallback.host : readString(problems, joinPath(path, 'host'), listen.host, { max: 253 });
-  const port = listen.port === undefined ? fallback.port : readInteger(problems, joinPath(path, 'port'), listen.port, 0, 65535);
-  return host === undefined || port === undefined ? undefined : { host, port };
-}
-
-function readDatabase(problems: Problems, raw: unknown, resolvePath: (keyPath: string, value: string) => string): DatabaseConfig | undefined {
-  const text = readString(problems, 'database', raw, { max: 4096 });
-  if (text === undefined) return undefined;
-  if (text.startsWith('sqlite:')) {
-    const path = text.slice('sqlite:'.length);
-    if (path === '') {
-      problems.add('database', '"sqlite:" needs a file path, e.g. "sqlite:./data/fido2.db"');
-      return undefined;
-    }
-    return { kind: 'sqlite', path: resolvePath('database', path) };
-  }
-  if (text.startsWith('postgres://') || text.startsWith('postgresql://')) {
-    const problem = postgresUrlProblem(text);
-    if (problem !== undefined) {
-      problems.add('database', problem);
-      return undefined;
-    }
-    return { kind: 'postgres', url: text };
-  }
-  problems.add('database', `must be "sqlite:<path>" or a "postgres://" URL, got ${JSON.stringify(redactUrl(text))}`);
-  return undefined;
-}
-
-function readChallenges(problems: Problems, raw: unknown): ChallengeStoreConfig | undefined {
-  const text = readString(problems, 'challenges', raw, { max: 4096 });
-  if (text === undefined) return undefined;
-  if (text === 'memory' || text === 'database') return { kind: text };
-  if (text.startsWith('redis://') || text.startsWith('rediss://')) {
-    const problem = redisUrlProblem(text);
-    if (problem !== undefined) {
-      problems.add('challenges', problem);
-      return undefined;
-    }
-    return { kind: 'redis', url: text };
-  }
-  problems.add('challenges', `must be "memory", "database" or a "redis://" URL, got ${JSON.stringify(redactUrl(text))}`);
-  return undefined;
-}
-
 function readLocal(problems: Problems, raw: unknown): { enabled: boolean } | undefined {
   if (raw === undefined) return { enabled: DEFAULTS.localEnabled };
   const local = readObject(problems, 'local', raw, keysOf(LocalSchema));
@@ -191,33 +135,6 @@ function readLocal(problems: Problems, raw: unknown): { enabled: boolean } | und
   const enabled = local.enabled === undefined ? DEFAULTS.localEnabled : readBoolean(problems, 'local.enabled', local.enabled);
   return enabled === undefined ? undefined : { enabled };
 }
-
-/** The demo is on in the built-in configuration only: a config file turns it on explicitly. */
-function readDemo(problems: Problems, raw: unknown): ServiceConfig['demo'] | undefined {
-  const demo = readObject(problems, 'demo', raw ?? {}, keysOf(DemoSchema));
-  if (demo === undefined) return undefined;
-  const enabled = demo.enabled === undefined ? false : readBoolean(problems, 'demo.enabled', demo.enabled);
-  const listen = readListen(problems, 'demo', { host: demo.host, port: demo.port }, DEFAULTS.demo);
-  const devHostnames = demo.devHostnames === undefined ? [] : readArray(problems, 'demo.devHostnames', demo.devHostnames, (p, v) => readDevHostname(problems, p, v), { max: 20 });
-  return enabled === undefined || listen === undefined || devHostnames === undefined ? undefined : { enabled, ...listen, devHostnames };
-}
-
-/** A development hostname (e.g. "dev.example.test") that also serves the demo's local page; docs/demo.md. */
-function readDevHostname(problems: Problems, path: string, value: unknown): string | undefined {
-  const name = readString(problems, path, value, { max: 253 });
-  if (name === undefined) return undefined;
-  if (name === 'localhost') {
-    problems.add(path, '"localhost" is always served; list only the other development hostnames');
-    return undefined;
-  }
-  const problem = domainProblem(name);
-  if (problem !== undefined) {
-    problems.add(path, problem);
-    return undefined;
-  }
-  return name;
-}
-
 function readLimits(problems: Problems, raw: unknown): ServiceConfig['limits'] | undefined {
   const limits = readObject(problems, 'limits', raw ?? {}, keysOf(LimitsSchema));
   if (limits === undefined) return undefined;
