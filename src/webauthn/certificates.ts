@@ -5,9 +5,8 @@
 
 import { X509Certificate, type KeyObject } from 'node:crypto';
 import { FidoError } from '../errors.js';
-import {
-  Asn1Error, children, decodeBitString, decodeBoolean, decodeSmallInteger, findExtension, isUniversal, readDer, readNode, TAG,
-} from './asn1.js';
+import { Asn1Error, children, decodeBitString, decodeBoolean, decodeSmallInteger, isUniversal, readDer, readNode, TAG } from './asn1.js';
+import { findExtension } from './x509.js';
 
 /** More certificates than this in one path is hostile input, not a real attestation. */
 const MAX_PATH = 8;

@@ -4,9 +4,8 @@
 // certificate's CRL is published. Pure: the CRLs and certificates are given.
 
 import { constants, verify, type KeyObject, type X509Certificate } from 'node:crypto';
-import {
-  Asn1Error, certificateParts, children, decodeBitString, decodeName, findExtension, isContext, readDer, readNode, sequenceOf,
-} from './asn1.js';
+import { Asn1Error, children, decodeBitString, isContext, readDer, readNode, sequenceOf } from './asn1.js';
+import { certificateParts, decodeName, findExtension } from './x509.js';
 import { SIGNATURE_ALGORITHMS, serialKey, type Crl, type CrlScope, type RevokedCertificate } from './crl.js';
 
 const OID_KEY_USAGE = '2.5.29.15';

@@ -8,7 +8,8 @@
 
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { CertificateList, Version, type AlgorithmIdentifier, type Extension, type RevokedCertificate as ListedCertificate } from '@peculiar/asn1-x509';
-import { Asn1Error, decodeBitString, decodeInteger, decodeName, isUniversal, readDer, sequenceOf, TAG, type Asn1Node } from './asn1.js';
+import { Asn1Error, decodeBitString, decodeInteger, isUniversal, readDer, sequenceOf, TAG, type Asn1Node } from './asn1.js';
+import { nameText } from './x509.js';
 
 export class CrlError extends Error {
   override readonly name = 'CrlError';
@@ -283,18 +284,4 @@ export function serialKey(content: Uint8Array): string {
   let start = 0;
   while (start < content.length - 1 && content[start] === 0) start++;
   return Buffer.from(content.subarray(start)).toString('hex').toUpperCase();
-}
-
-const SHORT_NAMES: Record<string, string> = {
-  '2.5.4.6': 'C', '2.5.4.10': 'O', '2.5.4.11': 'OU', '2.5.4.3': 'CN', '2.5.4.7': 'L', '2.5.4.8': 'ST', '2.5.4.5': 'serialNumber',
-};
-
-/** "C=US, O=…, CN=…" for messages; a name our reader cannot decode is shown as hex. */
-export function nameText(der: Uint8Array): string {
-  try {
-    const entries = decodeName(readDer(Buffer.from(der)), { lenientLengths: true });
-    return entries.length === 0 ? '(empty name)' : entries.map(({ oid, value }) => `${SHORT_NAMES[oid] ?? oid}=${value}`).join(', ');
-  } catch {
-    return `(name ${Buffer.from(der).toString('hex')})`;
-  }
 }

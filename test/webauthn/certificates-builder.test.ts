@@ -7,9 +7,8 @@ import { AsnObjectIdentifierConverter, AsnPropTypes, OctetString } from '@peculi
 import { Time } from '@peculiar/asn1-x509';
 import { defineSequence, derOf, integerDer } from '../support/asn1-schema.js';
 import { buildCertificate } from '../support/x509-builder.js';
-import {
-  Asn1Error, certificateVersion, children, decodeBoolean, decodeInteger, decodeOid, findExtension, readDer, sequenceOf, subjectAttributes,
-} from '../../src/webauthn/asn1.js';
+import { Asn1Error, children, decodeBoolean, decodeInteger, decodeOid, readDer, sequenceOf } from '../../src/webauthn/asn1.js';
+import { certificateVersion, findExtension, subjectAttributes } from '../../src/webauthn/x509.js';
 import { aaguidExtension, createChain, createLeaf, createRoot, generateKey, type KeyKind } from '../support/pki.js';
 
 describe('DER as the library writes it, read back by our reader', () => {

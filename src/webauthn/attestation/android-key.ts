@@ -6,9 +6,9 @@
 import type { X509Certificate } from 'node:crypto';
 import { FidoError, type ErrorName } from '../../errors.js';
 import {
-  Asn1Error, children, decodeInteger, decodeOctetString, expectUniversal, findExtension, isContext, readDer, sequenceOf, TAG,
-  type Asn1Node,
+  Asn1Error, children, decodeInteger, decodeOctetString, expectUniversal, isContext, readDer, sequenceOf, TAG, type Asn1Node,
 } from '../asn1.js';
+import { findExtension } from '../x509.js';
 import { certificatePublicKey } from '../certificates.js';
 import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { ANDROID_KEY_ROOT_CERTIFICATES } from '../roots/index.js';

@@ -4,7 +4,8 @@
 
 import { createHash, type X509Certificate } from 'node:crypto';
 import { FidoError, type ErrorName } from '../../errors.js';
-import { Asn1Error, children, decodeOctetString, findExtension, isContext, readDer, sequenceOf } from '../asn1.js';
+import { Asn1Error, children, decodeOctetString, isContext, readDer, sequenceOf } from '../asn1.js';
+import { findExtension } from '../x509.js';
 import { certificatePublicKey } from '../certificates.js';
 import { APPLE_ROOT_CERTIFICATES } from '../roots/index.js';
 import { readX5c, signedData } from './fields.js';

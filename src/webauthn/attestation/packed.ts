@@ -4,7 +4,8 @@
 
 import type { X509Certificate } from 'node:crypto';
 import { FidoError } from '../../errors.js';
-import { Asn1Error, certificateParts, decodeName, decodeOctetString, readDer } from '../asn1.js';
+import { Asn1Error, decodeOctetString, readDer } from '../asn1.js';
+import { certificateParts, decodeName } from '../x509.js';
 import { certificatePublicKey, claimsCa } from '../certificates.js';
 import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { readAlg, readOptionalX5c, readSig, signedData } from './fields.js';

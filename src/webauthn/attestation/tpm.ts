@@ -4,9 +4,8 @@
 
 import { createHash, type X509Certificate } from 'node:crypto';
 import { FidoError, type ErrorName } from '../../errors.js';
-import {
-  Asn1Error, certificateParts, children, decodeName, decodeOctetString, decodeOid, isContext, readDer, sequenceOf,
-} from '../asn1.js';
+import { Asn1Error, children, decodeOctetString, decodeOid, isContext, readDer, sequenceOf } from '../asn1.js';
+import { certificateParts, decodeName } from '../x509.js';
 import { certificatePublicKey, claimsCa } from '../certificates.js';
 import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { readAlg, readSig, readX5c, signedData } from './fields.js';
