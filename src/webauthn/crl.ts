@@ -4,40 +4,25 @@
 // throws CrlError with a precise message, which callers turn into their own error name (as with Asn1Error).
 // The CertificateList is read by @peculiar/asn1-x509 (the ASN.1 schemas of @peculiar/x509, without its
 // WebCrypto and reflect-metadata layer); what it cannot say (strict DER, the exact form of each time) and
-// what the revocation policy decides stays here. What the policy asks of a parsed CRL: crl-checks.ts.
+// what the revocation policy decides stays here. What the policy asks of a parsed CRL: crl-checks.ts; what a
+// parsed CRL holds: crl-types.ts.
 
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { CertificateList, Version, type AlgorithmIdentifier, type Extension, type RevokedCertificate as ListedCertificate } from '@peculiar/asn1-x509';
 import { Asn1Error, decodeBitString, decodeInteger, isUniversal, readDer, sequenceOf, TAG, type Asn1Node } from './asn1.js';
+import {
+  CrlError, MAX_CRL_BYTES, SIGNATURE_ALGORITHMS, serialKey, type Crl, type CrlScope, type RevokedCertificate, type SignatureAlgorithm,
+} from './crl-types.js';
 import { nameText } from './x509.js';
 
-export class CrlError extends Error {
-  override readonly name = 'CrlError';
-}
+export {
+  CrlError, MAX_CRL_BYTES, SIGNATURE_ALGORITHMS, serialKey, type Crl, type CrlScope, type RevokedCertificate, type SignatureAlgorithm,
+} from './crl-types.js';
 
-/** A CRL file far larger than this is not a CA's CRL (the GlobalSign ones of the MDS chain are a few kB). */
-export const MAX_CRL_BYTES = 32 * 1024 * 1024;
 /** RFC 5280 §4.1.2.2 allows 20 octets; real CAs have shipped a few more, hostile input many more. */
 const MAX_SERIAL_BYTES = 64;
 /** PEM blocks one file may hold. */
 const MAX_PEM_BLOCKS = 64;
-
-/** The signature algorithms a CRL may be signed with (the ones certificates of the MDS chain use). */
-export interface SignatureAlgorithm {
-  readonly name: string;
-  readonly hash: string | null;
-  readonly kind: 'ecdsa' | 'rsa' | 'eddsa';
-}
-
-export const SIGNATURE_ALGORITHMS: Record<string, SignatureAlgorithm> = {
-  '1.2.840.10045.4.3.2': { name: 'ecdsa-with-SHA256', hash: 'sha256', kind: 'ecdsa' },
-  '1.2.840.10045.4.3.3': { name: 'ecdsa-with-SHA384', hash: 'sha384', kind: 'ecdsa' },
-  '1.2.840.10045.4.3.4': { name: 'ecdsa-with-SHA512', hash: 'sha512', kind: 'ecdsa' },
-  '1.2.840.113549.1.1.11': { name: 'sha256WithRSAEncryption', hash: 'sha256', kind: 'rsa' },
-  '1.2.840.113549.1.1.12': { name: 'sha384WithRSAEncryption', hash: 'sha384', kind: 'rsa' },
-  '1.2.840.113549.1.1.13': { name: 'sha512WithRSAEncryption', hash: 'sha512', kind: 'rsa' },
-  '1.3.101.112': { name: 'Ed25519', hash: null, kind: 'eddsa' },
-};
 
 const OID = {
   CRL_NUMBER: '2.5.29.20',
@@ -52,37 +37,6 @@ const OID = {
 const KNOWN_CRL_EXTENSIONS: ReadonlySet<string> = new Set([
   OID.CRL_NUMBER, OID.ISSUING_DISTRIBUTION_POINT, OID.AUTHORITY_KEY_IDENTIFIER, OID.FRESHEST_CRL, OID.AUTHORITY_INFO_ACCESS,
 ]);
-
-/** Which certificates of its issuer a CRL covers (its issuingDistributionPoint, RFC 5280 §5.2.5). */
-export type CrlScope = 'all' | 'end-entity' | 'ca';
-
-export interface RevokedCertificate {
-  /** The serial number as upper-case hex, leading zero octets removed (see serialKey). */
-  readonly serial: string;
-  readonly revocationDate: Date;
-}
-
-export interface Crl {
-  /** Where the CRL came from (file name, PEM block number), for messages. */
-  readonly label: string;
-  readonly der: Buffer;
-  readonly version: 1 | 2;
-  /** The issuer Name exactly as encoded (DER). */
-  readonly issuer: Buffer;
-  /** The issuer Name as text (C=US, O=…, CN=…), for messages. */
-  readonly issuerText: string;
-  readonly thisUpdate: Date;
-  /** Absent in the CRL = null (RFC 5280 requires it; such a CRL cannot be known to be current). */
-  readonly nextUpdate: Date | null;
-  readonly crlNumber: bigint | null;
-  readonly scope: CrlScope;
-  /** The listed certificates, by serial key. Entry extensions (reason codes, …) are not read. */
-  readonly revoked: ReadonlyMap<string, RevokedCertificate>;
-  readonly signatureAlgorithm: string;
-  /** The signed part (tbsCertList, DER) and the signature over it. */
-  readonly tbs: Buffer;
-  readonly signature: Buffer;
-}
 
 // --- parsing ---
 
@@ -272,16 +226,4 @@ function readIssuingDistributionPoint(value: Buffer, label: string): CrlScope {
   }
   if (userOnly && caOnly) throw new CrlError(`${label} claims to cover only end-entity and only CA certificates`);
   return userOnly ? 'end-entity' : caOnly ? 'ca' : 'all';
-}
-
-// --- shared with crl-checks.ts ---
-
-/**
- * A serial number as a comparison key: upper-case hex of the INTEGER's content octets without leading
- * zero octets, so the DER sign octet (00 before a high bit) and redundant zeros do not matter.
- */
-export function serialKey(content: Uint8Array): string {
-  let start = 0;
-  while (start < content.length - 1 && content[start] === 0) start++;
-  return Buffer.from(content.subarray(start)).toString('hex').toUpperCase();
 }
