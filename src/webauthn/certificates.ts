@@ -1,81 +1,16 @@
 // X.509 certification paths for attestation (RFC 5280 §6, simplified to what attestation needs):
 // the leaf is x5c[0]; the other certificates may come in any order; the path ends at a trust anchor
 // (trusted) or at a certificate nobody given here issued (untrusted, which policy may still accept).
-// Every way a chain is broken has its own error name, so an integrator learns what to fix.
+// Every way a chain is broken has its own error name, so an integrator learns what to fix. Reading one
+// certificate (parseCertificate): x509.ts.
 
-import { X509Certificate, type KeyObject } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import { FidoError } from '../errors.js';
 import { Asn1Error, children, decodeBitString, decodeBoolean, decodeSmallInteger, isUniversal, readDer, readNode, TAG } from './asn1.js';
 import { findExtension } from './x509.js';
 
 /** More certificates than this in one path is hostile input, not a real attestation. */
 const MAX_PATH = 8;
-
-/**
- * Parses a DER certificate, repairing the one quirk real authenticators are known to ship that OpenSSL
- * refuses to verify: a signature BIT STRING that claims unused bits (early YubiKey U2F batches). The
- * signature octets are complete, so the count is set to zero; the signed TBSCertificate is untouched.
- */
-export function parseCertificate(der: Uint8Array, label = 'certificate'): X509Certificate {
-  const bytes = Buffer.from(der);
-  let repaired: Buffer = bytes;
-  try {
-    repaired = withZeroUnusedSignatureBits(bytes);
-  } catch (err) {
-    if (!(err instanceof Asn1Error)) throw err;
-    // Not even lenient DER: let OpenSSL give its verdict below.
-  }
-  let cert: X509Certificate;
-  try {
-    cert = new X509Certificate(repaired);
-  } catch {
-    throw new FidoError('CERTIFICATE_UNREADABLE', `${label} is not a DER X.509 certificate`);
-  }
-  certificatePublicKey(cert, label); // a certificate whose key cannot be imported is unreadable too
-  return cert;
-}
-
-/**
- * The certificate's public key. OpenSSL parses a certificate without decoding its key, and
- * X509Certificate.publicKey throws on a malformed one: this turns that into CERTIFICATE_UNREADABLE.
- */
-export function certificatePublicKey(cert: X509Certificate, label = 'certificate'): KeyObject {
-  try {
-    return cert.publicKey;
-  } catch {
-    throw new FidoError('CERTIFICATE_UNREADABLE', `${label} holds a public key that cannot be decoded`);
-  }
-}
-
-/**
- * The DER as parseCertificate reads it (the unused-bits quirk repaired), for comparing certificate bytes
- * from elsewhere (a metadata status report) with a parsed chain's `raw`. Unreadable bytes come back as given.
- */
-export function repairedCertificateDer(der: Buffer): Buffer {
-  try {
-    return withZeroUnusedSignatureBits(der);
-  } catch (err) {
-    if (err instanceof Asn1Error) return der;
-    throw err;
-  }
-}
-
-function withZeroUnusedSignatureBits(der: Buffer): Buffer {
-  const lenient = { lenientLengths: true };
-  const outer = readDer(der, lenient);
-  const parts = children(outer, lenient);
-  const signature = parts[2];
-  if (parts.length !== 3 || !signature || !isUniversal(signature, TAG.BIT_STRING) || signature.value.length < 2) return der;
-  if (signature.value[0] === 0) return der;
-  const copy = Buffer.from(der);
-  const offset = signature.value.byteOffset - der.byteOffset;
-  copy[offset] = 0;
-  return copy;
-}
-
-export function parseCertificates(ders: readonly Uint8Array[], label = 'x5c'): X509Certificate[] {
-  return ders.map((der, i) => parseCertificate(der, `${label}[${i}]`));
-}
 
 // --- validity ---
 

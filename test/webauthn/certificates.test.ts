@@ -1,7 +1,8 @@
 // Certification paths for attestation: order tolerance, DER quirks, and one error name per way a chain fails.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPath, findAnchor, parseCertificate, verifyPathInternals } from '../../src/webauthn/certificates.js';
+import { buildPath, findAnchor, verifyPathInternals } from '../../src/webauthn/certificates.js';
+import { parseCertificate } from '../../src/webauthn/x509.js';
 import { FidoError } from '../../src/errors.js';
 import { createChain, createIntermediate, createLeaf, createRoot } from '../support/pki.js';
 

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { FidoError } from '../../src/errors.js';
 import type { AttestationOutcome } from '../../src/webauthn/attestation/types.js';
 import { attestationKeyIdentifier, indexMetadata, verifyMetadataBlob, ZERO_AAGUID } from '../../src/webauthn/metadata/index.js';
-import { parseCertificate } from '../../src/webauthn/certificates.js';
+import { parseCertificate } from '../../src/webauthn/x509.js';
 import { createTrustEvaluator, loadTrustEvaluator, type TrustPolicyData } from '../../src/webauthn/trust.js';
 import { minimalApp } from '../config/support.js';
 import { blobPayload, createTestMds, createTestMdsCrls, mdsEntry, type EntryOptions } from '../support/mds.js';

@@ -8,8 +8,7 @@ import { FidoError, type ErrorName } from '../../errors.js';
 import {
   Asn1Error, children, decodeInteger, decodeOctetString, expectUniversal, isContext, readDer, sequenceOf, TAG, type Asn1Node,
 } from '../asn1.js';
-import { findExtension } from '../x509.js';
-import { certificatePublicKey } from '../certificates.js';
+import { findExtension, certificatePublicKey } from '../x509.js';
 import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { ANDROID_KEY_ROOT_CERTIFICATES } from '../roots/index.js';
 import { readAlg, readSig, readX5c, signedData } from './fields.js';

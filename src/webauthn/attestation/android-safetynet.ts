@@ -5,7 +5,7 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import { FidoError, type ErrorName } from '../../errors.js';
 import { decodeCompactJws, headerCertificates, isSupportedJwsAlgorithm, verifyJwsSignature } from '../metadata/blob.js';
-import { certificatePublicKey } from '../certificates.js';
+import { certificatePublicKey } from '../x509.js';
 import { ANDROID_SAFETYNET_ROOT_CERTIFICATES } from '../roots/index.js';
 import { signedData } from './fields.js';
 import type { AttestationFormat, AttestationOutcome } from './types.js';

@@ -5,8 +5,7 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import { FidoError, type ErrorName } from '../../errors.js';
 import { Asn1Error, children, decodeOctetString, isContext, readDer, sequenceOf } from '../asn1.js';
-import { findExtension } from '../x509.js';
-import { certificatePublicKey } from '../certificates.js';
+import { findExtension, certificatePublicKey } from '../x509.js';
 import { APPLE_ROOT_CERTIFICATES } from '../roots/index.js';
 import { readX5c, signedData } from './fields.js';
 import type { AttestationFormat, AttestationOutcome } from './types.js';

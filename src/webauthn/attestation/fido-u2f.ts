@@ -2,7 +2,7 @@
 // P-256 attestation certificate over 0x00 ‖ rpIdHash ‖ clientDataHash ‖ credentialId ‖ 0x04 ‖ x ‖ y.
 
 import { FidoError } from '../../errors.js';
-import { certificatePublicKey } from '../certificates.js';
+import { certificatePublicKey } from '../x509.js';
 import { verifySignature } from '../cose.js';
 import { readSig, readX5c } from './fields.js';
 import type { AttestationFormat } from './types.js';

@@ -5,7 +5,7 @@
 
 import type { X509Certificate } from 'node:crypto';
 import { FidoError } from '../../errors.js';
-import { parseCertificate } from '../certificates.js';
+import { parseCertificate } from '../x509.js';
 import type { CborValue } from '../types.js';
 
 /** The most certificates an x5c may carry: a leaf and a few intermediates; more is hostile. */

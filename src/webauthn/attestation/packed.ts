@@ -5,8 +5,8 @@
 import type { X509Certificate } from 'node:crypto';
 import { FidoError } from '../../errors.js';
 import { Asn1Error, decodeOctetString, readDer } from '../asn1.js';
-import { certificateParts, decodeName } from '../x509.js';
-import { certificatePublicKey, claimsCa } from '../certificates.js';
+import { certificateParts, decodeName, certificatePublicKey } from '../x509.js';
+import { claimsCa } from '../certificates.js';
 import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { readAlg, readOptionalX5c, readSig, signedData } from './fields.js';
 import type { AttestationFormat, AttestationInput, AttestationOutcome } from './types.js';

@@ -5,7 +5,7 @@
 
 import { createHash, type X509Certificate } from 'node:crypto';
 import { FidoError } from '../../errors.js';
-import { certificatePublicKey } from '../certificates.js';
+import { certificatePublicKey } from '../x509.js';
 import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { readAlg, readSig, readX5c, signedData } from './fields.js';
 import { checkAikCertificate } from './tpm-aik.js';

@@ -7,7 +7,8 @@ import { constants, createHash, verify, type KeyObject, type X509Certificate } f
 import { FidoError } from '../../errors.js';
 import { decodeBase64url } from '../../util/base64url.js';
 import { decodeBitString, readDer, sequenceOf } from '../asn1.js';
-import { buildPath, certificatePublicKey, parseCertificate, repairedCertificateDer } from '../certificates.js';
+import { buildPath } from '../certificates.js';
+import { certificatePublicKey, parseCertificate, repairedCertificateDer } from '../x509.js';
 import type { Crl } from '../crl.js';
 import { checkChainRevocation } from './revocation.js';
 import type { MetadataBlob, MetadataEntry, StatusReport } from './types.js';
