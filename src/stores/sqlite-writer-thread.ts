@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from './sqlite-open.js';
 import { failure, GroupCommit } from './sqlite-group-commit.js';
-import type { WriterMessage, WriterReply, WriterRequest, WriterThreadData } from './sqlite-writer.js';
+import type { WriterMessage, WriterReply, WriterRequest, WriterThreadData } from './sqlite-writer-types.js';
 import type { SqliteWriteParams } from './sqlite-writes.js';
 
 const port = parentPort!;

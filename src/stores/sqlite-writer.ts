@@ -11,6 +11,7 @@
 //   blocks the process (better-sqlite3 is synchronous), but no second heap.
 // `auto` (the default, resolveWriterMode) picks between them by the cores the process may use; BENCHMARKS.md
 // measures both side by side, and docs/storage.md says why.
+// Its interface, options and the thread's messages: sqlite-writer-types.ts (re-exported here).
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -18,37 +19,15 @@ import { openSqliteDatabase } from './sqlite-open.js';
 import { GroupCommit, type WriteOutcome } from './sqlite-group-commit.js';
 import { StoreUnavailableError } from '../errors.js';
 import type { SqliteWriteName, SqliteWriteParams } from './sqlite-writes.js';
+import {
+  SqliteWriteError, type SqliteWriter, type SqliteWriterMode, type SqliteWriterOptions, type SqliteWriterStats, type WriterMessage,
+  type WriterReply, type WriterRequest, type WriterThreadData,
+} from './sqlite-writer-types.js';
 
 export type { WriteFailure } from './sqlite-group-commit.js';
-
-export interface WriterThreadData {
-  readonly path: string;
-  readonly busyTimeoutMs: number;
-  /** At most this many writes per transaction (a bound on how long one flush holds the write lock). */
-  readonly maxGroup: number;
-}
-
-export type WriterRequest =
-  | { readonly kind: 'write'; readonly id: number; readonly name: SqliteWriteName; readonly params: SqliteWriteParams }
-  | { readonly kind: 'ping'; readonly id: number }
-  | { readonly kind: 'close'; readonly id: number };
-
-/**
- * What crosses between the threads: requests and replies travel in arrays, one message per event-loop turn
- * (per group on the way back), because each postMessage costs far more than cloning one more small object.
- */
-export type WriterMessage = readonly WriterRequest[];
-
-/** The transaction that carried a write is `group` (0 for pings and the thread's ready message). */
-export type WriterReply = { readonly id: number } & WriteOutcome;
-
-/** What the writer has committed so far: `writes / groups` is the average group size (flushes saved). */
-export interface SqliteWriterStats {
-  readonly writes: number;
-  readonly groups: number;
-}
-
-export type SqliteWriterMode = 'thread' | 'inline';
+export {
+  SqliteWriteError, type SqliteWriter, type SqliteWriterMode, type SqliteWriterOptions, type SqliteWriterStats,
+} from './sqlite-writer-types.js';
 
 /**
  * What `sqliteWriter: "auto"` (the default) runs: the thread only when the process may use a second core.
@@ -62,36 +41,6 @@ export function resolveWriterMode(setting: SqliteWriterMode | 'auto', cores: num
   return cores >= 2 ? 'thread' : 'inline';
 }
 
-export interface SqliteWriterOptions {
-  /** Default `thread`. */
-  readonly mode?: SqliteWriterMode;
-  readonly busyTimeoutMs?: number;
-  readonly maxGroup?: number;
-  /** How long opening (and closing) may take before it counts as failed. Default 15 s. */
-  readonly startTimeoutMs?: number;
-}
-
-/** An error of one write that is not an outage: kept with SQLite's code (a bug or a constraint: HTTP 500). */
-export class SqliteWriteError extends Error {
-  readonly code: string | null;
-  constructor(message: string, code: string | null) {
-    super(message);
-    this.name = 'SqliteWriteError';
-    this.code = code;
-  }
-}
-
-export interface SqliteWriter {
-  /** Where the group commit runs. */
-  readonly mode: SqliteWriterMode;
-  /** Runs one named write; resolves to the number of rows it changed, after its transaction committed. */
-  run(name: SqliteWriteName, params: SqliteWriteParams): Promise<number>;
-  /** Resolves when the writer's connection answers (readiness). */
-  ping(): Promise<void>;
-  /** Commits what is queued, then closes. Idempotent; later writes fail with StoreUnavailableError. */
-  close(): Promise<void>;
-  stats(): SqliteWriterStats;
-}
 
 /** Opens the writer for the database file at `path` (creating and migrating it like any store). */
 export async function openSqliteWriter(path: string, options: SqliteWriterOptions = {}): Promise<SqliteWriter> {
