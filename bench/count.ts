@@ -51,22 +51,39 @@ const TIMEOUT_MS = 300_000;
 
 async function call(agent: http.Agent, target: Target, path: string, body: unknown): Promise<Record<string, any>> {
   const reply = await postJson(agent, target, path, body, TIMEOUT_MS);
-  if (reply.status !== 200 || reply.body.status !== 'ok') throw new Error(`${path}: HTTP ${reply.status} ${JSON.stringify(reply.body.errorMessage)}`);
+  if (reply.status !== 200 || reply.body.status !== 'ok')
+    throw new Error(`${path}: HTTP ${reply.status} ${JSON.stringify(reply.body.errorMessage)}`);
   return reply.body;
 }
 
 async function register(agent: http.Agent, target: Target, username: string, key: KeyPair): Promise<Credential> {
   const options = await call(agent, target, '/api/attestation/options', {
-    username, displayName: username, attestation: 'none', authenticatorSelection: { userVerification: 'preferred', requireResidentKey: false },
+    username,
+    displayName: username,
+    attestation: 'none',
+    authenticatorSelection: { userVerification: 'preferred', requireResidentKey: false },
   });
-  const { json, credential } = authenticator.register(options.challenge as string, options.user.id as string, key, 'none');
+  const { json, credential } = authenticator.register(
+    options.challenge as string,
+    options.user.id as string,
+    key,
+    'none',
+  );
   await call(agent, target, '/api/attestation/result', json);
   return credential;
 }
 
 async function authenticate(agent: http.Agent, target: Target, user: FlowUser): Promise<void> {
-  const options = await call(agent, target, '/api/assertion/options', { username: user.username, userVerification: 'preferred' });
-  await call(agent, target, '/api/assertion/result', authenticator.assert(options.challenge as string, user.credential));
+  const options = await call(agent, target, '/api/assertion/options', {
+    username: user.username,
+    userVerification: 'preferred',
+  });
+  await call(
+    agent,
+    target,
+    '/api/assertion/result',
+    authenticator.assert(options.challenge as string, user.credential),
+  );
 }
 
 /** Runs `total` operations at FLOWS concurrent ceremonies; throws on the first failure. */
@@ -75,13 +92,15 @@ async function run(target: Target, users: readonly FlowUser[], total: number): P
   let left = total;
   let n = 0;
   try {
-    await Promise.all(Array.from({ length: FLOWS }, async (_, i) => {
-      while (left > 0) {
-        left -= 1;
-        if (values.op === 'auth') await authenticate(agent, target, users[i]!);
-        else await register(agent, target, freshUsername(`reg${i}`), keys[n++ % keys.length]!);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: FLOWS }, async (_, i) => {
+        while (left > 0) {
+          left -= 1;
+          if (values.op === 'auth') await authenticate(agent, target, users[i]!);
+          else await register(agent, target, freshUsername(`reg${i}`), keys[n++ % keys.length]!);
+        }
+      }),
+    );
   } finally {
     agent.destroy();
   }
@@ -110,13 +129,18 @@ async function count(spec: string): Promise<number> {
     cwd: dir.path,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      PATH: process.env.PATH ?? '', NODE_ENV: 'production', PASSKEY_ADMIN_ENABLED: 'false',
-      PASSKEY_USER_HANDLE_KEY: randomBytes(32).toString('base64'), PASSKEY_LOCAL_BLOB_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      PASSKEY_ADMIN_ENABLED: 'false',
+      PASSKEY_USER_HANDLE_KEY: randomBytes(32).toString('base64'),
+      PASSKEY_LOCAL_BLOB_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       ...(head === 'ours' ? {} : { PASSKEY_SQLITE_WRITER: head.slice('ours:'.length) }),
     },
   });
   let output = '';
-  const keep = (chunk: Buffer) => { output = (output + chunk.toString()).slice(-20_000); };
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
@@ -163,7 +187,9 @@ for (let r = 0; r < REPEAT; r++) {
   for (const spec of r % 2 === 0 ? servers : [...servers].reverse()) {
     const ir = await count(spec);
     results.get(spec)!.push(ir / OPS);
-    console.log(`${spec}: ${(ir / OPS / 1e3).toFixed(1)} k instructions per ${values.op} (${OPS} ops, ${FLOWS} flows, after ${WARMUP})`);
+    console.log(
+      `${spec}: ${(ir / OPS / 1e3).toFixed(1)} k instructions per ${values.op} (${OPS} ops, ${FLOWS} flows, after ${WARMUP})`,
+    );
   }
 }
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -39,10 +39,13 @@ const DEADLINE = Date.now() + Math.max(10, Math.min(3600, Number(values['max-sec
 
 const dir = values.store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'enumeration-')) : undefined;
 let clock: () => number = Date.now;
-const h = dir === undefined ? new Harness() : new Harness({
-  credentials: await openSqliteCredentialStore(join(dir, 'service.db')),
-  challenges: await openSqliteChallengeStore(join(dir, 'service.db'), { clock: () => clock() }),
-});
+const h =
+  dir === undefined
+    ? new Harness()
+    : new Harness({
+        credentials: await openSqliteCredentialStore(join(dir, 'service.db')),
+        challenges: await openSqliteChallengeStore(join(dir, 'service.db'), { clock: () => clock() }),
+      });
 clock = h.clock.now;
 const known = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`known${i}`)));
 const unknown = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`unknown${i}`)));
@@ -79,26 +82,40 @@ async function resultCall(flow: Flow): Promise<number> {
   const body = { ...made, id: offered, rawId: offered };
   const [us, res] = await timed(() => h.post('/api/assertion/result', body));
   const name = res.json().errorMessage?.[0];
-  if (name !== 'ASSERTION_SIGNATURE_VERIFICATION_FAIL') throw new Error(`expected ASSERTION_SIGNATURE_VERIFICATION_FAIL, got ${res.body}`);
+  if (name !== 'ASSERTION_SIGNATURE_VERIFICATION_FAIL')
+    throw new Error(`expected ASSERTION_SIGNATURE_VERIFICATION_FAIL, got ${res.body}`);
   return us;
 }
 
 async function compare(label: string, call: (flow: Flow) => Promise<number>) {
   // Warm-up: the JIT, the remembered stand-ins and key caches, for both kinds alike.
-  for (let i = 0; i < Math.min(500, N); i++) { await call(known[i % USERS]!); await call(unknown[i % USERS]!); }
+  for (let i = 0; i < Math.min(500, N); i++) {
+    await call(known[i % USERS]!);
+    await call(unknown[i % USERS]!);
+  }
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < N && Date.now() < DEADLINE; i++) {
     const k = known[i % USERS]!;
     const u = unknown[i % USERS]!;
-    if (i % 2 === 0) { a.push(await call(k)); b.push(await call(u)); } else { b.push(await call(u)); a.push(await call(k)); }
+    if (i % 2 === 0) {
+      a.push(await call(k));
+      b.push(await call(u));
+    } else {
+      b.push(await call(u));
+      a.push(await call(k));
+    }
   }
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   const { d, p } = ksTwoSample(a, b);
-  console.log(`${label.padEnd(34)} n=${a.length}+${b.length}  median registered ${median(a).toFixed(1)} µs, unknown ${median(b).toFixed(1)} µs  KS D=${d.toFixed(4)} p=${p.toPrecision(3)}`);
+  console.log(
+    `${label.padEnd(34)} n=${a.length}+${b.length}  median registered ${median(a).toFixed(1)} µs, unknown ${median(b).toFixed(1)} µs  KS D=${d.toFixed(4)} p=${p.toPrecision(3)}`,
+  );
 }
 
-console.log(`enumeration: ${USERS} registered and ${USERS} unknown users, ${values.store} stores, N=${N} interleaved calls of each kind per row`);
+console.log(
+  `enumeration: ${USERS} registered and ${USERS} unknown users, ${values.store} stores, N=${N} interleaved calls of each kind per row`,
+);
 if (values.only !== 'result') await compare('assertion options', optionsCall);
 if (values.only !== 'options') await compare('assertion result, bad signature', resultCall);
 if (dir !== undefined) rmSync(dir, { recursive: true, force: true });

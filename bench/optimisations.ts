@@ -25,7 +25,12 @@ const SECONDS = Math.max(0.5, Math.min(30, Number(values.seconds)));
 const AUTH_IN_VERIFIES = 170 / 46;
 
 type Op = (i: number) => unknown;
-interface Row { readonly name: string; readonly perAuth: number; readonly with: Op; readonly without: Op }
+interface Row {
+  readonly name: string;
+  readonly perAuth: number;
+  readonly with: Op;
+  readonly without: Op;
+}
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const data = randomBytes(200);
@@ -41,11 +46,26 @@ const pool = pooledRandomBytes();
 const b64 = (n: number) => randomBytes(n).toString('base64url');
 const optionsBody = JSON.stringify({ username: users[0], userVerification: 'preferred' });
 const resultBody = JSON.stringify({
-  id: b64(32), rawId: b64(32), type: 'public-key',
-  response: { clientDataJSON: b64(134), authenticatorData: b64(37), signature: b64(71), userHandle: b64(32) }, clientExtensionResults: {},
+  id: b64(32),
+  rawId: b64(32),
+  type: 'public-key',
+  response: { clientDataJSON: b64(134), authenticatorData: b64(37), signature: b64(71), userHandle: b64(32) },
+  clientExtensionResults: {},
 });
-const rawHeaders = ['Host', '127.0.0.1:8080', 'User-Agent', `Vendor AppID: ${CLIENT}`, 'Origin', 'https://bench.example.test',
-  'Content-Type', 'application/json', 'Content-Length', '612', 'Connection', 'keep-alive'];
+const rawHeaders = [
+  'Host',
+  '127.0.0.1:8080',
+  'User-Agent',
+  `Vendor AppID: ${CLIENT}`,
+  'Origin',
+  'https://bench.example.test',
+  'Content-Type',
+  'application/json',
+  'Content-Length',
+  '612',
+  'Connection',
+  'keep-alive',
+];
 /** A request as node:http's parser hands it over (its header lines added the parser's way). */
 const arrived = (): IncomingMessage => {
   const req = new IncomingMessage(socket) as IncomingMessage & { _addHeaderLines(lines: string[], n: number): void };
@@ -55,10 +75,16 @@ const arrived = (): IncomingMessage => {
 const NEEDED = ['user-agent', 'content-type', 'origin', 'content-length'];
 const socket = new Socket();
 const bucketOf = (clientId: string) => ({ key: `app:${clientId}`, rule: { burst: 10, perSecond: 5 } });
-const addressOf = (address: string | null) => ({ key: `addr:${addressKey(address)}`, rule: { burst: 10, perSecond: 5 } });
+const addressOf = (address: string | null) => ({
+  key: `addr:${addressKey(address)}`,
+  rule: { burst: 10, perSecond: 5 },
+});
 class BoundedMemo<K, V> {
   readonly #values = new Map<K, V>();
-  constructor(private readonly max: number, private readonly compute: (key: K) => V) {}
+  constructor(
+    private readonly max: number,
+    private readonly compute: (key: K) => V,
+  ) {}
   get(key: K): V {
     if (this.#values.has(key)) return this.#values.get(key) as V;
     const value = this.compute(key);
@@ -71,36 +97,65 @@ class BoundedMemo<K, V> {
 const appMemo = new BoundedMemo(10_000, bucketOf);
 const addressMemo = new BoundedMemo(10_000, addressOf);
 const record: CeremonyRecord = {
-  challenge: b64(32), clientId: CLIENT, variant: 'standard', type: 'authentication', username: users[0]!, userHandle: b64(32),
-  userVerification: 'preferred', origin: 'https://bench.example.test', allowCredentials: [b64(32)], expiresAt: Date.now() + 60_000,
+  challenge: b64(32),
+  clientId: CLIENT,
+  variant: 'standard',
+  type: 'authentication',
+  username: users[0]!,
+  userHandle: b64(32),
+  userVerification: 'preferred',
+  origin: 'https://bench.example.test',
+  allowCredentials: [b64(32)],
+  expiresAt: Date.now() + 60_000,
 };
 
 const rows: Row[] = [
   {
-    name: 'CSPRNG pool: the challenge\'s 32 bytes from a 4 KiB pool (without: crypto.randomBytes(32))', perAuth: 1,
-    with: () => pool(32), without: () => randomBytes(32),
+    name: "CSPRNG pool: the challenge's 32 bytes from a 4 KiB pool (without: crypto.randomBytes(32))",
+    perAuth: 1,
+    with: () => pool(32),
+    without: () => randomBytes(32),
   },
   {
-    name: 'user-handle memo: HMAC remembered per (Client ID, username) (without: the HMAC every options call)', perAuth: 1,
-    with: (i) => remembered(handles, `${CLIENT}\u0000${users[i & 31]}`, 4096, () => createHmac('sha256', key).update(`${CLIENT}\u0000${users[i & 31]}`, 'utf8').digest('base64url')),
-    without: (i) => createHmac('sha256', key).update(`${CLIENT}\u0000${users[i & 31]}`, 'utf8').digest('base64url'),
+    name: 'user-handle memo: HMAC remembered per (Client ID, username) (without: the HMAC every options call)',
+    perAuth: 1,
+    with: (i) =>
+      remembered(handles, `${CLIENT}\u0000${users[i & 31]}`, 4096, () =>
+        createHmac('sha256', key)
+          .update(`${CLIENT}\u0000${users[i & 31]}`, 'utf8')
+          .digest('base64url'),
+      ),
+    without: (i) =>
+      createHmac('sha256', key)
+        .update(`${CLIENT}\u0000${users[i & 31]}`, 'utf8')
+        .digest('base64url'),
   },
   {
-    name: 'RP ID hash memo: SHA-256 of the RP ID remembered (without: hashed every result call)', perAuth: 1,
+    name: 'RP ID hash memo: SHA-256 of the RP ID remembered (without: hashed every result call)',
+    perAuth: 1,
     with: () => {
       let hash = rpIdHashes.get('bench.example.test');
-      if (hash === undefined) rpIdHashes.set('bench.example.test', (hash = createHash('sha256').update('bench.example.test', 'utf8').digest()));
+      if (hash === undefined)
+        rpIdHashes.set(
+          'bench.example.test',
+          (hash = createHash('sha256').update('bench.example.test', 'utf8').digest()),
+        );
       return hash;
     },
     without: () => createHash('sha256').update('bench.example.test', 'utf8').digest(),
   },
   {
-    name: 'bracket pre-scan: nesting scanned only past 16 brackets (without: every body scanned)', perAuth: 1,
-    with: () => [optionsBody, resultBody].map((text) => openingBrackets(text, MAX_JSON_DEPTH + 1) > MAX_JSON_DEPTH && nestingDepth(text) > MAX_JSON_DEPTH),
+    name: 'bracket pre-scan: nesting scanned only past 16 brackets (without: every body scanned)',
+    perAuth: 1,
+    with: () =>
+      [optionsBody, resultBody].map(
+        (text) => openingBrackets(text, MAX_JSON_DEPTH + 1) > MAX_JSON_DEPTH && nestingDepth(text) > MAX_JSON_DEPTH,
+      ),
     without: () => [optionsBody, resultBody].map((text) => nestingDepth(text) > MAX_JSON_DEPTH),
   },
   {
-    name: 'raw header scan: four headers read from rawHeaders (without: headersDistinct), per request', perAuth: 2,
+    name: 'raw header scan: four headers read from rawHeaders (without: headersDistinct), per request',
+    perAuth: 2,
     with: () => {
       const req = arrived();
       return NEEDED.map((name) => headerValues(req.rawHeaders, name));
@@ -111,14 +166,19 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'rate-limit memo: buckets remembered per Client ID and address (without: worked out per request)', perAuth: 2,
+    name: 'rate-limit memo: buckets remembered per Client ID and address (without: worked out per request)',
+    perAuth: 2,
     with: () => [appMemo.get(CLIENT), addressMemo.get('127.0.0.1')],
     without: () => [bucketOf(CLIENT), addressOf('127.0.0.1')],
   },
   {
-    name: 'memory challenge store: put copies field by field (without: object spread)', perAuth: 1,
+    name: 'memory challenge store: put copies field by field (without: object spread)',
+    perAuth: 1,
     with: () => copyByField(record),
-    without: () => ({ ...record, ...(record.allowCredentials !== undefined && { allowCredentials: [...record.allowCredentials] }) }),
+    without: () => ({
+      ...record,
+      ...(record.allowCredentials !== undefined && { allowCredentials: [...record.allowCredentials] }),
+    }),
   },
 ];
 
@@ -160,8 +220,15 @@ function headerValues(raw: readonly string[], name: string): string[] | undefine
 
 function copyByField(r: CeremonyRecord): CeremonyRecord {
   const copy: { -readonly [K in keyof CeremonyRecord]: CeremonyRecord[K] } = {
-    challenge: r.challenge, clientId: r.clientId, variant: r.variant, type: r.type, username: r.username,
-    userHandle: r.userHandle, userVerification: r.userVerification, origin: r.origin, expiresAt: r.expiresAt,
+    challenge: r.challenge,
+    clientId: r.clientId,
+    variant: r.variant,
+    type: r.type,
+    username: r.username,
+    userHandle: r.userHandle,
+    userVerification: r.userVerification,
+    origin: r.origin,
+    expiresAt: r.expiresAt,
   };
   if (r.allowCredentials !== undefined) copy.allowCredentials = [...r.allowCredentials];
   return copy;
@@ -189,12 +256,18 @@ for (let k = 0; k < SLICES; k++) {
 }
 const verifyMicros = perOp(totals[0]!);
 const authMicros = verifyMicros * AUTH_IN_VERIFIES;
-console.log(`raw P-256 verify: ${verifyMicros.toFixed(2)} µs; one authentication taken as ${AUTH_IN_VERIFIES.toFixed(2)} verifies = ${authMicros.toFixed(1)} µs\n`);
-console.log('| optimisation | with µs/op | without µs/op | × per authentication | saved µs per authentication | share of an authentication |');
+console.log(
+  `raw P-256 verify: ${verifyMicros.toFixed(2)} µs; one authentication taken as ${AUTH_IN_VERIFIES.toFixed(2)} verifies = ${authMicros.toFixed(1)} µs\n`,
+);
+console.log(
+  '| optimisation | with µs/op | without µs/op | × per authentication | saved µs per authentication | share of an authentication |',
+);
 console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
 rows.forEach((row, r) => {
   const withMicros = perOp(totals[1 + 2 * r]!);
   const withoutMicros = perOp(totals[2 + 2 * r]!);
   const saved = (withoutMicros - withMicros) * row.perAuth;
-  console.log(`| ${row.name} | ${withMicros.toFixed(3)} | ${withoutMicros.toFixed(3)} | ${row.perAuth} | ${saved.toFixed(2)} | ${((100 * saved) / authMicros).toFixed(2)} % |`);
+  console.log(
+    `| ${row.name} | ${withMicros.toFixed(3)} | ${withoutMicros.toFixed(3)} | ${row.perAuth} | ${saved.toFixed(2)} | ${((100 * saved) / authMicros).toFixed(2)} % |`,
+  );
 });

@@ -14,7 +14,16 @@
 import { parseArgs } from 'node:util';
 import { authLoad, emptyTotals, flowUsers, latencyOf, measured, regLoad, type Totals } from './lib/flows.js';
 import { pinSelf } from './lib/proc.js';
-import { BUILD, startComparison, startNull, startOurs, startOursWithoutHooks, tempDir, type Running, type WriterMode } from './lib/servers.js';
+import {
+  BUILD,
+  startComparison,
+  startNull,
+  startOurs,
+  startOursWithoutHooks,
+  tempDir,
+  type Running,
+  type WriterMode,
+} from './lib/servers.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,14 +49,23 @@ async function start(spec: string, dir: string): Promise<Running> {
   const NODE_ARGS = [...SHARED_NODE_ARGS, ...flags];
   const named = (server: Running): Running => ({ ...server, name: spec });
   switch (kind) {
-    case 'ours': return named(await startOurs(dir, NODE_ARGS, 'ours', spec, {}, build));
-    case 'ours:thread': case 'ours:inline':
-      return named(await startOurs(dir, NODE_ARGS, 'ours', spec, { PASSKEY_SQLITE_WRITER: kind.slice('ours:'.length) }, build));
-    case 'plain-thread': case 'plain-inline': case 'plain-none':
+    case 'ours':
+      return named(await startOurs(dir, NODE_ARGS, 'ours', spec, {}, build));
+    case 'ours:thread':
+    case 'ours:inline':
+      return named(
+        await startOurs(dir, NODE_ARGS, 'ours', spec, { PASSKEY_SQLITE_WRITER: kind.slice('ours:'.length) }, build),
+      );
+    case 'plain-thread':
+    case 'plain-inline':
+    case 'plain-none':
       return named(await startOursWithoutHooks(dir, NODE_ARGS, kind.slice('plain-'.length) as WriterMode, build));
-    case 'comparison': return named(await startComparison(dir, NODE_ARGS));
-    case 'null': return named(await startNull(dir, NODE_ARGS));
-    default: throw new Error(`unknown server ${spec}`);
+    case 'comparison':
+      return named(await startComparison(dir, NODE_ARGS));
+    case 'null':
+      return named(await startNull(dir, NODE_ARGS));
+    default:
+      throw new Error(`unknown server ${spec}`);
   }
 }
 
@@ -60,7 +78,8 @@ const servers: Running[] = [];
 try {
   servers.push(await start(values.a!, dirs[0]!.path), await start(values.b!, dirs[1]!.path));
   const users = await Promise.all(servers.map((s) => flowUsers(s, FLOWS)));
-  const load = (i: number, seconds: number) => (values.op === 'auth' ? authLoad(servers[i]!, users[i]!, seconds) : regLoad(servers[i]!, FLOWS, seconds));
+  const load = (i: number, seconds: number) =>
+    values.op === 'auth' ? authLoad(servers[i]!, users[i]!, seconds) : regLoad(servers[i]!, FLOWS, seconds);
   for (const i of [0, 1]) await load(i, 1.5)(); // warm-up: JIT, key cache, SQLite pages
   const slices: [Totals, Totals][] = [];
   for (let s = 0; s < SLICES; s++) {
@@ -69,20 +88,41 @@ try {
     slices.push(pair);
   }
   const ratios = slices.map(([a, b]) => micros(b) / micros(a));
-  console.log(`# ${values.op}: A = ${values.a}, B = ${values.b}; ${SLICES} slices of ${SECONDS} s each, ${FLOWS} flows`);
+  console.log(
+    `# ${values.op}: A = ${values.a}, B = ${values.b}; ${SLICES} slices of ${SECONDS} s each, ${FLOWS} flows`,
+  );
   console.log('| slice | A µs/op | B µs/op | B / A |\n| ---: | ---: | ---: | ---: |');
-  slices.forEach(([a, b], s) => console.log(`| ${s + 1} | ${micros(a).toFixed(1)} | ${micros(b).toFixed(1)} | ${ratios[s]!.toFixed(3)} |`));
-  const sum = (i: 0 | 1) => slices.reduce((t, pair) => ({
-    ...t, ops: t.ops + pair[i].ops, serverCpu: t.serverCpu + pair[i].serverCpu, failed: t.failed + pair[i].failed, runs: [...t.runs, ...pair[i].runs],
-  }), emptyTotals());
+  slices.forEach(([a, b], s) =>
+    console.log(`| ${s + 1} | ${micros(a).toFixed(1)} | ${micros(b).toFixed(1)} | ${ratios[s]!.toFixed(3)} |`),
+  );
+  const sum = (i: 0 | 1) =>
+    slices.reduce(
+      (t, pair) => ({
+        ...t,
+        ops: t.ops + pair[i].ops,
+        serverCpu: t.serverCpu + pair[i].serverCpu,
+        failed: t.failed + pair[i].failed,
+        runs: [...t.runs, ...pair[i].runs],
+      }),
+      emptyTotals(),
+    );
   const [a, b] = [sum(0), sum(1)];
-  console.log(`\nA: ${micros(a).toFixed(1)} µs/op over ${a.ops} ops (${a.failed} failed); B: ${micros(b).toFixed(1)} µs/op over ${b.ops} ops (${b.failed} failed)`);
-  console.log(`B / A: median ${median(ratios).toFixed(3)}, range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, totals ${(micros(b) / micros(a)).toFixed(3)}`);
+  console.log(
+    `\nA: ${micros(a).toFixed(1)} µs/op over ${a.ops} ops (${a.failed} failed); B: ${micros(b).toFixed(1)} µs/op over ${b.ops} ops (${b.failed} failed)`,
+  );
+  console.log(
+    `B / A: median ${median(ratios).toFixed(3)}, range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, totals ${(micros(b) / micros(a)).toFixed(3)}`,
+  );
   const result = values.op === 'auth' ? '/api/assertion/result' : '/api/attestation/result';
-  const latency = (t: Totals) => { const l = latencyOf(t, result); return `p50 ${l.p50.toFixed(1)} / p95 ${l.p95.toFixed(1)} / p99 ${l.p99.toFixed(1)} ms`; };
+  const latency = (t: Totals) => {
+    const l = latencyOf(t, result);
+    return `p50 ${l.p50.toFixed(1)} / p95 ${l.p95.toFixed(1)} / p99 ${l.p99.toFixed(1)} ms`;
+  };
   console.log(`${result}: A ${latency(a)}; B ${latency(b)}`);
   const p99OverP50 = (x: Totals, y: Totals) => latencyOf(x, result).p99 / latencyOf(y, result).p50;
-  console.log(`${result}: A's p99 ÷ B's p50 = ${p99OverP50(a, b).toFixed(2)}; B's p99 ÷ A's p50 = ${p99OverP50(b, a).toFixed(2)}`);
+  console.log(
+    `${result}: A's p99 ÷ B's p50 = ${p99OverP50(a, b).toFixed(2)}; B's p99 ÷ A's p50 = ${p99OverP50(b, a).toFixed(2)}`,
+  );
   if (a.failed + b.failed > 0) process.exitCode = 1;
 } finally {
   await Promise.all(servers.map((s) => s.close()));

@@ -14,9 +14,18 @@ import { parseArgs } from 'node:util';
 import { cpus, loadavg } from 'node:os';
 import { freshPrefix, freshSchema, POSTGRES_URL, REDIS_URL } from '../test/scale/support/backends.js';
 import { post, User } from '../test/scale/support/client.js';
-import { sharedSecretsEnv, startInstance, supportsOpsConfig, workDir, type Instance } from '../test/scale/support/service.js';
+import {
+  sharedSecretsEnv,
+  startInstance,
+  supportsOpsConfig,
+  workDir,
+  type Instance,
+} from '../test/scale/support/service.js';
 
-const UNLIMITED = { perApplication: { burst: 1_000_000, perSecond: 1_000_000 }, perAddress: { burst: 1_000_000, perSecond: 1_000_000 } };
+const UNLIMITED = {
+  perApplication: { burst: 1_000_000, perSecond: 1_000_000 },
+  perAddress: { burst: 1_000_000, perSecond: 1_000_000 },
+};
 
 interface Scenario {
   readonly name: string;
@@ -56,7 +65,11 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function measure(instances: readonly Instance[], users: readonly User[], seconds: number): Promise<{ ok: number; failed: number; latencies: number[] }> {
+async function measure(
+  instances: readonly Instance[],
+  users: readonly User[],
+  seconds: number,
+): Promise<{ ok: number; failed: number; latencies: number[] }> {
   const latencies: number[] = [];
   let ok = 0;
   let failed = 0;
@@ -157,13 +170,23 @@ try {
 }
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
-const load = loadavg().map((l) => l.toFixed(1)).join(' ');
-console.log(`\nAuthentications (assertion options + result, ES256) per second — ${cpus().length} × ${cpu}, Node ${process.version}`);
-console.log(`${ROUNDS} rounds × ${SECONDS} s per setup, alternating, after a 2 s warm-up; ${CONCURRENCY} concurrent clients, ${Math.max(USERS, CONCURRENCY)} users; load average at the end ${load}\n`);
+const load = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ');
+console.log(
+  `\nAuthentications (assertion options + result, ES256) per second — ${cpus().length} × ${cpu}, Node ${process.version}`,
+);
+console.log(
+  `${ROUNDS} rounds × ${SECONDS} s per setup, alternating, after a 2 s warm-up; ${CONCURRENCY} concurrent clients, ${Math.max(USERS, CONCURRENCY)} users; load average at the end ${load}\n`,
+);
 console.log('| Setup | Authentications/s (median) | per round | p50 ms | p95 ms | p99 ms | Failed |');
 console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: |');
 for (const r of results) {
   const sorted = r.latencies.sort((a, b) => a - b);
-  console.log(`| ${r.scenario.name} | ${median(r.rates).toFixed(0)} | ${r.rates.map((x) => x.toFixed(0)).join(' / ')} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 95).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${r.failures} |`);
+  console.log(
+    `| ${r.scenario.name} | ${median(r.rates).toFixed(0)} | ${r.rates.map((x) => x.toFixed(0)).join(' / ')} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 95).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${r.failures} |`,
+  );
 }
-console.log(`\n${JSON.stringify(results.map((r) => ({ setup: r.scenario.name, perSecond: median(r.rates), rounds: r.rates, failed: r.failures })))}`);
+console.log(
+  `\n${JSON.stringify(results.map((r) => ({ setup: r.scenario.name, perSecond: median(r.rates), rounds: r.rates, failed: r.failures })))}`,
+);

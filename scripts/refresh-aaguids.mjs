@@ -7,10 +7,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const candidates = ['../dist/authenticators/index.js', '../.build/src/authenticators/index.js']
-  .map((path) => fileURLToPath(new URL(path, import.meta.url)));
+const candidates = ['../dist/authenticators/index.js', '../.build/src/authenticators/index.js'].map((path) =>
+  fileURLToPath(new URL(path, import.meta.url)),
+);
 // The newer of the two builds (an old dist/ next to a fresh test build, or the other way round).
-const built = candidates.filter((path) => existsSync(path)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+const built = candidates
+  .filter((path) => existsSync(path))
+  .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 if (!built) {
   console.error('refresh-aaguids: build first (npm run build)');
   process.exit(2);

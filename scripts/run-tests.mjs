@@ -36,11 +36,10 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const child = spawn(
-  process.execPath,
-  ['--test', '--test-concurrency=2', '--test-timeout=240000', ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
-);
+const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=240000', ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'test' },
+});
 const timer = setTimeout(() => {
   console.error(`test run exceeded ${OVERALL_LIMIT_MS / 60000} minutes; stopping it`);
   child.kill('SIGKILL');

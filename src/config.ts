@@ -4,7 +4,13 @@
 
 // The enumerated values come from their schemas (schemas/values.ts), as the config file's keys do
 // (schemas/applications.ts): the OpenAPI document and the loader read the same lists.
-export type { AttestationConveyance, BackupEligibilityPolicy, Hint, UserVerification, Variant } from './schemas/values.js';
+export type {
+  AttestationConveyance,
+  BackupEligibilityPolicy,
+  Hint,
+  UserVerification,
+  Variant,
+} from './schemas/values.js';
 export { HINTS } from './schemas/values.js';
 import type { ApplicationConfigSchema, ResolvedAttestationPolicySchema } from './schemas/applications.js';
 import type { Shape } from './schemas/typebox.js';

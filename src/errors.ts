@@ -27,7 +27,10 @@ export const ERRORS = {
   // --- Service ---
   RATE_LIMITED: { status: 429, message: 'Too many requests; retry after the time given in Retry-After.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing store is unreachable; retry shortly.' },
-  INTERNAL_SERVER_ERROR: { status: 500, message: 'Unexpected error. The service log has the details under the request id.' },
+  INTERNAL_SERVER_ERROR: {
+    status: 500,
+    message: 'Unexpected error. The service log has the details under the request id.',
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;
@@ -42,7 +45,11 @@ export class FidoError extends Error {
   readonly detail: string | undefined;
   readonly fields: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(code: ErrorName, detail?: string, options?: { cause?: unknown; fields?: Readonly<Record<string, unknown>> }) {
+  constructor(
+    code: ErrorName,
+    detail?: string,
+    options?: { cause?: unknown; fields?: Readonly<Record<string, unknown>> },
+  ) {
     super(detail ? `${code}: ${detail}` : code, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.detail = detail;
@@ -68,5 +75,5 @@ export function check(condition: unknown, code: ErrorName, detail?: string): ass
 }
 
 export function isErrorName(value: string): value is ErrorName {
-  return  Object.hasOwn(ERRORS, value);
+  return Object.hasOwn(ERRORS, value);
 }

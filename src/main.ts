@@ -66,19 +66,28 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const { adminUrl } = composed;
     if (adminUrl !== null) options.stdout.write(`passkey-server: admin listening on ${adminUrl}\n`);
     const { ops, metadataCheckMs } = composed.settings;
-    log.info({
-      url, adminUrl, database: config.database.kind, challenges: config.challenges.kind, applications: config.applications.length,
-      rateLimitStore: ops.rateLimits.store === 'memory' ? 'memory' : 'redis', metadataCheckMs,
-      // auto resolves by the cores this process may use (docs/storage.md): say what it chose.
-      sqliteWriter: composed.sqliteWriter,
-    }, 'service started');
+    log.info(
+      {
+        url,
+        adminUrl,
+        database: config.database.kind,
+        challenges: config.challenges.kind,
+        applications: config.applications.length,
+        rateLimitStore: ops.rateLimits.store === 'memory' ? 'memory' : 'redis',
+        metadataCheckMs,
+        // auto resolves by the cores this process may use (docs/storage.md): say what it chose.
+        sqliteWriter: composed.sqliteWriter,
+      },
+      'service started',
+    );
     if (config.local.enabled) {
       options.stderr.write(`${LOCAL_VARIANT_WARNING}\n`);
       log.warn({}, 'the local variant is enabled: development only');
     }
     const demo = config.demo.enabled ? await startDemoFor(config, address, log) : undefined;
     for (const demoUrl of demo?.urls ?? []) options.stdout.write(`passkey-server: demo page at ${demoUrl}\n`);
-    if (demo) options.stdout.write(`passkey-server: demo CA certificate at ${demo.caPath} (trust it once: docs/demo.md)\n`);
+    if (demo)
+      options.stdout.write(`passkey-server: demo CA certificate at ${demo.caPath} (trust it once: docs/demo.md)\n`);
     const metadataWatch = composed.watchMetadata();
     return {
       config,
@@ -167,8 +176,11 @@ async function startDemoFor(config: ServiceConfig, address: AddressInfo, log: Le
     });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`the demo page could not start on ${config.demo.host}:${config.demo.port}: ${reason} ` +
-      '(choose another port with PASSKEY_DEMO_PORT, or switch the demo off with PASSKEY_DEMO_ENABLED=false)', { cause: error });
+    throw new Error(
+      `the demo page could not start on ${config.demo.host}:${config.demo.port}: ${reason} ` +
+        '(choose another port with PASSKEY_DEMO_PORT, or switch the demo off with PASSKEY_DEMO_ENABLED=false)',
+      { cause: error },
+    );
   }
 }
 
@@ -202,7 +214,11 @@ export async function serveUntilSignalled(options: StartOptions, end: ProcessExi
   return undefined;
 }
 
-function handleSignals(starting: Promise<RunningService>, stderr: Pick<Writable, 'write'>, end: ProcessExit): { remove(): void } {
+function handleSignals(
+  starting: Promise<RunningService>,
+  stderr: Pick<Writable, 'write'>,
+  end: ProcessExit,
+): { remove(): void } {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -212,20 +228,30 @@ function handleSignals(starting: Promise<RunningService>, stderr: Pick<Writable,
     }
     stopping = true;
     stderr.write(`passkey-server: ${signal} received, shutting down\n`);
-    starting.then((running) => running.close()).then(
-      () => end.exit(0),
-      (error: unknown) => end.exit(end.report(error)),
-    );
+    starting
+      .then((running) => running.close())
+      .then(
+        () => end.exit(0),
+        (error: unknown) => end.exit(end.report(error)),
+      );
   };
   // A reload never stops the service: a BLOB that does not verify leaves the previous one in use (logged).
   const reload = () => {
     if (stopping) return;
     stderr.write('passkey-server: SIGHUP received, reloading the metadata BLOBs\n');
-    starting.then((running) => running.reloadMetadata()).then(
-      (result) => stderr.write(`passkey-server: metadata reload ${result.ok ? 'done' : 'FAILED (the previous BLOB stays in use; see the log)'}` +
-        `${result.changed ? ', a newer BLOB is in use' : ', no BLOB changed'}\n`),
-      (error: unknown) => stderr.write(`passkey-server: metadata reload failed: ${error instanceof Error ? error.message : String(error)}\n`),
-    );
+    starting
+      .then((running) => running.reloadMetadata())
+      .then(
+        (result) =>
+          stderr.write(
+            `passkey-server: metadata reload ${result.ok ? 'done' : 'FAILED (the previous BLOB stays in use; see the log)'}` +
+              `${result.changed ? ', a newer BLOB is in use' : ', no BLOB changed'}\n`,
+          ),
+        (error: unknown) =>
+          stderr.write(
+            `passkey-server: metadata reload failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          ),
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -21,8 +21,14 @@ export interface ApplicationDirectory {
 
 /** What one operation call came to; reported once per request to `ServiceHooks.onOutcome`. */
 export interface OperationOutcome {
-  readonly operation: 'attestation/options' | 'attestation/result' | 'assertion/options' | 'assertion/result'
-    | 'credentials/list' | 'credentials/delete' | 'other';
+  readonly operation:
+    | 'attestation/options'
+    | 'attestation/result'
+    | 'assertion/options'
+    | 'assertion/result'
+    | 'credentials/list'
+    | 'credentials/delete'
+    | 'other';
   readonly clientId: string | null;
   readonly variant: 'standard' | 'local' | null;
   readonly httpStatus: number;
@@ -43,7 +49,10 @@ export interface OperationOutcome {
 export interface ServiceHooks {
   onOutcome?(outcome: OperationOutcome): void;
   /** Asked before an operation runs; `allowed: false` answers 429 RATE_LIMITED with Retry-After. */
-  admit?(request: { readonly clientId: string; readonly remoteAddress: string | null }): Promise<{ readonly allowed: boolean; readonly retryAfterSeconds: number }>;
+  admit?(request: {
+    readonly clientId: string;
+    readonly remoteAddress: string | null;
+  }): Promise<{ readonly allowed: boolean; readonly retryAfterSeconds: number }>;
 }
 
 export interface ServiceDeps {

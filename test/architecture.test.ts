@@ -31,9 +31,7 @@ function importsOf(file: string): ImportEdge[] {
   const pattern = /^\s*(import|export)\s+(type\s+)?[^'";]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
   for (const match of text.matchAll(pattern)) {
     const target = match[3] ?? match[4]!;
-    const to = target.startsWith('.')
-      ? relative(src, resolve(dirname(file), target)).replace(/\.js$/, '.ts')
-      : target;
+    const to = target.startsWith('.') ? relative(src, resolve(dirname(file), target)).replace(/\.js$/, '.ts') : target;
     edges.push({ from: relative(src, file), to, typeOnly: Boolean(match[2]), local: target.startsWith('.') });
   }
   return edges;
@@ -64,7 +62,10 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'webauthn/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
   'stores/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'webauthn/'] },
   'service.ts': { imports: [], types: ['config.ts', 'config/', 'stores/', 'webauthn/', 'util/'] },
-  'ceremonies/': { imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts', 'authenticators/'], types: ['service.ts', 'stores/', 'schemas/', 'config/'] },
+  'ceremonies/': {
+    imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts', 'authenticators/'],
+    types: ['service.ts', 'stores/', 'schemas/', 'config/'],
+  },
   'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts', 'schemas/'], types: ['service.ts'] },
   'audit/': { imports: ['errors.ts', 'util/', 'stores/'], types: ['service.ts', 'config.ts', 'schemas/'] },
   'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/'] },
@@ -76,12 +77,38 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
     types: ['service.ts', 'schemas/'],
   },
   'admin/': {
-    imports: ['applications/', 'audit/', 'authenticators/', 'ceremonies/', 'config.ts', 'config/', 'errors.ts', 'http/', 'metrics/', 'schemas/', 'util/'],
+    imports: [
+      'applications/',
+      'audit/',
+      'authenticators/',
+      'ceremonies/',
+      'config.ts',
+      'config/',
+      'errors.ts',
+      'http/',
+      'metrics/',
+      'schemas/',
+      'util/',
+    ],
     types: ['runtime/', 'stores/', 'service.ts'],
   },
   'compose/': {
-    imports: ['admin/', 'applications/', 'audit/', 'config.ts', 'config/', 'errors.ts', 'http/', 'metrics/', 'ratelimit/',
-      'runtime/', 'stores/', 'util/', 'webauthn/', 'service.ts'],
+    imports: [
+      'admin/',
+      'applications/',
+      'audit/',
+      'config.ts',
+      'config/',
+      'errors.ts',
+      'http/',
+      'metrics/',
+      'ratelimit/',
+      'runtime/',
+      'stores/',
+      'util/',
+      'webauthn/',
+      'service.ts',
+    ],
   },
   'main.ts': { imports: ['compose/', 'demo/'], types: ['applications/', 'config.ts', 'util/'] },
   'cli/': {
@@ -151,10 +178,19 @@ const fileKey = (path: string) => path;
 
 describe('architecture: every part of src/ has a rule, and there is no cycle', () => {
   it('every folder and loose file of src/ has a rule (and every rule a folder or file)', () => {
-    const parts = readdirSync(src).map((name) => (statSync(join(src, name)).isDirectory() ? `${name}/` : name))
+    const parts = readdirSync(src)
+      .map((name) => (statSync(join(src, name)).isDirectory() ? `${name}/` : name))
       .filter((name) => name.endsWith('/') || name.endsWith('.ts'));
-    assert.deepEqual(parts.filter((name) => !(name in RULES)), [], 'add a rule to RULES and a paragraph to docs/architecture.md');
-    assert.deepEqual(Object.keys(RULES).filter((name) => !parts.includes(name)), [], 'a rule for a part that no longer exists');
+    assert.deepEqual(
+      parts.filter((name) => !(name in RULES)),
+      [],
+      'add a rule to RULES and a paragraph to docs/architecture.md',
+    );
+    assert.deepEqual(
+      Object.keys(RULES).filter((name) => !parts.includes(name)),
+      [],
+      'a rule for a part that no longer exists',
+    );
   });
 
   it('each part imports only what its rule allows', () => {
@@ -193,21 +229,33 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
   });
 
   it('webauthn/ (the pure core) imports no http/, ceremonies/ or stores/, not even types', () => {
-    const bad = violations((e) => inside(e.from, 'webauthn') && isLocal(e) && (
-      inside(e.to, 'http') || inside(e.to, 'ceremonies') || inside(e.to, 'stores')));
+    const bad = violations(
+      (e) =>
+        inside(e.from, 'webauthn') &&
+        isLocal(e) &&
+        (inside(e.to, 'http') || inside(e.to, 'ceremonies') || inside(e.to, 'stores')),
+    );
     assert.deepEqual(bad, []);
   });
 
   it('webauthn/ does no I/O except reading configured files at start (trust.ts, metadata/)', () => {
     const io = ['node:fs', 'node:fs/promises', 'node:net', 'node:http', 'node:https', 'node:child_process'];
-    const bad = violations((e) => inside(e.from, 'webauthn') && io.includes(e.to) &&
-      !(e.from === 'webauthn/trust.ts' || inside(e.from, 'webauthn/metadata')));
+    const bad = violations(
+      (e) =>
+        inside(e.from, 'webauthn') &&
+        io.includes(e.to) &&
+        !(e.from === 'webauthn/trust.ts' || inside(e.from, 'webauthn/metadata')),
+    );
     assert.deepEqual(bad, []);
   });
 
   it('http/ never imports webauthn/ or a store implementation (only stores/types)', () => {
-    const bad = violations((e) => inside(e.from, 'http') && isLocal(e) && (
-      inside(e.to, 'webauthn') || (inside(e.to, 'stores') && e.to !== 'stores/types.ts')));
+    const bad = violations(
+      (e) =>
+        inside(e.from, 'http') &&
+        isLocal(e) &&
+        (inside(e.to, 'webauthn') || (inside(e.to, 'stores') && e.to !== 'stores/types.ts')),
+    );
     assert.deepEqual(bad, []);
   });
 
@@ -217,13 +265,17 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
   });
 
   it('demo/ uses the relay and browser packages by their names (as an integrator does) and the shared utilities', () => {
-    const bad = violations((e) => inside(e.from, 'demo') && isLocal(e) && !e.typeOnly &&
-      !(inside(e.to, 'demo') || inside(e.to, 'util')));
+    const bad = violations(
+      (e) => inside(e.from, 'demo') && isLocal(e) && !e.typeOnly && !(inside(e.to, 'demo') || inside(e.to, 'util')),
+    );
     assert.deepEqual(bad, []);
   });
 
   it('src/ reaches the workspace packages only by their names, never by a path into packages/', () => {
-    assert.deepEqual(violations((e) => isLocal(e) && e.to.startsWith('../')), []);
+    assert.deepEqual(
+      violations((e) => isLocal(e) && e.to.startsWith('../')),
+      [],
+    );
   });
 
   it('authenticators/ (names and icons by AAGUID) imports nothing from the rest of src/', () => {
@@ -232,13 +284,17 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
   });
 
   it('schemas/ imports nothing from the rest of src/; TypeBox is imported by schemas/typebox.ts alone', () => {
-    const bad = violations((e) => (inside(e.from, 'schemas') && e.local && !inside(e.to, 'schemas')) ||
-      (e.to.startsWith('@sinclair/typebox') && e.from !== 'schemas/typebox.ts'));
+    const bad = violations(
+      (e) =>
+        (inside(e.from, 'schemas') && e.local && !inside(e.to, 'schemas')) ||
+        (e.to.startsWith('@sinclair/typebox') && e.from !== 'schemas/typebox.ts'),
+    );
     assert.deepEqual(bad, []);
   });
 
   it('config/ is the only reader of the environment (process.env)', () => {
-    const readers = sourceFiles(src).map((file) => relative(src, file))
+    const readers = sourceFiles(src)
+      .map((file) => relative(src, file))
       .filter((file) => !inside(file, 'config') && /process\.env\b/.test(readFileSync(join(src, file), 'utf8')));
     assert.deepEqual(readers, []);
   });
@@ -259,13 +315,19 @@ describe('architecture: the packages an integrator installs (packages/)', () => 
     const edges = packageEdges('relay');
     assert.ok(edges.length > 5);
     const bad = edges.filter((e) => (e.local ? !e.to.startsWith('../packages/relay/src/') : !e.to.startsWith('node:')));
-    assert.deepEqual(bad.map((e) => `${e.from} → ${e.to}`), []);
+    assert.deepEqual(
+      bad.map((e) => `${e.from} → ${e.to}`),
+      [],
+    );
   });
 
   it('the browser helper imports only its own files (it runs in browsers: no node: module either)', () => {
     const edges = packageEdges('browser');
     assert.ok(edges.length > 3);
     const bad = edges.filter((e) => !e.local || !e.to.startsWith('../packages/browser/src/'));
-    assert.deepEqual(bad.map((e) => `${e.from} → ${e.to}`), []);
+    assert.deepEqual(
+      bad.map((e) => `${e.from} → ${e.to}`),
+      [],
+    );
   });
 });

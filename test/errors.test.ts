@@ -12,17 +12,21 @@ const doc = readFileSync(resolve(repo, 'docs', 'errors.md'), 'utf8');
 
 /** Every table row `| \`NAME\` | 400 | … |` of the doc, in order. */
 function documented(): { name: string; status: number }[] {
-  return [...doc.matchAll(/^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|\s*(\d{3})\s*\|/gm)].map((m) => ({ name: m[1]!, status: Number(m[2]) }));
+  return [...doc.matchAll(/^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|\s*(\d{3})\s*\|/gm)].map((m) => ({
+    name: m[1]!,
+    status: Number(m[2]),
+  }));
 }
 
 describe('docs/errors.md ↔ src/errors.ts', () => {
   const rows = documented();
   const catalogue = Object.entries(ERRORS).map(([name, spec]) => ({ name, status: spec.status }));
 
-  it('the doc has a table row for every catalogue name, with the catalogue\'s HTTP status', () => {
+  it("the doc has a table row for every catalogue name, with the catalogue's HTTP status", () => {
     const inDoc = new Map(rows.map((r) => [r.name, r.status]));
     const missing = catalogue.filter((e) => !inDoc.has(e.name)).map((e) => e.name);
-    const wrongStatus = catalogue.filter((e) => inDoc.has(e.name) && inDoc.get(e.name) !== e.status)
+    const wrongStatus = catalogue
+      .filter((e) => inDoc.has(e.name) && inDoc.get(e.name) !== e.status)
       .map((e) => `${e.name}: doc ${inDoc.get(e.name)}, code ${e.status}`);
     assert.deepEqual(missing, [], 'names missing from docs/errors.md (run node scripts/gen-errors-doc.mjs)');
     assert.deepEqual(wrongStatus, [], 'statuses that differ');

@@ -45,11 +45,15 @@ export function makeKeyPair(): KeyPair {
   // The tests' key maker: generateKeyPairSync can hang Node 20 here (test/support/keys.ts).
   const { privateKey, publicKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
-  const cose = cbor(new Map<number, Cbor>([
-    [1, 2], [3, -7], [-1, 1],
-    [-2, Buffer.from(jwk.x!, 'base64url')],
-    [-3, Buffer.from(jwk.y!, 'base64url')],
-  ]));
+  const cose = cbor(
+    new Map<number, Cbor>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, Buffer.from(jwk.x!, 'base64url')],
+      [-3, Buffer.from(jwk.y!, 'base64url')],
+    ]),
+  );
   return { privateKey, cose };
 }
 
@@ -97,29 +101,59 @@ function clientData(type: string, challenge: string, origin: string): Buffer {
 export class Authenticator {
   readonly #rpIdHash: Buffer;
 
-  constructor(readonly rpId: string, readonly origin: string) {
+  constructor(
+    readonly rpId: string,
+    readonly origin: string,
+  ) {
     this.#rpIdHash = sha256(rpId);
   }
 
   /** A registration response for `challenge` (base64url) and user id (base64url) with the given key. */
-  register(challenge: string, userHandle: string, key: KeyPair, fmt: Fmt): { json: RegistrationJSON; credential: Credential } {
+  register(
+    challenge: string,
+    userHandle: string,
+    key: KeyPair,
+    fmt: Fmt,
+  ): { json: RegistrationJSON; credential: Credential } {
     const id = randomBytes(32);
     const cdj = clientData('webauthn.create', challenge, this.origin);
     const counter = Buffer.alloc(4);
     const idLength = Buffer.from([0, id.length]);
     const aaguid = Buffer.alloc(16);
-    const authData = Buffer.concat([this.#rpIdHash, Buffer.from([UP_UV | AT]), counter, aaguid, idLength, id, key.cose]);
-    const attStmt = fmt === 'none'
-      ? new Map<string, Cbor>()
-      : new Map<string, Cbor>([['alg', -7], ['sig', sign('sha256', Buffer.concat([authData, sha256(cdj)]), key.privateKey)]]);
-    const attestationObject = cbor(new Map<string, Cbor>([['fmt', fmt], ['attStmt', attStmt], ['authData', authData]]));
+    const authData = Buffer.concat([
+      this.#rpIdHash,
+      Buffer.from([UP_UV | AT]),
+      counter,
+      aaguid,
+      idLength,
+      id,
+      key.cose,
+    ]);
+    const attStmt =
+      fmt === 'none'
+        ? new Map<string, Cbor>()
+        : new Map<string, Cbor>([
+            ['alg', -7],
+            ['sig', sign('sha256', Buffer.concat([authData, sha256(cdj)]), key.privateKey)],
+          ]);
+    const attestationObject = cbor(
+      new Map<string, Cbor>([
+        ['fmt', fmt],
+        ['attStmt', attStmt],
+        ['authData', authData],
+      ]),
+    );
     const idText = id.toString('base64url');
     return {
       json: {
         id: idText,
         rawId: idText,
         type: 'public-key',
-        response: { clientDataJSON: cdj.toString('base64url'), attestationObject: attestationObject.toString('base64url'), transports: ['internal'] },
+        response: {
+          clientDataJSON: cdj.toString('base64url'),
+          attestationObject: attestationObject.toString('base64url'),
+          transports: ['internal'],
+        },
         clientExtensionResults: {},
       },
       credential: { id, idText, key, userHandle, rpIdHash: this.#rpIdHash, signCount: 0 },

@@ -19,29 +19,41 @@ export function makeAgent(sockets: number): http.Agent {
 }
 
 /** POSTs JSON and parses the JSON answer; rejects on a socket error or after `timeoutMs`. */
-export function postJson(agent: http.Agent, target: Target, path: string, body: unknown, timeoutMs = 10_000): Promise<Reply> {
+export function postJson(
+  agent: http.Agent,
+  target: Target,
+  path: string,
+  body: unknown,
+  timeoutMs = 10_000,
+): Promise<Reply> {
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      agent,
-      host: target.host,
-      port: target.port,
-      path,
-      method: 'POST',
-      headers: { ...target.headers, 'content-type': 'application/json', 'content-length': payload.length },
-      timeout: timeoutMs,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, any> });
-        } catch (error) {
-          reject(error);
-        }
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        agent,
+        host: target.host,
+        port: target.port,
+        path,
+        method: 'POST',
+        headers: { ...target.headers, 'content-type': 'application/json', 'content-length': payload.length },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          try {
+            resolve({
+              status: res.statusCode ?? 0,
+              body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, any>,
+            });
+          } catch (error) {
+            reject(error);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`${path} timed out`)));
     req.on('error', reject);
     req.end(payload);
@@ -60,7 +72,8 @@ export class Latencies {
 
   percentiles(path: string): { p50: number; p95: number; p99: number; count: number } {
     const list = [...(this.#byPath.get(path) ?? [])].sort((a, b) => a - b);
-    const at = (p: number) => (list.length === 0 ? NaN : list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))]!);
+    const at = (p: number) =>
+      list.length === 0 ? NaN : list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))]!;
     return { p50: at(50), p95: at(95), p99: at(99), count: list.length };
   }
 

@@ -20,7 +20,16 @@ export interface Totals {
   runs: LoadResult[];
 }
 
-export const emptyTotals = (): Totals => ({ ops: 0, failed: 0, seconds: 0, serverCpu: 0, serverSys: 0, generatorCpu: 0, firstError: null, runs: [] });
+export const emptyTotals = (): Totals => ({
+  ops: 0,
+  failed: 0,
+  seconds: 0,
+  serverCpu: 0,
+  serverSys: 0,
+  generatorCpu: 0,
+  firstError: null,
+  runs: [],
+});
 
 /** Runs `load` and adds its operations and the server's CPU seconds over it to `totals`. */
 export async function measured(server: Running, totals: Totals, load: () => Promise<LoadResult>): Promise<void> {
@@ -90,6 +99,7 @@ export function latencyOf(totals: Totals, path: string): { p50: number; p95: num
   const all: number[] = [];
   for (const run of totals.runs) all.push(...run.latencies.samples(path));
   all.sort((a, b) => a - b);
-  const at = (q: number) => (all.length === 0 ? NaN : all[Math.min(all.length - 1, Math.floor((q / 100) * all.length))]!);
+  const at = (q: number) =>
+    all.length === 0 ? NaN : all[Math.min(all.length - 1, Math.floor((q / 100) * all.length))]!;
   return { p50: at(50), p95: at(95), p99: at(99) };
 }

@@ -10,7 +10,14 @@ import { parseAuthentication, parseRegistration } from '../../src/webauthn/parse
 import { verifyRegistration } from '../../src/webauthn/registration.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { AuthenticationCredentialJSON, RegistrationCredentialJSON } from '../../src/webauthn/types.js';
-import { Authenticator, keyPool, type AssertionJSON, type Credential, type Fmt, type RegistrationJSON } from './authenticator.js';
+import {
+  Authenticator,
+  keyPool,
+  type AssertionJSON,
+  type Credential,
+  type Fmt,
+  type RegistrationJSON,
+} from './authenticator.js';
 
 const RP_ID = 'bench.example.test';
 const ORIGIN = `https://${RP_ID}`;
@@ -29,7 +36,11 @@ export const cpuMicrosPerOp = (m: Measured) => (m.cpuSeconds / m.ops) * 1e6;
 type Op = (i: number) => unknown;
 
 /** Runs each op in batches of 16 for `seconds`; counts ops, wall time and this process's CPU time. */
-async function slice(op: Op, seconds: number, into: { ops: number; seconds: number; cpuSeconds: number }): Promise<void> {
+async function slice(
+  op: Op,
+  seconds: number,
+  into: { ops: number; seconds: number; cpuSeconds: number },
+): Promise<void> {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const end = t0 + seconds * 1000;
@@ -59,15 +70,27 @@ async function sideBySide(seconds: number, ops: readonly (readonly [string, Op])
   return ops.map(([name], i) => ({ name, ...totals[i]! }));
 }
 
-interface RegInput { readonly challenge: string; readonly json: RegistrationJSON }
-interface AuthInput { readonly challenge: string; readonly json: AssertionJSON; readonly credential: Credential }
+interface RegInput {
+  readonly challenge: string;
+  readonly json: RegistrationJSON;
+}
+interface AuthInput {
+  readonly challenge: string;
+  readonly json: AssertionJSON;
+  readonly credential: Credential;
+}
 
 function registrationInputs(fmt: Fmt): RegInput[] {
   const authenticator = new Authenticator(RP_ID, ORIGIN);
   const keys = keyPool(8);
   return Array.from({ length: INPUTS }, (_, i) => {
     const challenge = randomBytes(32).toString('base64url');
-    const { json } = authenticator.register(challenge, randomBytes(32).toString('base64url'), keys[i % keys.length]!, fmt);
+    const { json } = authenticator.register(
+      challenge,
+      randomBytes(32).toString('base64url'),
+      keys[i % keys.length]!,
+      fmt,
+    );
     return { challenge, json };
   });
 }
@@ -76,7 +99,12 @@ function authenticationInputs(): AuthInput[] {
   const authenticator = new Authenticator(RP_ID, ORIGIN);
   const keys = keyPool(8);
   return Array.from({ length: INPUTS }, (_, i) => {
-    const { credential } = authenticator.register(randomBytes(32).toString('base64url'), randomBytes(32).toString('base64url'), keys[i % keys.length]!, 'none');
+    const { credential } = authenticator.register(
+      randomBytes(32).toString('base64url'),
+      randomBytes(32).toString('base64url'),
+      keys[i % keys.length]!,
+      'none',
+    );
     const challenge = randomBytes(32).toString('base64url');
     // Counter 1 against a stored 0: every repetition of this input passes the counter check.
     return { challenge, json: authenticator.assert(challenge, credential), credential };
@@ -91,8 +119,14 @@ function oursRegister(input: RegInput): void {
   const clientData = parseClientData(json.response.clientDataJSON);
   const parsed = parseRegistration(json, clientData);
   verifyRegistration(parsed, {
-    challenge: input.challenge, isAllowedOrigin: exactOrigin, allowCrossOrigin: false, rpId: RP_ID,
-    requireUserVerification: false, algorithms: [-7, -257], trust, now: new Date(),
+    challenge: input.challenge,
+    isAllowedOrigin: exactOrigin,
+    allowCrossOrigin: false,
+    rpId: RP_ID,
+    requireUserVerification: false,
+    algorithms: [-7, -257],
+    trust,
+    now: new Date(),
   });
 }
 
@@ -101,22 +135,40 @@ function oursAuthenticate(input: AuthInput, key: KeyObject): void {
   const clientData = parseClientData(json.response.clientDataJSON);
   const parsed = parseAuthentication(json, clientData);
   verifyAuthentication(parsed, {
-    challenge: input.challenge, isAllowedOrigin: exactOrigin, allowCrossOrigin: false, rpId: RP_ID,
-    requireUserVerification: false, counterPolicy: 'strict',
-    credential: { publicKey: key, algorithm: -7, signCount: 0, userHandle: input.credential.userHandle, backupEligible: false },
+    challenge: input.challenge,
+    isAllowedOrigin: exactOrigin,
+    allowCrossOrigin: false,
+    rpId: RP_ID,
+    requireUserVerification: false,
+    counterPolicy: 'strict',
+    credential: {
+      publicKey: key,
+      algorithm: -7,
+      signCount: 0,
+      userHandle: input.credential.userHandle,
+      backupEligible: false,
+    },
   });
 }
 
 async function swaRegister(input: RegInput): Promise<void> {
   const result = await verifyRegistrationResponse({
-    response: input.json as never, expectedChallenge: input.challenge, expectedOrigin: ORIGIN, expectedRPID: RP_ID, requireUserVerification: false,
+    response: input.json as never,
+    expectedChallenge: input.challenge,
+    expectedOrigin: ORIGIN,
+    expectedRPID: RP_ID,
+    requireUserVerification: false,
   });
   if (!result.verified) throw new Error('SimpleWebAuthn refused a bench registration');
 }
 
 async function swaAuthenticate(input: AuthInput): Promise<void> {
   const result = await verifyAuthenticationResponse({
-    response: input.json as never, expectedChallenge: input.challenge, expectedOrigin: ORIGIN, expectedRPID: RP_ID, requireUserVerification: false,
+    response: input.json as never,
+    expectedChallenge: input.challenge,
+    expectedOrigin: ORIGIN,
+    expectedRPID: RP_ID,
+    requireUserVerification: false,
     credential: { id: input.credential.idText, publicKey: new Uint8Array(input.credential.key.cose), counter: 0 },
   });
   if (!result.verified) throw new Error('SimpleWebAuthn refused a bench assertion');
@@ -126,7 +178,12 @@ export interface InProcessResults {
   readonly keyImport: Measured;
   readonly onCurve: Measured;
   readonly rawVerify: Measured;
-  readonly rows: readonly { readonly operation: string; readonly ours: Measured; readonly theirs: Measured; readonly oursNoCache?: Measured }[];
+  readonly rows: readonly {
+    readonly operation: string;
+    readonly ours: Measured;
+    readonly theirs: Measured;
+    readonly oursNoCache?: Measured;
+  }[];
 }
 
 export async function runInProcess(seconds: number): Promise<InProcessResults> {
@@ -147,22 +204,34 @@ export async function runInProcess(seconds: number): Promise<InProcessResults> {
   const x = Buffer.from(jwk.x!, 'base64url');
   const y = Buffer.from(jwk.y!, 'base64url');
   const [rawVerify, keyImport, onCurve] = await sideBySide(seconds, [
-    ['raw node:crypto verify (P-256, reused KeyObject)', () => {
-      if (!verify('sha256', signed, { key: rawKey, dsaEncoding: 'der' }, signature)) throw new Error('raw verify failed');
-    }],
+    [
+      'raw node:crypto verify (P-256, reused KeyObject)',
+      () => {
+        if (!verify('sha256', signed, { key: rawKey, dsaEncoding: 'der' }, signature))
+          throw new Error('raw verify failed');
+      },
+    ],
     // What a credential key costs where it is used (packed self, the first authentication through the key
     // cache), next to what every registration pays at parse time instead (the point check of ecPointOnCurve).
-    ['COSE key import at first use (importCosePublicKey(cose).keyObject: CBOR, checks, createPublicKey)',
-      () => importCosePublicKey(cose).keyObject],
-    ['P-256 on-curve check (ecPointOnCurve, what registration pays now)', () => {
-      if (!ecPointOnCurve('P-256', x, y)) throw new Error('on-curve check refused a real key');
-    }],
+    [
+      'COSE key import at first use (importCosePublicKey(cose).keyObject: CBOR, checks, createPublicKey)',
+      () => importCosePublicKey(cose).keyObject,
+    ],
+    [
+      'P-256 on-curve check (ecPointOnCurve, what registration pays now)',
+      () => {
+        if (!ecPointOnCurve('P-256', x, y)) throw new Error('on-curve check refused a real key');
+      },
+    ],
   ]);
 
   const regNone = registrationInputs('none');
   const regPacked = registrationInputs('packed');
   const rows = [];
-  for (const [operation, inputs] of [['registration (none)', regNone], ['registration (packed self)', regPacked]] as const) {
+  for (const [operation, inputs] of [
+    ['registration (none)', regNone],
+    ['registration (packed self)', regPacked],
+  ] as const) {
     const [ours, theirs] = await sideBySide(seconds, [
       [`ours ${operation}`, (i) => oursRegister(inputs[i % INPUTS]!)],
       [`SimpleWebAuthn ${operation}`, (i) => swaRegister(inputs[i % INPUTS]!)],
@@ -170,9 +239,14 @@ export async function runInProcess(seconds: number): Promise<InProcessResults> {
     rows.push({ operation, ours: ours!, theirs: theirs! });
   }
   const [ours, oursNoCache, theirs] = await sideBySide(seconds, [
-    ['ours authentication (cached KeyObject, as the service runs)', (i) => oursAuthenticate(auth[i % INPUTS]!, keys[i % INPUTS]!)],
-    ['ours authentication (COSE key imported every time)',
-      (i) => oursAuthenticate(auth[i % INPUTS]!, importCosePublicKey(auth[i % INPUTS]!.credential.key.cose).keyObject)],
+    [
+      'ours authentication (cached KeyObject, as the service runs)',
+      (i) => oursAuthenticate(auth[i % INPUTS]!, keys[i % INPUTS]!),
+    ],
+    [
+      'ours authentication (COSE key imported every time)',
+      (i) => oursAuthenticate(auth[i % INPUTS]!, importCosePublicKey(auth[i % INPUTS]!.credential.key.cose).keyObject),
+    ],
     ['SimpleWebAuthn authentication', (i) => swaAuthenticate(auth[i % INPUTS]!)],
   ]);
   rows.push({ operation: 'authentication (ES256)', ours: ours!, theirs: theirs!, oursNoCache: oursNoCache! });

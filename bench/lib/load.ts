@@ -40,7 +40,13 @@ function expectOk(path: string, reply: { status: number; body: Record<string, an
   return reply.body;
 }
 
-async function timed(latencies: Latencies | null, agent: http.Agent, server: Server, path: string, body: unknown): Promise<Record<string, any>> {
+async function timed(
+  latencies: Latencies | null,
+  agent: http.Agent,
+  server: Server,
+  path: string,
+  body: unknown,
+): Promise<Record<string, any>> {
   const t0 = performance.now();
   const reply = await postJson(agent, server.target, path, body);
   latencies?.add(path, performance.now() - t0);
@@ -48,9 +54,18 @@ async function timed(latencies: Latencies | null, agent: http.Agent, server: Ser
 }
 
 /** One registration: options, then the attestation signed with `key`. Returns the new credential. */
-export async function register(agent: http.Agent, server: Server, username: string, key: KeyPair, fmt: Fmt, latencies: Latencies | null = null): Promise<Credential> {
+export async function register(
+  agent: http.Agent,
+  server: Server,
+  username: string,
+  key: KeyPair,
+  fmt: Fmt,
+  latencies: Latencies | null = null,
+): Promise<Credential> {
   const options = await timed(latencies, agent, server, '/api/attestation/options', {
-    username, displayName: username, attestation: fmt === 'none' ? 'none' : 'direct',
+    username,
+    displayName: username,
+    attestation: fmt === 'none' ? 'none' : 'direct',
     authenticatorSelection: { userVerification: 'preferred', requireResidentKey: false },
   });
   const { json, credential } = authenticator.register(options.challenge as string, options.user.id as string, key, fmt);
@@ -59,9 +74,23 @@ export async function register(agent: http.Agent, server: Server, username: stri
 }
 
 /** One authentication of `user`: options, then an assertion by the user's credential. */
-export async function authenticate(agent: http.Agent, server: Server, user: FlowUser, latencies: Latencies | null = null): Promise<void> {
-  const options = await timed(latencies, agent, server, '/api/assertion/options', { username: user.username, userVerification: 'preferred' });
-  await timed(latencies, agent, server, '/api/assertion/result', authenticator.assert(options.challenge as string, user.credential));
+export async function authenticate(
+  agent: http.Agent,
+  server: Server,
+  user: FlowUser,
+  latencies: Latencies | null = null,
+): Promise<void> {
+  const options = await timed(latencies, agent, server, '/api/assertion/options', {
+    username: user.username,
+    userVerification: 'preferred',
+  });
+  await timed(
+    latencies,
+    agent,
+    server,
+    '/api/assertion/result',
+    authenticator.assert(options.challenge as string, user.credential),
+  );
 }
 
 export function freshUsername(label: string): string {
@@ -69,7 +98,11 @@ export function freshUsername(label: string): string {
 }
 
 /** Runs `flow(index)` in `flows` concurrent loops for `seconds`; counts completions and failures. */
-export async function runLoad(flows: number, seconds: number, flow: (index: number, latencies: Latencies) => Promise<void>): Promise<LoadResult> {
+export async function runLoad(
+  flows: number,
+  seconds: number,
+  flow: (index: number, latencies: Latencies) => Promise<void>,
+): Promise<LoadResult> {
   const latencies = new Latencies();
   let completed = 0;
   let failed = 0;
@@ -77,19 +110,28 @@ export async function runLoad(flows: number, seconds: number, flow: (index: numb
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const end = t0 + seconds * 1000;
-  await Promise.all(Array.from({ length: flows }, async (_, index) => {
-    while (performance.now() < end) {
-      try {
-        await flow(index, latencies);
-        completed += 1;
-      } catch (error) {
-        failed += 1;
-        firstError ??= (error as Error).message;
-        // A failing server must not turn the loop into a busy spin.
-        await new Promise((ok) => setTimeout(ok, 5));
+  await Promise.all(
+    Array.from({ length: flows }, async (_, index) => {
+      while (performance.now() < end) {
+        try {
+          await flow(index, latencies);
+          completed += 1;
+        } catch (error) {
+          failed += 1;
+          firstError ??= (error as Error).message;
+          // A failing server must not turn the loop into a busy spin.
+          await new Promise((ok) => setTimeout(ok, 5));
+        }
       }
-    }
-  }));
+    }),
+  );
   const cpu = process.cpuUsage(cpu0);
-  return { completed, failed, firstError, seconds: (performance.now() - t0) / 1000, latencies, generatorCpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  return {
+    completed,
+    failed,
+    firstError,
+    seconds: (performance.now() - t0) / 1000,
+    latencies,
+    generatorCpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
 }

@@ -11,7 +11,13 @@ export interface SeedResult {
   readonly fileMiB: number;
 }
 
-export function seedCredentials(file: string, count: number, clientId: string, cose: Buffer, domain: string): SeedResult {
+export function seedCredentials(
+  file: string,
+  count: number,
+  clientId: string,
+  cose: Buffer,
+  domain: string,
+): SeedResult {
   const t0 = performance.now();
   const db = openSqliteDatabase(file);
   try {
@@ -22,9 +28,14 @@ export function seedCredentials(file: string, count: number, clientId: string, c
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -262144');
-    const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'credentials' AND sql IS NOT NULL").all() as { name: string; sql: string }[];
+    const indexes = db
+      .prepare(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'credentials' AND sql IS NOT NULL",
+      )
+      .all() as { name: string; sql: string }[];
     for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
-    const insert = db.prepare(`INSERT INTO credentials (client_id, credential_id, user_handle, username, public_key, algorithm,
+    const insert =
+      db.prepare(`INSERT INTO credentials (client_id, credential_id, user_handle, username, public_key, algorithm,
       sign_count, transports, aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
       user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name)
       VALUES (?, ?, ?, ?, ?, -7, 0, '["internal"]', '00000000-0000-0000-0000-000000000000', 'none', 'none', 0, 1, 1, 1, 1, 0, ?, NULL, NULL, NULL)`);

@@ -16,7 +16,10 @@ export const BUILD = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'
 const cliOf = (build: string) => join(build, 'src', 'cli.js');
 const serversOf = (build: string) => join(build, 'bench', 'servers');
 
-const UNLIMITED = { perApplication: { burst: 1_000_000, perSecond: 1_000_000 }, perAddress: { burst: 1_000_000, perSecond: 1_000_000 } };
+const UNLIMITED = {
+  perApplication: { burst: 1_000_000, perSecond: 1_000_000 },
+  perAddress: { burst: 1_000_000, perSecond: 1_000_000 },
+};
 /** Whether the build reads the operations keys of the config file (rateLimits, requestLog, admin). */
 const readsOpsKeys = existsSync(join(BUILD, 'src', 'config', 'ops.js'));
 
@@ -41,7 +44,12 @@ export function tempDir(label: string, parent = tmpdir()): { readonly path: stri
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-async function started(name: string, child: Child, port: number, onClose: () => void = () => undefined): Promise<Running> {
+async function started(
+  name: string,
+  child: Child,
+  port: number,
+  onClose: () => void = () => undefined,
+): Promise<Running> {
   const target = { host: '127.0.0.1', port, headers: HEADERS };
   try {
     await waitForServer(target, '/api/assertion/options');
@@ -50,7 +58,15 @@ async function started(name: string, child: Child, port: number, onClose: () => 
     onClose();
     throw new Error(`${name} did not start: ${(error as Error).message}\n${child.output()}`);
   }
-  return { name, target, child, close: async () => { await child.stop(); onClose(); } };
+  return {
+    name,
+    target,
+    child,
+    close: async () => {
+      await child.stop();
+      onClose();
+    },
+  };
 }
 
 /** The SQLite file our service would use in `dir` (the seeding script fills it before the start). */
@@ -61,7 +77,12 @@ export const sqliteFile = (dir: string) => join(dir, 'data', 'fido2.db');
  * ceremonies in memory, one application, standard variant only, ES256 offered first.
  */
 export async function startOurs(
-  dir: string, extraArgs: readonly string[] = [], label = 'ours', name = 'our service', env: Record<string, string> = {}, build = BUILD,
+  dir: string,
+  extraArgs: readonly string[] = [],
+  label = 'ours',
+  name = 'our service',
+  env: Record<string, string> = {},
+  build = BUILD,
 ): Promise<Running> {
   return startComposition(cliOf(build), ['serve'], dir, extraArgs, label, name, env);
 }
@@ -78,8 +99,20 @@ const WRITER_ROW: Record<WriterMode, string> = {
  * Diagnostic (bench/servers/ours-composed.ts): the service's app and SQLite stores without the operations
  * hooks, with the SQLite writer in the given mode (`thread` is what the service runs).
  */
-export async function startOursWithoutHooks(dir: string, extraArgs: readonly string[] = [], writer: WriterMode = 'thread', build = BUILD): Promise<Running> {
-  return startComposition(join(serversOf(build), 'ours-composed.js'), ['--writer', writer], dir, extraArgs, `ours-plain-${writer}`, WRITER_ROW[writer]);
+export async function startOursWithoutHooks(
+  dir: string,
+  extraArgs: readonly string[] = [],
+  writer: WriterMode = 'thread',
+  build = BUILD,
+): Promise<Running> {
+  return startComposition(
+    join(serversOf(build), 'ours-composed.js'),
+    ['--writer', writer],
+    dir,
+    extraArgs,
+    `ours-plain-${writer}`,
+    WRITER_ROW[writer],
+  );
 }
 
 /**
@@ -94,7 +127,16 @@ export function benchServiceConfig(port: number, dataDir: string): Record<string
     local: { enabled: false },
     demo: { enabled: false },
     dataDir,
-    applications: [{ clientId: CLIENT_ID, name: 'Bench', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'], algorithms: [-7, -257] }],
+    applications: [
+      {
+        clientId: CLIENT_ID,
+        name: 'Bench',
+        domain: DOMAIN,
+        origins: [ORIGIN],
+        variants: ['standard'],
+        algorithms: [-7, -257],
+      },
+    ],
     // One generator address carries every flow: lift the per-address and per-application rate limits (the
     // defaults would answer 429), and leave out the per-request log line; metrics and audit stay as shipped.
     ...(readsOpsKeys ? { rateLimits: UNLIMITED, requestLog: false } : {}),
@@ -102,24 +144,45 @@ export function benchServiceConfig(port: number, dataDir: string): Record<string
 }
 
 async function startComposition(
-  script: string, command: readonly string[], dir: string, extraArgs: readonly string[], label: string, name: string, env: Record<string, string> = {},
+  script: string,
+  command: readonly string[],
+  dir: string,
+  extraArgs: readonly string[],
+  label: string,
+  name: string,
+  env: Record<string, string> = {},
 ): Promise<Running> {
   const port = await freePort();
   const config = join(dir, `${label}.json`);
   writeFileSync(config, JSON.stringify(benchServiceConfig(port, join(dir, 'data')), null, 2));
-  const child = startNode([...extraArgs, script, ...(command[0] === 'serve' ? command : []), '--config', config, ...(command[0] === 'serve' ? [] : command)], {
-    // No admin listener: its default port is fixed and the bench does not use it.
-    PASSKEY_ADMIN_ENABLED: 'false',
-    PASSKEY_USER_HANDLE_KEY: randomBytes(32).toString('base64'),
-    PASSKEY_LOCAL_BLOB_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-    ...env,
-  }, dir);
+  const child = startNode(
+    [
+      ...extraArgs,
+      script,
+      ...(command[0] === 'serve' ? command : []),
+      '--config',
+      config,
+      ...(command[0] === 'serve' ? [] : command),
+    ],
+    {
+      // No admin listener: its default port is fixed and the bench does not use it.
+      PASSKEY_ADMIN_ENABLED: 'false',
+      PASSKEY_USER_HANDLE_KEY: randomBytes(32).toString('base64'),
+      PASSKEY_LOCAL_BLOB_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      ...env,
+    },
+    dir,
+  );
   return started(name, child, port);
 }
 
 export async function startComparison(dir: string, extraArgs: readonly string[] = []): Promise<Running> {
   const port = await freePort();
-  const child = startNode([...extraArgs, join(serversOf(BUILD), 'comparison-server.js'), String(port)], { BENCH_RP_ID: DOMAIN, BENCH_ORIGIN: ORIGIN }, dir);
+  const child = startNode(
+    [...extraArgs, join(serversOf(BUILD), 'comparison-server.js'), String(port)],
+    { BENCH_RP_ID: DOMAIN, BENCH_ORIGIN: ORIGIN },
+    dir,
+  );
   return started('SimpleWebAuthn + Fastify', child, port);
 }
 

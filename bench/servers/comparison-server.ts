@@ -63,7 +63,11 @@ app.post('/api/attestation/options', async (request) => {
     authenticatorSelection: { userVerification: 'preferred', residentKey: 'preferred' },
     supportedAlgorithmIDs: [-7, -257],
   });
-  pending.set(options.challenge, { username: body.username, userId: options.user.id, expiresAt: Date.now() + CHALLENGE_TTL_MS });
+  pending.set(options.challenge, {
+    username: body.username,
+    userId: options.user.id,
+    expiresAt: Date.now() + CHALLENGE_TTL_MS,
+  });
   return { ...ok, ...options };
 });
 
@@ -74,7 +78,11 @@ app.post('/api/attestation/result', async (request, reply) => {
   if (!entry || !entry.userId) return reply.code(400).send(failed('SESSION_NOT_FOUND', 'unknown challenge'));
   try {
     const verification = await verifyRegistrationResponse({
-      response, expectedChallenge: challenge, expectedOrigin: ORIGIN, expectedRPID: RP_ID, requireUserVerification: false,
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: ORIGIN,
+      expectedRPID: RP_ID,
+      requireUserVerification: false,
     });
     if (!verification.verified) return reply.code(400).send(failed('INVALID_SIGNATURE', 'not verified'));
     const credential = verification.registrationInfo.credential;
@@ -106,10 +114,16 @@ app.post('/api/assertion/result', async (request, reply) => {
   const challenge = challengeOf(response.response.clientDataJSON);
   const entry = takePending(challenge);
   const stored = credentials.get(response.id);
-  if (!entry || !stored || stored.username !== entry.username) return reply.code(400).send(failed('SESSION_NOT_FOUND', 'unknown challenge or credential'));
+  if (!entry || !stored || stored.username !== entry.username)
+    return reply.code(400).send(failed('SESSION_NOT_FOUND', 'unknown challenge or credential'));
   try {
     const verification = await verifyAuthenticationResponse({
-      response, expectedChallenge: challenge, expectedOrigin: ORIGIN, expectedRPID: RP_ID, credential: stored.credential, requireUserVerification: false,
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: ORIGIN,
+      expectedRPID: RP_ID,
+      credential: stored.credential,
+      requireUserVerification: false,
     });
     if (!verification.verified) return reply.code(400).send(failed('INVALID_SIGNATURE', 'not verified'));
     stored.credential.counter = verification.authenticationInfo.newCounter;
@@ -127,4 +141,6 @@ setInterval(() => {
 
 const address = await app.listen({ port: Number(process.argv[2] ?? 0), host: '127.0.0.1' });
 process.stdout.write(`listening ${new URL(address).port}\n`);
-process.on('SIGTERM', () => { void app.close().then(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  void app.close().then(() => process.exit(0));
+});

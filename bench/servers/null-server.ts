@@ -12,22 +12,34 @@ const userId = randomBytes(32).toString('base64url');
 const ok = { status: 'ok', errorMessage: '', sessionId: '' };
 
 const CANNED = new Map<string, string>([
-  ['/api/attestation/options', JSON.stringify({
-    ...ok,
-    rp: { name: 'Bench', id: 'bench.example.test' },
-    user: { name: 'user', id: userId, displayName: 'user' },
-    challenge,
-    pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
-    timeout: 300000,
-    excludeCredentials: [],
-    authenticatorSelection: {},
-    attestation: 'none',
-    extensions: { credProps: true },
-  })],
+  [
+    '/api/attestation/options',
+    JSON.stringify({
+      ...ok,
+      rp: { name: 'Bench', id: 'bench.example.test' },
+      user: { name: 'user', id: userId, displayName: 'user' },
+      challenge,
+      pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+      timeout: 300000,
+      excludeCredentials: [],
+      authenticatorSelection: {},
+      attestation: 'none',
+      extensions: { credProps: true },
+    }),
+  ],
   ['/api/attestation/result', JSON.stringify(ok)],
-  ['/api/assertion/options', JSON.stringify({
-    ...ok, challenge, timeout: 300000, rpId: 'bench.example.test', allowCredentials: [], userVerification: 'preferred', extensions: {},
-  })],
+  [
+    '/api/assertion/options',
+    JSON.stringify({
+      ...ok,
+      challenge,
+      timeout: 300000,
+      rpId: 'bench.example.test',
+      allowCredentials: [],
+      userVerification: 'preferred',
+      extensions: {},
+    }),
+  ],
   ['/api/assertion/result', JSON.stringify(ok)],
 ]);
 const NOT_FOUND = JSON.stringify({ status: 'failed', errorMessage: ['NOT_FOUND', 'no such path'], sessionId: '' });

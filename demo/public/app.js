@@ -2,8 +2,15 @@
 // without a name (modal), or from the user name field's autofill list; offer the automatic upgrade after a
 // sign-in by name; show who signed in from the result answer; tell the browser's passkey manager the news.
 import {
-  creationOptionsFromJSON, credentialToJSON, describeWebAuthnError, getClientCapabilities, isConditionalMediationAvailable,
-  requestOptionsFromJSON, startConditionalCreate, startConditionalGet, webAuthnAvailability,
+  creationOptionsFromJSON,
+  credentialToJSON,
+  describeWebAuthnError,
+  getClientCapabilities,
+  isConditionalMediationAvailable,
+  requestOptionsFromJSON,
+  startConditionalCreate,
+  startConditionalGet,
+  webAuthnAvailability,
 } from '@passkey-server/browser';
 import { $, CallFailed, callRelay, show, status, tellBrowser } from './page.js';
 import { clearPasskeys, listPasskeys } from './passkeys.js';
@@ -17,7 +24,8 @@ const background = { autofill: null, upgrade: null, renew: undefined };
 
 function username() {
   const user = $('username').value.trim();
-  if (user === '' || user.includes('#')) throw new CallFailed('Enter a user name (without "#"), or use "Sign in with a passkey".');
+  if (user === '' || user.includes('#'))
+    throw new CallFailed('Enter a user name (without "#"), or use "Sign in with a passkey".');
   return `${user}${context.suffix}`;
 }
 
@@ -49,7 +57,9 @@ async function register() {
     },
     attestation: $('attestation').value,
   });
-  const credential = await withAuthenticator('create', (signal) => navigator.credentials.create({ ...creationOptionsFromJSON(options), signal }));
+  const credential = await withAuthenticator('create', (signal) =>
+    navigator.credentials.create({ ...creationOptionsFromJSON(options), signal }),
+  );
   show('busy', 'Checking the new passkey…');
   const answer = await callRelay('attestation/result', credentialToJSON(credential));
   await tellBrowser(answer);
@@ -97,23 +107,37 @@ async function finishSignIn(credential, how) {
 async function showPasskeys(current) {
   if (context.variant !== 'standard') {
     $('passkeys').hidden = false;
-    return status('passkeys-note', 'local', 'The local variant keeps no passkeys at the service: there is no list to manage here.');
+    return status(
+      'passkeys-note',
+      'local',
+      'The local variant keeps no passkeys at the service: there is no list to manage here.',
+    );
   }
   await listPasskeys({ current, guarded });
 }
 
 async function signInByName() {
   const name = username();
-  const options = await callRelay('assertion/options', { username: name, userVerification: $('user-verification').value });
-  const credential = await withAuthenticator('get', (signal) => navigator.credentials.get({ ...requestOptionsFromJSON(options), signal }));
+  const options = await callRelay('assertion/options', {
+    username: name,
+    userVerification: $('user-verification').value,
+  });
+  const credential = await withAuthenticator('get', (signal) =>
+    navigator.credentials.get({ ...requestOptionsFromJSON(options), signal }),
+  );
   const answer = await finishSignIn(credential, 'name');
   void offerUpgrade(answer.username);
 }
 
 /** Modal sign-in without a name: the browser lists the passkeys it holds for this site. */
 async function signInWithPasskey() {
-  const options = await callRelay('assertion/options', { username: context.suffix, userVerification: $('user-verification').value });
-  const credential = await withAuthenticator('get', (signal) => navigator.credentials.get({ ...requestOptionsFromJSON(options), signal }));
+  const options = await callRelay('assertion/options', {
+    username: context.suffix,
+    userVerification: $('user-verification').value,
+  });
+  const credential = await withAuthenticator('get', (signal) =>
+    navigator.credentials.get({ ...requestOptionsFromJSON(options), signal }),
+  );
   await finishSignIn(credential, 'passkey');
 }
 
@@ -131,7 +155,8 @@ async function startAutofill() {
   background.autofill = request;
   status('autofill', 'waiting', 'Your passkeys for this site are offered in the suggestions of the user name field.');
   // The ceremony expires at the service after `timeout`: start a fresh one then.
-  if (typeof options.timeout === 'number') background.renew = setTimeout(() => void renewAutofill(request), options.timeout);
+  if (typeof options.timeout === 'number')
+    background.renew = setTimeout(() => void renewAutofill(request), options.timeout);
   let credential;
   try {
     credential = await request.result;
@@ -167,11 +192,19 @@ async function offerUpgrade(name) {
     if (busy) return status('upgrade', 'stopped', ''); // the user moved on while the options came
     request = startConditionalCreate(options);
     background.upgrade = request;
-    status('upgrade', 'offered', 'Your browser may now save a passkey for this account by itself, so that next time no name is needed.');
+    status(
+      'upgrade',
+      'offered',
+      'Your browser may now save a passkey for this account by itself, so that next time no name is needed.',
+    );
     const credential = await request.result;
     if (credential === null) return status('upgrade', 'stopped', '');
     const answer = await callRelay('attestation/result', credentialToJSON(credential));
-    status('upgrade', 'created', `Your browser saved a new passkey${answer.authenticatorName ? ` in ${answer.authenticatorName}` : ''}: next time, sign in without your name.`);
+    status(
+      'upgrade',
+      'created',
+      `Your browser saved a new passkey${answer.authenticatorName ? ` in ${answer.authenticatorName}` : ''}: next time, sign in without your name.`,
+    );
   } catch (error) {
     const reason = error instanceof CallFailed ? error.message : describeWebAuthnError(error, 'create');
     console.info('automatic passkey upgrade not done', error);
@@ -213,7 +246,8 @@ async function refreshContext() {
   const response = await fetch('/demo/context', { credentials: 'same-origin' });
   context = await response.json();
   $('variant').textContent = context.variant;
-  $('variant-note').textContent = context.variant === 'local' ? '(development only: the service stores no key; the relay keeps the blob)' : '';
+  $('variant-note').textContent =
+    context.variant === 'local' ? '(development only: the service stores no key; the relay keeps the blob)' : '';
   $('suffix').textContent = context.suffix;
   const other = context.variant === 'standard' ? context.localUrl : context.standardUrl;
   $('switch-variant').href = other;

@@ -50,7 +50,11 @@ export async function callRelay(path, body) {
   if (envelope.status !== 'ok') {
     const failure = describeFailure(envelope);
     console.warn('passkey call failed', path, response.status, failure.name, failure.detail);
-    throw new CallFailed(failure.message, failure.name ? `${failure.name}: ${failure.detail}` : `HTTP ${response.status}`, envelope);
+    throw new CallFailed(
+      failure.message,
+      failure.name ? `${failure.name}: ${failure.detail}` : `HTTP ${response.status}`,
+      envelope,
+    );
   }
   return envelope;
 }
@@ -60,6 +64,6 @@ export async function tellBrowser(answer) {
   const outcomes = await sendSignals(answer);
   if (outcomes.length === 0) return;
   $('signals').dataset.outcomes = JSON.stringify(outcomes);
-  $('signals').textContent = `Told the browser's passkey manager: ${outcomes.map((o) => `${o.signal} ${o.status}${o.error ? ` (${o.error})` : ''}`).join(', ')}.`;
+  $('signals').textContent =
+    `Told the browser's passkey manager: ${outcomes.map((o) => `${o.signal} ${o.status}${o.error ? ` (${o.error})` : ''}`).join(', ')}.`;
 }
-

@@ -37,7 +37,10 @@ const day = (iso) => (typeof iso === 'string' ? iso.slice(0, 10) : 'unknown');
 function item(credential, current, guarded) {
   const entry = document.createElement('li');
   entry.dataset.credentialId = credential.credentialId;
-  if (typeof credential.authenticatorIconLight === 'string' && credential.authenticatorIconLight.startsWith('data:image/')) {
+  if (
+    typeof credential.authenticatorIconLight === 'string' &&
+    credential.authenticatorIconLight.startsWith('data:image/')
+  ) {
     const icon = document.createElement('img');
     icon.src = credential.authenticatorIconLight;
     icon.alt = '';
@@ -49,14 +52,23 @@ function item(credential, current, guarded) {
   name.textContent = credential.nickname ?? credential.authenticatorName ?? 'A passkey of an unnamed make';
   const facts = document.createElement('span');
   facts.className = 'small';
-  const backup = credential.backupEligible && credential.backupState ? 'synced' : credential.backupEligible ? 'may sync' : 'bound to one device';
+  const backup =
+    credential.backupEligible && credential.backupState
+      ? 'synced'
+      : credential.backupEligible
+        ? 'may sync'
+        : 'bound to one device';
   facts.textContent = ` ${credential.credentialId === current ? '(used for this sign-in) ' : ''}· ${backup} · added ${day(credential.createdAt)} · ${
-    credential.lastUsedAt ? `last used ${day(credential.lastUsedAt)}` : 'never used to sign in'}`;
+    credential.lastUsedAt ? `last used ${day(credential.lastUsedAt)}` : 'never used to sign in'
+  }`;
   const remove = document.createElement('button');
   remove.type = 'button';
   remove.className = 'delete';
   remove.textContent = 'Delete';
-  remove.addEventListener('click', guarded(() => deletePasskey(credential, current, guarded)));
+  remove.addEventListener(
+    'click',
+    guarded(() => deletePasskey(credential, current, guarded)),
+  );
   entry.append(name, facts, remove);
   return entry;
 }
@@ -67,5 +79,8 @@ async function deletePasskey(credential, current, guarded) {
   // The answer's signals list the passkeys left: the browser's passkey manager drops the deleted one.
   await tellBrowser(answer);
   await listPasskeys({ current, guarded });
-  show('ok', `Passkey deleted${credential.credentialId === current ? ' (the one you signed in with; you stay signed in)' : ''}.`);
+  show(
+    'ok',
+    `Passkey deleted${credential.credentialId === current ? ' (the one you signed in with; you stay signed in)' : ''}.`,
+  );
 }

@@ -15,8 +15,12 @@ class MethodNotAllowed extends AdminError {
   }
 }
 
-export const json = (status: number, value: unknown, headers?: Record<string, string>): Answer =>
-  ({ status, body: `${JSON.stringify(value)}\n`, contentType: 'application/json; charset=utf-8', ...(headers ? { headers } : {}) });
+export const json = (status: number, value: unknown, headers?: Record<string, string>): Answer => ({
+  status,
+  body: `${JSON.stringify(value)}\n`,
+  contentType: 'application/json; charset=utf-8',
+  ...(headers ? { headers } : {}),
+});
 
 export function errorAnswer(error: AdminError): Answer {
   const headers: Record<string, string> = {};
@@ -24,7 +28,11 @@ export function errorAnswer(error: AdminError): Answer {
   if (error instanceof MethodNotAllowed) headers.allow = error.allow.join(', ');
   // The rest of an oversized body is never read: close the connection after answering.
   if (error.code === 'PAYLOAD_TOO_LARGE') headers.connection = 'close';
-  return json(error.status, { error: error.code, message: error.message, ...(error.problems ? { problems: error.problems } : {}) }, headers);
+  return json(
+    error.status,
+    { error: error.code, message: error.message, ...(error.problems ? { problems: error.problems } : {}) },
+    headers,
+  );
 }
 
 export function only(method: string, allowed: readonly string[], run: () => Answer): Answer {
@@ -32,7 +40,11 @@ export function only(method: string, allowed: readonly string[], run: () => Answ
   return run();
 }
 
-export async function onlyAsync(method: string, allowed: readonly string[], run: () => Promise<Answer>): Promise<Answer> {
+export async function onlyAsync(
+  method: string,
+  allowed: readonly string[],
+  run: () => Promise<Answer>,
+): Promise<Answer> {
   if (!allowed.includes(method)) throw methodNotAllowed(allowed);
   return run();
 }

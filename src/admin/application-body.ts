@@ -10,8 +10,17 @@ import { AdminError } from './errors.js';
 /** The application `raw` describes; INVALID_REQUEST lists every problem. Relative paths resolve against `baseDir`. */
 export function validateApplication(raw: Record<string, unknown>, baseDir: string): ApplicationConfig {
   const problems = new Problems();
-  const config = readApplication({ problems, resolvePath: (_key, value) => (isAbsolute(value) ? value : resolve(baseDir, value)) }, 'application', raw);
-  if (problems.list.length > 0 || config === undefined) throw new AdminError('INVALID_REQUEST', undefined, problems.list.length > 0 ? problems.list : ['application: unusable']);
+  const config = readApplication(
+    { problems, resolvePath: (_key, value) => (isAbsolute(value) ? value : resolve(baseDir, value)) },
+    'application',
+    raw,
+  );
+  if (problems.list.length > 0 || config === undefined)
+    throw new AdminError(
+      'INVALID_REQUEST',
+      undefined,
+      problems.list.length > 0 ? problems.list : ['application: unusable'],
+    );
   return config;
 }
 
@@ -20,7 +29,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 export function asObject(value: unknown): Record<string, unknown> {
-  if (!isPlainObject(value)) throw new AdminError('INVALID_REQUEST', 'the body must be a JSON object', ['(body): must be an object']);
+  if (!isPlainObject(value))
+    throw new AdminError('INVALID_REQUEST', 'the body must be a JSON object', ['(body): must be an object']);
   return value;
 }
 

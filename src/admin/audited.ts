@@ -17,21 +17,48 @@ export interface Actor {
 export type Note = (more: { clientId?: string; subject?: string; details?: AuditDetails }) => void;
 
 /** Runs a change and audits it: ok with its facts, or failed with the error name. */
-export async function audited<T>(audit: AuditLog, actor: Actor, action: string, facts: { clientId?: string; target?: string },
-  run: (note: Note) => Promise<T>): Promise<T> {
+export async function audited<T>(
+  audit: AuditLog,
+  actor: Actor,
+  action: string,
+  facts: { clientId?: string; target?: string },
+  run: (note: Note) => Promise<T>,
+): Promise<T> {
   const noted: { clientId?: string; subject?: string; details?: AuditDetails } = {};
   const note = (more: typeof noted) => Object.assign(noted, more);
   const base = {
-    actor: actor.name, action, clientId: noted.clientId ?? facts.clientId ?? null, target: facts.target ?? null,
-    requestId: actor.requestId ?? null, remoteAddress: actor.remoteAddress ?? null,
+    actor: actor.name,
+    action,
+    clientId: noted.clientId ?? facts.clientId ?? null,
+    target: facts.target ?? null,
+    requestId: actor.requestId ?? null,
+    remoteAddress: actor.remoteAddress ?? null,
   };
   try {
     const result = await run(note);
-    await audit.record({ ...base, clientId: noted.clientId ?? base.clientId, subject: noted.subject ?? null, result: 'ok', ...(noted.details ? { details: noted.details } : {}) });
+    await audit.record({
+      ...base,
+      clientId: noted.clientId ?? base.clientId,
+      subject: noted.subject ?? null,
+      result: 'ok',
+      ...(noted.details ? { details: noted.details } : {}),
+    });
     return result;
   } catch (error) {
-    const errorName = error instanceof AdminError ? error.code : error instanceof StoreUnavailableError ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
-    await audit.record({ ...base, clientId: noted.clientId ?? base.clientId, subject: noted.subject ?? null, result: 'failed', errorName, ...(noted.details ? { details: noted.details } : {}) });
+    const errorName =
+      error instanceof AdminError
+        ? error.code
+        : error instanceof StoreUnavailableError
+          ? 'SERVICE_UNAVAILABLE'
+          : 'INTERNAL_SERVER_ERROR';
+    await audit.record({
+      ...base,
+      clientId: noted.clientId ?? base.clientId,
+      subject: noted.subject ?? null,
+      result: 'failed',
+      errorName,
+      ...(noted.details ? { details: noted.details } : {}),
+    });
     throw error;
   }
 }

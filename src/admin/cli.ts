@@ -18,7 +18,9 @@ export interface AdminCliDeps {
   /** The token file store of the configuration given with --config (no database needed for `admin token …`). */
   readonly tokens: (configFile: string | undefined) => Promise<AdminTokenStore>;
   /** Opens the stores the other commands need (from --config); `close` is called when the command is done. */
-  readonly open: (configFile: string | undefined) => Promise<{ readonly operations: AdminOperations; readonly audit: AuditLog; close(): Promise<void> }>;
+  readonly open: (
+    configFile: string | undefined,
+  ) => Promise<{ readonly operations: AdminOperations; readonly audit: AuditLog; close(): Promise<void> }>;
   /** Defaults to `cli:<os user name>`. */
   readonly actor?: string;
 }
@@ -67,11 +69,17 @@ const OPTIONS = {
 
 export async function runAdminCli(args: readonly string[], io: AdminCliIo, deps: AdminCliDeps): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
     const [group, command, ...rest] = positionals;
     const print = (value: unknown) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     if (group === 'token') return await tokenCommand(command, rest, await deps.tokens(values.config), print);
-    if (group !== 'app' && group !== 'credential' && group !== 'audit') throw new Usage(group === undefined ? 'which command?' : `unknown command "${group}"`);
+    if (group !== 'app' && group !== 'credential' && group !== 'audit')
+      throw new Usage(group === undefined ? 'which command?' : `unknown command "${group}"`);
     const actor: Actor = { name: deps.actor ?? `cli:${safeUser()}` };
     const opened = await deps.open(values.config);
     try {
@@ -83,7 +91,12 @@ export async function runAdminCli(args: readonly string[], io: AdminCliIo, deps:
     }
     return 0;
   } catch (error) {
-    if (error instanceof Usage || (error instanceof Error && 'code' in error && String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      error instanceof Usage ||
+      (error instanceof Error &&
+        'code' in error &&
+        String((error as { code: unknown }).code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       io.stderr.write(`${error.message}\n\n${ADMIN_USAGE}`);
       return 2;
     }
@@ -103,11 +116,21 @@ function want(rest: readonly string[], count: number, names: string): string[] {
   return [...rest];
 }
 
-async function tokenCommand(command: string | undefined, rest: readonly string[], tokens: AdminTokenStore, print: (v: unknown) => void): Promise<number> {
+async function tokenCommand(
+  command: string | undefined,
+  rest: readonly string[],
+  tokens: AdminTokenStore,
+  print: (v: unknown) => void,
+): Promise<number> {
   if (command === 'create') {
     const [name] = want(rest, 1, 'a token name');
     const { token, info } = await tokens.create(name!);
-    print({ ...info, createdAt: new Date(info.createdAt).toISOString(), token, note: 'Shown once: only its SHA-256 is stored. Send it as "Authorization: Bearer <token>".' });
+    print({
+      ...info,
+      createdAt: new Date(info.createdAt).toISOString(),
+      token,
+      note: 'Shown once: only its SHA-256 is stored. Send it as "Authorization: Bearer <token>".',
+    });
     return 0;
   }
   if (command === 'list') {
@@ -133,7 +156,8 @@ function applicationFields(values: Values): Record<string, unknown> {
     } catch {
       throw new Usage('--json is not valid JSON');
     }
-    if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new Usage('--json must be a JSON object');
+    if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+      throw new Usage('--json must be a JSON object');
   }
   if (values.name !== undefined) fields.name = values.name;
   if (values.domain !== undefined) fields.domain = values.domain;
@@ -143,22 +167,50 @@ function applicationFields(values: Values): Record<string, unknown> {
   return fields;
 }
 
-async function appCommand(command: string | undefined, rest: readonly string[], values: Values, ops: AdminOperations, actor: Actor, print: (v: unknown) => void): Promise<void> {
+async function appCommand(
+  command: string | undefined,
+  rest: readonly string[],
+  values: Values,
+  ops: AdminOperations,
+  actor: Actor,
+  print: (v: unknown) => void,
+): Promise<void> {
   switch (command) {
-    case 'list': want(rest, 0, 'no argument'); return void print({ applications: await ops.listApplications() });
-    case 'show': return void print(await ops.getApplication(want(rest, 1, 'a Client ID')[0]!));
-    case 'create': want(rest, 0, 'flags only'); return void print(await ops.createApplication(actor, applicationFields(values)));
-    case 'update': return void print(await ops.updateApplication(actor, want(rest, 1, 'a Client ID')[0]!, applicationFields(values)));
-    case 'approve': return void print(await ops.approve(actor, want(rest, 1, 'a Client ID')[0]!));
-    case 'unapprove': return void print(await ops.unapprove(actor, want(rest, 1, 'a Client ID')[0]!));
-    case 'disable': return void print(await ops.disable(actor, want(rest, 1, 'a Client ID')[0]!));
-    case 'enable': return void print(await ops.enable(actor, want(rest, 1, 'a Client ID')[0]!));
-    case 'delete': return void print(await ops.deleteApplication(actor, want(rest, 1, 'a Client ID')[0]!));
-    default: throw new Usage('app list|show|create|update|approve|unapprove|disable|enable|delete');
+    case 'list':
+      want(rest, 0, 'no argument');
+      return void print({ applications: await ops.listApplications() });
+    case 'show':
+      return void print(await ops.getApplication(want(rest, 1, 'a Client ID')[0]!));
+    case 'create':
+      want(rest, 0, 'flags only');
+      return void print(await ops.createApplication(actor, applicationFields(values)));
+    case 'update':
+      return void print(
+        await ops.updateApplication(actor, want(rest, 1, 'a Client ID')[0]!, applicationFields(values)),
+      );
+    case 'approve':
+      return void print(await ops.approve(actor, want(rest, 1, 'a Client ID')[0]!));
+    case 'unapprove':
+      return void print(await ops.unapprove(actor, want(rest, 1, 'a Client ID')[0]!));
+    case 'disable':
+      return void print(await ops.disable(actor, want(rest, 1, 'a Client ID')[0]!));
+    case 'enable':
+      return void print(await ops.enable(actor, want(rest, 1, 'a Client ID')[0]!));
+    case 'delete':
+      return void print(await ops.deleteApplication(actor, want(rest, 1, 'a Client ID')[0]!));
+    default:
+      throw new Usage('app list|show|create|update|approve|unapprove|disable|enable|delete');
   }
 }
 
-async function credentialCommand(command: string | undefined, rest: readonly string[], values: Values, ops: AdminOperations, actor: Actor, print: (v: unknown) => void): Promise<void> {
+async function credentialCommand(
+  command: string | undefined,
+  rest: readonly string[],
+  values: Values,
+  ops: AdminOperations,
+  actor: Actor,
+  print: (v: unknown) => void,
+): Promise<void> {
   switch (command) {
     case 'list': {
       const [clientId] = want(rest, 1, 'a Client ID');
@@ -169,16 +221,22 @@ async function credentialCommand(command: string | undefined, rest: readonly str
       if (values.limit !== undefined) filter.limit = positiveInteger('--limit', values.limit);
       return void print(await ops.listCredentials(clientId!, filter));
     }
-    case 'show': { const [c, id] = want(rest, 2, 'a Client ID and a credential id'); return void print(await ops.getCredential(c!, id!)); }
+    case 'show': {
+      const [c, id] = want(rest, 2, 'a Client ID and a credential id');
+      return void print(await ops.getCredential(c!, id!));
+    }
     case 'delete': {
       if (values.username !== undefined || values['user-handle'] !== undefined) {
         const [c] = want(rest, 1, 'a Client ID (with --username or --user-handle)');
-        return void print(await ops.deleteUserCredentials(actor, c!, {
-          ...(values.username === undefined ? {} : { username: values.username }),
-          ...(values['user-handle'] === undefined ? {} : { userHandle: values['user-handle'] }),
-        }));
+        return void print(
+          await ops.deleteUserCredentials(actor, c!, {
+            ...(values.username === undefined ? {} : { username: values.username }),
+            ...(values['user-handle'] === undefined ? {} : { userHandle: values['user-handle'] }),
+          }),
+        );
       }
-      const [c, id] = want(rest, 2, 'a Client ID and a credential id'); return void print(await ops.deleteCredential(actor, c!, id!));
+      const [c, id] = want(rest, 2, 'a Client ID and a credential id');
+      return void print(await ops.deleteCredential(actor, c!, id!));
     }
     case 'rename': {
       if (values.clear) {
@@ -188,11 +246,19 @@ async function credentialCommand(command: string | undefined, rest: readonly str
       const [c, id, nickname] = want(rest, 3, 'a Client ID, a credential id and a nickname');
       return void print(await ops.renameCredential(actor, c!, id!, nickname));
     }
-    default: throw new Usage('credential list|show|rename|delete');
+    default:
+      throw new Usage('credential list|show|rename|delete');
   }
 }
 
-async function auditCommand(command: string | undefined, rest: readonly string[], values: Values, audit: AuditLog, io: AdminCliIo, print: (v: unknown) => void): Promise<void> {
+async function auditCommand(
+  command: string | undefined,
+  rest: readonly string[],
+  values: Values,
+  audit: AuditLog,
+  io: AdminCliIo,
+  print: (v: unknown) => void,
+): Promise<void> {
   want(rest, 0, 'flags only');
   if (command !== 'list' && command !== 'export') throw new Usage('audit list|export');
   const time = (flag: string, text: string | undefined): number | undefined => {
@@ -201,11 +267,13 @@ async function auditCommand(command: string | undefined, rest: readonly string[]
     if (!Number.isFinite(at)) throw new Usage(`${flag}: an ISO 8601 time or epoch milliseconds`);
     return at;
   };
-  if (values.result !== undefined && values.result !== 'ok' && values.result !== 'failed') throw new Usage('--result: ok or failed');
+  if (values.result !== undefined && values.result !== 'ok' && values.result !== 'failed')
+    throw new Usage('--result: ok or failed');
   const since = time('--since', values.since);
   const until = time('--until', values.until);
   const events = await audit.query({
-    limit: values.limit === undefined ? (command === 'export' ? 1_000_000 : 100) : positiveInteger('--limit', values.limit),
+    limit:
+      values.limit === undefined ? (command === 'export' ? 1_000_000 : 100) : positiveInteger('--limit', values.limit),
     ...(since !== undefined && { since }),
     ...(until !== undefined && { until }),
     ...(values['client-id'] !== undefined && { clientId: values['client-id'] }),

@@ -13,11 +13,21 @@ export const ADMIN_ERRORS = {
   INVALID_REQUEST: { status: 400, message: 'The request is invalid; see problems.' },
   APPLICATION_NOT_FOUND: { status: 404, message: 'No application with this Client ID.' },
   APPLICATION_EXISTS: { status: 409, message: 'An application with this Client ID already exists.' },
-  APPLICATION_NOT_APPROVABLE: { status: 409, message: 'The standard variant needs at least one origin on the application\'s domain before it can be approved.' },
+  APPLICATION_NOT_APPROVABLE: {
+    status: 409,
+    message: "The standard variant needs at least one origin on the application's domain before it can be approved.",
+  },
   CREDENTIAL_NOT_FOUND: { status: 404, message: 'No credential with this id in this application.' },
-  METADATA_RELOAD_FAILED: { status: 422, message: 'A metadata BLOB could not be reloaded (it does not verify, its CRLs fail, or its file is unreadable); the previous BLOB stays in use. See applications[].error.' },
+  METADATA_RELOAD_FAILED: {
+    status: 422,
+    message:
+      'A metadata BLOB could not be reloaded (it does not verify, its CRLs fail, or its file is unreadable); the previous BLOB stays in use. See applications[].error.',
+  },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing store is unreachable; retry shortly.' },
-  INTERNAL_SERVER_ERROR: { status: 500, message: 'Unexpected error. The service log has the details under the request id.' },
+  INTERNAL_SERVER_ERROR: {
+    status: 500,
+    message: 'Unexpected error. The service log has the details under the request id.',
+  },
 } as const satisfies Record<string, { readonly status: number; readonly message: string }>;
 
 export type AdminErrorName = keyof typeof ADMIN_ERRORS;

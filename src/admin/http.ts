@@ -51,7 +51,10 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
     const method = req.method ?? 'GET';
     let segments: string[];
     try {
-      segments = url.pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+      segments = url.pathname
+        .split('/')
+        .filter((s) => s !== '')
+        .map((s) => decodeURIComponent(s));
     } catch {
       throw new AdminError('NOT_FOUND');
     }
@@ -67,12 +70,26 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
     if (path === '/openapi.json' && deps.openapi) return only(method, ['GET'], () => json(200, deps.openapi!()));
     if (path === '/metrics' && deps.registry) {
       if (deps.metricsRequireToken) await authenticate(req, trace);
-      return onlyAsync(method, ['GET'], async () => ({ status: 200, body: await deps.registry!.expose(), contentType: EXPOSITION_CONTENT_TYPE }));
+      return onlyAsync(method, ['GET'], async () => ({
+        status: 200,
+        body: await deps.registry!.expose(),
+        contentType: EXPOSITION_CONTENT_TYPE,
+      }));
     }
     if (segments[0] !== 'admin') throw new AdminError('NOT_FOUND');
 
-    const actor: Actor = { name: await authenticate(req, trace), requestId, remoteAddress: req.socket.remoteAddress ?? null };
-    const request: Request = { method, segments: segments.slice(1), query: url.searchParams, actor, body: () => readJson(req, limit) };
+    const actor: Actor = {
+      name: await authenticate(req, trace),
+      requestId,
+      remoteAddress: req.socket.remoteAddress ?? null,
+    };
+    const request: Request = {
+      method,
+      segments: segments.slice(1),
+      query: url.searchParams,
+      actor,
+      body: () => readJson(req, limit),
+    };
     return adminRoute(request);
   }
 
@@ -102,7 +119,12 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
         if (r.method === 'DELETE') return json(200, await ops.deleteApplication(r.actor, id));
         throw methodNotAllowed(['GET', 'PATCH', 'DELETE']);
       }
-      const actions = { approve: ops.approve, unapprove: ops.unapprove, disable: ops.disable, enable: ops.enable } as const;
+      const actions = {
+        approve: ops.approve,
+        unapprove: ops.unapprove,
+        disable: ops.disable,
+        enable: ops.enable,
+      } as const;
       if (subId === undefined && Object.hasOwn(actions, sub)) {
         if (r.method !== 'POST') throw methodNotAllowed(['POST']);
         return json(200, await actions[sub as keyof typeof actions].call(ops, r.actor, id));
@@ -110,14 +132,23 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
       if (sub === 'credentials') {
         if (subId === undefined) {
           if (r.method === 'GET') return json(200, await ops.listCredentials(id, credentialFilter(r.query)));
-          if (r.method === 'DELETE') return json(200, await ops.deleteUserCredentials(r.actor, id, userFilter(r.query)));
+          if (r.method === 'DELETE')
+            return json(200, await ops.deleteUserCredentials(r.actor, id, userFilter(r.query)));
           throw methodNotAllowed(['GET', 'DELETE']);
         }
         if (r.method === 'GET') return json(200, await ops.getCredential(id, subId));
         if (r.method === 'PATCH') {
           const body = await r.body();
-          if (typeof body !== 'object' || body === null || Array.isArray(body) || !('nickname' in body) || Object.keys(body).length !== 1) {
-            throw new AdminError('INVALID_REQUEST', 'the body must be {"nickname": string | null}', ['(body): only nickname can change']);
+          if (
+            typeof body !== 'object' ||
+            body === null ||
+            Array.isArray(body) ||
+            !('nickname' in body) ||
+            Object.keys(body).length !== 1
+          ) {
+            throw new AdminError('INVALID_REQUEST', 'the body must be {"nickname": string | null}', [
+              '(body): only nickname can change',
+            ]);
           }
           return json(200, await ops.renameCredential(r.actor, id, subId, (body as { nickname: unknown }).nickname));
         }
@@ -142,21 +173,35 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
       }
       if (id === 'export') {
         const query = auditQuery(r.query, 100_000, 100_000);
-        return { status: 200, body: toJsonLines(await deps.audit.query(query)), contentType: 'application/x-ndjson; charset=utf-8',
-          headers: { 'content-disposition': 'attachment; filename="audit.jsonl"' } };
+        return {
+          status: 200,
+          body: toJsonLines(await deps.audit.query(query)),
+          contentType: 'application/x-ndjson; charset=utf-8',
+          headers: { 'content-disposition': 'attachment; filename="audit.jsonl"' },
+        };
       }
     }
     throw new AdminError('NOT_FOUND');
   }
 
   /** Reloads the metadata BLOBs and audits it: failed when a BLOB did not verify (the answer says which). */
-  async function reloadMetadata(r: Request, reload: () => Promise<MetadataReloadReport>): Promise<MetadataReloadReport> {
+  async function reloadMetadata(
+    r: Request,
+    reload: () => Promise<MetadataReloadReport>,
+  ): Promise<MetadataReloadReport> {
     const report = await reload();
     const failed = report.applications.find((application) => !application.ok);
     await deps.audit.record({
-      actor: r.actor.name, action: 'metadata.reload', result: failed ? 'failed' : 'ok',
-      errorName: failed?.error?.split(':', 1)[0] ?? null, requestId: r.actor.requestId ?? null, remoteAddress: r.actor.remoteAddress ?? null,
-      details: { changed: report.changed, applications: report.applications.map((application) => application.clientId) },
+      actor: r.actor.name,
+      action: 'metadata.reload',
+      result: failed ? 'failed' : 'ok',
+      errorName: failed?.error?.split(':', 1)[0] ?? null,
+      requestId: r.actor.requestId ?? null,
+      remoteAddress: r.actor.remoteAddress ?? null,
+      details: {
+        changed: report.changed,
+        applications: report.applications.map((application) => application.clientId),
+      },
     });
     return report;
   }
@@ -168,8 +213,13 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
    */
   function reloadAnswer(report: MetadataReloadReport): Answer {
     if (report.ok) return json(200, report);
-    const error = new AdminError('METADATA_RELOAD_FAILED', undefined,
-      report.applications.filter((application) => !application.ok).map((application) => `${application.clientId}: ${application.error ?? 'failed'}`));
+    const error = new AdminError(
+      'METADATA_RELOAD_FAILED',
+      undefined,
+      report.applications
+        .filter((application) => !application.ok)
+        .map((application) => `${application.clientId}: ${application.error ?? 'failed'}`),
+    );
     return json(error.status, { error: error.code, message: error.message, problems: error.problems, ...report });
   }
 
@@ -177,25 +227,40 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
     const started = deps.runtime.now();
     const requestId = `${prefix}-${(count++).toString(36)}`;
     const trace: { actor: string | null } = { actor: null };
-    void route(req, requestId, trace).catch((error: unknown) => {
-      if (error instanceof AdminError) return errorAnswer(error);
-      if (error instanceof StoreUnavailableError) return errorAnswer(new AdminError('SERVICE_UNAVAILABLE'));
-      deps.log.error({ requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, 'admin request failed unexpectedly');
-      return errorAnswer(new AdminError('INTERNAL_SERVER_ERROR'));
-    }).then((answer) => {
-      const headers: Record<string, string> = {
-        'content-type': answer.contentType,
-        'content-length': String(Buffer.byteLength(answer.body)),
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-        'x-request-id': requestId,
-        ...answer.headers,
-      };
-      res.writeHead(answer.status, headers);
-      res.end(req.method === 'HEAD' ? undefined : answer.body);
-      const path = (req.url ?? '/').split('?', 1)[0];
-      deps.log.info({ event: 'admin_request', requestId, method: req.method, path, status: answer.status, durationMs: Math.max(0, deps.runtime.now() - started), actor: trace.actor },
-        'admin request');
-    });
+    void route(req, requestId, trace)
+      .catch((error: unknown) => {
+        if (error instanceof AdminError) return errorAnswer(error);
+        if (error instanceof StoreUnavailableError) return errorAnswer(new AdminError('SERVICE_UNAVAILABLE'));
+        deps.log.error(
+          { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+          'admin request failed unexpectedly',
+        );
+        return errorAnswer(new AdminError('INTERNAL_SERVER_ERROR'));
+      })
+      .then((answer) => {
+        const headers: Record<string, string> = {
+          'content-type': answer.contentType,
+          'content-length': String(Buffer.byteLength(answer.body)),
+          'cache-control': 'no-store',
+          'x-content-type-options': 'nosniff',
+          'x-request-id': requestId,
+          ...answer.headers,
+        };
+        res.writeHead(answer.status, headers);
+        res.end(req.method === 'HEAD' ? undefined : answer.body);
+        const path = (req.url ?? '/').split('?', 1)[0];
+        deps.log.info(
+          {
+            event: 'admin_request',
+            requestId,
+            method: req.method,
+            path,
+            status: answer.status,
+            durationMs: Math.max(0, deps.runtime.now() - started),
+            actor: trace.actor,
+          },
+          'admin request',
+        );
+      });
   };
 }

@@ -8,24 +8,53 @@ import { ADMIN_ERRORS } from './errors.js';
 import { ADMIN_PATHS, jsonContent, ref } from './openapi-admin.js';
 import { jsonSchema, Type, type TSchema } from '../schemas/typebox.js';
 import {
-  AssertionOptionsAnswerSchema, AssertionResultAnswerSchema, AttestationOptionsAnswerSchema, AttestationResultAnswerSchema,
-  AcceptedSignalsSchema, AllAcceptedCredentialsSchema, AuthenticatorSelectionAnswer, CurrentUserDetailsSchema, DescriptorSchema,
-  failedEnvelopeSchema, UnknownCredentialSignalSchema,
+  AssertionOptionsAnswerSchema,
+  AssertionResultAnswerSchema,
+  AttestationOptionsAnswerSchema,
+  AttestationResultAnswerSchema,
+  AcceptedSignalsSchema,
+  AllAcceptedCredentialsSchema,
+  AuthenticatorSelectionAnswer,
+  CurrentUserDetailsSchema,
+  DescriptorSchema,
+  failedEnvelopeSchema,
+  UnknownCredentialSignalSchema,
 } from '../schemas/answers.js';
 import {
-  AssertionResultRequestSchema, AttestationResultRequestSchema, assertionOptionsRequestSchema, attestationOptionsRequestSchema,
+  AssertionResultRequestSchema,
+  AttestationResultRequestSchema,
+  assertionOptionsRequestSchema,
+  attestationOptionsRequestSchema,
   type RequestLimits,
 } from '../schemas/requests.js';
 import {
-  credentialsDeleteRequestSchema, credentialsListRequestSchema, CredentialsDeleteAnswerSchema, CredentialsListAnswerSchema, OwnCredentialSchema,
+  credentialsDeleteRequestSchema,
+  credentialsListRequestSchema,
+  CredentialsDeleteAnswerSchema,
+  CredentialsListAnswerSchema,
+  OwnCredentialSchema,
 } from '../schemas/credentials.js';
 import {
-  ApplicationInputSchema, ApplicationSchema, AttestationPolicySchema, ResolvedAttestationPolicySchema,
+  ApplicationInputSchema,
+  ApplicationSchema,
+  AttestationPolicySchema,
+  ResolvedAttestationPolicySchema,
 } from '../schemas/applications.js';
 import {
-  adminErrorSchemas, ApplicationDeletedSchema, ApplicationListSchema, AuditEventSchema, AuditPageSchema, CredentialDeletedSchema,
-  CredentialPageSchema, CredentialRenameSchema, CredentialSchema, HealthSchema, MetadataReloadFailedSchema, MetadataReloadSchema,
-  ReadinessSchema, UserCredentialsDeletedSchema,
+  adminErrorSchemas,
+  ApplicationDeletedSchema,
+  ApplicationListSchema,
+  AuditEventSchema,
+  AuditPageSchema,
+  CredentialDeletedSchema,
+  CredentialPageSchema,
+  CredentialRenameSchema,
+  CredentialSchema,
+  HealthSchema,
+  MetadataReloadFailedSchema,
+  MetadataReloadSchema,
+  ReadinessSchema,
+  UserCredentialsDeletedSchema,
 } from '../schemas/admin.js';
 
 /** The document's components, by name: what the tests check real answers against. */
@@ -77,17 +106,46 @@ export function openApiSchemas(limits: RequestLimits = DEFAULTS.limits): Readonl
 export const RetryAfterSchema = Type.Integer({ minimum: 1 });
 
 const serviceHeaders = [
-  { name: 'User-agent', in: 'header', required: true, schema: { type: 'string', pattern: '^\\S+ AppID: \\S+$' }, description: 'Exactly `<vendor> AppID: <Client ID>` (the vendor word is configured, default `Vendor`).' },
-  { name: 'origin', in: 'header', required: false, schema: { type: 'string' }, description: 'Standard variant: required, one of the application\'s origins. Local variant: not sent.' },
+  {
+    name: 'User-agent',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^\\S+ AppID: \\S+$' },
+    description: 'Exactly `<vendor> AppID: <Client ID>` (the vendor word is configured, default `Vendor`).',
+  },
+  {
+    name: 'origin',
+    in: 'header',
+    required: false,
+    schema: { type: 'string' },
+    description: "Standard variant: required, one of the application's origins. Local variant: not sent.",
+  },
 ];
 
 function failures(statuses: readonly number[]) {
-  const names: Record<number, string> = { 400: 'Malformed request or failed verification', 403: 'Unknown or disabled Client ID, origin or variant not allowed', 404: 'No such path', 405: 'Not POST', 413: 'Body too large', 415: 'Not JSON', 429: 'Rate limited', 500: 'Unexpected error', 503: 'A backing store is unreachable' };
-  return Object.fromEntries(statuses.map((status) => [String(status), {
-    description: names[status] ?? 'Failure',
-    content: jsonContent(ref('FailedEnvelope')),
-    ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: jsonSchema(RetryAfterSchema) } } } : {}),
-  }]));
+  const names: Record<number, string> = {
+    400: 'Malformed request or failed verification',
+    403: 'Unknown or disabled Client ID, origin or variant not allowed',
+    404: 'No such path',
+    405: 'Not POST',
+    413: 'Body too large',
+    415: 'Not JSON',
+    429: 'Rate limited',
+    500: 'Unexpected error',
+    503: 'A backing store is unreachable',
+  };
+  return Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: names[status] ?? 'Failure',
+        content: jsonContent(ref('FailedEnvelope')),
+        ...(status === 429
+          ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: jsonSchema(RetryAfterSchema) } } }
+          : {}),
+      },
+    ]),
+  );
 }
 
 function operation(summary: string, request: string, response: string, description: string, tag = 'ceremonies') {
@@ -98,20 +156,53 @@ function operation(summary: string, request: string, response: string, descripti
       tags: [tag],
       parameters: serviceHeaders,
       requestBody: { required: true, content: jsonContent(ref(request)) },
-      responses: { '200': { description: 'Processing succeeded.', content: jsonContent(ref(response)) }, ...failures([400, 403, 405, 413, 415, 429, 500, 503]) },
+      responses: {
+        '200': { description: 'Processing succeeded.', content: jsonContent(ref(response)) },
+        ...failures([400, 403, 405, 413, 415, 429, 500, 503]),
+      },
     },
   };
 }
 
 const paths = {
-  '/api/attestation/options': operation('Registration challenge', 'AttestationOptionsRequest', 'AttestationOptionsResponse', 'Issues a challenge and the parameters of navigator.credentials.create().'),
-  '/api/attestation/result': operation('Registration verification', 'AttestationResultRequest', 'AttestationResultResponse', 'Verifies the attestation (WebAuthn L3 §7.1) and stores the credential (standard) or returns the sealed blob (local).'),
-  '/api/assertion/options': operation('Authentication challenge', 'AssertionOptionsRequest', 'AssertionOptionsResponse', 'Issues a challenge and the parameters of navigator.credentials.get().'),
-  '/api/assertion/result': operation('Authentication verification', 'AssertionResultRequest', 'AssertionResultResponse', 'Verifies the assertion (WebAuthn L3 §7.2).'),
-  '/api/credentials/list': operation('A user\'s own passkeys', 'CredentialsListRequest', 'CredentialsListResponse',
-    'Lists the credentials of the user a credentialsToken (from an ok result, at most 10 minutes old) was issued for. Standard variant only.', 'own credentials'),
-  '/api/credentials/delete': operation('Delete one of a user\'s own passkeys', 'CredentialsDeleteRequest', 'CredentialsDeleteResponse',
-    'Deletes one credential of the token\'s user (another user\'s, another application\'s or an unknown id: CREDENTIAL_ID_NOT_FOUND alike), audited as credential.delete-own; answers the credentials left as signals.', 'own credentials'),
+  '/api/attestation/options': operation(
+    'Registration challenge',
+    'AttestationOptionsRequest',
+    'AttestationOptionsResponse',
+    'Issues a challenge and the parameters of navigator.credentials.create().',
+  ),
+  '/api/attestation/result': operation(
+    'Registration verification',
+    'AttestationResultRequest',
+    'AttestationResultResponse',
+    'Verifies the attestation (WebAuthn L3 §7.1) and stores the credential (standard) or returns the sealed blob (local).',
+  ),
+  '/api/assertion/options': operation(
+    'Authentication challenge',
+    'AssertionOptionsRequest',
+    'AssertionOptionsResponse',
+    'Issues a challenge and the parameters of navigator.credentials.get().',
+  ),
+  '/api/assertion/result': operation(
+    'Authentication verification',
+    'AssertionResultRequest',
+    'AssertionResultResponse',
+    'Verifies the assertion (WebAuthn L3 §7.2).',
+  ),
+  '/api/credentials/list': operation(
+    "A user's own passkeys",
+    'CredentialsListRequest',
+    'CredentialsListResponse',
+    'Lists the credentials of the user a credentialsToken (from an ok result, at most 10 minutes old) was issued for. Standard variant only.',
+    'own credentials',
+  ),
+  '/api/credentials/delete': operation(
+    "Delete one of a user's own passkeys",
+    'CredentialsDeleteRequest',
+    'CredentialsDeleteResponse',
+    "Deletes one credential of the token's user (another user's, another application's or an unknown id: CREDENTIAL_ID_NOT_FOUND alike), audited as credential.delete-own; answers the credentials left as signals.",
+    'own credentials',
+  ),
 
   ...ADMIN_PATHS,
 };
@@ -137,14 +228,23 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
     },
     tags: [
       { name: 'ceremonies', description: 'The four operations, on the service listener.' },
-      { name: 'own credentials', description: 'A signed-in user\'s own passkeys, through the relay, on the service listener.' },
+      {
+        name: 'own credentials',
+        description: "A signed-in user's own passkeys, through the relay, on the service listener.",
+      },
       { name: 'operations', description: 'Health, readiness, metrics: on the admin listener.' },
       { name: 'admin', description: 'Administration: on the admin listener, with an admin token.' },
     ],
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, jsonSchema(schema, shared)])),
-      securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'An admin token made with `passkey-server admin token create`.' } },
+      securitySchemes: {
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An admin token made with `passkey-server admin token create`.',
+        },
+      },
     },
   });
 }

@@ -6,7 +6,12 @@ import { FidoError } from '../errors.js';
 import { checkContentType, parseJsonBody, readBody } from '../http/body.js';
 import { AdminError } from './errors.js';
 
-export function credentialFilter(query: URLSearchParams): { userHandle?: string; username?: string; limit?: number; after?: string } {
+export function credentialFilter(query: URLSearchParams): {
+  userHandle?: string;
+  username?: string;
+  limit?: number;
+  after?: string;
+} {
   const filter: { userHandle?: string; username?: string; limit?: number; after?: string } = {};
   const userHandle = query.get('userHandle');
   const username = query.get('username');
@@ -54,7 +59,8 @@ export function auditQuery(query: URLSearchParams, defaultLimit: number, maxLimi
 
 function integer(name: string, text: string, min: number, max: number): number {
   const value = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
-  if (!(value >= min && value <= max)) throw new AdminError('INVALID_REQUEST', undefined, [`${name}: an integer from ${min} to ${max}`]);
+  if (!(value >= min && value <= max))
+    throw new AdminError('INVALID_REQUEST', undefined, [`${name}: an integer from ${min} to ${max}`]);
   return value;
 }
 
@@ -68,7 +74,12 @@ export async function readJson(req: IncomingMessage, limit: number): Promise<unk
     return parseJsonBody(await readBody(req, limit, req.headersDistinct['content-length']));
   } catch (error) {
     if (!(error instanceof FidoError)) throw error;
-    const code = error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'PAYLOAD_TOO_LARGE' || error.code === 'MALFORMED_JSON' ? error.code : 'INVALID_REQUEST';
-    throw code === 'INVALID_REQUEST' ? new AdminError(code, error.detail, [`(body): ${error.detail ?? error.code}`]) : new AdminError(code, error.detail);
+    const code =
+      error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'PAYLOAD_TOO_LARGE' || error.code === 'MALFORMED_JSON'
+        ? error.code
+        : 'INVALID_REQUEST';
+    throw code === 'INVALID_REQUEST'
+      ? new AdminError(code, error.detail, [`(body): ${error.detail ?? error.code}`])
+      : new AdminError(code, error.detail);
   }
 }

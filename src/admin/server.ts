@@ -40,9 +40,10 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
     server,
     url: `http://${shownHost}:${port}`,
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
   };
 }

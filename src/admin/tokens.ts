@@ -37,12 +37,16 @@ export function hashToken(token: string): string {
 }
 
 function newToken(runtime: Runtime): { token: string; id: string } {
-  return { token: `${TOKEN_PREFIX}${runtime.randomBytes(32).toString('base64url')}`, id: runtime.randomBytes(6).toString('hex') };
+  return {
+    token: `${TOKEN_PREFIX}${runtime.randomBytes(32).toString('base64url')}`,
+    id: runtime.randomBytes(6).toString('hex'),
+  };
 }
 
 function validName(name: string): string {
   const trimmed = name.trim();
-  if (!/^[\x21-\x7e][\x20-\x7e]{0,63}$/.test(trimmed)) throw new Error('a token name is 1 to 64 visible ASCII characters');
+  if (!/^[\x21-\x7e][\x20-\x7e]{0,63}$/.test(trimmed))
+    throw new Error('a token name is 1 to 64 visible ASCII characters');
   return trimmed;
 }
 
@@ -95,7 +99,10 @@ export class MemoryAdminTokenStore implements AdminTokenStore {
 export class FileAdminTokenStore implements AdminTokenStore {
   #cache: { readonly text: string; readonly tokens: StoredToken[] } | undefined;
 
-  constructor(private readonly path: string, private readonly runtime: Runtime) {}
+  constructor(
+    private readonly path: string,
+    private readonly runtime: Runtime,
+  ) {}
 
   async verify(token: string): Promise<AdminTokenInfo | undefined> {
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;
@@ -150,7 +157,9 @@ export class FileAdminTokenStore implements AdminTokenStore {
 }
 
 function parseTokenFile(text: string, path: string): StoredToken[] {
-  const fail = (why: string): never => { throw new Error(`admin token file ${path}: ${why}`); };
+  const fail = (why: string): never => {
+    throw new Error(`admin token file ${path}: ${why}`);
+  };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -161,8 +170,14 @@ function parseTokenFile(text: string, path: string): StoredToken[] {
   if (!Array.isArray(list)) return fail('expected {"tokens": [...]}');
   return list.map((entry, i) => {
     const e = entry as Partial<StoredToken> | null;
-    if (!e || typeof e.id !== 'string' || typeof e.name !== 'string' || typeof e.createdAt !== 'number' ||
-        typeof e.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(e.sha256)) {
+    if (
+      !e ||
+      typeof e.id !== 'string' ||
+      typeof e.name !== 'string' ||
+      typeof e.createdAt !== 'number' ||
+      typeof e.sha256 !== 'string' ||
+      !/^[0-9a-f]{64}$/.test(e.sha256)
+    ) {
       return fail(`entry ${i} is not {id, name, createdAt, sha256}`);
     }
     return { id: e.id, name: e.name, createdAt: e.createdAt, sha256: e.sha256 };

@@ -24,8 +24,14 @@ export function applicationView(record: ApplicationRecord): ApplicationView {
 /** A credential as the admin API and CLI show it (schemas/admin.ts `CredentialSchema`). */
 export type { CredentialView };
 
-export function credentialView(record: CredentialRecord, catalog: AuthenticatorCatalog = bundledCatalog()): CredentialView {
-  const authenticator = describeAuthenticator({ aaguid: record.aaguid, metadataName: record.authenticatorName, proven: record.attestationTrusted }, catalog);
+export function credentialView(
+  record: CredentialRecord,
+  catalog: AuthenticatorCatalog = bundledCatalog(),
+): CredentialView {
+  const authenticator = describeAuthenticator(
+    { aaguid: record.aaguid, metadataName: record.authenticatorName, proven: record.attestationTrusted },
+    catalog,
+  );
   return {
     clientId: record.clientId,
     credentialId: record.credentialId,

@@ -9,7 +9,12 @@ import { FidoError } from '../errors.js';
 import type { Application, ApplicationDirectory } from '../service.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
-import { loadTrustEvaluator, type LoadedTrustEvaluator, type LoadOptions, type MetadataInfo } from '../webauthn/trust.js';
+import {
+  loadTrustEvaluator,
+  type LoadedTrustEvaluator,
+  type LoadOptions,
+  type MetadataInfo,
+} from '../webauthn/trust.js';
 
 export interface ConfigApplicationDirectory extends ApplicationDirectory {
   /** Every application, in configuration order (the CLI's `apps list`, the demo). */
@@ -94,8 +99,10 @@ export function prepareTrust(
       if (evaluator.metadataInfo) metadata.push({ clientId: config.clientId, info: evaluator.metadataInfo });
     } catch (error) {
       if (!(error instanceof FidoError) || !error.code.startsWith('METADATA_BLOB_')) throw error;
-      problems.push(`applications[${index}].attestation.metadata: ${config.attestation.metadata ?? 'the BLOB'} cannot be used ` +
-        `(${error.code}${error.detail ? `: ${error.detail}` : ''}); ${metadataRemedy(error)}`);
+      problems.push(
+        `applications[${index}].attestation.metadata: ${config.attestation.metadata ?? 'the BLOB'} cannot be used ` +
+          `(${error.code}${error.detail ? `: ${error.detail}` : ''}); ${metadataRemedy(error)}`,
+      );
     }
   });
   if (problems.length > 0) throw new ConfigError(problems, source);
@@ -116,11 +123,15 @@ const REVOCATION_DOCS = 'docs/attestation.md, "Revocation of the BLOB\'s signing
 export function metadataRemedy(error: unknown): string {
   switch (error instanceof FidoError ? error.code : undefined) {
     case 'METADATA_BLOB_CRL_MISSING':
-      return 'add a current CRL of that issuer to attestation.metadataCrls (fetched from the certificate\'s CRL distribution point, ' +
-        `which \`metadata check\` prints; ${REVOCATION_DOCS})`;
+      return (
+        "add a current CRL of that issuer to attestation.metadataCrls (fetched from the certificate's CRL distribution point, " +
+        `which \`metadata check\` prints; ${REVOCATION_DOCS})`
+      );
     case 'METADATA_BLOB_CRL_INVALID':
-      return 'install current CRLs of the BLOB\'s signing chain as the attestation.metadataCrls files (fetched again from the CRL ' +
-        `distribution points \`metadata check\` prints; ${REVOCATION_DOCS})`;
+      return (
+        "install current CRLs of the BLOB's signing chain as the attestation.metadataCrls files (fetched again from the CRL " +
+        `distribution points \`metadata check\` prints; ${REVOCATION_DOCS})`
+      );
     case 'METADATA_BLOB_CERTIFICATE_REVOKED':
       return `install a BLOB signed under an unrevoked chain (a current BLOB from the metadata service; ${REVOCATION_DOCS})`;
     default:

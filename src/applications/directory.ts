@@ -66,12 +66,14 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
     const pending = this.#pending.get(clientId);
     if (pending) return pending;
     const generation = this.#generation;
-    const lookup = this.#load(clientId).then((application) => {
-      // An invalidation while the read was in flight makes its result stale: do not cache it.
-      if (generation === this.#generation) this.#remember(clientId, application);
-      this.#noteKnown(clientId, application !== undefined);
-      return application;
-    }).finally(() => this.#pending.delete(clientId));
+    const lookup = this.#load(clientId)
+      .then((application) => {
+        // An invalidation while the read was in flight makes its result stale: do not cache it.
+        if (generation === this.#generation) this.#remember(clientId, application);
+        this.#noteKnown(clientId, application !== undefined);
+        return application;
+      })
+      .finally(() => this.#pending.delete(clientId));
     this.#pending.set(clientId, lookup);
     return lookup;
   }
@@ -131,7 +133,11 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
     const key = canonicalJson(record.config.attestation);
     let entry = this.#trust.get(key);
     if (entry === undefined) {
-      entry = { policy: record.config.attestation, evaluator: this.#options.buildTrust(record.config.attestation), clientIds: new Set() };
+      entry = {
+        policy: record.config.attestation,
+        evaluator: this.#options.buildTrust(record.config.attestation),
+        clientIds: new Set(),
+      };
       this.#trust.set(key, entry);
     }
     entry.clientIds.add(record.config.clientId);
@@ -178,13 +184,22 @@ export interface SeedReport {
  * refresh it from the file, unless the admin API or CLI changed it since (then the store wins, and the
  * report says so, so the composition step can warn). Approval and disabling done through the admin API are kept.
  */
-export async function seedApplications(store: ApplicationStore, configs: readonly ApplicationConfig[], now: number): Promise<SeedReport> {
+export async function seedApplications(
+  store: ApplicationStore,
+  configs: readonly ApplicationConfig[],
+  now: number,
+): Promise<SeedReport> {
   const report: SeedReport = { created: [], updated: [], kept: [] };
   for (const config of configs) {
     const existing = await store.get(config.clientId);
     if (existing === undefined) {
       const created = await store.create({
-        config, approved: config.variants.includes('standard'), disabled: false, source: 'config', createdAt: now, updatedAt: now,
+        config,
+        approved: config.variants.includes('standard'),
+        disabled: false,
+        source: 'config',
+        createdAt: now,
+        updatedAt: now,
       });
       if (created === 'created') report.created.push(config.clientId);
       continue;
@@ -194,7 +209,8 @@ export async function seedApplications(store: ApplicationStore, configs: readonl
       continue;
     }
     if (canonicalJson(existing.config) === canonicalJson(config)) continue;
-    const approved = config.variants.includes('standard') && (existing.approved || !existing.config.variants.includes('standard'));
+    const approved =
+      config.variants.includes('standard') && (existing.approved || !existing.config.variants.includes('standard'));
     await store.update({ ...existing, config, approved, updatedAt: now });
     report.updated.push(config.clientId);
   }

@@ -77,17 +77,27 @@ export function watchMetadataFiles(options: MetadataWatchOptions): MetadataWatch
       if (before === undefined) continue; // first sight: the file just read is this one
       if (now === null) {
         // A file that vanished is not reloaded (the reload would only fail): the running BLOB stays. Said once.
-        if (before !== null) options.log.warn({ metadata: file }, 'a metadata file (BLOB or CRL) cannot be read; the loaded BLOB stays in use');
+        if (before !== null)
+          options.log.warn(
+            { metadata: file },
+            'a metadata file (BLOB or CRL) cannot be read; the loaded BLOB stays in use',
+          );
         continue;
       }
       if (before === null || !sameStamp(before, now)) changed.push(file);
     }
     if (changed.length === 0) return false;
-    options.log.info({ event: 'metadata_file_changed', files: changed }, 'a metadata file (BLOB or CRL) changed: reloading');
+    options.log.info(
+      { event: 'metadata_file_changed', files: changed },
+      'a metadata file (BLOB or CRL) changed: reloading',
+    );
     try {
       await options.onChange(changed);
     } catch (error) {
-      options.log.error({ error: error instanceof Error ? error.message : String(error) }, 'the metadata reload after a file change failed');
+      options.log.error(
+        { error: error instanceof Error ? error.message : String(error) },
+        'the metadata reload after a file change failed',
+      );
     }
     return true;
   }
@@ -102,7 +112,9 @@ export function watchMetadataFiles(options: MetadataWatchOptions): MetadataWatch
   const arm = () => {
     if (stopped || options.intervalMs <= 0) return;
     timer = setTimeout(() => {
-      void check().catch(() => false).finally(arm);
+      void check()
+        .catch(() => false)
+        .finally(arm);
     }, options.intervalMs);
     timer.unref();
   };

@@ -50,9 +50,11 @@ export class SqliteApplicationStore implements ApplicationStore {
     this.#db = openSqliteDatabase(path, options);
     this.#get = this.#db.prepare('SELECT * FROM ops_applications WHERE client_id = ?');
     this.#list = this.#db.prepare('SELECT * FROM ops_applications ORDER BY client_id');
-    this.#insert = this.#db.prepare(`INSERT INTO ops_applications (client_id, config, approved, disabled, source, created_at, updated_at)
+    this.#insert =
+      this.#db.prepare(`INSERT INTO ops_applications (client_id, config, approved, disabled, source, created_at, updated_at)
       VALUES (@client_id, @config, @approved, @disabled, @source, @created_at, @updated_at) ON CONFLICT (client_id) DO NOTHING`);
-    this.#update = this.#db.prepare(`UPDATE ops_applications SET config = @config, approved = @approved, disabled = @disabled, source = @source,
+    this.#update =
+      this.#db.prepare(`UPDATE ops_applications SET config = @config, approved = @approved, disabled = @disabled, source = @source,
       created_at = @created_at, updated_at = @updated_at WHERE client_id = @client_id`);
     this.#delete = this.#db.prepare('DELETE FROM ops_applications WHERE client_id = ?');
   }

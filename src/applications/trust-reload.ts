@@ -57,13 +57,18 @@ async function reloadOnce({ trust, directory, now, log }: MetadataReloaderOption
   const results: { readonly result: PolicyReload; readonly source: ApplicationMetadataReload['source'] }[] = [
     ...configured.map((result) => ({ result, source: 'config' as const })),
     // Evaluators of configured policies were taken from prepareTrust above; the others were built here.
-    ...rebuilt.filter((result) => !configuredKeys.has(canonicalJson(result.policy))).map((result) => ({
-      result: {
-        policy: result.policy, clientIds: result.clientIds, before: metadataInfoOf(result.before), after: metadataInfoOf(result.after),
-        ...(result.error === undefined ? {} : { error: result.error }),
-      },
-      source: 'stored' as const,
-    })),
+    ...rebuilt
+      .filter((result) => !configuredKeys.has(canonicalJson(result.policy)))
+      .map((result) => ({
+        result: {
+          policy: result.policy,
+          clientIds: result.clientIds,
+          before: metadataInfoOf(result.before),
+          after: metadataInfoOf(result.after),
+          ...(result.error === undefined ? {} : { error: result.error }),
+        },
+        source: 'stored' as const,
+      })),
   ];
   const applications: ApplicationMetadataReload[] = [];
   for (const { result, source } of results) {
@@ -78,12 +83,17 @@ async function reloadOnce({ trust, directory, now, log }: MetadataReloaderOption
     at: at.toISOString(),
     applications,
   };
-  log.info({ event: 'metadata_reload', ok: report.ok, changed: report.changed, applications: applications.length },
-    report.changed ? 'metadata reloaded: a newer BLOB is in use' : 'metadata reloaded: no BLOB changed');
+  log.info(
+    { event: 'metadata_reload', ok: report.ok, changed: report.changed, applications: applications.length },
+    report.changed ? 'metadata reloaded: a newer BLOB is in use' : 'metadata reloaded: no BLOB changed',
+  );
   return report;
 }
 
-function perApplication(result: PolicyReload, source: ApplicationMetadataReload['source']): ApplicationMetadataReload[] {
+function perApplication(
+  result: PolicyReload,
+  source: ApplicationMetadataReload['source'],
+): ApplicationMetadataReload[] {
   const { before, after, error } = result;
   const file = result.policy.metadata ?? '';
   return result.clientIds.map((clientId) => ({
@@ -106,15 +116,31 @@ function perApplication(result: PolicyReload, source: ApplicationMetadataReload[
 function logApplication(log: Logger, application: ApplicationMetadataReload, cause: unknown): void {
   const { clientId, file, serial, serialBefore, nextUpdate, entries, changed, revocationChecked } = application;
   if (!application.ok) {
-    log.error({ event: 'metadata_reload_failed', clientId, metadata: file, error: application.error, serial },
-      `the metadata BLOB could not be reloaded; the previous BLOB stays in use: ${metadataRemedy(cause)}`);
+    log.error(
+      { event: 'metadata_reload_failed', clientId, metadata: file, error: application.error, serial },
+      `the metadata BLOB could not be reloaded; the previous BLOB stays in use: ${metadataRemedy(cause)}`,
+    );
     return;
   }
-  log.info({ event: 'metadata_reloaded', clientId, metadata: file, serial, previousSerial: serialBefore, changed, nextUpdate, entries, revocationChecked },
-    'metadata BLOB loaded');
+  log.info(
+    {
+      event: 'metadata_reloaded',
+      clientId,
+      metadata: file,
+      serial,
+      previousSerial: serialBefore,
+      changed,
+      nextUpdate,
+      entries,
+      revocationChecked,
+    },
+    'metadata BLOB loaded',
+  );
   if (application.stale) {
-    log.warn({ clientId, metadata: file, serial, nextUpdate },
-      'the metadata BLOB is past its nextUpdate: install a newer one (passkey-server metadata check --blob …, docs/attestation.md)');
+    log.warn(
+      { clientId, metadata: file, serial, nextUpdate },
+      'the metadata BLOB is past its nextUpdate: install a newer one (passkey-server metadata check --blob …, docs/attestation.md)',
+    );
   }
 }
 

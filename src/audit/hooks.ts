@@ -5,7 +5,13 @@
 import type { OperationOutcome, ServiceHooks } from '../service.js';
 import type { AuditLog } from './log.js';
 
-const NO_APPLICATION = new Set(['CLIENT_ID_MISSING', 'CLIENT_ID_MALFORMED', 'CLIENT_ID_UNKNOWN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED']);
+const NO_APPLICATION = new Set([
+  'CLIENT_ID_MISSING',
+  'CLIENT_ID_MALFORMED',
+  'CLIENT_ID_UNKNOWN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+]);
 
 export interface AuditHooksOptions {
   /** `failures` (default): options calls only when they fail; `all`: every options call too. */
@@ -14,18 +20,28 @@ export interface AuditHooksOptions {
 
 export function actionOf(operation: OperationOutcome['operation']): string | null {
   switch (operation) {
-    case 'attestation/result': return 'ceremony.registration';
-    case 'assertion/result': return 'ceremony.authentication';
-    case 'attestation/options': return 'ceremony.registration.options';
-    case 'assertion/options': return 'ceremony.authentication.options';
+    case 'attestation/result':
+      return 'ceremony.registration';
+    case 'assertion/result':
+      return 'ceremony.authentication';
+    case 'attestation/options':
+      return 'ceremony.registration.options';
+    case 'assertion/options':
+      return 'ceremony.authentication.options';
     // A user's own passkeys (POST /api/credentials/*): a deletion is always recorded, a listing only when it fails.
-    case 'credentials/delete': return 'credential.delete-own';
-    case 'credentials/list': return 'credential.list-own';
-    default: return null;
+    case 'credentials/delete':
+      return 'credential.delete-own';
+    case 'credentials/list':
+      return 'credential.list-own';
+    default:
+      return null;
   }
 }
 
-export function createAuditHooks(audit: AuditLog, options: AuditHooksOptions = {}): Required<Pick<ServiceHooks, 'onOutcome'>> {
+export function createAuditHooks(
+  audit: AuditLog,
+  options: AuditHooksOptions = {},
+): Required<Pick<ServiceHooks, 'onOutcome'>> {
   const everyOptionsCall = options.options === 'all';
   return {
     onOutcome(outcome) {

@@ -30,8 +30,15 @@ export class AuditLog {
       await this.#store.append(event);
       return event;
     } catch (error) {
-      this.#log?.error({ event: 'audit_append_failed', action: event.action, auditId: event.id, error: error instanceof Error ? error.message : String(error) },
-        'audit event could not be stored');
+      this.#log?.error(
+        {
+          event: 'audit_append_failed',
+          action: event.action,
+          auditId: event.id,
+          error: error instanceof Error ? error.message : String(error),
+        },
+        'audit event could not be stored',
+      );
       return undefined;
     }
   }

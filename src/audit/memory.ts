@@ -18,7 +18,8 @@ export class MemoryAuditStore implements AuditStore {
   async append(event: AuditEvent): Promise<void> {
     this.#events.push(structuredClone(event));
     // Drop in batches so that trimming stays O(1) amortised.
-    if (this.#events.length > this.#max) this.#events.splice(0, Math.max(1, this.#events.length - this.#max, Math.floor(this.#max / 10)));
+    if (this.#events.length > this.#max)
+      this.#events.splice(0, Math.max(1, this.#events.length - this.#max, Math.floor(this.#max / 10)));
   }
 
   async query(query: AuditQuery): Promise<AuditEvent[]> {

@@ -7,7 +7,10 @@ import { openMigratedPool } from '../stores/postgres-migrate.js';
 import type { AuditEvent, AuditQuery, AuditStore } from './types.js';
 
 export class PostgresAuditStore implements AuditStore {
-  private constructor(private readonly pool: pg.Pool, private readonly schema: string) {}
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly schema: string,
+  ) {}
 
   static async open(url: string, options: PostgresOptions = {}): Promise<PostgresAuditStore> {
     const { pool, schema } = await openMigratedPool(url, options);
@@ -15,15 +18,29 @@ export class PostgresAuditStore implements AuditStore {
   }
 
   async append(event: AuditEvent): Promise<void> {
-    await guarded('audit append', () => this.pool.query(
-      `INSERT INTO ${this.schema}.ops_audit_events (id, at, client_id, action, actor, result, event) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [event.id, Date.parse(event.time), event.clientId, event.action, event.actor, event.result, JSON.stringify(event)]));
+    await guarded('audit append', () =>
+      this.pool.query(
+        `INSERT INTO ${this.schema}.ops_audit_events (id, at, client_id, action, actor, result, event) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          event.id,
+          Date.parse(event.time),
+          event.clientId,
+          event.action,
+          event.actor,
+          event.result,
+          JSON.stringify(event),
+        ],
+      ),
+    );
   }
 
   async query(query: AuditQuery): Promise<AuditEvent[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    const add = (sql: (n: string) => string, value: unknown) => { params.push(value); where.push(sql(`$${params.length}`)); };
+    const add = (sql: (n: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(sql(`$${params.length}`));
+    };
     if (query.since !== undefined) add((n) => `at >= ${n}`, query.since);
     if (query.until !== undefined) add((n) => `at < ${n}`, query.until);
     if (query.clientId !== undefined) add((n) => `client_id = ${n}`, query.clientId);
@@ -43,7 +60,9 @@ export class PostgresAuditStore implements AuditStore {
 
   /** Deletes events older than `before` (epoch ms); resolves to how many. */
   async prune(before: number): Promise<number> {
-    const result = await guarded('audit prune', () => this.pool.query(`DELETE FROM ${this.schema}.ops_audit_events WHERE at < $1`, [before]));
+    const result = await guarded('audit prune', () =>
+      this.pool.query(`DELETE FROM ${this.schema}.ops_audit_events WHERE at < $1`, [before]),
+    );
     return result.rowCount ?? 0;
   }
 

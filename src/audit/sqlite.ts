@@ -31,8 +31,13 @@ export class SqliteAuditStore implements AuditStore {
 
   async append(event: AuditEvent): Promise<void> {
     const row = {
-      id: event.id, at: Date.parse(event.time), client_id: event.clientId, action: event.action, actor: event.actor,
-      result: event.result, event: JSON.stringify(event),
+      id: event.id,
+      at: Date.parse(event.time),
+      client_id: event.clientId,
+      action: event.action,
+      actor: event.actor,
+      result: event.result,
+      event: JSON.stringify(event),
     };
     if (this.#writer) await this.#writer.run('audit.insert', row);
     else guarded('audit append', () => this.#insert.run(row));
@@ -41,12 +46,30 @@ export class SqliteAuditStore implements AuditStore {
   async query(query: AuditQuery): Promise<AuditEvent[]> {
     const where: string[] = [];
     const params: Record<string, unknown> = { limit: query.limit };
-    if (query.since !== undefined) { where.push('at >= @since'); params.since = query.since; }
-    if (query.until !== undefined) { where.push('at < @until'); params.until = query.until; }
-    if (query.clientId !== undefined) { where.push('client_id = @clientId'); params.clientId = query.clientId; }
-    if (query.actor !== undefined) { where.push('actor = @actor'); params.actor = query.actor; }
-    if (query.result !== undefined) { where.push('result = @result'); params.result = query.result; }
-    if (query.after !== undefined) { where.push('id > @after'); params.after = query.after; }
+    if (query.since !== undefined) {
+      where.push('at >= @since');
+      params.since = query.since;
+    }
+    if (query.until !== undefined) {
+      where.push('at < @until');
+      params.until = query.until;
+    }
+    if (query.clientId !== undefined) {
+      where.push('client_id = @clientId');
+      params.clientId = query.clientId;
+    }
+    if (query.actor !== undefined) {
+      where.push('actor = @actor');
+      params.actor = query.actor;
+    }
+    if (query.result !== undefined) {
+      where.push('result = @result');
+      params.result = query.result;
+    }
+    if (query.after !== undefined) {
+      where.push('id > @after');
+      params.after = query.after;
+    }
     if (query.action !== undefined) {
       if (query.action.endsWith('.')) {
         // A prefix: compare ranges rather than LIKE, whose wildcards (_ %) could occur in the text.
@@ -59,13 +82,16 @@ export class SqliteAuditStore implements AuditStore {
       }
     }
     const sql = `SELECT event FROM ops_audit_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT @limit`;
-    const rows = guarded('audit query', () => this.#db.prepare<[Record<string, unknown>], { event: string }>(sql).all(params));
+    const rows = guarded('audit query', () =>
+      this.#db.prepare<[Record<string, unknown>], { event: string }>(sql).all(params),
+    );
     return rows.map((row) => JSON.parse(row.event) as AuditEvent);
   }
 
   /** Deletes events older than `before` (epoch ms); resolves to how many (retention, run by an operator job). */
   async prune(before: number): Promise<number> {
-    return guarded('audit prune', () => this.#db.prepare('DELETE FROM ops_audit_events WHERE at < ?').run(before)).changes;
+    return guarded('audit prune', () => this.#db.prepare('DELETE FROM ops_audit_events WHERE at < ?').run(before))
+      .changes;
   }
 
   async ping(): Promise<void> {

@@ -29,9 +29,14 @@ export class CatalogError extends Error {}
 export function parseProviderList(json: unknown, source: string): Map<string, CatalogEntry> {
   const entries = new Map<string, CatalogEntry>();
   for (const [aaguid, value] of listEntries(json, source)) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CatalogError(`${source}: ${aaguid} is not an object`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new CatalogError(`${source}: ${aaguid} is not an object`);
     const { name, icon_light: light, icon_dark: dark } = value as Record<string, unknown>;
-    entries.set(aaguid, { name: checkedName(name, source, aaguid), iconLight: checkedIcon(light, source, aaguid, 'icon_light'), iconDark: checkedIcon(dark, source, aaguid, 'icon_dark') });
+    entries.set(aaguid, {
+      name: checkedName(name, source, aaguid),
+      iconLight: checkedIcon(light, source, aaguid, 'icon_light'),
+      iconDark: checkedIcon(dark, source, aaguid, 'icon_dark'),
+    });
   }
   return entries;
 }
@@ -45,7 +50,10 @@ export function parseNameList(json: unknown, source: string): Map<string, Catalo
   return entries;
 }
 
-export function createCatalog(providers: ReadonlyMap<string, CatalogEntry>, securityKeys: ReadonlyMap<string, CatalogEntry>): AuthenticatorCatalog {
+export function createCatalog(
+  providers: ReadonlyMap<string, CatalogEntry>,
+  securityKeys: ReadonlyMap<string, CatalogEntry>,
+): AuthenticatorCatalog {
   const merged = new Map(securityKeys);
   for (const [aaguid, entry] of providers) merged.set(aaguid, entry);
   merged.delete(ZERO_AAGUID);
@@ -58,27 +66,34 @@ export function createCatalog(providers: ReadonlyMap<string, CatalogEntry>, secu
 export const EMPTY_CATALOG: AuthenticatorCatalog = createCatalog(new Map(), new Map());
 
 function listEntries(json: unknown, source: string): [string, unknown][] {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new CatalogError(`${source}: the list must be a JSON object keyed by AAGUID`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new CatalogError(`${source}: the list must be a JSON object keyed by AAGUID`);
   const entries = Object.entries(json);
   if (entries.length === 0) {
     // The community retires its list by publishing an empty object: keep what was there and tell someone.
-    throw new CatalogError(`${source}: the list is empty. An empty list is how its maintainers retire it, so it is refused and the bundled copy stays in use; check the list's README for what replaces it.`);
+    throw new CatalogError(
+      `${source}: the list is empty. An empty list is how its maintainers retire it, so it is refused and the bundled copy stays in use; check the list's README for what replaces it.`,
+    );
   }
   for (const [aaguid] of entries) {
-    if (!AAGUID_PATTERN.test(aaguid)) throw new CatalogError(`${source}: ${JSON.stringify(aaguid.slice(0, 60))} is not a lower-case dashed AAGUID`);
+    if (!AAGUID_PATTERN.test(aaguid))
+      throw new CatalogError(`${source}: ${JSON.stringify(aaguid.slice(0, 60))} is not a lower-case dashed AAGUID`);
   }
   return entries;
 }
 
 function checkedName(name: unknown, source: string, aaguid: string): string {
   if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME || /[\u0000-\u001f\u007f]/.test(name)) {
-    throw new CatalogError(`${source}: ${aaguid} has no usable name (a non-empty string of at most ${MAX_NAME} characters without control characters)`);
+    throw new CatalogError(
+      `${source}: ${aaguid} has no usable name (a non-empty string of at most ${MAX_NAME} characters without control characters)`,
+    );
   }
   return name;
 }
 
 function checkedIcon(icon: unknown, source: string, aaguid: string, key: string): string | null {
   if (icon === undefined) return null;
-  if (typeof icon !== 'string' || !ICON_PATTERN.test(icon)) throw new CatalogError(`${source}: ${aaguid}.${key} is not an SVG data URI (data:image/svg+xml;base64,…)`);
+  if (typeof icon !== 'string' || !ICON_PATTERN.test(icon))
+    throw new CatalogError(`${source}: ${aaguid}.${key} is not an SVG data URI (data:image/svg+xml;base64,…)`);
   return icon;
 }

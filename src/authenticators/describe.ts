@@ -24,7 +24,10 @@ export interface AuthenticatorFacts {
   readonly proven: boolean;
 }
 
-export function describeAuthenticator(facts: AuthenticatorFacts, catalog: AuthenticatorCatalog): AuthenticatorDescription {
+export function describeAuthenticator(
+  facts: AuthenticatorFacts,
+  catalog: AuthenticatorCatalog,
+): AuthenticatorDescription {
   const entry = catalog.find(facts.aaguid);
   return {
     name: facts.metadataName || entry?.name || null,

@@ -23,7 +23,9 @@ export function refreshList(kind: ListKind, downloaded: string, assetsFolder: st
   const entries = kind === 'providers' ? parseProviderList(json, downloaded) : parseNameList(json, downloaded);
   const file = join(assetsFolder, kind === 'providers' ? PROVIDERS_FILE : SECURITY_KEYS_FILE);
   // Sorted by AAGUID, so that a refresh shows in a diff as the entries that changed.
-  const sorted = Object.fromEntries(Object.entries(json as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sorted = Object.fromEntries(
+    Object.entries(json as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
   writeFileSync(`${file}.new`, `${JSON.stringify(sorted, null, 2)}\n`);
   renameSync(`${file}.new`, file);
   return { file, entries: entries.size };

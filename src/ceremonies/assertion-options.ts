@@ -10,16 +10,22 @@ import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './
 import type { AssertionOptionsRequest } from './requests.js';
 import { fakeCredentialFor, standInRecords } from './fake-credential.js';
 
-export async function assertionOptions(ctx: CeremonyContext, request: AssertionOptionsRequest): Promise<AssertionOptionsFields> {
+export async function assertionOptions(
+  ctx: CeremonyContext,
+  request: AssertionOptionsRequest,
+): Promise<AssertionOptionsFields> {
   const { application: app, deps } = ctx;
   const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username, true);
   // Without a user name the browser offers whichever discoverable credential the user picks: the list stays
   // empty, and the answer is the same for everyone (it names no user to enumerate).
   const discoverable = name.user === '';
-  const allowCredentials = discoverable ? []
-    : name.variant === 'standard' ? await standardAllowList(ctx, name.username, userHandle)
+  const allowCredentials = discoverable
+    ? []
+    : name.variant === 'standard'
+      ? await standardAllowList(ctx, name.username, userHandle)
       : await localAllowList(ctx, name.username, userHandle);
-  const userVerification: UserVerification = app.userVerification === 'required' ? 'required' : request.userVerification ?? 'preferred';
+  const userVerification: UserVerification =
+    app.userVerification === 'required' ? 'required' : (request.userVerification ?? 'preferred');
 
   await deps.challenges.put({
     challenge,
@@ -58,7 +64,8 @@ async function standardAllowList(ctx: CeremonyContext, username: string, userHan
   }
   // An unknown user's stand-in is mapped from a record like a store's, by the same code: the same steps
   // at the same cost as a registered user's one credential (BENCHMARKS.md §10).
-  const listed = stored.length > 0 ? stored : standInRecords(ctx.deps.secrets.userHandleKey, ctx.clientId, username, userHandle);
+  const listed =
+    stored.length > 0 ? stored : standInRecords(ctx.deps.secrets.userHandleKey, ctx.clientId, username, userHandle);
   return listed.map(descriptorOf);
 }
 

@@ -12,7 +12,12 @@ import { encodeBase64url } from '../util/base64url.js';
 import { verifyAuthentication } from '../webauthn/authentication.js';
 import { parseClientData } from '../webauthn/client-data.js';
 import { parseAuthentication } from '../webauthn/parse.js';
-import type { AuthenticationExpectation, ParsedAuthentication, StoredCredentialView, VerifiedAuthentication } from '../webauthn/types.js';
+import type {
+  AuthenticationExpectation,
+  ParsedAuthentication,
+  StoredCredentialView,
+  VerifiedAuthentication,
+} from '../webauthn/types.js';
 import type { CeremonyContext } from './context.js';
 import { standInRecords } from './fake-credential.js';
 import { openLocalCredential, recordFromLocalCredential } from './local-blob.js';
@@ -22,7 +27,10 @@ import { claimedVariant, clientDataExpectation, takeCeremony } from './session.j
 import { acceptedSignals, unknownCredentialSignal } from './signals.js';
 import { issueCredentialsToken } from './credentials-token.js';
 
-export async function assertionResult(ctx: CeremonyContext, request: AssertionResultRequest): Promise<AssertionResultFields> {
+export async function assertionResult(
+  ctx: CeremonyContext,
+  request: AssertionResultRequest,
+): Promise<AssertionResultFields> {
   const variant = claimedVariant(ctx, request.localMarker, 'authentication');
   const clientData = parseClientData(request.response.clientDataJSON);
   // From here on the ceremony is consumed, whether verification then succeeds or fails.
@@ -37,21 +45,40 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
     // The blob is the only record of the credential. The counter cannot be tracked without storage: the
     // stored counter counts as 0, so any counter is accepted (docs/api.md, docs/local-variant.md).
     const local = openLocalCredential(request.localMarker, ctx.deps.secrets.localBlobKeys, {
-      clientId: ctx.clientId, credentialId, userHandle: claimedHandle ?? ceremony.userHandle,
+      clientId: ctx.clientId,
+      credentialId,
+      userHandle: claimedHandle ?? ceremony.userHandle,
     });
     ctx.noteSubject({ username: local.username });
-    const view = credentialView(ctx, credentialId, local.publicKey, local.algorithm, 0, local.userHandle, local.backupEligible);
+    const view = credentialView(
+      ctx,
+      credentialId,
+      local.publicKey,
+      local.algorithm,
+      0,
+      local.userHandle,
+      local.backupEligible,
+    );
     const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
     checkAuthenticatorStatus(ctx, local.aaguid);
     return { ...authenticationFields(recordFromLocalCredential(local), factsOf(verified, request)) };
   }
 
-  const found = claimedHandle === undefined
-    ? await offeredCredential(ctx, ceremony, credentialId)
-    : await applicationCredential(ctx, credentialId, claimedHandle);
+  const found =
+    claimedHandle === undefined
+      ? await offeredCredential(ctx, ceremony, credentialId)
+      : await applicationCredential(ctx, credentialId, claimedHandle);
   const { stored, owned } = found;
   ctx.noteSubject({ username: stored.username });
-  const view = credentialView(ctx, credentialId, stored.publicKey, stored.algorithm, stored.signCount, stored.userHandle, stored.backupEligible);
+  const view = credentialView(
+    ctx,
+    credentialId,
+    stored.publicKey,
+    stored.algorithm,
+    stored.signCount,
+    stored.userHandle,
+    stored.backupEligible,
+  );
   // Step 6 is in verifyAuthentication too: a user handle present must be the stored owner's.
   const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
   // The stand-in offered to an unknown user was verified above like a real credential, against the dummy
@@ -74,19 +101,30 @@ export async function assertionResult(ctx: CeremonyContext, request: AssertionRe
   });
   if (!written) {
     // Another authentication with this credential changed the counter since we read it.
-    throw new FidoError('SIGNATURE_COUNTER_NOT_INCREASED', 'A concurrent authentication with this credential was accepted first.');
+    throw new FidoError(
+      'SIGNATURE_COUNTER_NOT_INCREASED',
+      'A concurrent authentication with this credential was accepted first.',
+    );
   }
   if (verified.backupEligibilityChanged) {
     // Recorded, not failed (decisions.md): the audit log says when a credential's backup eligibility changed.
     ctx.noteSubject({ backupEligibilityChange: { from: stored.backupEligible, to: verified.flags.be } });
   }
   if (verified.cloneWarning) {
-    ctx.deps.log.warn({ clientId: ctx.clientId, credentialId }, 'signature counter did not increase; accepted under the warn policy');
+    ctx.deps.log.warn(
+      { clientId: ctx.clientId, credentialId },
+      'signature counter did not increase; accepted under the warn policy',
+    );
   }
   return {
     ...authenticationFields(stored, factsOf(verified, request)),
     signals: acceptedSignals(ctx.application.domain, stored, owned),
-    credentialsToken: issueCredentialsToken(ctx.deps.secrets.userHandleKey, ctx.clientId, stored.userHandle, ctx.deps.runtime.now()),
+    credentialsToken: issueCredentialsToken(
+      ctx.deps.secrets.userHandleKey,
+      ctx.clientId,
+      stored.userHandle,
+      ctx.deps.runtime.now(),
+    ),
   };
 }
 
@@ -97,7 +135,10 @@ function factsOf(verified: VerifiedAuthentication, request: AssertionResultReque
 /** A sign-in without a user name must say whose credential signed: the user handle, as base64url. */
 function requiredUserHandle(parsed: ParsedAuthentication): string {
   if (parsed.userHandle === null) {
-    throw new FidoError('USER_HANDLE_MISSING', 'A sign-in without a user name needs response.userHandle: sign in with a discoverable credential (passkey).');
+    throw new FidoError(
+      'USER_HANDLE_MISSING',
+      'A sign-in without a user name needs response.userHandle: sign in with a discoverable credential (passkey).',
+    );
   }
   return encodeBase64url(parsed.userHandle);
 }
@@ -120,14 +161,19 @@ interface Found {
  * 6, before the signature is checked). A credential the application does not have at all fails as before
  * and carries signals.unknownCredential, so the page can tell the password manager (docs/api.md "Signals").
  */
-async function applicationCredential(ctx: CeremonyContext, credentialId: string, claimedHandle: string): Promise<Found> {
+async function applicationCredential(
+  ctx: CeremonyContext,
+  credentialId: string,
+  claimedHandle: string,
+): Promise<Found> {
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, claimedHandle);
   const own = owned.find((c) => c.credentialId === credentialId);
   if (own) return { stored: own, owned };
   const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
   if (!stored) {
-    throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'No credential with this id is registered for this application.',
-      { fields: unknownCredentialSignal(ctx.application.domain, credentialId) });
+    throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'No credential with this id is registered for this application.', {
+      fields: unknownCredentialSignal(ctx.application.domain, credentialId),
+    });
   }
   return { stored, owned: undefined };
 }
@@ -168,10 +214,20 @@ function credentialView(
   userHandle: string,
   backupEligible: boolean,
 ): StoredCredentialView {
-  return { publicKey: ctx.keys.get(ctx.clientId, credentialId, cose), algorithm, signCount, userHandle, backupEligible };
+  return {
+    publicKey: ctx.keys.get(ctx.clientId, credentialId, cose),
+    algorithm,
+    signCount,
+    userHandle,
+    backupEligible,
+  };
 }
 
-function expectationFor(ctx: CeremonyContext, ceremony: CeremonyRecord, credential: StoredCredentialView): AuthenticationExpectation {
+function expectationFor(
+  ctx: CeremonyContext,
+  ceremony: CeremonyRecord,
+  credential: StoredCredentialView,
+): AuthenticationExpectation {
   return {
     ...clientDataExpectation(ctx, ceremony),
     credential,

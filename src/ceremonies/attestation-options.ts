@@ -7,17 +7,24 @@ import type { CeremonyContext } from './context.js';
 import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './options-call.js';
 import type { AttestationOptionsRequest, AuthenticatorSelection } from './requests.js';
 
-export async function attestationOptions(ctx: CeremonyContext, request: AttestationOptionsRequest): Promise<AttestationOptionsFields> {
+export async function attestationOptions(
+  ctx: CeremonyContext,
+  request: AttestationOptionsRequest,
+): Promise<AttestationOptionsFields> {
   const { application: app, deps } = ctx;
   const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username);
-  const userVerification = effectiveUserVerification(request.authenticatorSelection?.userVerification, app.userVerification);
+  const userVerification = effectiveUserVerification(
+    request.authenticatorSelection?.userVerification,
+    app.userVerification,
+  );
 
   // The user's existing credentials, so the browser does not register the same authenticator twice:
   // standard, the stored ones; local, the ids (and transports) it remembers registering (no key). A user
   // without any gets [] in both variants.
-  const existing: Descriptor[] = name.variant === 'standard'
-    ? (await deps.credentials.listByUser(ctx.clientId, userHandle)).map(descriptorOf)
-    : (await deps.challenges.listLocalCredentials(ctx.clientId, userHandle, deps.runtime.now())).map(descriptorOf);
+  const existing: Descriptor[] =
+    name.variant === 'standard'
+      ? (await deps.credentials.listByUser(ctx.clientId, userHandle)).map(descriptorOf)
+      : (await deps.challenges.listLocalCredentials(ctx.clientId, userHandle, deps.runtime.now())).map(descriptorOf);
   const displayName = request.displayName ?? name.user;
 
   await deps.challenges.put({
@@ -52,7 +59,10 @@ export async function attestationOptions(ctx: CeremonyContext, request: Attestat
 }
 
 /** `required` wins from either side; otherwise what was asked, default `preferred`. */
-export function effectiveUserVerification(requested: UserVerification | undefined, policy: UserVerification | null): UserVerification {
+export function effectiveUserVerification(
+  requested: UserVerification | undefined,
+  policy: UserVerification | null,
+): UserVerification {
   if (policy === 'required' || requested === 'required') return 'required';
   return requested ?? 'preferred';
 }
@@ -61,7 +71,10 @@ export function effectiveUserVerification(requested: UserVerification | undefine
  * Echoes authenticatorSelection exactly as sent (adding nothing), with one exception: an application whose
  * policy requires user verification says so, because the result will enforce it.
  */
-function echoSelection(sent: AuthenticatorSelection | undefined, policy: UserVerification | null): AuthenticatorSelection {
+function echoSelection(
+  sent: AuthenticatorSelection | undefined,
+  policy: UserVerification | null,
+): AuthenticatorSelection {
   const selection = { ...sent };
   if (policy === 'required') return { ...selection, userVerification: 'required' };
   return selection;

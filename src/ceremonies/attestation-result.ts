@@ -26,10 +26,16 @@ import { LOCAL_RP_ID } from './username.js';
  */
 export const LOCAL_CREDENTIAL_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
-export async function attestationResult(ctx: CeremonyContext, request: AttestationResultRequest): Promise<AttestationResultFields> {
+export async function attestationResult(
+  ctx: CeremonyContext,
+  request: AttestationResultRequest,
+): Promise<AttestationResultFields> {
   const variant = claimedVariant(ctx, request.localMarker, 'registration');
   if (variant === 'local' && request.localMarker !== true) {
-    throw new FidoError('LOCAL_EXTENSION_MISSING', 'extensions.localhost must be the boolean true in an attestation result.');
+    throw new FidoError(
+      'LOCAL_EXTENSION_MISSING',
+      'extensions.localhost must be the boolean true in an attestation result.',
+    );
   }
   const clientData = parseClientData(request.response.clientDataJSON);
   // From here on the ceremony is consumed, whether verification then succeeds or fails.
@@ -44,14 +50,24 @@ export async function attestationResult(ctx: CeremonyContext, request: Attestati
   const facts = { flags: verified.flags, signCount: verified.signCount, attachment: request.attachment };
 
   if (variant === 'local') {
-    const sealed = sealLocalCredential(localCredentialFromRecord(credential, LOCAL_RP_ID), ctx.deps.secrets.localBlobKeys, ctx.deps.runtime.randomBytes);
+    const sealed = sealLocalCredential(
+      localCredentialFromRecord(credential, LOCAL_RP_ID),
+      ctx.deps.secrets.localBlobKeys,
+      ctx.deps.runtime.randomBytes,
+    );
     // Only the id and transports are remembered (never the key), so that assertion options can list them
     // for a security key, which the browser finds only by its id (docs/api.md, "Local variant").
     const now = ctx.deps.runtime.now();
-    await ctx.deps.challenges.rememberLocalCredential({
-      clientId: ctx.clientId, userHandle: credential.userHandle, credentialId: credential.credentialId,
-      transports: credential.transports, expiresAt: now + LOCAL_CREDENTIAL_LIFETIME_MS,
-    }, now);
+    await ctx.deps.challenges.rememberLocalCredential(
+      {
+        clientId: ctx.clientId,
+        userHandle: credential.userHandle,
+        credentialId: credential.credentialId,
+        transports: credential.transports,
+        expiresAt: now + LOCAL_CREDENTIAL_LIFETIME_MS,
+      },
+      now,
+    );
     return { localhost: sealed, ...registrationFields(credential, facts) };
   }
   // A credential is answered ok only after it is durably stored (docs/decisions.md "Limits and bad input").
@@ -62,7 +78,12 @@ export async function attestationResult(ctx: CeremonyContext, request: Attestati
   return {
     ...registrationFields(credential, facts),
     signals: acceptedSignals(ctx.application.domain, credential, owned),
-    credentialsToken: issueCredentialsToken(ctx.deps.secrets.userHandleKey, ctx.clientId, credential.userHandle, ctx.deps.runtime.now()),
+    credentialsToken: issueCredentialsToken(
+      ctx.deps.secrets.userHandleKey,
+      ctx.clientId,
+      credential.userHandle,
+      ctx.deps.runtime.now(),
+    ),
   };
 }
 

@@ -27,11 +27,18 @@ function tokenKey(userHandleKey: Buffer): Buffer {
 }
 
 function mac(userHandleKey: Buffer, clientId: string, userHandle: string, expiry: string): Buffer {
-  return createHmac('sha256', tokenKey(userHandleKey)).update(`${VERSION}\u0000${clientId}\u0000${userHandle}\u0000${expiry}`, 'utf8').digest();
+  return createHmac('sha256', tokenKey(userHandleKey))
+    .update(`${VERSION}\u0000${clientId}\u0000${userHandle}\u0000${expiry}`, 'utf8')
+    .digest();
 }
 
 /** A token for this user of this application, valid for CREDENTIALS_TOKEN_MS from `now` (epoch ms). */
-export function issueCredentialsToken(userHandleKey: Buffer, clientId: string, userHandle: string, now: number): string {
+export function issueCredentialsToken(
+  userHandleKey: Buffer,
+  clientId: string,
+  userHandle: string,
+  now: number,
+): string {
   const expiry = (now + CREDENTIALS_TOKEN_MS).toString(36);
   return `${VERSION}.${expiry}.${mac(userHandleKey, clientId, userHandle, expiry).toString('base64url')}`;
 }
@@ -41,10 +48,22 @@ export function issueCredentialsToken(userHandleKey: Buffer, clientId: string, u
  * application (another user's, another application's, altered or made up: one name, so a refusal tells
  * nothing about whom a token was for), then CREDENTIALS_TOKEN_EXPIRED when its time is over.
  */
-export function checkCredentialsToken(userHandleKey: Buffer, clientId: string, userHandle: string, token: string, now: number): void {
+export function checkCredentialsToken(
+  userHandleKey: Buffer,
+  clientId: string,
+  userHandle: string,
+  token: string,
+  now: number,
+): void {
   const parts = token.split('.');
   const [version, expiry, sent] = parts;
-  if (parts.length !== 3 || version !== VERSION || expiry === undefined || sent === undefined || !/^[0-9a-z]{1,12}$/.test(expiry)) {
+  if (
+    parts.length !== 3 ||
+    version !== VERSION ||
+    expiry === undefined ||
+    sent === undefined ||
+    !/^[0-9a-z]{1,12}$/.test(expiry)
+  ) {
     throw new FidoError('CREDENTIALS_TOKEN_INVALID');
   }
   const expected = mac(userHandleKey, clientId, userHandle, expiry);

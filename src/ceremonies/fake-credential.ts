@@ -53,10 +53,12 @@ function derivedFor(key: Buffer): Derived {
 export function fakeCredentialFor(key: Buffer, clientId: string, username: string): FakeCredential {
   const { idKey, fakes } = derivedFor(key);
   const input = `${clientId}\u0000${username}`;
-  return remembered(fakes, input, REMEMBERED_FAKES, () => Object.freeze({
-    id: createHmac('sha256', idKey).update(input, 'utf8').digest().subarray(0, FAKE_ID_BYTES).toString('base64url'),
-    transports: FAKE_TRANSPORTS,
-  }));
+  return remembered(fakes, input, REMEMBERED_FAKES, () =>
+    Object.freeze({
+      id: createHmac('sha256', idKey).update(input, 'utf8').digest().subarray(0, FAKE_ID_BYTES).toString('base64url'),
+      transports: FAKE_TRANSPORTS,
+    }),
+  );
 }
 
 /**
@@ -67,17 +69,30 @@ export function fakeCredentialFor(key: Buffer, clientId: string, username: strin
  * of it, the list in creation order), so that it also costs what a registered user's read costs; only on
  * the unknown path, a registered user's answer never builds it.
  */
-export function standInRecords(key: Buffer, clientId: string, username: string, userHandle: string): CredentialRecord[] {
+export function standInRecords(
+  key: Buffer,
+  clientId: string,
+  username: string,
+  userHandle: string,
+): CredentialRecord[] {
   const { records } = derivedFor(key);
   const list: CredentialRecord[] = [];
   for (const id of [fakeCredentialFor(key, clientId, username).id]) {
-    const held = remembered(records, `${clientId}\u0000${id}`, REMEMBERED_FAKES, () => heldRecord(key, clientId, id, username, userHandle));
+    const held = remembered(records, `${clientId}\u0000${id}`, REMEMBERED_FAKES, () =>
+      heldRecord(key, clientId, id, username, userHandle),
+    );
     list.push(copyOf(held));
   }
   return list.sort((a, b) => a.createdAt - b.createdAt || (a.credentialId < b.credentialId ? -1 : 1));
 }
 
-function heldRecord(key: Buffer, clientId: string, credentialId: string, username: string, userHandle: string): CredentialRecord {
+function heldRecord(
+  key: Buffer,
+  clientId: string,
+  credentialId: string,
+  username: string,
+  userHandle: string,
+): CredentialRecord {
   return Object.freeze({
     clientId,
     credentialId,
@@ -137,12 +152,21 @@ const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
  */
 function dummyPoint(key: Buffer): Uint8Array {
   for (let n = 0; ; n++) {
-    const x = BigInt(`0x${createHmac('sha256', key).update(`passkey-server dummy key v1 ${n}`, 'utf8').digest('hex')}`) % P;
+    const x =
+      BigInt(`0x${createHmac('sha256', key).update(`passkey-server dummy key v1 ${n}`, 'utf8').digest('hex')}`) % P;
     const rhs = mod(x * x * x - 3n * x + B);
     // p ≡ 3 (mod 4): the square root, when there is one, is rhs^((p+1)/4).
     const y = power(rhs, (P + 1n) / 4n);
     if (mod(y * y) !== rhs) continue;
-    return encodeCbor(new Map<number, number | Buffer>([[1, 2], [3, FAKE_CREDENTIAL_ALGORITHM], [-1, 1], [-2, bytes32(x)], [-3, bytes32(y)]]));
+    return encodeCbor(
+      new Map<number, number | Buffer>([
+        [1, 2],
+        [3, FAKE_CREDENTIAL_ALGORITHM],
+        [-1, 1],
+        [-2, bytes32(x)],
+        [-3, bytes32(y)],
+      ]),
+    );
   }
 }
 

@@ -79,9 +79,10 @@ export function openLocalCredential(
   if (!key) throw new FidoError('LOCAL_BLOB_KEY_UNKNOWN', `No local-blob key has the id ${describeKeyId(keyId)}.`);
   const body = bytes.subarray(header.length);
   if (body.length !== NONCE_BYTES + sealedLength + TAG_BYTES) {
-    throw new FidoError('LOCAL_BLOB_MALFORMED', body.length < NONCE_BYTES + sealedLength + TAG_BYTES
-      ? 'The blob is truncated.'
-      : 'The blob has trailing bytes.');
+    throw new FidoError(
+      'LOCAL_BLOB_MALFORMED',
+      body.length < NONCE_BYTES + sealedLength + TAG_BYTES ? 'The blob is truncated.' : 'The blob has trailing bytes.',
+    );
   }
   const plaintext = decrypt(checkedKey(key), header, body, sealedLength);
   const credential = decodeCredential(plaintext);
@@ -92,12 +93,23 @@ export function openLocalCredential(
 /** The same facts as a store row, so the assertion can reuse the standard variant's code paths. */
 export function localCredentialFromRecord(record: CredentialRecord, rpId = 'localhost'): LocalCredential {
   return {
-    clientId: record.clientId, rpId, userHandle: record.userHandle, username: record.username,
-    credentialId: record.credentialId, publicKey: record.publicKey, algorithm: record.algorithm,
-    signCount: record.signCount, transports: record.transports, aaguid: record.aaguid,
-    attestationFormat: record.attestationFormat, attestationType: record.attestationType,
-    attestationTrusted: record.attestationTrusted, backupEligible: record.backupEligible,
-    backupState: record.backupState, userVerified: record.userVerified, residentKey: record.residentKey,
+    clientId: record.clientId,
+    rpId,
+    userHandle: record.userHandle,
+    username: record.username,
+    credentialId: record.credentialId,
+    publicKey: record.publicKey,
+    algorithm: record.algorithm,
+    signCount: record.signCount,
+    transports: record.transports,
+    aaguid: record.aaguid,
+    attestationFormat: record.attestationFormat,
+    attestationType: record.attestationType,
+    attestationTrusted: record.attestationTrusted,
+    backupEligible: record.backupEligible,
+    backupState: record.backupState,
+    userVerified: record.userVerified,
+    residentKey: record.residentKey,
     createdAt: record.createdAt,
   };
 }
@@ -115,9 +127,12 @@ function decodeBlobText(blob: unknown): Buffer {
     throw new FidoError('LOCAL_BLOB_MISSING', 'extensions.localhost is absent or empty.');
   }
   if (typeof blob !== 'string') {
-    throw new FidoError('LOCAL_BLOB_NOT_STRING', blob === true
-      ? 'extensions.localhost is true: send true only with the attestation result; send the kept string with the assertion result.'
-      : `extensions.localhost is ${Array.isArray(blob) ? 'an array' : typeof blob}, not a string.`);
+    throw new FidoError(
+      'LOCAL_BLOB_NOT_STRING',
+      blob === true
+        ? 'extensions.localhost is true: send true only with the attestation result; send the kept string with the assertion result.'
+        : `extensions.localhost is ${Array.isArray(blob) ? 'an array' : typeof blob}, not a string.`,
+    );
   }
   if (blob.length > LOCAL_BLOB_MAX_CHARS) {
     throw new FidoError('LOCAL_BLOB_MALFORMED', `The blob is longer than ${LOCAL_BLOB_MAX_CHARS} characters.`);
@@ -144,7 +159,10 @@ function decodeHeader(bytes: Buffer): { header: Buffer; keyId: string; sealedLen
   // The version comes first and is read alone: another version may lay out everything after it differently.
   const version = bytes.readUInt8(0);
   if (version !== LOCAL_BLOB_VERSION) {
-    throw new FidoError('LOCAL_BLOB_VERSION_UNSUPPORTED', `The blob has format version ${version}; this service reads version ${LOCAL_BLOB_VERSION}.`);
+    throw new FidoError(
+      'LOCAL_BLOB_VERSION_UNSUPPORTED',
+      `The blob has format version ${version}; this service reads version ${LOCAL_BLOB_VERSION}.`,
+    );
   }
   if (bytes.length < 2) throw new FidoError('LOCAL_BLOB_MALFORMED', 'The blob is truncated.');
   const idLength = bytes.readUInt8(1);
@@ -165,7 +183,8 @@ function describeKeyId(keyId: string): string {
 }
 
 function checkedKey(key: LocalBlobKey): Buffer {
-  if (key.key.length !== KEY_BYTES) throw new Error(`Local-blob key "${describeKeyId(key.id)}" must be ${KEY_BYTES} bytes.`);
+  if (key.key.length !== KEY_BYTES)
+    throw new Error(`Local-blob key "${describeKeyId(key.id)}" must be ${KEY_BYTES} bytes.`);
   return key.key;
 }
 
@@ -186,13 +205,22 @@ function decrypt(key: Buffer, header: Buffer, body: Buffer, sealedLength: number
 
 function checkExpected(credential: LocalCredential, expected: LocalBlobExpectation): void {
   if (credential.clientId !== expected.clientId) {
-    throw new FidoError('LOCAL_BLOB_APPLICATION_MISMATCH', 'The blob belongs to another Client ID than the one calling.');
+    throw new FidoError(
+      'LOCAL_BLOB_APPLICATION_MISMATCH',
+      'The blob belongs to another Client ID than the one calling.',
+    );
   }
   if (!sameBase64url(credential.credentialId, expected.credentialId)) {
-    throw new FidoError('LOCAL_BLOB_CREDENTIAL_MISMATCH', 'The blob holds another credential id than the assertion\'s id/rawId.');
+    throw new FidoError(
+      'LOCAL_BLOB_CREDENTIAL_MISMATCH',
+      "The blob holds another credential id than the assertion's id/rawId.",
+    );
   }
   if (expected.userHandle !== undefined && !sameBase64url(credential.userHandle, expected.userHandle)) {
-    throw new FidoError('LOCAL_BLOB_USER_MISMATCH', 'The blob was issued to another user than the username of these options.');
+    throw new FidoError(
+      'LOCAL_BLOB_USER_MISMATCH',
+      'The blob was issued to another user than the username of these options.',
+    );
   }
 }
 

@@ -18,10 +18,26 @@ import { decodeBase64url, encodeBase64url } from '../util/base64url.js';
  * cannot drift apart), sealed into the `localhost` blob instead. `signCount` is the counter at registration,
  * the only one the service ever learns; `rpId` is always `localhost`, kept so the blob is self-describing.
  */
-export type LocalCredential = Pick<CredentialRecord,
-  | 'clientId' | 'userHandle' | 'username' | 'credentialId' | 'publicKey' | 'algorithm' | 'signCount' | 'transports'
-  | 'aaguid' | 'attestationFormat' | 'attestationType' | 'attestationTrusted' | 'backupEligible' | 'backupState'
-  | 'userVerified' | 'residentKey' | 'createdAt'> & { readonly rpId: string };
+export type LocalCredential = Pick<
+  CredentialRecord,
+  | 'clientId'
+  | 'userHandle'
+  | 'username'
+  | 'credentialId'
+  | 'publicKey'
+  | 'algorithm'
+  | 'signCount'
+  | 'transports'
+  | 'aaguid'
+  | 'attestationFormat'
+  | 'attestationType'
+  | 'attestationTrusted'
+  | 'backupEligible'
+  | 'backupState'
+  | 'userVerified'
+  | 'residentKey'
+  | 'createdAt'
+> & { readonly rpId: string };
 
 const ATTESTATION_TYPES: readonly AttestationType[] = ['none', 'self', 'basic', 'attca', 'anonca', 'uncertain'];
 const MAX_CREATED_AT = 2 ** 48 - 1;
@@ -29,13 +45,21 @@ const AAGUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function encodeCredential(credential: LocalCredential): Buffer {
   const out = new Writer();
-  const flags = (credential.backupEligible ? 1 : 0) | (credential.backupState ? 2 : 0)
-    | (credential.userVerified ? 4 : 0) | (credential.attestationTrusted ? 8 : 0)
-    | (credential.residentKey === null ? 0 : 16) | (credential.residentKey === true ? 32 : 0);
+  const flags =
+    (credential.backupEligible ? 1 : 0) |
+    (credential.backupState ? 2 : 0) |
+    (credential.userVerified ? 4 : 0) |
+    (credential.attestationTrusted ? 8 : 0) |
+    (credential.residentKey === null ? 0 : 16) |
+    (credential.residentKey === true ? 32 : 0);
   out.u8(flags);
   out.i32(credential.algorithm);
   out.u32(credential.signCount);
-  if (!Number.isSafeInteger(credential.createdAt) || credential.createdAt < 0 || credential.createdAt > MAX_CREATED_AT) {
+  if (
+    !Number.isSafeInteger(credential.createdAt) ||
+    credential.createdAt < 0 ||
+    credential.createdAt > MAX_CREATED_AT
+  ) {
     throw new Error('createdAt is out of range.');
   }
   out.uint(credential.createdAt, 6);
@@ -69,9 +93,16 @@ export function decodeCredential(plaintext: Buffer): LocalCredential {
     const attestationType = ATTESTATION_TYPES[input.u8()];
     if (!attestationType) throw new RangeError('attestation type');
     const credential: LocalCredential = {
-      backupEligible: Boolean(flags & 1), backupState: Boolean(flags & 2), userVerified: Boolean(flags & 4),
-      attestationTrusted: Boolean(flags & 8), residentKey: flags & 16 ? Boolean(flags & 32) : null,
-      algorithm, signCount, createdAt, aaguid, attestationType,
+      backupEligible: Boolean(flags & 1),
+      backupState: Boolean(flags & 2),
+      userVerified: Boolean(flags & 4),
+      attestationTrusted: Boolean(flags & 8),
+      residentKey: flags & 16 ? Boolean(flags & 32) : null,
+      algorithm,
+      signCount,
+      createdAt,
+      aaguid,
+      attestationType,
       attestationFormat: input.text(1),
       rpId: input.text(1),
       clientId: input.text(2),
@@ -103,8 +134,12 @@ function formatAaguid(bytes: Buffer): string {
 class Writer {
   private readonly parts: Buffer[] = [];
 
-  u8(value: number): void { this.uint(value, 1); }
-  u32(value: number): void { this.uint(value, 4); }
+  u8(value: number): void {
+    this.uint(value, 1);
+  }
+  u32(value: number): void {
+    this.uint(value, 4);
+  }
 
   i32(value: number): void {
     if (!Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 31) throw new Error('Integer out of range.');
@@ -120,26 +155,42 @@ class Writer {
     this.parts.push(part);
   }
 
-  raw(bytes: Uint8Array): void { this.parts.push(Buffer.from(bytes)); }
+  raw(bytes: Uint8Array): void {
+    this.parts.push(Buffer.from(bytes));
+  }
 
   bytes(bytes: Uint8Array, lengthSize: 1 | 2): void {
     this.uint(bytes.length, lengthSize);
     this.raw(bytes);
   }
 
-  done(): Buffer { return Buffer.concat(this.parts); }
+  done(): Buffer {
+    return Buffer.concat(this.parts);
+  }
 }
 
 class Reader {
   private offset = 0;
   constructor(private readonly input: Buffer) {}
 
-  u8(): number { return this.uint(1); }
-  u32(): number { return this.uint(4); }
-  i32(): number { return this.take(4).readInt32BE(0); }
-  uint(size: number): number { return this.take(size).readUIntBE(0, size); }
-  raw(size: number): Buffer { return this.take(size); }
-  bytes(lengthSize: 1 | 2): Buffer { return this.take(this.uint(lengthSize)); }
+  u8(): number {
+    return this.uint(1);
+  }
+  u32(): number {
+    return this.uint(4);
+  }
+  i32(): number {
+    return this.take(4).readInt32BE(0);
+  }
+  uint(size: number): number {
+    return this.take(size).readUIntBE(0, size);
+  }
+  raw(size: number): Buffer {
+    return this.take(size);
+  }
+  bytes(lengthSize: 1 | 2): Buffer {
+    return this.take(this.uint(lengthSize));
+  }
 
   text(lengthSize: 1 | 2): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes(lengthSize));

@@ -11,14 +11,19 @@ import type { ApplicationConfig } from '../config.js';
  * RP ID's /.well-known/webauthn before it lets such a page use the RP ID).
  */
 export function standardOrigins(app: Pick<ApplicationConfig, 'origins' | 'relatedOrigins'>): readonly string[] {
-  return app.relatedOrigins === undefined || app.relatedOrigins.length === 0 ? app.origins : [...app.origins, ...app.relatedOrigins];
+  return app.relatedOrigins === undefined || app.relatedOrigins.length === 0
+    ? app.origins
+    : [...app.origins, ...app.relatedOrigins];
 }
 
 /** Standard variant: the origin header is required and must be one of the application's origins (exact). */
 export function requireStandardOrigin(origin: string | undefined, allowed: readonly string[]): string {
   if (origin === undefined) throw new FidoError('ORIGIN_HEADER_MISSING');
   if (!allowed.includes(origin)) {
-    throw new FidoError('ORIGIN_NOT_ALLOWED', `The origin header "${printable(origin)}" is not registered for this Client ID.`);
+    throw new FidoError(
+      'ORIGIN_NOT_ALLOWED',
+      `The origin header "${printable(origin)}" is not registered for this Client ID.`,
+    );
   }
   return origin;
 }
@@ -41,8 +46,10 @@ export function localOriginMatcher(entries: readonly string[]): (origin: string)
   return (origin) => {
     const url = asOrigin(origin);
     if (!url) return false;
-    return patterns.some((p) => p.protocol === url.protocol && p.hostname === url.hostname &&
-      (p.port === undefined || p.port === url.port));
+    return patterns.some(
+      (p) =>
+        p.protocol === url.protocol && p.hostname === url.hostname && (p.port === undefined || p.port === url.port),
+    );
   };
 }
 

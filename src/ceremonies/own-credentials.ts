@@ -22,7 +22,10 @@ interface Owner {
 }
 
 /** Every credential of the token's user, with what a person needs to tell them apart, and the signals. */
-export async function listOwnCredentials(ctx: CeremonyContext, request: CredentialsListRequest): Promise<CredentialsListFields> {
+export async function listOwnCredentials(
+  ctx: CeremonyContext,
+  request: CredentialsListRequest,
+): Promise<CredentialsListFields> {
   const owner = authorizedOwner(ctx, request.username, request.credentialsToken);
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, owner.userHandle);
   return {
@@ -37,15 +40,20 @@ export async function listOwnCredentials(ctx: CeremonyContext, request: Credenti
  * unknown id fail alike (CREDENTIAL_ID_NOT_FOUND), so the answer never says that an id exists elsewhere.
  * Audited as credential.delete-own (audit/hooks.ts); answers the credentials left, as signals.
  */
-export async function deleteOwnCredential(ctx: CeremonyContext, request: CredentialsDeleteRequest): Promise<CredentialsDeleteFields> {
+export async function deleteOwnCredential(
+  ctx: CeremonyContext,
+  request: CredentialsDeleteRequest,
+): Promise<CredentialsDeleteFields> {
   const owner = authorizedOwner(ctx, request.username, request.credentialsToken);
   const { credentialId } = request;
   ctx.noteSubject({ credentialId });
   const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
   const notTheirs = 'No credential with this id belongs to this user of this application.';
-  if (stored === undefined || stored.userHandle !== owner.userHandle) throw new FidoError('CREDENTIAL_ID_NOT_FOUND', notTheirs);
+  if (stored === undefined || stored.userHandle !== owner.userHandle)
+    throw new FidoError('CREDENTIAL_ID_NOT_FOUND', notTheirs);
   // false: deleted by a concurrent call (or the admin API) since it was read; the same answer as unknown.
-  if (!(await ctx.deps.credentials.delete(ctx.clientId, credentialId))) throw new FidoError('CREDENTIAL_ID_NOT_FOUND', notTheirs);
+  if (!(await ctx.deps.credentials.delete(ctx.clientId, credentialId)))
+    throw new FidoError('CREDENTIAL_ID_NOT_FOUND', notTheirs);
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, owner.userHandle);
   return { username: owner.username, credentialId, signals: acceptedSignals(ctx.application.domain, owner, owned) };
 }
@@ -61,7 +69,10 @@ function authorizedOwner(ctx: CeremonyContext, username: string, token: string):
   const name = parseUsername(username, app, deps.config.local.enabled);
   ctx.noteVariant(name.variant);
   if (name.variant === 'local') {
-    throw new FidoError('VARIANT_NOT_ALLOWED', 'The local variant stores no credentials (the relay keeps the blobs); manage them there.');
+    throw new FidoError(
+      'VARIANT_NOT_ALLOWED',
+      'The local variant stores no credentials (the relay keeps the blobs); manage them there.',
+    );
   }
   requireStandardOrigin(ctx.originHeader, standardOrigins(app));
   const userHandle = deriveUserHandle(deps.secrets.userHandleKey, ctx.clientId, name.username);
@@ -71,7 +82,9 @@ function authorizedOwner(ctx: CeremonyContext, username: string, token: string):
 
 function ownView(record: CredentialRecord): OwnCredential {
   const authenticator = describeAuthenticator(
-    { aaguid: record.aaguid, metadataName: record.authenticatorName, proven: record.attestationTrusted }, bundledCatalog());
+    { aaguid: record.aaguid, metadataName: record.authenticatorName, proven: record.attestationTrusted },
+    bundledCatalog(),
+  );
   return {
     credentialId: record.credentialId,
     nickname: record.nickname ?? null,

@@ -35,4 +35,7 @@ export interface AssertionResultRequest extends AuthenticationCredentialJSON {
 }
 
 /** POST /api/credentials/list and /delete, as their schemas (schemas/credentials.ts) have them. */
-export type { CredentialsDeleteBody as CredentialsDeleteRequest, CredentialsListBody as CredentialsListRequest } from '../schemas/credentials.js';
+export type {
+  CredentialsDeleteBody as CredentialsDeleteRequest,
+  CredentialsListBody as CredentialsListRequest,
+} from '../schemas/credentials.js';

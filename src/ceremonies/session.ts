@@ -35,7 +35,10 @@ export function claimedVariant(ctx: CeremonyContext, localMarker: unknown, type:
 }
 
 function missingMarkerOrOrigin(type: CeremonyType): string {
-  const marker = type === 'registration' ? 'extensions.localhost: true' : 'extensions.localhost: the blob the attestation result answered';
+  const marker =
+    type === 'registration'
+      ? 'extensions.localhost: true'
+      : 'extensions.localhost: the blob the attestation result answered';
   return `A result call without extensions.localhost is taken as standard, and the standard variant requires the origin header; a local-variant call must carry ${marker}.`;
 }
 
@@ -51,7 +54,10 @@ export async function takeCeremony(
 ): Promise<CeremonyRecord> {
   const taken = await ctx.deps.challenges.take(ctx.clientId, challenge, ctx.deps.runtime.now());
   if (taken.state === 'missing') {
-    throw new FidoError('SESSION_NOT_FOUND', 'No pending ceremony for the challenge in clientDataJSON: never issued to this Client ID, or expired.');
+    throw new FidoError(
+      'SESSION_NOT_FOUND',
+      'No pending ceremony for the challenge in clientDataJSON: never issued to this Client ID, or expired.',
+    );
   }
   if (taken.state === 'used') throw new FidoError('SESSION_ALREADY_REVOKED');
   const record = taken.record;
@@ -60,8 +66,10 @@ export async function takeCeremony(
   }
   if (record.variant !== variant) {
     if (record.variant === 'standard') throw new FidoError('LOCAL_EXTENSION_UNEXPECTED');
-    throw new FidoError(type === 'registration' ? 'LOCAL_EXTENSION_MISSING' : 'LOCAL_BLOB_MISSING',
-      'The challenge was issued for the local variant (username "…#localhost").');
+    throw new FidoError(
+      type === 'registration' ? 'LOCAL_EXTENSION_MISSING' : 'LOCAL_BLOB_MISSING',
+      'The challenge was issued for the local variant (username "…#localhost").',
+    );
   }
   if (variant === 'standard' && record.origin !== ctx.originHeader) {
     throw new FidoError('ORIGIN_NOT_MATCHED', 'The origin header differs from the one of the options call.');

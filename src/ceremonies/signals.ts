@@ -14,10 +14,23 @@ export type { AcceptedSignals };
  * application, as `listByUser` returns them). `owner` names the user when the list is empty (after the
  * user deleted their last credential).
  */
-export function acceptedSignals(rpId: string, owner: { readonly userHandle: string; readonly username: string }, credentials: readonly CredentialRecord[]): AcceptedSignals {
+export function acceptedSignals(
+  rpId: string,
+  owner: { readonly userHandle: string; readonly username: string },
+  credentials: readonly CredentialRecord[],
+): AcceptedSignals {
   return {
-    allAcceptedCredentials: { rpId, userId: owner.userHandle, allAcceptedCredentialIds: credentials.map((c) => c.credentialId) },
-    currentUserDetails: { rpId, userId: owner.userHandle, name: owner.username, displayName: displayNameOf(owner.username, credentials) },
+    allAcceptedCredentials: {
+      rpId,
+      userId: owner.userHandle,
+      allAcceptedCredentialIds: credentials.map((c) => c.credentialId),
+    },
+    currentUserDetails: {
+      rpId,
+      userId: owner.userHandle,
+      name: owner.username,
+      displayName: displayNameOf(owner.username, credentials),
+    },
   };
 }
 
@@ -29,12 +42,16 @@ export function acceptedSignals(rpId: string, owner: { readonly userHandle: stri
 function displayNameOf(username: string, credentials: readonly CredentialRecord[]): string {
   let newest: CredentialRecord | undefined;
   for (const credential of credentials) {
-    if (credential.displayName != null && (newest === undefined || credential.createdAt >= newest.createdAt)) newest = credential;
+    if (credential.displayName != null && (newest === undefined || credential.createdAt >= newest.createdAt))
+      newest = credential;
   }
   return newest?.displayName ?? username.slice(0, username.lastIndexOf('#'));
 }
 
 /** `signals.unknownCredential` of a failed sign-in without a user name whose credential the application does not have. */
-export function unknownCredentialSignal(rpId: string, credentialId: string): { readonly signals: UnknownCredentialSignal } {
+export function unknownCredentialSignal(
+  rpId: string,
+  credentialId: string,
+): { readonly signals: UnknownCredentialSignal } {
   return { signals: { unknownCredential: { rpId, credentialId } } };
 }

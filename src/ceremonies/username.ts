@@ -22,7 +22,12 @@ export interface ParsedUsername {
  * application and the deployment allow the variant it selects. An empty user part is a sign-in without a
  * user name: only where `allowEmptyUser` (assertion options); a registration always names its user.
  */
-export function parseUsername(username: string, application: Application, localEnabled: boolean, allowEmptyUser = false): ParsedUsername {
+export function parseUsername(
+  username: string,
+  application: Application,
+  localEnabled: boolean,
+  allowEmptyUser = false,
+): ParsedUsername {
   const at = username.lastIndexOf('#');
   if (at < 0) throw new FidoError('INVALID_USERNAME', 'username must be "<user>#<domain>" (no "#" found).');
   const user = username.slice(0, at);
@@ -40,7 +45,10 @@ export function parseUsername(username: string, application: Application, localE
     return { username, user, variant: 'local', rpId: LOCAL_RP_ID };
   }
   if (domain !== application.domain) {
-    throw new FidoError('RPID_NOT_FOUND', `The domain after "#" must be this application's registered domain or "${LOCAL_RP_ID}".`);
+    throw new FidoError(
+      'RPID_NOT_FOUND',
+      `The domain after "#" must be this application's registered domain or "${LOCAL_RP_ID}".`,
+    );
   }
   if (!application.variants.includes('standard')) {
     throw new FidoError('VARIANT_NOT_ALLOWED', 'This application is not approved for the standard variant.');

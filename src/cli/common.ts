@@ -25,7 +25,10 @@ export function report(error: unknown, io: CliIo): number {
 }
 
 /** The options every configuration-reading command takes. */
-export function parseConfigArgs(args: readonly string[], extra: Record<string, { type: 'string' | 'boolean'; short?: string }> = {}) {
+export function parseConfigArgs(
+  args: readonly string[],
+  extra: Record<string, { type: 'string' | 'boolean'; short?: string }> = {},
+) {
   const { values, positionals } = parseArgs({
     args: [...args],
     options: { config: { type: 'string', short: 'c' }, ...extra },

@@ -20,7 +20,13 @@ import type { CredentialRecord, CredentialStore } from '../stores/types.js';
 import { systemRuntime, type Runtime } from '../util/runtime.js';
 import type { Crl } from '../webauthn/crl.js';
 import {
-  chainDistributionPoints, indexMetadata, isStale, refusingStatus, ZERO_AAGUID, type MetadataBlob, type MetadataIndex,
+  chainDistributionPoints,
+  indexMetadata,
+  isStale,
+  refusingStatus,
+  ZERO_AAGUID,
+  type MetadataBlob,
+  type MetadataIndex,
 } from '../webauthn/metadata/index.js';
 import { readCrlFiles, readMetadataFile } from '../webauthn/metadata/load.js';
 import { metadataRootsFor } from '../webauthn/trust.js';
@@ -51,22 +57,39 @@ export interface RevocationReport {
 
 export interface ApplicationReport {
   readonly clientId: string;
-  readonly blob: { readonly file: string; readonly serial: number; readonly nextUpdate: string; readonly stale: boolean; readonly installed: boolean };
+  readonly blob: {
+    readonly file: string;
+    readonly serial: number;
+    readonly nextUpdate: string;
+    readonly stale: boolean;
+    readonly installed: boolean;
+  };
   readonly revocation: RevocationReport;
   readonly compromised: readonly CompromisedCredential[];
 }
 
-export async function runMetadataCheck(argv: readonly string[], io: CliIo = processIo(), runtime: Runtime = systemRuntime): Promise<number> {
+export async function runMetadataCheck(
+  argv: readonly string[],
+  io: CliIo = processIo(),
+  runtime: Runtime = systemRuntime,
+): Promise<number> {
   let values: { config?: string; blob?: string; app?: string; json?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
-      options: { config: { type: 'string', short: 'c' }, blob: { type: 'string' }, app: { type: 'string' }, json: { type: 'boolean' } },
+      options: {
+        config: { type: 'string', short: 'c' },
+        blob: { type: 'string' },
+        app: { type: 'string' },
+        json: { type: 'boolean' },
+      },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
-    io.stderr.write(`passkey-server: ${(error as Error).message}\nusage: passkey-server metadata check [--config file] [--blob new.jwt] [--app clientId] [--json]\n`);
+    io.stderr.write(
+      `passkey-server: ${(error as Error).message}\nusage: passkey-server metadata check [--config file] [--blob new.jwt] [--app clientId] [--json]\n`,
+    );
     return EXIT_USAGE;
   }
   try {
@@ -76,7 +99,12 @@ export async function runMetadataCheck(argv: readonly string[], io: CliIo = proc
     io.stdout.write(values.json ? `${JSON.stringify(reports, null, 2)}\n` : formatReports(reports));
     return reports.some((r) => r.compromised.length > 0) ? EXIT_COMPROMISED : EXIT_OK;
   } catch (error) {
-    const message = error instanceof FidoError ? `${error.code}${error.detail ? `: ${error.detail}` : ''}` : error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof FidoError
+        ? `${error.code}${error.detail ? `: ${error.detail}` : ''}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
     io.stderr.write(`passkey-server: metadata check failed: ${message}\n`);
     return EXIT_FAILURE;
   }
@@ -90,10 +118,17 @@ export interface CheckOptions {
 }
 
 /** The work of the command without its printing: verify or install, then find compromised credentials. */
-export async function checkMetadata(config: ServiceConfig, options: CheckOptions, runtime: Runtime = systemRuntime): Promise<ApplicationReport[]> {
+export async function checkMetadata(
+  config: ServiceConfig,
+  options: CheckOptions,
+  runtime: Runtime = systemRuntime,
+): Promise<ApplicationReport[]> {
   const now = new Date(runtime.now());
-  const apps = config.applications.filter((app) => app.attestation.metadata !== null && (options.app === undefined || app.clientId === options.app));
-  if (options.app !== undefined && apps.length === 0) throw new Error(`application "${options.app}" does not exist or has no attestation.metadata file`);
+  const apps = config.applications.filter(
+    (app) => app.attestation.metadata !== null && (options.app === undefined || app.clientId === options.app),
+  );
+  if (options.app !== undefined && apps.length === 0)
+    throw new Error(`application "${options.app}" does not exist or has no attestation.metadata file`);
   if (apps.length === 0) throw new Error('no application configures attestation.metadata');
   const store = await openConfiguredCredentials(config);
   try {
@@ -103,7 +138,13 @@ export async function checkMetadata(config: ServiceConfig, options: CheckOptions
       const compromised = await findCompromised(store, app.clientId, indexMetadata(blob), now);
       reports.push({
         clientId: app.clientId,
-        blob: { file: app.attestation.metadata!, serial: blob.serial, nextUpdate: blob.nextUpdate, stale: isStale(blob, now), installed },
+        blob: {
+          file: app.attestation.metadata!,
+          serial: blob.serial,
+          nextUpdate: blob.nextUpdate,
+          stale: isStale(blob, now),
+          installed,
+        },
         revocation: {
           checked: blob.revocationChecked,
           crlFiles: app.attestation.metadataCrls ?? [],
@@ -119,7 +160,12 @@ export async function checkMetadata(config: ServiceConfig, options: CheckOptions
 }
 
 /** The application's BLOB after this run: the installed one, or the newer one given (verified, then installed). */
-async function currentBlob(app: ApplicationConfig, options: CheckOptions, now: Date, runtime: Runtime): Promise<{ blob: MetadataBlob; installed: boolean }> {
+async function currentBlob(
+  app: ApplicationConfig,
+  options: CheckOptions,
+  now: Date,
+  runtime: Runtime,
+): Promise<{ blob: MetadataBlob; installed: boolean }> {
   const file = app.attestation.metadata!;
   const roots = metadataRootsFor(app.attestation);
   // The configured CRLs, as the service reads them at start: a new BLOB under a revoked chain is refused.
@@ -133,7 +179,10 @@ async function currentBlob(app: ApplicationConfig, options: CheckOptions, now: D
     current = undefined; // a missing or broken installed file is replaced by any verified BLOB
   }
   if (current && incoming.serial < current.serial) {
-    throw new FidoError('METADATA_BLOB_NOT_NEWER', `${options.blob} has no ${incoming.serial}, the installed BLOB has no ${current.serial}`);
+    throw new FidoError(
+      'METADATA_BLOB_NOT_NEWER',
+      `${options.blob} has no ${incoming.serial}, the installed BLOB has no ${current.serial}`,
+    );
   }
   if (current && incoming.serial === current.serial) return { blob: current, installed: false };
   await installAtomically(file, await readFile(options.blob, 'utf8'), runtime);
@@ -152,11 +201,19 @@ async function installAtomically(file: string, text: string, runtime: Runtime): 
   }
 }
 
-async function findCompromised(store: CredentialStore, clientId: string, metadata: MetadataIndex, now: Date): Promise<CompromisedCredential[]> {
+async function findCompromised(
+  store: CredentialStore,
+  clientId: string,
+  metadata: MetadataIndex,
+  now: Date,
+): Promise<CompromisedCredential[]> {
   const out: CompromisedCredential[] = [];
   let after: string | undefined;
   for (;;) {
-    const page: CredentialRecord[] = await store.listByApplication(clientId, { limit: PAGE, ...(after === undefined ? {} : { after }) });
+    const page: CredentialRecord[] = await store.listByApplication(clientId, {
+      limit: PAGE,
+      ...(after === undefined ? {} : { after }),
+    });
     for (const credential of page) {
       // U2F credentials (zero AAGUID) are matched by attestation certificate, which is not stored.
       if (credential.aaguid === ZERO_AAGUID) continue;
@@ -182,7 +239,9 @@ function formatReports(reports: readonly ApplicationReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
     const { blob } = report;
-    lines.push(`${report.clientId}: metadata BLOB no ${blob.serial}, next update ${blob.nextUpdate}${blob.stale ? ' (STALE: install a newer BLOB)' : ''}${blob.installed ? ', newly installed (running instances use it within the metadata check interval, or at once on SIGHUP)' : ''}`);
+    lines.push(
+      `${report.clientId}: metadata BLOB no ${blob.serial}, next update ${blob.nextUpdate}${blob.stale ? ' (STALE: install a newer BLOB)' : ''}${blob.installed ? ', newly installed (running instances use it within the metadata check interval, or at once on SIGHUP)' : ''}`,
+    );
     lines.push(...revocationLines(report.revocation));
     if (report.compromised.length === 0) {
       lines.push('  no stored credential belongs to a compromised or revoked authenticator');
@@ -190,7 +249,9 @@ function formatReports(reports: readonly ApplicationReport[]): string {
     }
     lines.push(`  ${report.compromised.length} credential(s) belong to an authenticator metadata now refuses:`);
     for (const c of report.compromised) {
-      lines.push(`  ${c.credentialId}  ${c.username}  ${c.aaguid}  ${c.authenticator ?? '(unnamed)'}  ${c.status}${c.effectiveDate ? ` since ${c.effectiveDate}` : ''}`);
+      lines.push(
+        `  ${c.credentialId}  ${c.username}  ${c.aaguid}  ${c.authenticator ?? '(unnamed)'}  ${c.status}${c.effectiveDate ? ` since ${c.effectiveDate}` : ''}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;
@@ -199,9 +260,10 @@ function formatReports(reports: readonly ApplicationReport[]): string {
 function revocationLines(revocation: RevocationReport): string[] {
   const checked = revocation.checked
     ? `  revocation of the BLOB's signing chain: checked against ${revocation.crlFiles.length} CRL file(s), none revoked`
-    : '  revocation of the BLOB\'s signing chain: NOT checked (no attestation.metadataCrls configured)';
-  const points = revocation.distributionPoints.length > 0
-    ? `  CRLs of the signing chain (fetch them next to the BLOB): ${revocation.distributionPoints.join(' ')}`
-    : '  the signing chain names no CRL distribution points';
+    : "  revocation of the BLOB's signing chain: NOT checked (no attestation.metadataCrls configured)";
+  const points =
+    revocation.distributionPoints.length > 0
+      ? `  CRLs of the signing chain (fetch them next to the BLOB): ${revocation.distributionPoints.join(' ')}`
+      : '  the signing chain names no CRL distribution points';
   return [checked, points];
 }

@@ -66,29 +66,38 @@ async function checkConfig(args: readonly string[], io: CliIo): Promise<number> 
   // The metadata BLOBs are verified as `serve` would at start (a BLOB that does not verify is a problem).
   const source = typeof values.config === 'string' ? values.config : 'built-in defaults';
   const trust = configuredTrust(config, source, new Date(systemRuntime.now()));
-  const metadata = trust.metadata.map(({ clientId, info }) =>
-    `  metadata:     ${clientId}: BLOB no ${info.serial}, next update ${info.nextUpdate}${info.staleAtLoad ? ' (STALE: install a newer one)' : ''}`);
-  const database = config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
+  const metadata = trust.metadata.map(
+    ({ clientId, info }) =>
+      `  metadata:     ${clientId}: BLOB no ${info.serial}, next update ${info.nextUpdate}${info.staleAtLoad ? ' (STALE: install a newer one)' : ''}`,
+  );
+  const database =
+    config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
   const challenges = config.challenges.kind === 'redis' ? redactUrl(config.challenges.url) : config.challenges.kind;
   const ops = config.ops ?? defaultOpsOptions(config.dataDir);
-  const admin = ops.admin.enabled ? `${ops.admin.host}:${ops.admin.port}${ops.admin.port === 0 ? ' (any free port)' : ''}` : 'disabled';
-  const rule = (r: { burst: number; perSecond: number } | null) => (r === null ? 'none' : `${r.burst} burst, ${r.perSecond}/s`);
-  const rateLimits = `${ops.rateLimits.store === 'memory' ? 'memory' : redactUrl(ops.rateLimits.store)}; ` +
+  const admin = ops.admin.enabled
+    ? `${ops.admin.host}:${ops.admin.port}${ops.admin.port === 0 ? ' (any free port)' : ''}`
+    : 'disabled';
+  const rule = (r: { burst: number; perSecond: number } | null) =>
+    r === null ? 'none' : `${r.burst} burst, ${r.perSecond}/s`;
+  const rateLimits =
+    `${ops.rateLimits.store === 'memory' ? 'memory' : redactUrl(ops.rateLimits.store)}; ` +
     `per application ${rule(ops.rateLimits.perApplication)}, per address ${rule(ops.rateLimits.perAddress)}`;
-  io.stdout.write([
-    `configuration OK (${typeof values.config === 'string' ? values.config : 'built-in defaults'})`,
-    `  listen:       ${config.listen.host}:${config.listen.port}`,
-    `  database:     ${database}`,
-    `  challenges:   ${challenges}`,
-    `  local:        ${config.local.enabled ? 'enabled (development only)' : 'disabled'}`,
-    `  demo:         ${config.demo.enabled ? `${config.demo.host}:${config.demo.port}` : 'disabled'}`,
-    `  admin:        ${admin}`,
-    `  rate limits:  ${rateLimits}`,
-    `  secrets file: ${config.secretsFile}`,
-    `  applications: ${config.applications.map((a) => a.clientId).join(', ') || '(none)'}`,
-    ...metadata,
-    '',
-  ].join('\n'));
+  io.stdout.write(
+    [
+      `configuration OK (${typeof values.config === 'string' ? values.config : 'built-in defaults'})`,
+      `  listen:       ${config.listen.host}:${config.listen.port}`,
+      `  database:     ${database}`,
+      `  challenges:   ${challenges}`,
+      `  local:        ${config.local.enabled ? 'enabled (development only)' : 'disabled'}`,
+      `  demo:         ${config.demo.enabled ? `${config.demo.host}:${config.demo.port}` : 'disabled'}`,
+      `  admin:        ${admin}`,
+      `  rate limits:  ${rateLimits}`,
+      `  secrets file: ${config.secretsFile}`,
+      `  applications: ${config.applications.map((a) => a.clientId).join(', ') || '(none)'}`,
+      ...metadata,
+      '',
+    ].join('\n'),
+  );
   return EXIT_OK;
 }
 
@@ -109,10 +118,13 @@ async function migrate(args: readonly string[], io: CliIo): Promise<number> {
 
 async function localKeys(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseConfigArgs(args);
-  if (positionals[0] !== 'rotate' || positionals.length > 1) throw new UsageError('usage: local-keys rotate [--config <file>]');
+  if (positionals[0] !== 'rotate' || positionals.length > 1)
+    throw new UsageError('usage: local-keys rotate [--config <file>]');
   const config = configFrom(values, io);
   const id = rotateLocalBlobKey(config.secretsFile, systemRuntime.randomBytes);
-  io.stdout.write(`added local-blob key ${id} to ${config.secretsFile}; it seals new blobs from the next start, older keys still open theirs\n`);
+  io.stdout.write(
+    `added local-blob key ${id} to ${config.secretsFile}; it seals new blobs from the next start, older keys still open theirs\n`,
+  );
   if (io.env[LOCAL_BLOB_KEYS_ENV]) {
     io.stderr.write(`passkey-server: note: ${LOCAL_BLOB_KEYS_ENV} is set and overrides the file's local-blob keys\n`);
   }
@@ -121,7 +133,8 @@ async function localKeys(args: readonly string[], io: CliIo): Promise<number> {
 
 async function secrets(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseConfigArgs(args, { file: { type: 'string' } });
-  if (positionals[0] !== 'init' || positionals.length > 1) throw new UsageError('usage: secrets init [--config <file>] [--file <path>]');
+  if (positionals[0] !== 'init' || positionals.length > 1)
+    throw new UsageError('usage: secrets init [--config <file>] [--file <path>]');
   if (values.file === '') throw new UsageError('--file needs a path');
   const file = typeof values.file === 'string' ? resolve(io.cwd, values.file) : configFrom(values, io).secretsFile;
   initSecretsFile(file, systemRuntime.randomBytes);
@@ -131,7 +144,8 @@ async function secrets(args: readonly string[], io: CliIo): Promise<number> {
 
 async function apps(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseConfigArgs(args, { json: { type: 'boolean' } });
-  if (positionals[0] !== 'list' || positionals.length > 1) throw new UsageError('usage: apps list [--config <file>] [--json]');
+  if (positionals[0] !== 'list' || positionals.length > 1)
+    throw new UsageError('usage: apps list [--config <file>] [--json]');
   const config = configFrom(values, io);
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(config.applications, null, 2)}\n`);
@@ -139,16 +153,18 @@ async function apps(args: readonly string[], io: CliIo): Promise<number> {
   }
   if (config.applications.length === 0) io.stdout.write('no applications configured\n');
   for (const app of config.applications) {
-    io.stdout.write([
-      `${app.clientId}  ${app.name}`,
-      `  domain:        ${app.domain}`,
-      `  variants:      ${app.variants.join(', ')}`,
-      `  origins:       ${app.origins.join(', ') || '(none)'}`,
-      `  local origins: ${app.localOrigins.join(', ') || '(none)'}`,
-      `  attestation:   ${app.attestation.requireTrusted ? 'trusted required' : 'any accepted'}, ${app.attestation.trustAnchors.length} anchor file(s)` +
-        `${app.attestation.metadata ? ', metadata BLOB' : ''}`,
-      '',
-    ].join('\n'));
+    io.stdout.write(
+      [
+        `${app.clientId}  ${app.name}`,
+        `  domain:        ${app.domain}`,
+        `  variants:      ${app.variants.join(', ')}`,
+        `  origins:       ${app.origins.join(', ') || '(none)'}`,
+        `  local origins: ${app.localOrigins.join(', ') || '(none)'}`,
+        `  attestation:   ${app.attestation.requireTrusted ? 'trusted required' : 'any accepted'}, ${app.attestation.trustAnchors.length} anchor file(s)` +
+          `${app.attestation.metadata ? ', metadata BLOB' : ''}`,
+        '',
+      ].join('\n'),
+    );
   }
   return EXIT_OK;
 }
@@ -156,7 +172,8 @@ async function apps(args: readonly string[], io: CliIo): Promise<number> {
 /** `metadata check …`: the attestation module's command (src/cli/metadata.ts), with this CLI's streams and environment. */
 async function metadata(args: readonly string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'check') throw new UsageError('usage: metadata check [--config <file>] [--blob <new.jwt>] [--app <clientId>] [--json]');
+  if (sub !== 'check')
+    throw new UsageError('usage: metadata check [--config <file>] [--blob <new.jwt>] [--app <clientId>] [--json]');
   return runMetadataCheck(rest, io);
 }
 

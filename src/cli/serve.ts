@@ -20,16 +20,20 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     env.PASSKEY_HOST = values.host;
   }
   if (typeof values.port === 'string') {
-    if (!/^[0-9]{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new UsageError(`--port must be 0-65535 (0: any free port), got "${values.port}"`);
+    if (!/^[0-9]{1,5}$/.test(values.port) || Number(values.port) > 65535)
+      throw new UsageError(`--port must be 0-65535 (0: any free port), got "${values.port}"`);
     env.PASSKEY_PORT = values.port;
   }
   if (values['no-demo'] === true) env.PASSKEY_DEMO_ENABLED = 'false';
 
-  return serveUntilSignalled({
-    configFile: typeof values.config === 'string' ? values.config : undefined,
-    env,
-    cwd: io.cwd,
-    stdout: io.stdout,
-    stderr: io.stderr,
-  }, { exit: (code) => process.exit(code), report: (error) => report(error, io) });
+  return serveUntilSignalled(
+    {
+      configFile: typeof values.config === 'string' ? values.config : undefined,
+      env,
+      cwd: io.cwd,
+      stdout: io.stdout,
+      stderr: io.stderr,
+    },
+    { exit: (code) => process.exit(code), report: (error) => report(error, io) },
+  );
 }

@@ -44,7 +44,12 @@ export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
       }
       const audit = new AuditLog(stores.audit, runtime);
       const operations = new AdminOperations({
-        applications: stores.applications, credentials, audit, runtime, userHandleKey: secrets.userHandleKey, baseDir: c.dataDir,
+        applications: stores.applications,
+        credentials,
+        audit,
+        runtime,
+        userHandleKey: secrets.userHandleKey,
+        baseDir: c.dataDir,
       });
       return {
         operations,

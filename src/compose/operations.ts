@@ -112,22 +112,40 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
   const credentials = storeMetrics.instrument('credentials', input.credentials);
   const challenges = storeMetrics.instrument('challenges', input.challenges);
 
-  const applicationStore = storeMetrics.instrument('applications', input.applicationStore ?? new MemoryApplicationStore());
+  const applicationStore = storeMetrics.instrument(
+    'applications',
+    input.applicationStore ?? new MemoryApplicationStore(),
+  );
   const seed = await seedApplications(applicationStore, input.config.applications, runtime.now());
   for (const clientId of seed.kept) {
-    log.warn({ event: 'application_config_ignored', clientId }, 'the config file lists this application, but it was changed through the admin API or CLI since; the stored version is used');
+    log.warn(
+      { event: 'application_config_ignored', clientId },
+      'the config file lists this application, but it was changed through the admin API or CLI since; the stored version is used',
+    );
   }
-  const applications = new StoredApplicationDirectory({ store: applicationStore, buildTrust: input.buildTrust, now: runtime.now, cacheMs: options.applications.cacheMs });
+  const applications = new StoredApplicationDirectory({
+    store: applicationStore,
+    buildTrust: input.buildTrust,
+    now: runtime.now,
+    cacheMs: options.applications.cacheMs,
+  });
 
-  const reloadMetadata = createMetadataReloader({ ...(input.trust ? { trust: input.trust } : {}), directory: applications, now: runtime.now, log });
+  const reloadMetadata = createMetadataReloader({
+    ...(input.trust ? { trust: input.trust } : {}),
+    directory: applications,
+    now: runtime.now,
+    log,
+  });
   const configuredFiles = input.config.applications.flatMap((app) => metadataFilesOf(app.attestation));
 
   const auditStore = input.auditStore ?? new MemoryAuditStore({ maxEvents: options.audit.maxEvents });
   const audit = new AuditLog(auditStore, runtime, log);
 
-  const bucketStore = input.bucketStore ?? (options.rateLimits.store === 'memory'
-    ? new MemoryBucketStore()
-    : await RedisBucketStore.open({ url: options.rateLimits.store, keyPrefix: options.rateLimits.keyPrefix }));
+  const bucketStore =
+    input.bucketStore ??
+    (options.rateLimits.store === 'memory'
+      ? new MemoryBucketStore()
+      : await RedisBucketStore.open({ url: options.rateLimits.store, keyPrefix: options.rateLimits.keyPrefix }));
 
   const hooks = composeHooks(
     ...(options.requestLog ? [createRequestLogHooks(log)] : []),
@@ -137,7 +155,10 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
   );
 
   const operations = new AdminOperations({
-    applications: applicationStore, credentials, audit, runtime,
+    applications: applicationStore,
+    credentials,
+    audit,
+    runtime,
     userHandleKey: input.secrets.userHandleKey,
     baseDir: input.config.dataDir,
     onApplicationChange: (clientId) => applications.invalidate(clientId),
@@ -152,13 +173,26 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
   ]);
 
   const tokens = input.tokens ?? new FileAdminTokenStore(options.admin.tokensFile, runtime);
-  const document = openApiDocument({ limits: input.config.limits, ...(input.version ? { version: input.version } : {}) });
+  const document = openApiDocument({
+    limits: input.config.limits,
+    ...(input.version ? { version: input.version } : {}),
+  });
   let admin: AdminServer | null = null;
   if (options.admin.enabled) {
     try {
       admin = await startAdminServer({
-        host: options.admin.host, port: options.admin.port, metricsRequireToken: options.admin.metricsRequireToken,
-        operations, audit, tokens, readiness, registry, runtime, log, openapi: () => document, reloadMetadata,
+        host: options.admin.host,
+        port: options.admin.port,
+        metricsRequireToken: options.admin.metricsRequireToken,
+        operations,
+        audit,
+        tokens,
+        readiness,
+        registry,
+        runtime,
+        log,
+        openapi: () => document,
+        reloadMetadata,
       });
     } catch (error) {
       // The port is taken (or the host wrong): release what was opened here; service.ts reports the error.
@@ -169,22 +203,36 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
   }
 
   return {
-    registry, applications, credentials, challenges, hooks, audit, operations, readiness, seed, admin, reloadMetadata,
+    registry,
+    applications,
+    credentials,
+    challenges,
+    hooks,
+    audit,
+    operations,
+    readiness,
+    seed,
+    admin,
+    reloadMetadata,
     metadataFiles: () => [...new Set([...configuredFiles, ...applications.metadataFiles()])],
-    shutdown: (servers) => gracefulShutdown({
-      servers: admin ? [...servers, admin.server] : servers,
-      beforeClose: () => readiness.drain(),
-      deadlineMs: options.shutdownDeadlineMs,
-      log,
-      closers: [
-        ...(input.closeStores
-          ? [{ name: 'credentials+challenges', close: input.closeStores }]
-          : [{ name: 'credentials', close: () => input.credentials.close() }, { name: 'challenges', close: () => input.challenges.close() }]),
-        { name: 'applications', close: () => applicationStore.close() },
-        { name: 'audit', close: () => auditStore.close() },
-        { name: 'rate-limits', close: () => bucketStore.close() },
-        { name: 'process-metrics', close: async () => stopProcessMetrics() },
-      ],
-    }),
+    shutdown: (servers) =>
+      gracefulShutdown({
+        servers: admin ? [...servers, admin.server] : servers,
+        beforeClose: () => readiness.drain(),
+        deadlineMs: options.shutdownDeadlineMs,
+        log,
+        closers: [
+          ...(input.closeStores
+            ? [{ name: 'credentials+challenges', close: input.closeStores }]
+            : [
+                { name: 'credentials', close: () => input.credentials.close() },
+                { name: 'challenges', close: () => input.challenges.close() },
+              ]),
+          { name: 'applications', close: () => applicationStore.close() },
+          { name: 'audit', close: () => auditStore.close() },
+          { name: 'rate-limits', close: () => bucketStore.close() },
+          { name: 'process-metrics', close: async () => stopProcessMetrics() },
+        ],
+      }),
   };
 }

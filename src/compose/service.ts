@@ -6,7 +6,12 @@
 import type { Server } from 'node:http';
 import type { Writable } from 'node:stream';
 import { prepareTrust } from '../applications/config-directory.js';
-import { metadataFilesOf, stampFilesSync, watchMetadataFiles, type MetadataWatch } from '../applications/metadata-watch.js';
+import {
+  metadataFilesOf,
+  stampFilesSync,
+  watchMetadataFiles,
+  type MetadataWatch,
+} from '../applications/metadata-watch.js';
 import type { MetadataReloadReport } from '../applications/trust-reload.js';
 import type { ServiceConfig } from '../config.js';
 import { loadSecrets } from '../config/secrets.js';
@@ -55,24 +60,41 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
   const runtime = options.runtime ?? systemRuntime;
   const settings = loadServeSettings({ file: options.configFile, env: options.env, cwd: options.cwd });
   const { config } = settings;
-  const log = createLogger({ level: settings.logLevel, sink: options.stderr, clock: runtime.now, base: { service: 'passkey-server' } });
+  const log = createLogger({
+    level: settings.logLevel,
+    sink: options.stderr,
+    clock: runtime.now,
+    base: { service: 'passkey-server' },
+  });
   const secrets = loadSecrets({ config, env: options.env, randomBytes: runtime.randomBytes, log });
   // Stamped before the BLOBs are read, so that one installed while they load is still seen as a change.
   const metadataBaseline = stampFilesSync(config.applications.flatMap((app) => metadataFilesOf(app.attestation)));
   const trust = prepareTrust(config.applications, new Date(runtime.now()), settings.source, { clock: runtime.now });
   for (const { clientId, info } of trust.metadata) {
-    log.info({
-      clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate, entries: info.entries, revocationChecked: info.revocationChecked,
-    }, 'metadata BLOB loaded');
+    log.info(
+      {
+        clientId,
+        metadata: info.file,
+        serial: info.serial,
+        nextUpdate: info.nextUpdate,
+        entries: info.entries,
+        revocationChecked: info.revocationChecked,
+      },
+      'metadata BLOB loaded',
+    );
     if (!info.revocationChecked) {
       // Said once, at start: the operator may have chosen this, but should know that a BLOB signed under a
       // revoked certificate would be taken (docs/attestation.md, "Revocation of the BLOB's signing chain").
-      log.info({ clientId, metadata: info.file, revocationChecked: false },
-        'revocation of the metadata BLOB\'s signing chain is not checked: no attestation.metadataCrls configured (docs/attestation.md)');
+      log.info(
+        { clientId, metadata: info.file, revocationChecked: false },
+        "revocation of the metadata BLOB's signing chain is not checked: no attestation.metadataCrls configured (docs/attestation.md)",
+      );
     }
     if (info.staleAtLoad) {
-      log.warn({ clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate },
-        'the metadata BLOB is past its nextUpdate: install a newer one (passkey-server metadata check --blob …, docs/attestation.md)');
+      log.warn(
+        { clientId, metadata: info.file, serial: info.serial, nextUpdate: info.nextUpdate },
+        'the metadata BLOB is past its nextUpdate: install a newer one (passkey-server metadata check --blob …, docs/attestation.md)',
+      );
     }
   }
   const stores = await openStores(config, { clock: runtime.now });
@@ -86,7 +108,13 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
     const opsStores = await openOpsStores(config, stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {});
     try {
       ops = await startOperations({
-        config, options: settings.ops, credentials: stores.credentials, challenges: stores.challenges, secrets, runtime, log,
+        config,
+        options: settings.ops,
+        credentials: stores.credentials,
+        challenges: stores.challenges,
+        secrets,
+        runtime,
+        log,
         buildTrust: trust.buildTrust,
         trust,
         applicationStore: opsStores.applications,
@@ -104,7 +132,13 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
   }
   const running = ops;
   const deps: ServiceDeps = {
-    config, applications: ops.applications, credentials: ops.credentials, challenges: ops.challenges, secrets, runtime, log,
+    config,
+    applications: ops.applications,
+    credentials: ops.credentials,
+    challenges: ops.challenges,
+    secrets,
+    runtime,
+    log,
     hooks: options.hooks ? composeHooks(ops.hooks, options.hooks) : ops.hooks,
   };
   let server: Server;
@@ -123,10 +157,14 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
     adminUrl: ops.admin?.url ?? null,
     sqliteWriter: stores.sqliteWriter?.mode ?? null,
     reloadMetadata: () => running.reloadMetadata(),
-    watchMetadata: () => watchMetadataFiles({
-      files: () => running.metadataFiles(), intervalMs: settings.metadataCheckMs, baseline: metadataBaseline, log,
-      onChange: () => running.reloadMetadata(),
-    }),
+    watchMetadata: () =>
+      watchMetadataFiles({
+        files: () => running.metadataFiles(),
+        intervalMs: settings.metadataCheckMs,
+        baseline: metadataBaseline,
+        log,
+        onChange: () => running.reloadMetadata(),
+      }),
     shutdown: (servers) => running.shutdown(servers),
   };
 }
@@ -135,7 +173,10 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
 function adminStartError(error: unknown, settings: ServeSettings): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'EACCES' && code !== 'ENOTFOUND') return error;
-  const hint = code === 'EADDRINUSE' ? ' (in use: choose another with admin.port or PASSKEY_ADMIN_PORT, or switch it off with PASSKEY_ADMIN_ENABLED=false)' : '';
+  const hint =
+    code === 'EADDRINUSE'
+      ? ' (in use: choose another with admin.port or PASSKEY_ADMIN_PORT, or switch it off with PASSKEY_ADMIN_ENABLED=false)'
+      : '';
   const { host, port } = settings.ops.admin;
   return new Error(`the admin listener cannot listen on ${host}:${port}: ${code}${hint}`, { cause: error });
 }

@@ -16,12 +16,18 @@ export interface OpsStoresOptions {
   readonly sqliteWriter?: SqliteWriter;
 }
 
-export async function openOpsStores(config: Pick<ServiceConfig, 'database'>, options: OpsStoresOptions = {}): Promise<OpsStores> {
+export async function openOpsStores(
+  config: Pick<ServiceConfig, 'database'>,
+  options: OpsStoresOptions = {},
+): Promise<OpsStores> {
   const { database } = config;
   let applications: ApplicationStore;
   let audit: AuditStore;
   if (database.kind === 'sqlite') {
-    const [{ SqliteApplicationStore }, { SqliteAuditStore }] = await Promise.all([import('../applications/sqlite.js'), import('../audit/sqlite.js')]);
+    const [{ SqliteApplicationStore }, { SqliteAuditStore }] = await Promise.all([
+      import('../applications/sqlite.js'),
+      import('../audit/sqlite.js'),
+    ]);
     applications = new SqliteApplicationStore(database.path);
     try {
       audit = new SqliteAuditStore(database.path, options.sqliteWriter ? { writer: options.sqliteWriter } : {});
@@ -30,7 +36,10 @@ export async function openOpsStores(config: Pick<ServiceConfig, 'database'>, opt
       throw error;
     }
   } else {
-    const [{ PostgresApplicationStore }, { PostgresAuditStore }] = await Promise.all([import('../applications/postgres.js'), import('../audit/postgres.js')]);
+    const [{ PostgresApplicationStore }, { PostgresAuditStore }] = await Promise.all([
+      import('../applications/postgres.js'),
+      import('../audit/postgres.js'),
+    ]);
     applications = await PostgresApplicationStore.open(database.url);
     try {
       audit = await PostgresAuditStore.open(database.url);

@@ -18,7 +18,15 @@ export interface ApplicationContext {
 }
 
 export function emptyPolicy(): AttestationPolicy {
-  return { trustAnchors: [], requireTrusted: false, metadata: null, metadataRoots: [], enforceStatusAtAuthentication: false, aaguidAllow: [], aaguidDeny: [] };
+  return {
+    trustAnchors: [],
+    requireTrusted: false,
+    metadata: null,
+    metadataRoots: [],
+    enforceStatusAtAuthentication: false,
+    aaguidAllow: [],
+    aaguidDeny: [],
+  };
 }
 
 export function readAttestation(ctx: ApplicationContext, path: string, raw: unknown): AttestationPolicy | undefined {
@@ -26,37 +34,82 @@ export function readAttestation(ctx: ApplicationContext, path: string, raw: unkn
   const policy: JsonObject | undefined = readObject(problems, path, raw, ATTESTATION_KEYS);
   if (policy === undefined) return undefined;
   const at = (key: string) => joinPath(path, key);
-  const trustAnchors = policy.trustAnchors === undefined ? [] : readArray(problems, at('trustAnchors'), policy.trustAnchors, (p, v) => readAnchorFile(ctx, p, v));
-  const requireTrusted = policy.requireTrusted === undefined ? false : readBoolean(problems, at('requireTrusted'), policy.requireTrusted);
-  const metadata = policy.metadata === undefined || policy.metadata === null ? null : readExistingFile(ctx, at('metadata'), policy.metadata);
-  const metadataRoots = policy.metadataRoots === undefined ? [] : readArray(problems, at('metadataRoots'), policy.metadataRoots, (p, v) => readAnchorFile(ctx, p, v));
-  const enforceStatusAtAuthentication = policy.enforceStatusAtAuthentication === undefined ? false
-    : readBoolean(problems, at('enforceStatusAtAuthentication'), policy.enforceStatusAtAuthentication);
+  const trustAnchors =
+    policy.trustAnchors === undefined
+      ? []
+      : readArray(problems, at('trustAnchors'), policy.trustAnchors, (p, v) => readAnchorFile(ctx, p, v));
+  const requireTrusted =
+    policy.requireTrusted === undefined ? false : readBoolean(problems, at('requireTrusted'), policy.requireTrusted);
+  const metadata =
+    policy.metadata === undefined || policy.metadata === null
+      ? null
+      : readExistingFile(ctx, at('metadata'), policy.metadata);
+  const metadataRoots =
+    policy.metadataRoots === undefined
+      ? []
+      : readArray(problems, at('metadataRoots'), policy.metadataRoots, (p, v) => readAnchorFile(ctx, p, v));
+  const enforceStatusAtAuthentication =
+    policy.enforceStatusAtAuthentication === undefined
+      ? false
+      : readBoolean(problems, at('enforceStatusAtAuthentication'), policy.enforceStatusAtAuthentication);
   if (metadataRoots !== undefined && metadataRoots.length > 0 && policy.metadata == null) {
-    problems.add(at('metadataRoots'), 'is set but metadata is not: the roots sign the metadata BLOB, so give the BLOB too');
+    problems.add(
+      at('metadataRoots'),
+      'is set but metadata is not: the roots sign the metadata BLOB, so give the BLOB too',
+    );
   }
-  const metadataCrls = policy.metadataCrls === undefined ? [] : readArray(problems, at('metadataCrls'), policy.metadataCrls, (p, v) => readCrlFile(ctx, p, v), { max: 64 });
+  const metadataCrls =
+    policy.metadataCrls === undefined
+      ? []
+      : readArray(problems, at('metadataCrls'), policy.metadataCrls, (p, v) => readCrlFile(ctx, p, v), { max: 64 });
   if (metadataCrls !== undefined && metadataCrls.length > 0 && policy.metadata == null) {
-    problems.add(at('metadataCrls'), 'is set but metadata is not: the CRLs cover the metadata BLOB\'s signing chain, so give the BLOB too');
+    problems.add(
+      at('metadataCrls'),
+      "is set but metadata is not: the CRLs cover the metadata BLOB's signing chain, so give the BLOB too",
+    );
   }
-  const aaguidAllow = policy.aaguidAllow === undefined ? [] : readArray(problems, at('aaguidAllow'), policy.aaguidAllow, (p, v) => readAaguid(problems, p, v));
-  const aaguidDeny = policy.aaguidDeny === undefined ? [] : readArray(problems, at('aaguidDeny'), policy.aaguidDeny, (p, v) => readAaguid(problems, p, v));
+  const aaguidAllow =
+    policy.aaguidAllow === undefined
+      ? []
+      : readArray(problems, at('aaguidAllow'), policy.aaguidAllow, (p, v) => readAaguid(problems, p, v));
+  const aaguidDeny =
+    policy.aaguidDeny === undefined
+      ? []
+      : readArray(problems, at('aaguidDeny'), policy.aaguidDeny, (p, v) => readAaguid(problems, p, v));
   for (const aaguid of aaguidAllow ?? []) {
-    if (aaguidDeny?.includes(aaguid)) problems.add(at('aaguidDeny'), `${aaguid} is also in aaguidAllow; an AAGUID can be in only one list`);
+    if (aaguidDeny?.includes(aaguid))
+      problems.add(at('aaguidDeny'), `${aaguid} is also in aaguidAllow; an AAGUID can be in only one list`);
   }
-  if (trustAnchors === undefined || requireTrusted === undefined || metadata === undefined || metadataRoots === undefined ||
-      metadataCrls === undefined || enforceStatusAtAuthentication === undefined || aaguidAllow === undefined || aaguidDeny === undefined) {
+  if (
+    trustAnchors === undefined ||
+    requireTrusted === undefined ||
+    metadata === undefined ||
+    metadataRoots === undefined ||
+    metadataCrls === undefined ||
+    enforceStatusAtAuthentication === undefined ||
+    aaguidAllow === undefined ||
+    aaguidDeny === undefined
+  ) {
     return undefined;
   }
   // metadataCrls only when written: a policy without it stays exactly as before (stored policies compare by value).
   return {
-    trustAnchors, requireTrusted, metadata, metadataRoots, ...(policy.metadataCrls === undefined ? {} : { metadataCrls }),
-    enforceStatusAtAuthentication, aaguidAllow, aaguidDeny,
+    trustAnchors,
+    requireTrusted,
+    metadata,
+    metadataRoots,
+    ...(policy.metadataCrls === undefined ? {} : { metadataCrls }),
+    enforceStatusAtAuthentication,
+    aaguidAllow,
+    aaguidDeny,
   };
 }
 
 function readAaguid(problems: Problems, path: string, value: unknown): string | undefined {
-  const text = readString(problems, path, value, { pattern: AAGUID_PATTERN, hint: 'an AAGUID is a dashed UUID such as "cb69481e-8ff7-4039-93ec-0a2729a154a8"' });
+  const text = readString(problems, path, value, {
+    pattern: AAGUID_PATTERN,
+    hint: 'an AAGUID is a dashed UUID such as "cb69481e-8ff7-4039-93ec-0a2729a154a8"',
+  });
   return text?.toLowerCase();
 }
 

@@ -18,7 +18,8 @@ export type JsonObject = { [key: string]: Json };
 export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}`;
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }
@@ -27,7 +28,12 @@ export const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An object whose keys are all among `known` (every other key is a problem: typos must not pass silently). */
-export function readObject(problems: Problems, path: string, value: unknown, known: readonly string[]): JsonObject | undefined {
+export function readObject(
+  problems: Problems,
+  path: string,
+  value: unknown,
+  known: readonly string[],
+): JsonObject | undefined {
   if (!isObject(value)) {
     problems.add(path, `must be an object, got ${describe(value)}`);
     return undefined;
@@ -43,14 +49,22 @@ export function joinPath(path: string, key: string | number): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
-export function readString(problems: Problems, path: string, value: unknown, options: { min?: number; max?: number; pattern?: RegExp; hint?: string } = {}): string | undefined {
+export function readString(
+  problems: Problems,
+  path: string,
+  value: unknown,
+  options: { min?: number; max?: number; pattern?: RegExp; hint?: string } = {},
+): string | undefined {
   const { min = 1, max = 1024, pattern, hint } = options;
   if (typeof value !== 'string') {
     problems.add(path, `must be a string, got ${describe(value)}`);
     return undefined;
   }
   if (value.length < min || value.length > max) {
-    problems.add(path, min === 1 && value.length === 0 ? 'must not be empty' : `must be ${min} to ${max} characters long`);
+    problems.add(
+      path,
+      min === 1 && value.length === 0 ? 'must not be empty' : `must be ${min} to ${max} characters long`,
+    );
     return undefined;
   }
   if (pattern && !pattern.test(value)) {
@@ -68,7 +82,13 @@ export function readBoolean(problems: Problems, path: string, value: unknown): b
   return value;
 }
 
-export function readInteger(problems: Problems, path: string, value: unknown, min: number, max: number): number | undefined {
+export function readInteger(
+  problems: Problems,
+  path: string,
+  value: unknown,
+  min: number,
+  max: number,
+): number | undefined {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     problems.add(path, `must be an integer from ${min} to ${max}, got ${describe(value)}`);
     return undefined;
@@ -76,7 +96,12 @@ export function readInteger(problems: Problems, path: string, value: unknown, mi
   return value;
 }
 
-export function readEnum<T extends string>(problems: Problems, path: string, value: unknown, allowed: readonly T[]): T | undefined {
+export function readEnum<T extends string>(
+  problems: Problems,
+  path: string,
+  value: unknown,
+  allowed: readonly T[],
+): T | undefined {
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
     problems.add(path, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(value)}`);
     return undefined;

@@ -37,7 +37,9 @@ const FALSE = ['false', '0', 'no', 'off'];
 function convert(override: EnvOverride, text: string): { value: Json } | { problem: string } {
   if (override.type === 'string') return { value: text };
   if (override.type === 'integer') {
-    return /^[0-9]{1,9}$/.test(text.trim()) ? { value: Number(text.trim()) } : { problem: `must be a whole number, got ${JSON.stringify(text)}` };
+    return /^[0-9]{1,9}$/.test(text.trim())
+      ? { value: Number(text.trim()) }
+      : { problem: `must be a whole number, got ${JSON.stringify(text)}` };
   }
   const word = text.trim().toLowerCase();
   if (TRUE.includes(word)) return { value: true };
@@ -49,7 +51,11 @@ function convert(override: EnvOverride, text: string): { value: Json } | { probl
  * Writes every set (non-empty) override into `raw` and returns the dotted key paths it set, so paths they
  * carry resolve against the working directory and problems name the variable.
  */
-export function applyEnvOverrides(raw: JsonObject, env: Readonly<Record<string, string | undefined>>, problems: Problems): Set<string> {
+export function applyEnvOverrides(
+  raw: JsonObject,
+  env: Readonly<Record<string, string | undefined>>,
+  problems: Problems,
+): Set<string> {
   const applied = new Set<string>();
   for (const override of ENV_OVERRIDES) {
     const text = env[override.name];

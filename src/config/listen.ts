@@ -5,11 +5,18 @@ import { DEFAULTS } from './defaults.js';
 import { DemoSchema, keysOf, ListenSchema } from '../schemas/config.js';
 import { domainProblem } from './web.js';
 
-export function readListen(problems: Problems, path: string, raw: unknown, fallback: { host: string; port: number }): { host: string; port: number } | undefined {
+export function readListen(
+  problems: Problems,
+  path: string,
+  raw: unknown,
+  fallback: { host: string; port: number },
+): { host: string; port: number } | undefined {
   const listen = readObject(problems, path, raw, keysOf(ListenSchema));
   if (listen === undefined) return undefined;
-  const host = listen.host === undefined ? fallback.host : readString(problems, joinPath(path, 'host'), listen.host, { max: 253 });
-  const port = listen.port === undefined ? fallback.port : readInteger(problems, joinPath(path, 'port'), listen.port, 0, 65535);
+  const host =
+    listen.host === undefined ? fallback.host : readString(problems, joinPath(path, 'host'), listen.host, { max: 253 });
+  const port =
+    listen.port === undefined ? fallback.port : readInteger(problems, joinPath(path, 'port'), listen.port, 0, 65535);
   return host === undefined || port === undefined ? undefined : { host, port };
 }
 
@@ -19,8 +26,15 @@ export function readDemo(problems: Problems, raw: unknown): ServiceConfig['demo'
   if (demo === undefined) return undefined;
   const enabled = demo.enabled === undefined ? false : readBoolean(problems, 'demo.enabled', demo.enabled);
   const listen = readListen(problems, 'demo', { host: demo.host, port: demo.port }, DEFAULTS.demo);
-  const devHostnames = demo.devHostnames === undefined ? [] : readArray(problems, 'demo.devHostnames', demo.devHostnames, (p, v) => readDevHostname(problems, p, v), { max: 20 });
-  return enabled === undefined || listen === undefined || devHostnames === undefined ? undefined : { enabled, ...listen, devHostnames };
+  const devHostnames =
+    demo.devHostnames === undefined
+      ? []
+      : readArray(problems, 'demo.devHostnames', demo.devHostnames, (p, v) => readDevHostname(problems, p, v), {
+          max: 20,
+        });
+  return enabled === undefined || listen === undefined || devHostnames === undefined
+    ? undefined
+    : { enabled, ...listen, devHostnames };
 }
 
 /** A development hostname (e.g. "dev.example.test") that also serves the demo's local page; docs/demo.md. */

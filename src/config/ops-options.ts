@@ -7,17 +7,25 @@ import type { OpsOptions, RateLimitRule } from '../config.js';
 import { AdminSchema, AuditSchema, keysOf, RateLimitRuleSchema, RateLimitsSchema } from '../schemas/config.js';
 export type { AdminListenerOptions, OpsOptions } from '../config.js';
 
-
-
 export function defaultOpsOptions(dataDir: string): OpsOptions {
   return {
-    admin: { enabled: true, host: '127.0.0.1', port: 8788, tokensFile: join(dataDir, 'admin-tokens.json'), metricsRequireToken: false },
+    admin: {
+      enabled: true,
+      host: '127.0.0.1',
+      port: 8788,
+      tokensFile: join(dataDir, 'admin-tokens.json'),
+      metricsRequireToken: false,
+    },
     rateLimits: {
-      store: 'memory', keyPrefix: 'passkey:rl:',
+      store: 'memory',
+      keyPrefix: 'passkey:rl:',
       // Generous on purpose: the four operations are called by integrators' relays, so one address carries
       // all the users of a relay; tighten per deployment (docs/operations.md).
-      perApplication: { burst: 2000, perSecond: 1000 }, perAddress: { burst: 1000, perSecond: 500 },
-      applications: {}, exemptAddresses: [], onStoreError: 'allow',
+      perApplication: { burst: 2000, perSecond: 1000 },
+      perAddress: { burst: 1000, perSecond: 500 },
+      applications: {},
+      exemptAddresses: [],
+      onStoreError: 'allow',
     },
     audit: { maxEvents: 100_000, options: 'failures' },
     applications: { cacheMs: 5000 },
@@ -42,32 +50,49 @@ export function readOpsOptions(raw: Raw, dataDir: string, baseDir: string, probl
   const section = (name: string): Raw => {
     const value = raw[name];
     if (value === undefined) return {};
-    if (!isObject(value)) { problems.push(`${name}: must be an object`); return {}; }
+    if (!isObject(value)) {
+      problems.push(`${name}: must be an object`);
+      return {};
+    }
     return value;
   };
   const bool = (path: string, value: unknown, fallback: boolean): boolean => {
     if (value === undefined) return fallback;
-    if (typeof value !== 'boolean') { problems.push(`${path}: must be true or false`); return fallback; }
+    if (typeof value !== 'boolean') {
+      problems.push(`${path}: must be true or false`);
+      return fallback;
+    }
     return value;
   };
   const int = (path: string, value: unknown, fallback: number, min: number, max: number): number => {
     if (value === undefined) return fallback;
-    if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) { problems.push(`${path}: must be an integer from ${min} to ${max}`); return fallback; }
+    if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
+      problems.push(`${path}: must be an integer from ${min} to ${max}`);
+      return fallback;
+    }
     return value as number;
   };
   const text = (path: string, value: unknown, fallback: string): string => {
     if (value === undefined) return fallback;
-    if (typeof value !== 'string' || value === '') { problems.push(`${path}: must be a non-empty string`); return fallback; }
+    if (typeof value !== 'string' || value === '') {
+      problems.push(`${path}: must be a non-empty string`);
+      return fallback;
+    }
     return value;
   };
   const rule = (path: string, value: unknown, fallback: RateLimitRule | null): RateLimitRule | null => {
     if (value === undefined) return fallback;
     if (value === null) return null;
-    if (!isObject(value)) { problems.push(`${path}: must be {"burst": n, "perSecond": n} or null`); return fallback; }
+    if (!isObject(value)) {
+      problems.push(`${path}: must be {"burst": n, "perSecond": n} or null`);
+      return fallback;
+    }
     known(path, value, keysOf(RateLimitRuleSchema));
     const { burst, perSecond } = value;
-    if (typeof burst !== 'number' || !Number.isFinite(burst) || burst < 1) problems.push(`${path}.burst: must be a number >= 1`);
-    if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond <= 0) problems.push(`${path}.perSecond: must be a number > 0`);
+    if (typeof burst !== 'number' || !Number.isFinite(burst) || burst < 1)
+      problems.push(`${path}.burst: must be a number >= 1`);
+    if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond <= 0)
+      problems.push(`${path}.perSecond: must be a number > 0`);
     return typeof burst === 'number' && typeof perSecond === 'number' ? { burst, perSecond } : fallback;
   };
 
@@ -78,24 +103,30 @@ export function readOpsOptions(raw: Raw, dataDir: string, baseDir: string, probl
   const limits = section('rateLimits');
   known('rateLimits', limits, keysOf(RateLimitsSchema));
   const store = text('rateLimits.store', limits.store, defaults.rateLimits.store);
-  if (store !== 'memory' && !/^rediss?:\/\//.test(store)) problems.push('rateLimits.store: must be "memory" or a redis:// URL');
+  if (store !== 'memory' && !/^rediss?:\/\//.test(store))
+    problems.push('rateLimits.store: must be "memory" or a redis:// URL');
   const applications: Record<string, RateLimitRule | null> = {};
   if (limits.applications !== undefined) {
     if (!isObject(limits.applications)) problems.push('rateLimits.applications: must be an object of Client ID → rule');
-    else for (const [id, value] of Object.entries(limits.applications)) applications[id] = rule(`rateLimits.applications.${id}`, value, null);
+    else
+      for (const [id, value] of Object.entries(limits.applications))
+        applications[id] = rule(`rateLimits.applications.${id}`, value, null);
   }
   let exemptAddresses: string[] = [];
   if (limits.exemptAddresses !== undefined) {
-    if (!Array.isArray(limits.exemptAddresses) || !limits.exemptAddresses.every((a) => typeof a === 'string')) problems.push('rateLimits.exemptAddresses: must be an array of addresses');
+    if (!Array.isArray(limits.exemptAddresses) || !limits.exemptAddresses.every((a) => typeof a === 'string'))
+      problems.push('rateLimits.exemptAddresses: must be an array of addresses');
     else exemptAddresses = limits.exemptAddresses as string[];
   }
   const onStoreError = limits.onStoreError === undefined ? 'allow' : limits.onStoreError;
-  if (onStoreError !== 'allow' && onStoreError !== 'deny') problems.push('rateLimits.onStoreError: must be "allow" or "deny"');
+  if (onStoreError !== 'allow' && onStoreError !== 'deny')
+    problems.push('rateLimits.onStoreError: must be "allow" or "deny"');
 
   const audit = section('audit');
   known('audit', audit, keysOf(AuditSchema));
   const auditOptions = audit.options === undefined ? 'failures' : audit.options;
-  if (auditOptions !== 'failures' && auditOptions !== 'all') problems.push('audit.options: must be "failures" or "all"');
+  if (auditOptions !== 'failures' && auditOptions !== 'all')
+    problems.push('audit.options: must be "failures" or "all"');
 
   return {
     admin: {
@@ -103,7 +134,11 @@ export function readOpsOptions(raw: Raw, dataDir: string, baseDir: string, probl
       host: text('admin.host', admin.host, defaults.admin.host),
       port: int('admin.port', admin.port, defaults.admin.port, 0, 65_535),
       tokensFile: isAbsolute(tokensFile) ? tokensFile : resolve(baseDir, tokensFile),
-      metricsRequireToken: bool('admin.metricsRequireToken', admin.metricsRequireToken, defaults.admin.metricsRequireToken),
+      metricsRequireToken: bool(
+        'admin.metricsRequireToken',
+        admin.metricsRequireToken,
+        defaults.admin.metricsRequireToken,
+      ),
     },
     rateLimits: {
       store,
@@ -118,7 +153,9 @@ export function readOpsOptions(raw: Raw, dataDir: string, baseDir: string, probl
       maxEvents: int('audit.maxEvents', audit.maxEvents, defaults.audit.maxEvents, 100, 10_000_000),
       options: auditOptions === 'all' ? 'all' : 'failures',
     },
-    applications: { cacheMs: int('applicationCacheMs', raw.applicationCacheMs, defaults.applications.cacheMs, 0, 600_000) },
+    applications: {
+      cacheMs: int('applicationCacheMs', raw.applicationCacheMs, defaults.applications.cacheMs, 0, 600_000),
+    },
     shutdownDeadlineMs: int('shutdownDeadlineMs', raw.shutdownDeadlineMs, defaults.shutdownDeadlineMs, 0, 600_000),
     requestLog: bool('requestLog', raw.requestLog, defaults.requestLog),
   };
@@ -134,7 +171,12 @@ export const OPS_ENV = {
 } as const;
 
 /** Applies the environment overrides; problems are pushed like readOpsOptions does (`NAME: message`). */
-export function applyOpsEnv(options: OpsOptions, env: Readonly<Record<string, string | undefined>>, cwd: string, problems: string[]): OpsOptions {
+export function applyOpsEnv(
+  options: OpsOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  problems: string[],
+): OpsOptions {
   let admin = options.admin;
   let rateLimits = options.rateLimits;
   const enabled = env.PASSKEY_ADMIN_ENABLED;
@@ -179,7 +221,9 @@ export function metadataCheckIntervalMs(env: Readonly<Record<string, string | un
   if (text === undefined || text === '') return DEFAULT_METADATA_CHECK_INTERVAL_MS;
   const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : NaN;
   if (!(value <= MAX_METADATA_CHECK_INTERVAL_MS)) {
-    problems.push(`${METADATA_CHECK_ENV}: must be milliseconds from 0 (no periodic check) to ${MAX_METADATA_CHECK_INTERVAL_MS}, got ${JSON.stringify(env[METADATA_CHECK_ENV])}`);
+    problems.push(
+      `${METADATA_CHECK_ENV}: must be milliseconds from 0 (no periodic check) to ${MAX_METADATA_CHECK_INTERVAL_MS}, got ${JSON.stringify(env[METADATA_CHECK_ENV])}`,
+    );
     return DEFAULT_METADATA_CHECK_INTERVAL_MS;
   }
   return value;

@@ -28,11 +28,21 @@ export function readOps(top: JsonObject, ctx: OpsContext): OpsOptions | undefine
   for (const key of OPS_TOP_LEVEL_KEYS) if (top[key] !== undefined) raw[key] = top[key];
   // The token file is resolved here, where it is known whether the file or PASSKEY_ADMIN_TOKENS_FILE gave it.
   const admin = raw.admin;
-  if (isObject(admin) && typeof admin.tokensFile === 'string' && admin.tokensFile !== '' && !isAbsolute(admin.tokensFile)) {
+  if (
+    isObject(admin) &&
+    typeof admin.tokensFile === 'string' &&
+    admin.tokensFile !== '' &&
+    !isAbsolute(admin.tokensFile)
+  ) {
     raw.admin = { ...admin, tokensFile: resolvePath('admin.tokensFile', admin.tokensFile) };
   }
   const found: string[] = [];
-  const options = readOpsOptions(raw, ctx.dataDir ?? resolvePath('dataDir', DEFAULTS.dataDir), resolvePath('', '.'), found);
+  const options = readOpsOptions(
+    raw,
+    ctx.dataDir ?? resolvePath('dataDir', DEFAULTS.dataDir),
+    resolvePath('', '.'),
+    found,
+  );
   for (const problem of found) {
     // readOpsOptions writes `key.path: message`; re-adding it names the environment variable behind a key.
     const at = problem.indexOf(': ');
@@ -40,7 +50,13 @@ export function readOps(top: JsonObject, ctx: OpsContext): OpsOptions | undefine
     else problems.add('', problem);
   }
   if (found.length > 0 || ctx.dataDir === undefined) return undefined;
-  return { ...options, admin: { ...options.admin, port: adminPort(options, isObject(admin) && admin.port !== undefined, problems, ctx.listenPort) } };
+  return {
+    ...options,
+    admin: {
+      ...options.admin,
+      port: adminPort(options, isObject(admin) && admin.port !== undefined, problems, ctx.listenPort),
+    },
+  };
 }
 
 /**

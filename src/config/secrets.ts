@@ -69,13 +69,17 @@ export function loadSecrets(options: LoadSecretsOptions): Secrets {
     if (config.database.kind === 'postgres') {
       throw new SecretsError(
         `Secrets are not configured. With a PostgreSQL database, several instances share the data, so they must share ` +
-        `the secrets: set ${USER_HANDLE_KEY_ENV} and ${LOCAL_BLOB_KEYS_ENV}, or give every instance the same key file ` +
-        `(secretsFile, now ${file}; create one with "passkey-server secrets init --file <path>"). ` +
-        `They are never generated on their own in this setup.`);
+          `the secrets: set ${USER_HANDLE_KEY_ENV} and ${LOCAL_BLOB_KEYS_ENV}, or give every instance the same key file ` +
+          `(secretsFile, now ${file}; create one with "passkey-server secrets init --file <path>"). ` +
+          `They are never generated on their own in this setup.`,
+      );
     }
     const generated = generateSecrets(options.randomBytes);
     if (createSecretsFile(file, generated)) {
-      log?.info({ file, localBlobKeyIds: generated.localBlobKeys.map((k) => k.id) }, 'generated new secrets (first start)');
+      log?.info(
+        { file, localBlobKeyIds: generated.localBlobKeys.map((k) => k.id) },
+        'generated new secrets (first start)',
+      );
     }
     // Always what the file holds: another process starting on the same new folder may have created it first.
     stored = readSecretsFile(file);
@@ -99,11 +103,20 @@ function secretsFromEnv(env: Readonly<Record<string, string | undefined>>): Part
 
 /** `id:key,id:key`, newest first (the first seals, all open). */
 function parseKeyList(text: string): LocalBlobKey[] {
-  const entries = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
-  if (entries.length === 0) throw new SecretsError(`${LOCAL_BLOB_KEYS_ENV} holds no key; expected "<id>:<base64 32-byte key>[,<id>:<key>…]", newest first`);
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0)
+    throw new SecretsError(
+      `${LOCAL_BLOB_KEYS_ENV} holds no key; expected "<id>:<base64 32-byte key>[,<id>:<key>…]", newest first`,
+    );
   const keys = entries.map((entry, index) => {
     const cut = entry.indexOf(':');
-    if (cut < 0) throw new SecretsError(`${LOCAL_BLOB_KEYS_ENV} entry ${index + 1} has no "<id>:" prefix; expected "<id>:<base64 32-byte key>"`);
+    if (cut < 0)
+      throw new SecretsError(
+        `${LOCAL_BLOB_KEYS_ENV} entry ${index + 1} has no "<id>:" prefix; expected "<id>:<base64 32-byte key>"`,
+      );
     return checkedKey(entry.slice(0, cut), entry.slice(cut + 1), `${LOCAL_BLOB_KEYS_ENV} entry ${index + 1}`);
   });
   checkUniqueIds(keys, LOCAL_BLOB_KEYS_ENV);
@@ -125,7 +138,9 @@ function checkUniqueIds(keys: readonly LocalBlobKey[], where: string): void {
 function decodeKey(text: string, where: string): Buffer {
   const bytes = BASE64.test(text) ? Buffer.from(text, 'base64') : undefined;
   if (bytes === undefined || bytes.length !== KEY_BYTES) {
-    throw new SecretsError(`${where}: must be ${KEY_BYTES} random bytes in base64 or base64url (e.g. from "openssl rand -base64 32")`);
+    throw new SecretsError(
+      `${where}: must be ${KEY_BYTES} random bytes in base64 or base64url (e.g. from "openssl rand -base64 32")`,
+    );
   }
   return bytes;
 }
@@ -136,18 +151,23 @@ function readSecretsFile(file: string): unknown {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SecretsError(`cannot read the secrets file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new SecretsError(
+      `cannot read the secrets file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new SecretsError(`the secrets file ${file} is not valid JSON (it is never rewritten automatically: fix or restore it)`);
+    throw new SecretsError(
+      `the secrets file ${file} is not valid JSON (it is never rewritten automatically: fix or restore it)`,
+    );
   }
 }
 
 function parseSecretsFile(value: unknown, file: string): Secrets {
   const where = `secrets file ${file}`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SecretsError(`${where}: must hold a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new SecretsError(`${where}: must hold a JSON object`);
   const data = value as Record<string, unknown>;
   if (data.version !== 1) throw new SecretsError(`${where}: "version" must be 1`);
   if (typeof data.userHandleKey !== 'string') throw new SecretsError(`${where}: "userHandleKey" is missing`);
@@ -157,7 +177,8 @@ function parseSecretsFile(value: unknown, file: string): Secrets {
   }
   const localBlobKeys = data.localBlobKeys.map((entry: unknown, index) => {
     const item = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
-    if (typeof item.id !== 'string' || typeof item.key !== 'string') throw new SecretsError(`${where}: localBlobKeys[${index}] must be {id, key}`);
+    if (typeof item.id !== 'string' || typeof item.key !== 'string')
+      throw new SecretsError(`${where}: localBlobKeys[${index}] must be {id, key}`);
     return checkedKey(item.id, item.key, `${where}: localBlobKeys[${index}]`);
   });
   checkUniqueIds(localBlobKeys, where);
@@ -200,7 +221,9 @@ function createSecretsFile(file: string, content: SecretsFile): boolean {
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new SecretsError(`cannot create the secrets file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new SecretsError(
+      `cannot create the secrets file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   } finally {
     rmSync(temporary, { force: true });
   }
@@ -211,7 +234,8 @@ function createSecretsFile(file: string, content: SecretsFile): boolean {
  * local blob unreadable).
  */
 export function initSecretsFile(file: string, randomBytes: (size: number) => Buffer): void {
-  if (!createSecretsFile(file, generateSecrets(randomBytes))) throw new SecretsError(`the secrets file ${file} exists already; it is never overwritten`);
+  if (!createSecretsFile(file, generateSecrets(randomBytes)))
+    throw new SecretsError(`the secrets file ${file} exists already; it is never overwritten`);
 }
 
 /**
@@ -220,14 +244,20 @@ export function initSecretsFile(file: string, randomBytes: (size: number) => Buf
  */
 export function rotateLocalBlobKey(file: string, randomBytes: (size: number) => Buffer): string {
   const stored = readSecretsFile(file);
-  if (stored === undefined) throw new SecretsError(`the secrets file ${file} does not exist (it is created at the first start, or by "secrets init")`);
+  if (stored === undefined)
+    throw new SecretsError(
+      `the secrets file ${file} does not exist (it is created at the first start, or by "secrets init")`,
+    );
   const current = parseSecretsFile(stored, file);
   let id = newKeyId(randomBytes);
   while (current.localBlobKeys.some((k) => k.id === id)) id = newKeyId(randomBytes);
   writeSecretsFile(file, {
     version: 1,
     userHandleKey: current.userHandleKey.toString('base64url'),
-    localBlobKeys: [{ id, key: randomBytes(KEY_BYTES).toString('base64url') }, ...current.localBlobKeys.map((k) => ({ id: k.id, key: k.key.toString('base64url') }))],
+    localBlobKeys: [
+      { id, key: randomBytes(KEY_BYTES).toString('base64url') },
+      ...current.localBlobKeys.map((k) => ({ id: k.id, key: k.key.toString('base64url') })),
+    ],
   });
   return id;
 }

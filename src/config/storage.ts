@@ -12,7 +12,11 @@ export function readSqliteWriter(problems: Problems, raw: unknown): SqliteWriter
   return undefined;
 }
 
-export function readDatabase(problems: Problems, raw: unknown, resolvePath: (keyPath: string, value: string) => string): DatabaseConfig | undefined {
+export function readDatabase(
+  problems: Problems,
+  raw: unknown,
+  resolvePath: (keyPath: string, value: string) => string,
+): DatabaseConfig | undefined {
   const text = readString(problems, 'database', raw, { max: 4096 });
   if (text === undefined) return undefined;
   if (text.startsWith('sqlite:')) {
@@ -47,6 +51,9 @@ export function readChallenges(problems: Problems, raw: unknown): ChallengeStore
     }
     return { kind: 'redis', url: text };
   }
-  problems.add('challenges', `must be "memory", "database" or a "redis://" URL, got ${JSON.stringify(redactUrl(text))}`);
+  problems.add(
+    'challenges',
+    `must be "memory", "database" or a "redis://" URL, got ${JSON.stringify(redactUrl(text))}`,
+  );
   return undefined;
 }

@@ -11,8 +11,10 @@ export function domainProblem(domain: string): string | undefined {
     return `${JSON.stringify(domain)} is not a host name (letters, digits and hyphens in dot-separated labels; no scheme, port, path or trailing dot)`;
   }
   if (domain !== domain.toLowerCase()) return `must be lower-case (${JSON.stringify(domain.toLowerCase())})`;
-  if (labels.every((label) => /^[0-9]+$/.test(label))) return `${JSON.stringify(domain)} is an IP address; WebAuthn RP IDs are domains`;
-  if (domain === 'localhost') return '"localhost" is the RP ID of the local variant; the standard variant needs the application\'s own domain';
+  if (labels.every((label) => /^[0-9]+$/.test(label)))
+    return `${JSON.stringify(domain)} is an IP address; WebAuthn RP IDs are domains`;
+  if (domain === 'localhost')
+    return '"localhost" is the RP ID of the local variant; the standard variant needs the application\'s own domain';
   return undefined;
 }
 
@@ -34,7 +36,8 @@ export function parseOrigin(value: string): ParsedOrigin | string {
   } catch {
     return `${JSON.stringify(value)} is not an origin (expected scheme://host[:port])`;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `${JSON.stringify(value)} must use https (or http for localhost)`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return `${JSON.stringify(value)} must use https (or http for localhost)`;
   if (url.origin === 'null' || url.origin !== value) {
     return `${JSON.stringify(value)} is not in origin form; did you mean ${JSON.stringify(url.origin)}? (scheme://host[:port], lower-case, no path or trailing slash, no default port)`;
   }

@@ -47,7 +47,11 @@ export class DemoAccounts {
       users[variant].add(username);
       await mkdir(dirname(this.#path), { recursive: true });
       const temporary = `${this.#path}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(temporary, `${JSON.stringify({ standard: [...users.standard], local: [...users.local] }, null, 2)}\n`, { mode: 0o600 });
+      await writeFile(
+        temporary,
+        `${JSON.stringify({ standard: [...users.standard], local: [...users.local] }, null, 2)}\n`,
+        { mode: 0o600 },
+      );
       await rename(temporary, this.#path);
     });
     this.#queue = run.catch(() => undefined);

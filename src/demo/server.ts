@@ -7,7 +7,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../util/log.js';
-import { createRelay, FileLocalStore, relatedOriginsDocument, type CeremonyResult, type Relay } from '@passkey-server/relay';
+import {
+  createRelay,
+  FileLocalStore,
+  relatedOriginsDocument,
+  type CeremonyResult,
+  type Relay,
+} from '@passkey-server/relay';
 import { DemoAccounts, type DemoVariant, type PasskeyFacts } from './accounts.js';
 import { pageFiles, serveStatic } from './static-files.js';
 import { ensureDevCertificate } from './tls.js';
@@ -45,8 +51,16 @@ const PREFIX = '/relay';
 
 export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const devHostnames = [...(options.devHostnames ?? [])].map((name) => name.toLowerCase());
-  const tls = await ensureDevCertificate(join(options.dataDir, 'demo-tls'), ['localhost', options.standardDomain, ...devHostnames]);
-  if (tls.created) options.log?.warn({ caPath: tls.caPath }, 'demo: created a development CA; trust it once to open the demo without warnings (docs/demo.md)');
+  const tls = await ensureDevCertificate(join(options.dataDir, 'demo-tls'), [
+    'localhost',
+    options.standardDomain,
+    ...devHostnames,
+  ]);
+  if (tls.created)
+    options.log?.warn(
+      { caPath: tls.caPath },
+      'demo: created a development CA; trust it once to open the demo without warnings (docs/demo.md)',
+    );
   const page = pageFiles();
   const csp = contentSecurityPolicy(page.inlineScriptHashes);
   const accounts = new DemoAccounts(join(options.dataDir, 'demo-relay', 'users.json'));
@@ -60,7 +74,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     if (!relays) return void respond(response, 503, 'text/plain; charset=utf-8', 'starting');
     handle(request, response).catch((error: unknown) => {
       options.log?.error({ error: String(error) }, 'demo request failed');
-      if (!response.headersSent) respond(response, 500, 'text/plain; charset=utf-8', 'The demo failed; see the server log.');
+      if (!response.headersSent)
+        respond(response, 500, 'text/plain; charset=utf-8', 'The demo failed; see the server log.');
     });
   });
 
@@ -74,7 +89,18 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     if (url.pathname === '/demo/context' && request.method === 'GET') {
       const session = accounts.sessionOf(request, variant);
       const suffix = variant === 'standard' ? `#${options.standardDomain}` : '#localhost';
-      return respond(response, 200, 'application/json', JSON.stringify({ variant, suffix, user: session?.username ?? null, passkey: session?.passkey ?? null, ...context }));
+      return respond(
+        response,
+        200,
+        'application/json',
+        JSON.stringify({
+          variant,
+          suffix,
+          user: session?.username ?? null,
+          passkey: session?.passkey ?? null,
+          ...context,
+        }),
+      );
     }
     if (url.pathname === '/demo/sign-out' && request.method === 'POST') {
       response.setHeader('set-cookie', accounts.signOut(request));
@@ -105,48 +131,74 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
 
   // Spec point 6, as a real IdP would decide it: a new account may register its first passkey (sign-up);
   // an account that already has one may add another only while signed in as itself.
-  const relayFor = (variant: DemoVariant): Relay => createRelay({
-    serviceUrl: options.serviceUrl,
-    clientId: options.clientId,
-    vendor: options.vendor,
-    variant,
-    prefix: PREFIX,
-    ...(variant === 'standard' ? { origin: originOf(options.standardDomain) } : { localStore: new FileLocalStore(join(options.dataDir, 'demo-relay', 'local-credentials.json')) }),
-    mayRegister: async ({ username, request }) => {
-      if (accounts.sessionOf(request, variant)?.username === username) return true;
-      if (!(await accounts.isRegistered(variant, username))) return true;
-      return { allowed: false, reason: `${username} already has a passkey. Sign in as ${username} first to add another one.` };
-    },
-    onResult: async (result: CeremonyResult) => {
-      if (!result.ok || result.username === undefined) return;
-      if (result.operation === 'attestation') await accounts.markRegistered(variant, result.username);
-      else result.response.setHeader('set-cookie', accounts.signIn({ username: result.username, variant, ...passkeyFacts(result.body), ...tokenOf(result.body) }));
-    },
-    // The signed-in user's own passkeys (standard variant): the relay takes who and the token from the session.
-    credentialsSession: (request) => {
-      const session = accounts.sessionOf(request, variant);
-      return session?.credentialsToken === undefined ? undefined : { username: session.username, credentialsToken: session.credentialsToken };
-    },
-    ...(options.log ? { log: options.log } : {}),
-  });
+  const relayFor = (variant: DemoVariant): Relay =>
+    createRelay({
+      serviceUrl: options.serviceUrl,
+      clientId: options.clientId,
+      vendor: options.vendor,
+      variant,
+      prefix: PREFIX,
+      ...(variant === 'standard'
+        ? { origin: originOf(options.standardDomain) }
+        : { localStore: new FileLocalStore(join(options.dataDir, 'demo-relay', 'local-credentials.json')) }),
+      mayRegister: async ({ username, request }) => {
+        if (accounts.sessionOf(request, variant)?.username === username) return true;
+        if (!(await accounts.isRegistered(variant, username))) return true;
+        return {
+          allowed: false,
+          reason: `${username} already has a passkey. Sign in as ${username} first to add another one.`,
+        };
+      },
+      onResult: async (result: CeremonyResult) => {
+        if (!result.ok || result.username === undefined) return;
+        if (result.operation === 'attestation') await accounts.markRegistered(variant, result.username);
+        else
+          result.response.setHeader(
+            'set-cookie',
+            accounts.signIn({
+              username: result.username,
+              variant,
+              ...passkeyFacts(result.body),
+              ...tokenOf(result.body),
+            }),
+          );
+      },
+      // The signed-in user's own passkeys (standard variant): the relay takes who and the token from the session.
+      credentialsSession: (request) => {
+        const session = accounts.sessionOf(request, variant);
+        return session?.credentialsToken === undefined
+          ? undefined
+          : { username: session.username, credentialsToken: session.credentialsToken };
+      },
+      ...(options.log ? { log: options.log } : {}),
+    });
   relays = { standard: relayFor('standard'), local: relayFor('local') };
 
   const urls = [context.standardUrl, context.localUrl, ...devOrigins.map((origin) => `${origin}/`)];
   return {
     urls,
     caPath: tls.caPath,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
 /** The passkey facts of an ok assertion answer (the service's identity fields), when it has them. */
 function passkeyFacts(body: Record<string, unknown>): { passkey?: PasskeyFacts } {
   const { credentialId, authenticatorName, backupEligible, backupState } = body;
-  if (typeof credentialId !== 'string' || typeof backupEligible !== 'boolean' || typeof backupState !== 'boolean') return {};
-  return { passkey: { credentialId, authenticatorName: typeof authenticatorName === 'string' ? authenticatorName : null, backupEligible, backupState } };
+  if (typeof credentialId !== 'string' || typeof backupEligible !== 'boolean' || typeof backupState !== 'boolean')
+    return {};
+  return {
+    passkey: {
+      credentialId,
+      authenticatorName: typeof authenticatorName === 'string' ? authenticatorName : null,
+      backupEligible,
+      backupState,
+    },
+  };
 }
 
 function tokenOf(body: Record<string, unknown>): { credentialsToken?: string } {

@@ -57,7 +57,10 @@ export function pageFiles(publicFolder = findPublicFolder(), helperFolder = brow
   }
   const html = readFileSync(join(publicFolder, 'index.html'), 'utf8');
   const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
-  return { files, inlineScriptHashes: inline.map((text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`) };
+  return {
+    files,
+    inlineScriptHashes: inline.map((text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`),
+  };
 }
 
 export async function serveStatic(page: PageFiles, pathname: string, response: ServerResponse): Promise<boolean> {

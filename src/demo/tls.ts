@@ -37,7 +37,11 @@ interface Meta {
 }
 
 /** Loads the certificate from `dir`, creating or renewing what is missing, stale or does not cover `hostnames`. */
-export async function ensureDevCertificate(dir: string, hostnames: readonly string[], now = new Date()): Promise<DevCertificate> {
+export async function ensureDevCertificate(
+  dir: string,
+  hostnames: readonly string[],
+  now = new Date(),
+): Promise<DevCertificate> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const paths = {
     caCert: join(dir, 'ca.pem'),
@@ -52,20 +56,32 @@ export async function ensureDevCertificate(dir: string, hostnames: readonly stri
 
   let created = false;
   let ca = await readPair(paths.caCert, paths.caKey);
-  if (!ca || !meta || !covers(meta.caPermitted, permitted) || Date.parse(new X509Certificate(ca.cert).validTo) < now.getTime() + SERVER_LIFETIME_DAYS * DAY) {
+  if (
+    !ca ||
+    !meta ||
+    !covers(meta.caPermitted, permitted) ||
+    Date.parse(new X509Certificate(ca.cert).validTo) < now.getTime() + SERVER_LIFETIME_DAYS * DAY
+  ) {
     ca = await createCa(permitted, now);
     await writePrivate(paths.caKey, ca.key);
     await writeFile(paths.caCert, ca.cert);
     created = true;
   }
   let server = await readPair(paths.cert, paths.key);
-  const serverStale = !server || created || !meta || meta.hostnames.join(',') !== names.join(',') ||
+  const serverStale =
+    !server ||
+    created ||
+    !meta ||
+    meta.hostnames.join(',') !== names.join(',') ||
     Date.parse(new X509Certificate(server.cert).validTo) < now.getTime() + RENEW_BEFORE_DAYS * DAY;
   if (serverStale) {
     server = await createServerCertificate(names, ca, now);
     await writePrivate(paths.key, server.key);
     await writeFile(paths.cert, server.cert);
-    await writeFile(paths.meta, `${JSON.stringify({ hostnames: names, caPermitted: created ? permitted : meta!.caPermitted }, null, 2)}\n`);
+    await writeFile(
+      paths.meta,
+      `${JSON.stringify({ hostnames: names, caPermitted: created ? permitted : meta!.caPermitted }, null, 2)}\n`,
+    );
   }
   return { certChain: `${server!.cert}${ca.cert}`, key: server!.key, caPath: paths.caCert, created };
 }
@@ -92,48 +108,56 @@ function serialNumber(): string {
 
 async function createCa(permitted: readonly string[], now: Date): Promise<Pair> {
   const keys = await newKeyPair();
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serialNumber(),
-    name: CA_NAME,
-    notBefore: new Date(now.getTime() - DAY),
-    notAfter: new Date(now.getTime() + 10 * 365 * DAY),
-    keys,
-    signingAlgorithm: SIGNING,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      new x509.Extension('2.5.29.30', true, nameConstraints(permitted)),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
-    ],
-  }, crypto);
+  const cert = await x509.X509CertificateGenerator.createSelfSigned(
+    {
+      serialNumber: serialNumber(),
+      name: CA_NAME,
+      notBefore: new Date(now.getTime() - DAY),
+      notAfter: new Date(now.getTime() + 10 * 365 * DAY),
+      keys,
+      signingAlgorithm: SIGNING,
+      extensions: [
+        new x509.BasicConstraintsExtension(true, 0, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+        new x509.Extension('2.5.29.30', true, nameConstraints(permitted)),
+        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
+      ],
+    },
+    crypto,
+  );
   return { cert: cert.toString('pem') + '\n', key: await pemOf(keys.privateKey) };
 }
 
 async function createServerCertificate(names: readonly string[], ca: Pair, now: Date): Promise<Pair> {
   const keys = await newKeyPair();
   const caCert = new x509.X509Certificate(ca.cert);
-  const caKey = await crypto.subtle.importKey('pkcs8', Uint8Array.from(pemBody(ca.key, 'PRIVATE KEY')), EC_KEY, false, ['sign']);
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serialNumber(),
-    subject: [{ O: ['passkey-server development'] }, { CN: [names[0] ?? 'localhost'] }],
-    issuer: caCert.subjectName,
-    notBefore: new Date(now.getTime() - DAY),
-    notAfter: new Date(now.getTime() + SERVER_LIFETIME_DAYS * DAY),
-    publicKey: keys.publicKey,
-    signingKey: caKey,
-    signingAlgorithm: SIGNING,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([TLS_SERVER_AUTH]),
-      new x509.SubjectAlternativeNameExtension([
-        ...names.filter((name) => !isIp(name)).map((value) => ({ type: 'dns' as const, value })),
-        ...['127.0.0.1', '::1', ...names.filter(isIp)].map((value) => ({ type: 'ip' as const, value })),
-      ]),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
-      await x509.AuthorityKeyIdentifierExtension.create(caCert, false, crypto),
-    ],
-  }, crypto);
+  const caKey = await crypto.subtle.importKey('pkcs8', Uint8Array.from(pemBody(ca.key, 'PRIVATE KEY')), EC_KEY, false, [
+    'sign',
+  ]);
+  const cert = await x509.X509CertificateGenerator.create(
+    {
+      serialNumber: serialNumber(),
+      subject: [{ O: ['passkey-server development'] }, { CN: [names[0] ?? 'localhost'] }],
+      issuer: caCert.subjectName,
+      notBefore: new Date(now.getTime() - DAY),
+      notAfter: new Date(now.getTime() + SERVER_LIFETIME_DAYS * DAY),
+      publicKey: keys.publicKey,
+      signingKey: caKey,
+      signingAlgorithm: SIGNING,
+      extensions: [
+        new x509.BasicConstraintsExtension(false, undefined, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+        new x509.ExtendedKeyUsageExtension([TLS_SERVER_AUTH]),
+        new x509.SubjectAlternativeNameExtension([
+          ...names.filter((name) => !isIp(name)).map((value) => ({ type: 'dns' as const, value })),
+          ...['127.0.0.1', '::1', ...names.filter(isIp)].map((value) => ({ type: 'ip' as const, value })),
+        ]),
+        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
+        await x509.AuthorityKeyIdentifierExtension.create(caCert, false, crypto),
+      ],
+    },
+    crypto,
+  );
   return { cert: cert.toString('pem') + '\n', key: await pemOf(keys.privateKey) };
 }
 
@@ -163,12 +187,17 @@ function isIp(name: string): boolean {
 }
 
 async function pemOf(key: CryptoKey): Promise<string> {
-  const body = Buffer.from(await crypto.subtle.exportKey('pkcs8', key)).toString('base64').replace(/.{1,64}/g, '$&\n');
+  const body = Buffer.from(await crypto.subtle.exportKey('pkcs8', key))
+    .toString('base64')
+    .replace(/.{1,64}/g, '$&\n');
   return `-----BEGIN PRIVATE KEY-----\n${body}-----END PRIVATE KEY-----\n`;
 }
 
 function pemBody(pem: string, label: string): Buffer {
-  return Buffer.from(pem.replace(`-----BEGIN ${label}-----`, '').replace(`-----END ${label}-----`, '').replace(/\s+/g, ''), 'base64');
+  return Buffer.from(
+    pem.replace(`-----BEGIN ${label}-----`, '').replace(`-----END ${label}-----`, '').replace(/\s+/g, ''),
+    'base64',
+  );
 }
 
 async function readPair(certPath: string, keyPath: string): Promise<Pair | undefined> {

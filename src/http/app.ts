@@ -71,7 +71,14 @@ interface Trace {
 }
 
 function newTrace(): Trace {
-  return { operation: 'other', clientId: null, variant: null, username: null, credentialId: null, backupEligibilityChange: null };
+  return {
+    operation: 'other',
+    clientId: null,
+    variant: null,
+    username: null,
+    credentialId: null,
+    backupEligibilityChange: null,
+  };
 }
 
 /** inject() feeds its body in chunks of this size, like a socket would. */
@@ -117,7 +124,9 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       clientId,
       originHeader: singleOrigin(call.header('origin')),
       keys,
-      noteVariant: (variant) => { trace.variant = variant; },
+      noteVariant: (variant) => {
+        trace.variant = variant;
+      },
       noteSubject: ({ username, credentialId, backupEligibilityChange }) => {
         if (username !== undefined) trace.username = username;
         if (credentialId !== undefined) trace.credentialId = credentialId;
@@ -134,14 +143,19 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
     let reply: Reply;
     let closeConnection = call.hostMissing;
     try {
-      reply = call.hostMissing ? failed('MALFORMED_HTTP_REQUEST', 'An HTTP/1.1 request must carry a Host header.') : await dispatch(call, trace);
+      reply = call.hostMissing
+        ? failed('MALFORMED_HTTP_REQUEST', 'An HTTP/1.1 request must carry a Host header.')
+        : await dispatch(call, trace);
     } catch (error) {
       // The rest of an oversized body is never read: close the connection after answering.
       closeConnection = error instanceof BodyTooLarge;
       const classified = replyForError(error);
       reply = classified.reply;
       if (classified.unexpected) {
-        deps.log.error({ requestId, operation: trace.operation, clientId: trace.clientId, error: describe(error) }, 'request failed unexpectedly');
+        deps.log.error(
+          { requestId, operation: trace.operation, clientId: trace.clientId, error: describe(error) },
+          'request failed unexpectedly',
+        );
       }
     }
     reportOutcome(requestId, trace, reply, started, call.remoteAddress);
@@ -166,7 +180,13 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
     return `${requestIdPrefix}-${(requestCount++).toString(36)}`;
   }
 
-  function reportOutcome(requestId: string, trace: Trace, reply: Reply, started: number, remoteAddress: string | null): void {
+  function reportOutcome(
+    requestId: string,
+    trace: Trace,
+    reply: Reply,
+    started: number,
+    remoteAddress: string | null,
+  ): void {
     const onOutcome = deps.hooks?.onOutcome;
     if (!onOutcome) return;
     const errorMessage = reply.body.errorMessage;
@@ -200,16 +220,18 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
         body: req,
         remoteAddress: req.socket.remoteAddress ?? null,
       };
-      void serve(call).then(async (answer) => {
-        // A client may still be sending (an oversized body): it must be able to read the answer (linger.ts).
-        if (answer.headers.connection === 'close') await drainRequest(req);
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body);
-      }).catch((error: unknown) => {
-        // serve() never rejects; writing can (a socket already gone). Never let it become an unhandled rejection.
-        deps.log.warn({ error: describe(error) }, 'could not write the answer');
-        res.destroy();
-      });
+      void serve(call)
+        .then(async (answer) => {
+          // A client may still be sending (an oversized body): it must be able to read the answer (linger.ts).
+          if (answer.headers.connection === 'close') await drainRequest(req);
+          res.writeHead(answer.status, answer.headers);
+          res.end(answer.body);
+        })
+        .catch((error: unknown) => {
+          // serve() never rejects; writing can (a socket already gone). Never let it become an unhandled rejection.
+          deps.log.warn({ error: describe(error) }, 'could not write the answer');
+          res.destroy();
+        });
     },
 
     failure(name, remoteAddress) {

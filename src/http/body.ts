@@ -10,7 +10,8 @@ export const MAX_JSON_DEPTH = 16;
 /** `application/json`, optionally with parameters; a charset, when given, must be UTF-8 (RFC 8259 §8.1). */
 export function checkContentType(values: readonly string[] | undefined): void {
   const value = values?.length === 1 ? values[0]! : undefined;
-  if (value === undefined) throw new FidoError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type is missing; send application/json.');
+  if (value === undefined)
+    throw new FidoError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type is missing; send application/json.');
   const [type, ...params] = value.split(';').map((part) => part.trim().toLowerCase());
   if (type !== 'application/json') {
     throw new FidoError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
@@ -34,7 +35,11 @@ export class BodyTooLarge extends FidoError {
  * with PAYLOAD_TOO_LARGE; the caller answers and lets the connection close. A declared Content-Length
  * above the limit fails before a byte is read.
  */
-export function readBody(stream: Readable, limit: number, declaredLength: readonly string[] | undefined): Promise<Buffer> {
+export function readBody(
+  stream: Readable,
+  limit: number,
+  declaredLength: readonly string[] | undefined,
+): Promise<Buffer> {
   const declared = declaredLength?.length === 1 ? Number(declaredLength[0]) : NaN;
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge(limit));
   return new Promise((resolve, reject) => {
@@ -58,7 +63,8 @@ export function readBody(stream: Readable, limit: number, declaredLength: readon
       chunks.push(bytes);
     };
     const onEnd = () => settle(() => resolve(Buffer.concat(chunks, size)));
-    const onError = () => settle(() => reject(new FidoError('INVALID_REQUEST_BODY', 'The request body was not received completely.')));
+    const onError = () =>
+      settle(() => reject(new FidoError('INVALID_REQUEST_BODY', 'The request body was not received completely.')));
     const onClose = onError;
     stream.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });

@@ -17,7 +17,12 @@ export function ok(fields: Readonly<Record<string, unknown>>): Reply {
   return { status: 200, body: { status: 'ok', errorMessage: '', sessionId: '', ...fields } };
 }
 
-export function failed(code: ErrorName, detail?: string, headers?: Readonly<Record<string, string>>, fields?: Readonly<Record<string, unknown>>): Reply {
+export function failed(
+  code: ErrorName,
+  detail?: string,
+  headers?: Readonly<Record<string, string>>,
+  fields?: Readonly<Record<string, unknown>>,
+): Reply {
   const spec = ERRORS[code];
   const reply: Reply = {
     status: spec.status,
@@ -35,7 +40,8 @@ export interface ClassifiedError {
 
 /** Turns anything thrown by an operation into its reply. Unknown errors never leak their text. */
 export function replyForError(error: unknown): ClassifiedError {
-  if (error instanceof FidoError) return { reply: failed(error.code, error.detail, undefined, error.fields), unexpected: false };
+  if (error instanceof FidoError)
+    return { reply: failed(error.code, error.detail, undefined, error.fields), unexpected: false };
   if (error instanceof StoreUnavailableError) return { reply: failed('SERVICE_UNAVAILABLE'), unexpected: true };
   return { reply: failed('INTERNAL_SERVER_ERROR'), unexpected: true };
 }

@@ -20,7 +20,10 @@ export function parseClientId(values: readonly string[] | undefined, vendor: str
     throw new FidoError('CLIENT_ID_MISSING');
   }
   if (values.length > 1) {
-    throw new FidoError('CLIENT_ID_MALFORMED', 'User-agent was sent more than once; a relay must overwrite the browser\'s value, not add to it.');
+    throw new FidoError(
+      'CLIENT_ID_MALFORMED',
+      "User-agent was sent more than once; a relay must overwrite the browser's value, not add to it.",
+    );
   }
   const value = values[0]!;
   const prefix = `${vendor} AppID: `;
@@ -29,7 +32,10 @@ export function parseClientId(values: readonly string[] | undefined, vendor: str
   }
   const clientId = value.slice(prefix.length);
   if (!CLIENT_ID.test(clientId)) {
-    throw new FidoError('CLIENT_ID_MALFORMED', 'The Client ID after "AppID: " must be 1-128 visible ASCII characters, with nothing after it.');
+    throw new FidoError(
+      'CLIENT_ID_MALFORMED',
+      'The Client ID after "AppID: " must be 1-128 visible ASCII characters, with nothing after it.',
+    );
   }
   return clientId;
 }

@@ -77,8 +77,14 @@ export function compileRequestReaders(limits: RequestLimits): RequestReaders {
       const { id, rawId, type, response } = checked(attestationResult, body);
       const { clientDataJSON, attestationObject, transports } = response;
       return {
-        id, rawId, type,
-        response: { clientDataJSON, attestationObject, ...(transports !== undefined && { transports: [...new Set(transports)] }) },
+        id,
+        rawId,
+        type,
+        response: {
+          clientDataJSON,
+          attestationObject,
+          ...(transports !== undefined && { transports: [...new Set(transports)] }),
+        },
         ...extensionResults(body as AttestationResultBody),
         ...attachment(body as AttestationResultBody),
       };
@@ -87,7 +93,9 @@ export function compileRequestReaders(limits: RequestLimits): RequestReaders {
       const { id, rawId, type, response } = checked(assertionResult, body);
       const { clientDataJSON, authenticatorData, signature, userHandle } = response;
       return {
-        id, rawId, type,
+        id,
+        rawId,
+        type,
         response: { clientDataJSON, authenticatorData, signature, ...(userHandle !== undefined && { userHandle }) },
         ...extensionResults(body as AssertionResultBody),
         ...attachment(body as AssertionResultBody),
@@ -99,7 +107,8 @@ export function compileRequestReaders(limits: RequestLimits): RequestReaders {
 function checked<T>(validator: Validator<T>, body: unknown): T {
   if (validator.check(body)) return body;
   const failure = validator.firstFailure(body);
-  const detail = failure === undefined ? undefined : `${failure.path === '' ? 'The request body' : failure.path} ${failure.problem}`;
+  const detail =
+    failure === undefined ? undefined : `${failure.path === '' ? 'The request body' : failure.path} ${failure.problem}`;
   throw new FidoError('INVALID_REQUEST_BODY', detail);
 }
 
@@ -112,14 +121,18 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
  * check follows the schema's.
  */
 function wellFormed(value: string, field: string, name: 'INVALID_USERNAME' | 'INVALID_DISPLAY_NAME'): void {
-  if (LONE_SURROGATE.test(value)) throw new FidoError(name, `${field} is not well-formed Unicode (it holds a lone surrogate).`);
+  if (LONE_SURROGATE.test(value))
+    throw new FidoError(name, `${field} is not well-formed Unicode (it holds a lone surrogate).`);
 }
 
 /** WebAuthn L3 `hints`: only known ones (else UNKNOWN_HINT, naming it), a repeated one counted once. */
 function knownHints(list: readonly string[]): readonly Hint[] {
   const unknown = list.find((h) => !(HINTS as readonly string[]).includes(h));
   if (unknown !== undefined) {
-    throw new FidoError('UNKNOWN_HINT', `hints holds ${JSON.stringify(unknown.slice(0, 40))}; known hints are ${HINTS.map((h) => `"${h}"`).join(', ')}`);
+    throw new FidoError(
+      'UNKNOWN_HINT',
+      `hints holds ${JSON.stringify(unknown.slice(0, 40))}; known hints are ${HINTS.map((h) => `"${h}"`).join(', ')}`,
+    );
   }
   return [...new Set(list as readonly Hint[])];
 }
@@ -142,7 +155,13 @@ function attachment(body: AttestationResultBody | AssertionResultBody): { attach
 }
 
 /** `extensions`, else one of the other two spellings, else none; the local marker only from `extensions`. */
-function extensionResults(body: AttestationResultBody | AssertionResultBody): { extensions: Extensions; localMarker: unknown } {
+function extensionResults(body: AttestationResultBody | AssertionResultBody): {
+  extensions: Extensions;
+  localMarker: unknown;
+} {
   const own = body.extensions;
-  return { extensions: own ?? body.clientExtensionResults ?? body.getClientExtensionResults ?? {}, localMarker: own?.localhost };
+  return {
+    extensions: own ?? body.clientExtensionResults ?? body.getClientExtensionResults ?? {},
+    localMarker: own?.localhost,
+  };
 }

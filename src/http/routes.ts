@@ -19,30 +19,48 @@ export interface Route {
 }
 
 export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
-  ['/api/attestation/options', {
-    operation: 'attestation/options',
-    run: (ctx, body, read) => attestationOptions(ctx, read.attestationOptions(body)),
-  }],
-  ['/api/attestation/result', {
-    operation: 'attestation/result',
-    run: (ctx, body, read) => attestationResult(ctx, read.attestationResult(body)),
-  }],
-  ['/api/assertion/options', {
-    operation: 'assertion/options',
-    run: (ctx, body, read) => assertionOptions(ctx, read.assertionOptions(body)),
-  }],
-  ['/api/assertion/result', {
-    operation: 'assertion/result',
-    run: (ctx, body, read) => assertionResult(ctx, read.assertionResult(body)),
-  }],
-  ['/api/credentials/list', {
-    operation: 'credentials/list',
-    run: (ctx, body, read) => listOwnCredentials(ctx, read.credentialsList(body)),
-  }],
-  ['/api/credentials/delete', {
-    operation: 'credentials/delete',
-    run: (ctx, body, read) => deleteOwnCredential(ctx, read.credentialsDelete(body)),
-  }],
+  [
+    '/api/attestation/options',
+    {
+      operation: 'attestation/options',
+      run: (ctx, body, read) => attestationOptions(ctx, read.attestationOptions(body)),
+    },
+  ],
+  [
+    '/api/attestation/result',
+    {
+      operation: 'attestation/result',
+      run: (ctx, body, read) => attestationResult(ctx, read.attestationResult(body)),
+    },
+  ],
+  [
+    '/api/assertion/options',
+    {
+      operation: 'assertion/options',
+      run: (ctx, body, read) => assertionOptions(ctx, read.assertionOptions(body)),
+    },
+  ],
+  [
+    '/api/assertion/result',
+    {
+      operation: 'assertion/result',
+      run: (ctx, body, read) => assertionResult(ctx, read.assertionResult(body)),
+    },
+  ],
+  [
+    '/api/credentials/list',
+    {
+      operation: 'credentials/list',
+      run: (ctx, body, read) => listOwnCredentials(ctx, read.credentialsList(body)),
+    },
+  ],
+  [
+    '/api/credentials/delete',
+    {
+      operation: 'credentials/delete',
+      run: (ctx, body, read) => deleteOwnCredential(ctx, read.credentialsDelete(body)),
+    },
+  ],
 ]);
 
 export const ALLOWED_METHODS = 'POST';

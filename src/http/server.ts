@@ -25,12 +25,15 @@ export interface ServerOptions {
 export const MAX_HEADER_BYTES = 16 * 1024;
 
 export function createServiceServer(app: App, options: ServerOptions = {}): Server {
-  const server = createServer({
-    maxHeaderSize: MAX_HEADER_BYTES,
-    // Checked by the app instead, which answers with the envelope.
-    requireHostHeader: false,
-    connectionsCheckingInterval: options.checkIntervalMs ?? 1_000,
-  }, app.handler);
+  const server = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // Checked by the app instead, which answers with the envelope.
+      requireHostHeader: false,
+      connectionsCheckingInterval: options.checkIntervalMs ?? 1_000,
+    },
+    app.handler,
+  );
   // Bounded waits for slow or idle clients (a slow-loris connection must not hold a socket forever).
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
   server.headersTimeout = options.headersTimeoutMs ?? 20_000;

@@ -4,7 +4,13 @@ import type { OperationOutcome, ServiceHooks } from '../service.js';
 import type { MetricsRegistry } from './registry.js';
 
 /** Errors raised before the Client ID is known to be registered: their client_id label is not trusted. */
-const UNTRUSTED_CLIENT_ERRORS = new Set(['CLIENT_ID_MISSING', 'CLIENT_ID_MALFORMED', 'CLIENT_ID_UNKNOWN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED']);
+const UNTRUSTED_CLIENT_ERRORS = new Set([
+  'CLIENT_ID_MISSING',
+  'CLIENT_ID_MALFORMED',
+  'CLIENT_ID_UNKNOWN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+]);
 
 /** Label value for requests whose Client ID is missing, unregistered, or past the cardinality cap. */
 export const UNKNOWN_CLIENT_LABEL = '_unknown';
@@ -25,26 +31,39 @@ const SECONDS_BUCKETS = [0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
 
 /** Registers the service metric families on `registry` and returns the hook that feeds them. */
 export function createMetricsHooks(registry: MetricsRegistry, options: MetricsHooksOptions = {}): MetricsHooks {
-  const requests = registry.counter('passkey_requests_total',
+  const requests = registry.counter(
+    'passkey_requests_total',
     'Requests answered, per operation, application (client_id), variant, outcome (ok|failed) and error name.',
-    ['operation', 'client_id', 'variant', 'outcome', 'error']);
-  const duration = registry.histogram('passkey_request_duration_seconds',
+    ['operation', 'client_id', 'variant', 'outcome', 'error'],
+  );
+  const duration = registry.histogram(
+    'passkey_request_duration_seconds',
     'Time from request to answer, per operation, application and outcome.',
-    ['operation', 'client_id', 'outcome'], SECONDS_BUCKETS);
-  const optionsIssued = registry.counter('passkey_ceremony_options_issued_total',
+    ['operation', 'client_id', 'outcome'],
+    SECONDS_BUCKETS,
+  );
+  const optionsIssued = registry.counter(
+    'passkey_ceremony_options_issued_total',
     'Ceremony funnel: options answered ok (a challenge was issued), per ceremony and application.',
-    ['ceremony', 'client_id']);
-  const results = registry.counter('passkey_ceremony_results_total',
+    ['ceremony', 'client_id'],
+  );
+  const results = registry.counter(
+    'passkey_ceremony_results_total',
     'Ceremony funnel: result calls per ceremony, application and result (ok|failed).',
-    ['ceremony', 'client_id', 'result']);
-  const limited = registry.counter('passkey_rate_limited_total',
-    'Requests refused with 429 RATE_LIMITED, per operation and application.', ['operation', 'client_id']);
+    ['ceremony', 'client_id', 'result'],
+  );
+  const limited = registry.counter(
+    'passkey_rate_limited_total',
+    'Requests refused with 429 RATE_LIMITED, per operation and application.',
+    ['operation', 'client_id'],
+  );
 
   const maxLabels = options.maxClientLabels ?? 500;
   const seen = new Set<string>();
   const clientLabel = (outcome: OperationOutcome): string => {
     const id = outcome.clientId;
-    if (!id || (outcome.errorName !== null && UNTRUSTED_CLIENT_ERRORS.has(outcome.errorName))) return UNKNOWN_CLIENT_LABEL;
+    if (!id || (outcome.errorName !== null && UNTRUSTED_CLIENT_ERRORS.has(outcome.errorName)))
+      return UNKNOWN_CLIENT_LABEL;
     if (options.isKnownClient) return options.isKnownClient(id) ? id : UNKNOWN_CLIENT_LABEL;
     if (seen.has(id)) return id;
     if (seen.size >= maxLabels) return UNKNOWN_CLIENT_LABEL;
@@ -58,7 +77,13 @@ export function createMetricsHooks(registry: MetricsRegistry, options: MetricsHo
       const ok = outcome.errorName === null && outcome.httpStatus < 400;
       const outcomeLabel = ok ? 'ok' : 'failed';
       const operation = outcome.operation;
-      requests.inc({ operation, client_id, variant: outcome.variant ?? '', outcome: outcomeLabel, error: outcome.errorName ?? '' });
+      requests.inc({
+        operation,
+        client_id,
+        variant: outcome.variant ?? '',
+        outcome: outcomeLabel,
+        error: outcome.errorName ?? '',
+      });
       duration.observe({ operation, client_id, outcome: outcomeLabel }, Math.max(0, outcome.durationMs) / 1000);
       if (outcome.errorName === 'RATE_LIMITED') limited.inc({ operation, client_id });
       const funnel = FUNNEL[operation];

@@ -17,17 +17,29 @@ export function registerProcessMetrics(registry: MetricsRegistry, options: Proce
   const resident = registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.');
   const heapTotal = registry.gauge('nodejs_heap_size_total_bytes', 'V8 heap size in bytes.');
   const heapUsed = registry.gauge('nodejs_heap_size_used_bytes', 'V8 heap used in bytes.');
-  const external = registry.gauge('nodejs_external_memory_bytes', 'Memory of C++ objects bound to JavaScript objects, in bytes.');
-  const startTime = registry.gauge('process_start_time_seconds', 'Start time of the process since the Unix epoch in seconds.');
+  const external = registry.gauge(
+    'nodejs_external_memory_bytes',
+    'Memory of C++ objects bound to JavaScript objects, in bytes.',
+  );
+  const startTime = registry.gauge(
+    'process_start_time_seconds',
+    'Start time of the process since the Unix epoch in seconds.',
+  );
   const openFds = registry.gauge('process_open_fds', 'Number of open file descriptors (Linux only).');
-  const lag = registry.gauge('nodejs_eventloop_delay_p99_seconds', 'Event loop delay, 99th percentile since the previous scrape, in seconds.');
-  const handles = registry.gauge('nodejs_active_resources', 'Active libuv resources (sockets, timers, files) keeping the event loop alive.');
+  const lag = registry.gauge(
+    'nodejs_eventloop_delay_p99_seconds',
+    'Event loop delay, 99th percentile since the previous scrape, in seconds.',
+  );
+  const handles = registry.gauge(
+    'nodejs_active_resources',
+    'Active libuv resources (sockets, timers, files) keeping the event loop alive.',
+  );
   const version = registry.gauge('nodejs_version_info', 'Node.js version.', ['version']);
 
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
   version.set({ version: process.version }, 1);
-  const startedAtSeconds = (options.now() / 1000) - process.uptime();
+  const startedAtSeconds = options.now() / 1000 - process.uptime();
   startTime.set(undefined, Math.round(startedAtSeconds));
 
   registry.addCollector(async () => {

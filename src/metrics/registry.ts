@@ -10,7 +10,9 @@ export type Labels = Readonly<Record<string, string>>;
 export const EXPOSITION_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
 /** Default latency buckets in seconds: 1 ms to 10 s. */
-export const DEFAULT_SECONDS_BUCKETS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const DEFAULT_SECONDS_BUCKETS: readonly number[] = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 /** Collects values only at scrape time (process metrics, pool sizes). */
 export type Collector = () => void | Promise<void>;
@@ -64,7 +66,11 @@ class SeriesIndex<S> {
   readonly #root = new Map<string, unknown>();
   readonly #all: S[] = [];
 
-  constructor(private readonly family: string, private readonly names: readonly string[], private readonly make: (labels: Labels) => S) {}
+  constructor(
+    private readonly family: string,
+    private readonly names: readonly string[],
+    private readonly make: (labels: Labels) => S,
+  ) {}
 
   get(labels: Labels | undefined): S {
     const names = this.names;
@@ -116,23 +122,36 @@ interface HistogramSeries {
  * A histogram family as prom-client's registry formats it: the values its own Histogram would hand over
  * (cumulative buckets with `le`, then +Inf, sum and count per series, in the order series were made).
  */
-function histogramFamily(name: string, help: string, bounds: readonly number[], labelled: boolean, series: SeriesIndex<HistogramSeries>) {
+function histogramFamily(
+  name: string,
+  help: string,
+  bounds: readonly number[],
+  labelled: boolean,
+  series: SeriesIndex<HistogramSeries>,
+) {
   // A labelled series appears once something was observed in it, as prom-client's do.
-  const values = () => series.all().filter((one) => !labelled || one.count > 0).flatMap((one) => {
-    let cumulative = 0;
-    const buckets = bounds.map((le, i) => {
-      cumulative += one.buckets[i]!;
-      return { labels: { le }, sharedLabels: one.labels, value: cumulative, metricName: `${name}_bucket` };
-    });
-    return [
-      ...buckets,
-      { labels: { le: '+Inf' }, sharedLabels: one.labels, value: one.count, metricName: `${name}_bucket` },
-      { labels: {}, sharedLabels: one.labels, value: one.sum, metricName: `${name}_sum` },
-      { labels: {}, sharedLabels: one.labels, value: one.count, metricName: `${name}_count` },
-    ];
-  });
+  const values = () =>
+    series
+      .all()
+      .filter((one) => !labelled || one.count > 0)
+      .flatMap((one) => {
+        let cumulative = 0;
+        const buckets = bounds.map((le, i) => {
+          cumulative += one.buckets[i]!;
+          return { labels: { le }, sharedLabels: one.labels, value: cumulative, metricName: `${name}_bucket` };
+        });
+        return [
+          ...buckets,
+          { labels: { le: '+Inf' }, sharedLabels: one.labels, value: one.count, metricName: `${name}_bucket` },
+          { labels: {}, sharedLabels: one.labels, value: one.sum, metricName: `${name}_sum` },
+          { labels: {}, sharedLabels: one.labels, value: one.count, metricName: `${name}_count` },
+        ];
+      });
   return {
-    name, help, type: 'histogram', aggregator: 'sum',
+    name,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
     get: async () => ({ name, help, type: 'histogram', aggregator: 'sum', values: values() }),
   };
 }
@@ -146,7 +165,10 @@ export class MetricsRegistry {
     // collects. prom-client's own inc (a label hash and checks) per request was most of what metrics cost.
     const series = new SeriesIndex<PendingCount>(name, labelNames, (labels) => ({ labels, pending: 0 }));
     const counter: PromCounter = new PromCounter({
-      name, help, labelNames: this.#checkedNames(name, labelNames), registers: [this.#registry],
+      name,
+      help,
+      labelNames: this.#checkedNames(name, labelNames),
+      registers: [this.#registry],
       collect() {
         for (const one of series.all()) {
           if (one.pending > 0) counter.inc(one.labels, one.pending);
@@ -179,7 +201,12 @@ export class MetricsRegistry {
   }
 
   gauge(name: string, help: string, labelNames: readonly string[] = []): Gauge {
-    const gauge = new PromGauge({ name, help, labelNames: this.#checkedNames(name, labelNames), registers: [this.#registry] });
+    const gauge = new PromGauge({
+      name,
+      help,
+      labelNames: this.#checkedNames(name, labelNames),
+      registers: [this.#registry],
+    });
     return {
       set: (labels, value) => gauge.set(checkedLabels(name, labelNames, labels), value),
       inc: (labels, amount = 1) => gauge.inc(checkedLabels(name, labelNames, labels), amount),
@@ -187,14 +214,25 @@ export class MetricsRegistry {
     };
   }
 
-  histogram(name: string, help: string, labelNames: readonly string[] = [], buckets: readonly number[] = DEFAULT_SECONDS_BUCKETS): Histogram {
+  histogram(
+    name: string,
+    help: string,
+    labelNames: readonly string[] = [],
+    buckets: readonly number[] = DEFAULT_SECONDS_BUCKETS,
+  ): Histogram {
     if (labelNames.includes('le')) throw new Error(`histogram ${name}: "le" is reserved`);
     const sorted = [...buckets].filter((bucket) => Number.isFinite(bucket)).sort((a, b) => a - b);
-    if (sorted.length === 0 || new Set(sorted).size !== sorted.length) throw new Error(`histogram ${name}: buckets must be distinct finite numbers`);
+    if (sorted.length === 0 || new Set(sorted).size !== sorted.length)
+      throw new Error(`histogram ${name}: buckets must be distinct finite numbers`);
     this.#checkedNames(name, labelNames);
     // Each series counts in plain numbers; prom-client formats them at scrape time. prom-client's own
     // observe (a label hash and checks, seven per authentication) was most of what a latency cost.
-    const series = new SeriesIndex<HistogramSeries>(name, labelNames, (labels) => ({ labels, buckets: sorted.map(() => 0), sum: 0, count: 0 }));
+    const series = new SeriesIndex<HistogramSeries>(name, labelNames, (labels) => ({
+      labels,
+      buckets: sorted.map(() => 0),
+      sum: 0,
+      count: 0,
+    }));
     const observe = (one: HistogramSeries, value: number) => {
       if (!Number.isFinite(value)) return;
       one.sum += value;
@@ -206,7 +244,11 @@ export class MetricsRegistry {
         }
       }
     };
-    this.#registry.registerMetric(histogramFamily(name, help, sorted, labelNames.length > 0, series) as unknown as Parameters<Registry['registerMetric']>[0]);
+    this.#registry.registerMetric(
+      histogramFamily(name, help, sorted, labelNames.length > 0, series) as unknown as Parameters<
+        Registry['registerMetric']
+      >[0],
+    );
     // A family without labels has its one series from the start (zeros), as prom-client's has.
     if (labelNames.length === 0) series.get(undefined);
     return {
@@ -236,7 +278,8 @@ export class MetricsRegistry {
   #checkedNames(name: string, labelNames: readonly string[]): string[] {
     if (this.#registry.getSingleMetric(name)) throw new Error(`metric ${name} is already registered`);
     for (const label of labelNames) {
-      if (!LABEL_NAME.test(label) || label.startsWith('__')) throw new Error(`metric ${name}: invalid label name ${JSON.stringify(label)}`);
+      if (!LABEL_NAME.test(label) || label.startsWith('__'))
+        throw new Error(`metric ${name}: invalid label name ${JSON.stringify(label)}`);
     }
     if (new Set(labelNames).size !== labelNames.length) throw new Error(`metric ${name}: repeated label name`);
     return [...labelNames];

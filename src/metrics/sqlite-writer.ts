@@ -9,8 +9,14 @@ export interface GroupCommitStats {
 }
 
 export function registerSqliteWriterMetrics(registry: MetricsRegistry, writer: GroupCommitStats): void {
-  const writes = registry.counter('passkey_sqlite_writes_total', 'Writes committed by the SQLite writer (credential writes and audit rows).');
-  const groups = registry.counter('passkey_sqlite_write_groups_total', 'Transactions (disk flushes) the SQLite writer committed them in.');
+  const writes = registry.counter(
+    'passkey_sqlite_writes_total',
+    'Writes committed by the SQLite writer (credential writes and audit rows).',
+  );
+  const groups = registry.counter(
+    'passkey_sqlite_write_groups_total',
+    'Transactions (disk flushes) the SQLite writer committed them in.',
+  );
   registry.addCollector(async () => {
     const stats = writer.stats();
     writes.setTotal(stats.writes);

@@ -17,9 +17,12 @@ export interface StoreMetrics {
 type Method = (...args: unknown[]) => unknown;
 
 export function createStoreMetrics(registry: MetricsRegistry): StoreMetrics {
-  const latency = registry.histogram('passkey_store_operation_duration_seconds',
+  const latency = registry.histogram(
+    'passkey_store_operation_duration_seconds',
     'Store call latency per store, operation and outcome (ok|error|unavailable).',
-    ['store', 'operation', 'outcome'], STORE_BUCKETS);
+    ['store', 'operation', 'outcome'],
+    STORE_BUCKETS,
+  );
 
   /** `method` called on `target`, timed under store=name, operation=property. */
   function timed(name: string, property: string, target: object, method: Method): Method {

@@ -15,16 +15,19 @@ export function addressKey(address: string | null, ipv6PrefixHextets = 4): strin
 /** The eight hextets of an IPv6 address (zone id dropped), lower-case, without leading zeros. */
 function expandIPv6(address: string): string[] {
   const withoutZone = address.split('%')[0]!.toLowerCase();
-  const [head, tail] = withoutZone.includes('::') ? withoutZone.split('::') as [string, string] : [withoutZone, undefined];
+  const [head, tail] = withoutZone.includes('::')
+    ? (withoutZone.split('::') as [string, string])
+    : [withoutZone, undefined];
   const parse = (part: string) => (part === '' ? [] : part.split(':'));
   let left = parse(head);
   let right = tail === undefined ? [] : parse(tail);
   // An embedded IPv4 tail (::ffff:a.b.c.d handled above; others are rare) becomes two hextets.
-  const fix = (parts: string[]) => parts.flatMap((p) => {
-    if (!p.includes('.')) return [p];
-    const [a, b, c, d] = p.split('.').map(Number) as [number, number, number, number];
-    return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
-  });
+  const fix = (parts: string[]) =>
+    parts.flatMap((p) => {
+      if (!p.includes('.')) return [p];
+      const [a, b, c, d] = p.split('.').map(Number) as [number, number, number, number];
+      return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
+    });
   left = fix(left);
   right = fix(right);
   const missing = 8 - left.length - right.length;

@@ -9,7 +9,6 @@ import { validateRule } from './types.js';
 import type { RateLimitOptions } from '../config.js';
 export type { RateLimitOptions };
 
-
 export const DEFAULT_RATE_LIMITS: RateLimitOptions = {
   perApplication: { burst: 200, perSecond: 50 },
   perAddress: { burst: 100, perSecond: 20 },
@@ -56,8 +55,14 @@ export function createRateLimitHooks(options: RateLimitOptions, deps: RateLimitD
         return await deps.store.consume(buckets, deps.now());
       } catch (error) {
         const deny = options.onStoreError === 'deny';
-        deps.log?.warn({ event: 'rate_limit_store_error', error: error instanceof Error ? error.message : String(error), decision: deny ? 'deny' : 'allow' },
-          'rate-limit store failed');
+        deps.log?.warn(
+          {
+            event: 'rate_limit_store_error',
+            error: error instanceof Error ? error.message : String(error),
+            decision: deny ? 'deny' : 'allow',
+          },
+          'rate-limit store failed',
+        );
         return deny ? { allowed: false, retryAfterSeconds: 1 } : ALLOWED;
       }
     },

@@ -38,7 +38,11 @@ export class MemoryBucketStore implements BucketStore {
       const state = states[i]!;
       const tokens = state.tokens - 1;
       this.#buckets.delete(key); // re-insert: Map order becomes least-recently-used first
-      this.#buckets.set(key, { tokens, updatedAt: state.updatedAt, fullAt: state.updatedAt + Math.ceil(((rule.burst - tokens) * 1000) / rule.perSecond) });
+      this.#buckets.set(key, {
+        tokens,
+        updatedAt: state.updatedAt,
+        fullAt: state.updatedAt + Math.ceil(((rule.burst - tokens) * 1000) / rule.perSecond),
+      });
     }
     if (this.#buckets.size > this.#maxBuckets) this.#evict(now);
     return ALLOWED;

@@ -77,7 +77,11 @@ export class RedisBucketStore implements BucketStore {
     // Redis restart heals by itself. Meanwhile calls fail fast (no offline queue) instead of hanging.
     const reconnectStrategy = (retries: number, cause: Error): number | Error =>
       started ? Math.min(retries * 100, 2000) : retries >= 2 ? cause : 100;
-    const client = createClient({ url: options.url, disableOfflineQueue: true, socket: { connectTimeout: 5000, reconnectStrategy } });
+    const client = createClient({
+      url: options.url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 5000, reconnectStrategy },
+    });
     // Without a listener an 'error' event would crash the process; failures surface through the calls.
     client.on('error', () => {});
     try {
@@ -96,12 +100,17 @@ export class RedisBucketStore implements BucketStore {
     for (const { rule } of buckets) args.push(String(rule.burst), String(rule.perSecond));
     let reply: unknown;
     try {
-      reply = await this.#client.eval(CONSUME_SCRIPT, { keys: buckets.map((b) => this.#prefix + b.key), arguments: args });
+      reply = await this.#client.eval(CONSUME_SCRIPT, {
+        keys: buckets.map((b) => this.#prefix + b.key),
+        arguments: args,
+      });
     } catch (error) {
       throw new StoreUnavailableError('rate-limit store (Redis) failed', { cause: error });
     }
     const [allowed, wait] = reply as [number, number];
-    return allowed === 1 ? { allowed: true, retryAfterSeconds: 0 } : { allowed: false, retryAfterSeconds: retryAfterSeconds(Number(wait)) };
+    return allowed === 1
+      ? { allowed: true, retryAfterSeconds: 0 }
+      : { allowed: false, retryAfterSeconds: retryAfterSeconds(Number(wait)) };
   }
 
   async ping(): Promise<void> {

@@ -11,7 +11,10 @@ export interface BucketState {
 export function refill(state: BucketState | undefined, rule: RateLimitRule, now: number): BucketState {
   if (state === undefined) return { tokens: rule.burst, updatedAt: now };
   const elapsedMs = Math.max(0, now - state.updatedAt);
-  return { tokens: Math.min(rule.burst, state.tokens + (elapsedMs * rule.perSecond) / 1000), updatedAt: Math.max(now, state.updatedAt) };
+  return {
+    tokens: Math.min(rule.burst, state.tokens + (elapsedMs * rule.perSecond) / 1000),
+    updatedAt: Math.max(now, state.updatedAt),
+  };
 }
 
 /** Milliseconds until the bucket holds one whole token (0 if it does now). */

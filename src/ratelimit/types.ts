@@ -3,7 +3,6 @@ import type { RateLimitRule } from '../config.js';
 export type { RateLimitRule };
 // every admitted request takes one token from each bucket it falls under (its application, its address).
 
-
 export interface BucketRequest {
   readonly key: string;
   readonly rule: RateLimitRule;
@@ -28,6 +27,7 @@ export interface BucketStore {
 
 export function validateRule(rule: RateLimitRule, where: string): RateLimitRule {
   if (!(Number.isFinite(rule.burst) && rule.burst >= 1)) throw new Error(`${where}.burst must be a number >= 1`);
-  if (!(Number.isFinite(rule.perSecond) && rule.perSecond > 0)) throw new Error(`${where}.perSecond must be a number > 0`);
+  if (!(Number.isFinite(rule.perSecond) && rule.perSecond > 0))
+    throw new Error(`${where}.perSecond must be a number > 0`);
   return rule;
 }

@@ -17,7 +17,10 @@ export interface ReadinessReport {
 export class Readiness {
   #draining = false;
 
-  constructor(private readonly checks: readonly ReadinessCheck[], private readonly timeoutMs = 2000) {}
+  constructor(
+    private readonly checks: readonly ReadinessCheck[],
+    private readonly timeoutMs = 2000,
+  ) {}
 
   /** From now on readiness fails (graceful shutdown: let the load balancer move traffic away first). */
   drain(): void {
@@ -29,7 +32,9 @@ export class Readiness {
   }
 
   async report(): Promise<ReadinessReport> {
-    const results = await Promise.all(this.checks.map(async ({ name, check }) => [name, await this.#run(check)] as const));
+    const results = await Promise.all(
+      this.checks.map(async ({ name, check }) => [name, await this.#run(check)] as const),
+    );
     const checks = Object.fromEntries(results);
     const healthy = results.every(([, result]) => result === 'ok');
     if (this.#draining) return { ready: false, status: 'draining', checks };
@@ -42,7 +47,13 @@ export class Readiness {
       timer = setTimeout(() => resolve(`unavailable: no answer within ${this.timeoutMs} ms`), this.timeoutMs);
     });
     try {
-      return await Promise.race([check().then(() => 'ok', (error: unknown) => `unavailable: ${error instanceof Error ? error.message : String(error)}`), timeout]);
+      return await Promise.race([
+        check().then(
+          () => 'ok',
+          (error: unknown) => `unavailable: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+        timeout,
+      ]);
     } finally {
       clearTimeout(timer);
     }
@@ -55,6 +66,9 @@ export function storeCheck(name: string, store: { ping(): Promise<void> }): Read
 }
 
 /** The readiness checks of the service's credential and challenge stores. */
-export function serviceStoreChecks(stores: { readonly credentials: { ping(): Promise<void> }; readonly challenges: { ping(): Promise<void> } }): ReadinessCheck[] {
+export function serviceStoreChecks(stores: {
+  readonly credentials: { ping(): Promise<void> };
+  readonly challenges: { ping(): Promise<void> };
+}): ReadinessCheck[] {
   return [storeCheck('credentials', stores.credentials), storeCheck('challenges', stores.challenges)];
 }

@@ -29,27 +29,38 @@ export async function gracefulShutdown(plan: ShutdownPlan): Promise<ShutdownRepo
   if (plan.drainDelayMs) await new Promise((resolve) => setTimeout(resolve, plan.drainDelayMs));
   const deadline = plan.deadlineMs ?? 10_000;
   let forcedServers = 0;
-  await Promise.all(plan.servers.map((server) => new Promise<void>((resolve) => {
-    if (!server.listening) return resolve();
-    const timer = setTimeout(() => {
-      forcedServers += 1;
-      plan.log?.warn({ event: 'shutdown_deadline', deadlineMs: deadline }, 'requests still running at the shutdown deadline; closing their connections');
-      server.closeAllConnections();
-    }, deadline);
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    // Keep-alive sockets with no request in flight would hold close() open until they time out.
-    server.closeIdleConnections();
-  })));
+  await Promise.all(
+    plan.servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          if (!server.listening) return resolve();
+          const timer = setTimeout(() => {
+            forcedServers += 1;
+            plan.log?.warn(
+              { event: 'shutdown_deadline', deadlineMs: deadline },
+              'requests still running at the shutdown deadline; closing their connections',
+            );
+            server.closeAllConnections();
+          }, deadline);
+          server.close(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+          // Keep-alive sockets with no request in flight would hold close() open until they time out.
+          server.closeIdleConnections();
+        }),
+    ),
+  );
   const failedClosers: string[] = [];
   for (const { name, close } of plan.closers) {
     try {
       await close();
     } catch (error) {
       failedClosers.push(name);
-      plan.log?.error({ event: 'shutdown_close_failed', store: name, error: error instanceof Error ? error.message : String(error) }, 'closing a store failed');
+      plan.log?.error(
+        { event: 'shutdown_close_failed', store: name, error: error instanceof Error ? error.message : String(error) },
+        'closing a store failed',
+      );
     }
   }
   plan.log?.info({ event: 'shutdown_complete', forcedServers, failedClosers }, 'shut down');

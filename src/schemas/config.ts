@@ -10,7 +10,8 @@ import { ApplicationFileSchema } from './applications.js';
 
 const object = (properties: Parameters<typeof Type.Object>[0], description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description === undefined ? {} : { description }) });
-const port = (description?: string) => Type.Integer({ minimum: 0, maximum: 65_535, ...(description === undefined ? {} : { description }) });
+const port = (description?: string) =>
+  Type.Integer({ minimum: 0, maximum: 65_535, ...(description === undefined ? {} : { description }) });
 const path = (description: string) => Type.String({ minLength: 1, maxLength: 4096, description });
 const integer = (minimum: number, maximum: number, description?: string) =>
   Type.Integer({ minimum, maximum, ...(description === undefined ? {} : { description }) });
@@ -28,24 +29,37 @@ export const DemoSchema = object({
   enabled: Type.Optional(Type.Boolean()),
   host: Type.Optional(Type.String({ minLength: 1, maxLength: 253 })),
   port: Type.Optional(port()),
-  devHostnames: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
-    maxItems: 20, description: 'Development hostnames other than localhost that also serve the demo\'s local page (docs/demo.md).',
-  })),
+  devHostnames: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
+      maxItems: 20,
+      description: "Development hostnames other than localhost that also serve the demo's local page (docs/demo.md).",
+    }),
+  ),
 });
 export const LocalSchema = object({ enabled: Type.Optional(Type.Boolean()) });
 
-export const RateLimitRuleSchema = object({ burst: Type.Number({ minimum: 1 }), perSecond: Type.Number({ exclusiveMinimum: 0 }) });
-const RateLimitRule = Type.Union([RateLimitRuleSchema, Type.Null()], { description: '{"burst": n, "perSecond": n}, or null: no limit.' });
+export const RateLimitRuleSchema = object({
+  burst: Type.Number({ minimum: 1 }),
+  perSecond: Type.Number({ exclusiveMinimum: 0 }),
+});
+const RateLimitRule = Type.Union([RateLimitRuleSchema, Type.Null()], {
+  description: '{"burst": n, "perSecond": n}, or null: no limit.',
+});
 
-export const AdminSchema = object({
-  enabled: Type.Optional(Type.Boolean()),
-  host: Type.Optional(Type.String({ minLength: 1 })),
-  port: Type.Optional(port()),
-  tokensFile: Type.Optional(path('Admin token hashes (default `<dataDir>/admin-tokens.json`).')),
-  metricsRequireToken: Type.Optional(Type.Boolean()),
-}, 'The admin listener (health, readiness, metrics, OpenAPI, admin API).');
+export const AdminSchema = object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    host: Type.Optional(Type.String({ minLength: 1 })),
+    port: Type.Optional(port()),
+    tokensFile: Type.Optional(path('Admin token hashes (default `<dataDir>/admin-tokens.json`).')),
+    metricsRequireToken: Type.Optional(Type.Boolean()),
+  },
+  'The admin listener (health, readiness, metrics, OpenAPI, admin API).',
+);
 export const RateLimitsSchema = object({
-  store: Type.Optional(Type.String({ minLength: 1, pattern: '^(memory|rediss?://.*)$', description: '`memory` or a redis:// URL.' })),
+  store: Type.Optional(
+    Type.String({ minLength: 1, pattern: '^(memory|rediss?://.*)$', description: '`memory` or a redis:// URL.' }),
+  ),
   keyPrefix: Type.Optional(Type.String({ minLength: 1 })),
   perApplication: Type.Optional(RateLimitRule),
   perAddress: Type.Optional(RateLimitRule),
@@ -69,29 +83,51 @@ const opsFields = {
 };
 export const OPS_TOP_LEVEL_KEYS = Object.keys(opsFields) as (keyof typeof opsFields)[];
 
-export const ConfigFileSchema = object({
-  $schema: Type.Optional(Type.String({ description: 'Ignored (for editors).' })),
-  listen: Type.Optional(ListenSchema),
-  database: Type.Optional(Type.String({
-    minLength: 1, maxLength: 4096, pattern: '^(sqlite:.+|postgres(ql)?://.*)$', description: '`sqlite:<path>` or a `postgres://` URL.',
-  })),
-  sqliteWriter: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('thread'), Type.Literal('inline')])),
-  challenges: Type.Optional(Type.String({
-    minLength: 1, maxLength: 4096, pattern: '^(memory|database|rediss?://.*)$', description: '`memory`, `database` or a `redis://` URL.',
-  })),
-  local: Type.Optional(LocalSchema),
-  demo: Type.Optional(DemoSchema),
-  vendor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$', description: 'The vendor word of `User-agent: <vendor> AppID: <client id>`.' })),
-  dataDir: Type.Optional(path('Folder of generated secrets, the default SQLite file and the demo\'s files.')),
-  secretsFile: Type.Optional(path('The key file (default `<dataDir>/secrets.json`).')),
-  limits: Type.Optional(LimitsSchema),
-  applications: Type.Array(ApplicationFileSchema, { description: 'The Client IDs this service serves.' }),
-  ...opsFields,
-}, 'The passkey-server config file (docs/configuration.md).');
+export const ConfigFileSchema = object(
+  {
+    $schema: Type.Optional(Type.String({ description: 'Ignored (for editors).' })),
+    listen: Type.Optional(ListenSchema),
+    database: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        pattern: '^(sqlite:.+|postgres(ql)?://.*)$',
+        description: '`sqlite:<path>` or a `postgres://` URL.',
+      }),
+    ),
+    sqliteWriter: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('thread'), Type.Literal('inline')])),
+    challenges: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        pattern: '^(memory|database|rediss?://.*)$',
+        description: '`memory`, `database` or a `redis://` URL.',
+      }),
+    ),
+    local: Type.Optional(LocalSchema),
+    demo: Type.Optional(DemoSchema),
+    vendor: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9._-]{1,64}$',
+        description: 'The vendor word of `User-agent: <vendor> AppID: <client id>`.',
+      }),
+    ),
+    dataDir: Type.Optional(path("Folder of generated secrets, the default SQLite file and the demo's files.")),
+    secretsFile: Type.Optional(path('The key file (default `<dataDir>/secrets.json`).')),
+    limits: Type.Optional(LimitsSchema),
+    applications: Type.Array(ApplicationFileSchema, { description: 'The Client IDs this service serves.' }),
+    ...opsFields,
+  },
+  'The passkey-server config file (docs/configuration.md).',
+);
 
 /** The file's JSON Schema 2020-12, as assets/config.schema.json holds it. */
 export function configJsonSchema(): Record<string, unknown> {
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', title: 'passkey-server configuration', ...jsonSchema(ConfigFileSchema) };
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'passkey-server configuration',
+    ...jsonSchema(ConfigFileSchema),
+  };
 }
 
 /** The keys a config file may hold at the top level; any other is a typo the loader reports. */

@@ -10,7 +10,8 @@ import { aaguid, base64url, dateTime, nullable } from './values.js';
 const MAX_TOKEN_CHARS = 256;
 
 const CredentialsToken = Type.String({
-  minLength: 1, maxLength: MAX_TOKEN_CHARS,
+  minLength: 1,
+  maxLength: MAX_TOKEN_CHARS,
   description: 'The credentialsToken of an ok result of this user (sign-in or registration), at most 10 minutes old.',
 });
 
@@ -32,21 +33,29 @@ export function credentialsDeleteRequestSchema(limits: RequestLimits) {
 export type CredentialsDeleteBody = Static<ReturnType<typeof credentialsDeleteRequestSchema>>;
 
 /** One passkey as its owner is shown it: what to call it, how it syncs, when it was made and used. */
-export const OwnCredentialSchema = Type.Object({
-  credentialId: base64url(),
-  nickname: nullable(Type.String(), 'A name an administrator gave it; null when none.'),
-  authenticatorName: nullable(Type.String(), 'FIDO metadata\'s name, else the bundled AAGUID lists\'; null when unknown.'),
-  authenticatorVerified: Type.Boolean({ description: 'true only when a trusted attestation proved the AAGUID the name comes from.' }),
-  authenticatorIconLight: nullable(Type.String(), 'An SVG data URI for light backgrounds (passkey providers only).'),
-  authenticatorIconDark: nullable(Type.String(), 'An SVG data URI for dark backgrounds (passkey providers only).'),
-  aaguid: aaguid(),
-  backupEligible: Type.Boolean({ description: 'As its last ceremony reported: the passkey may be synced.' }),
-  backupState: Type.Boolean({ description: 'As its last ceremony reported: the passkey is synced.' }),
-  discoverable: nullable(Type.Boolean(), 'credProps.rk at registration; null when the browser did not say.'),
-  transports: Type.Array(Type.String()),
-  createdAt: dateTime(),
-  lastUsedAt: nullable(dateTime(), 'null until its first sign-in.'),
-}, { additionalProperties: false });
+export const OwnCredentialSchema = Type.Object(
+  {
+    credentialId: base64url(),
+    nickname: nullable(Type.String(), 'A name an administrator gave it; null when none.'),
+    authenticatorName: nullable(
+      Type.String(),
+      "FIDO metadata's name, else the bundled AAGUID lists'; null when unknown.",
+    ),
+    authenticatorVerified: Type.Boolean({
+      description: 'true only when a trusted attestation proved the AAGUID the name comes from.',
+    }),
+    authenticatorIconLight: nullable(Type.String(), 'An SVG data URI for light backgrounds (passkey providers only).'),
+    authenticatorIconDark: nullable(Type.String(), 'An SVG data URI for dark backgrounds (passkey providers only).'),
+    aaguid: aaguid(),
+    backupEligible: Type.Boolean({ description: 'As its last ceremony reported: the passkey may be synced.' }),
+    backupState: Type.Boolean({ description: 'As its last ceremony reported: the passkey is synced.' }),
+    discoverable: nullable(Type.Boolean(), 'credProps.rk at registration; null when the browser did not say.'),
+    transports: Type.Array(Type.String()),
+    createdAt: dateTime(),
+    lastUsedAt: nullable(dateTime(), 'null until its first sign-in.'),
+  },
+  { additionalProperties: false },
+);
 export type OwnCredential = Shape<typeof OwnCredentialSchema>;
 
 const credentialsListFields = {

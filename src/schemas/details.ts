@@ -38,16 +38,29 @@ function problemOf(schema: Node, kind: FailureKind): string {
   if (kind === 'pattern' && typeof schema.patternDetail === 'string') return schema.patternDetail;
   if (typeof schema.detail === 'string') return schema.detail;
   const choices = constants(schema);
-  if (choices !== undefined) return choices.length === 1 ? `must be the string "${choices[0]}"` : `must be one of ${choices.map((c) => `"${c}"`).join(', ')}`;
+  if (choices !== undefined)
+    return choices.length === 1
+      ? `must be the string "${choices[0]}"`
+      : `must be one of ${choices.map((c) => `"${c}"`).join(', ')}`;
   switch (schema.type) {
-    case 'object': return 'must be an object';
-    case 'array': return 'must be an array';
-    case 'boolean': return 'must be a boolean';
-    case 'integer': return 'must be an integer';
-    case 'number': return 'must be a number';
-    case 'null': return 'must be null';
-    case 'string': return typeof schema.minLength === 'number' && schema.minLength > 0 ? 'must be a non-empty string' : 'must be a string';
-    default: return 'is not valid here';
+    case 'object':
+      return 'must be an object';
+    case 'array':
+      return 'must be an array';
+    case 'boolean':
+      return 'must be a boolean';
+    case 'integer':
+      return 'must be an integer';
+    case 'number':
+      return 'must be a number';
+    case 'null':
+      return 'must be null';
+    case 'string':
+      return typeof schema.minLength === 'number' && schema.minLength > 0
+        ? 'must be a non-empty string'
+        : 'must be a string';
+    default:
+      return 'is not valid here';
   }
 }
 

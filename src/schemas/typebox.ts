@@ -11,12 +11,16 @@ export type { Static, TProperties, TSchema, SchemaFailure };
 
 /** What a schema describes, every member read-only: the type the code hands around. */
 export type Shape<T extends TSchema> = DeepReadonly<Static<T>>;
-type DeepReadonly<T> = T extends (infer E)[] ? readonly DeepReadonly<E>[]
-  : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+type DeepReadonly<T> = T extends (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 
 // TypeBox refuses a string whose `format` it does not know; the answers' times are RFC 3339 date-times.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
-if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set('date-time', (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
 
 export interface Validator<T> {
   check(value: unknown): value is T;
@@ -35,7 +39,8 @@ export function compile<T extends TSchema>(schema: T): Validator<Static<T>> {
       const error = compiled.Errors(value).First();
       return error === undefined ? undefined : describeFailure(error.schema, error.path, kindOf(error.type));
     },
-    explain: (value) => [...compiled.Errors(value)].map((error) => `${error.path === '' ? '/' : error.path}: ${error.message}`),
+    explain: (value) =>
+      [...compiled.Errors(value)].map((error) => `${error.path === '' ? '/' : error.path}: ${error.message}`),
   };
 }
 
@@ -63,9 +68,10 @@ function plain(node: unknown, shared: ReadonlyMap<TSchema, string>, top: boolean
   for (const [key, value] of Object.entries(node)) {
     if (SENTENCES.has(key)) continue;
     // A map of names to schemas: its keys are names (a property may be called `detail`), its values schemas.
-    out[key] = NAMED.has(key) && typeof value === 'object' && value !== null
-      ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, plain(schema, shared, false)]))
-      : plain(value, shared, false);
+    out[key] =
+      NAMED.has(key) && typeof value === 'object' && value !== null
+        ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, plain(schema, shared, false)]))
+        : plain(value, shared, false);
   }
   if (out.type === 'array' && Array.isArray(out.items)) {
     out.prefixItems = out.items;

@@ -5,7 +5,10 @@ import { Type, type Static, type TSchema } from './typebox.js';
 
 /** A union of string constants (TypeBox's enum), with a description when given. */
 export const literals = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), description === undefined ? {} : { description });
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description === undefined ? {} : { description },
+  );
 
 /** Strict base64url without padding: the alphabet, and no length that leaves 6 spare bits (4n+1). */
 export const BASE64URL_PATTERN = '^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$';
@@ -37,7 +40,9 @@ export type Attachment = Static<typeof AttachmentSchema>;
 export const AttestationTypeSchema = literals(['none', 'self', 'basic', 'attca', 'anonca', 'uncertain'] as const);
 
 export const AAGUID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
-export const aaguid = (description?: string) => Type.String({ pattern: AAGUID_PATTERN, ...(description === undefined ? {} : { description }) });
-export const dateTime = (description?: string) => Type.String({ format: 'date-time', ...(description === undefined ? {} : { description }) });
+export const aaguid = (description?: string) =>
+  Type.String({ pattern: AAGUID_PATTERN, ...(description === undefined ? {} : { description }) });
+export const dateTime = (description?: string) =>
+  Type.String({ format: 'date-time', ...(description === undefined ? {} : { description }) });
 export const nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description === undefined ? {} : { description });

@@ -49,7 +49,8 @@ export class ExpiringMap<K, V> {
       this.#entries.delete(key);
       removed += 1;
     }
-    if (this.#outOfOrder && this.#entries.size > Math.max(MIN_FULL_SWEEP_SIZE, 2 * this.#sizeAfterFullSweep)) this.sweep(now);
+    if (this.#outOfOrder && this.#entries.size > Math.max(MIN_FULL_SWEEP_SIZE, 2 * this.#sizeAfterFullSweep))
+      this.sweep(now);
   }
 
   /** Removes every entry that expired before `now`. */

@@ -16,7 +16,10 @@ export class MemoryLocalCredentials {
   readonly #limits: LocalCredentialLimits;
 
   constructor(limits: Partial<LocalCredentialLimits> = {}) {
-    this.#limits = { perUser: limits.perUser ?? LOCAL_CREDENTIAL_LIMITS.perUser, total: limits.total ?? LOCAL_CREDENTIAL_LIMITS.total };
+    this.#limits = {
+      perUser: limits.perUser ?? LOCAL_CREDENTIAL_LIMITS.perUser,
+      total: limits.total ?? LOCAL_CREDENTIAL_LIMITS.total,
+    };
   }
 
   get size(): number {
@@ -25,8 +28,11 @@ export class MemoryLocalCredentials {
 
   remember(record: LocalCredentialRecord, now: number): void {
     const copy: LocalCredentialRecord = {
-      clientId: record.clientId, userHandle: record.userHandle, credentialId: record.credentialId,
-      transports: [...record.transports], expiresAt: record.expiresAt,
+      clientId: record.clientId,
+      userHandle: record.userHandle,
+      credentialId: record.credentialId,
+      transports: [...record.transports],
+      expiresAt: record.expiresAt,
     };
     this.#forget(pairKey(record.clientId, record.credentialId));
     this.#order.set(pairKey(copy.clientId, copy.credentialId), copy);
@@ -45,7 +51,9 @@ export class MemoryLocalCredentials {
 
   list(clientId: string, userHandle: string, now: number): LocalCredentialRecord[] {
     const list = this.#byUser.get(pairKey(clientId, userHandle)) ?? [];
-    return list.filter((entry) => entry.expiresAt >= now).map((entry) => ({ ...entry, transports: [...entry.transports] }));
+    return list
+      .filter((entry) => entry.expiresAt >= now)
+      .map((entry) => ({ ...entry, transports: [...entry.transports] }));
   }
 
   clear(): void {

@@ -135,7 +135,10 @@ export class MemoryChallengeStore implements ChallengeStore {
 
 /** A copy the caller cannot change afterwards. */
 function copyCeremony(record: CeremonyRecord): CeremonyRecord {
-  return { ...record, ...(record.allowCredentials !== undefined && { allowCredentials: [...record.allowCredentials] }) };
+  return {
+    ...record,
+    ...(record.allowCredentials !== undefined && { allowCredentials: [...record.allowCredentials] }),
+  };
 }
 
 export class MemoryCredentialStore implements CredentialStore {
@@ -186,7 +189,10 @@ export class MemoryCredentialStore implements CredentialStore {
     return true;
   }
 
-  async listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]> {
+  async listByApplication(
+    clientId: string,
+    page: { readonly limit: number; readonly after?: string },
+  ): Promise<CredentialRecord[]> {
     const limit = Math.max(0, Math.min(MAX_ADMIN_PAGE, Math.floor(page.limit)));
     const after = page.after;
     return [...this.#byId.values()]

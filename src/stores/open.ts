@@ -27,7 +27,10 @@ type StoreConfig = Pick<ServiceConfig, 'database' | 'challenges' | 'sqliteWriter
 
 export async function openStores(config: StoreConfig, options: OpenStoresOptions): Promise<OpenedStores> {
   // On SQLite the service's hot-path writes go through one writer (group commit): a thread, or inline on one core.
-  const sqliteWriter = config.database.kind === 'sqlite' ? await openSqliteWriter(config.database.path, { mode: resolveWriterMode(config.sqliteWriter ?? 'auto') }) : undefined;
+  const sqliteWriter =
+    config.database.kind === 'sqlite'
+      ? await openSqliteWriter(config.database.path, { mode: resolveWriterMode(config.sqliteWriter ?? 'auto') })
+      : undefined;
   let credentials: CredentialStore;
   let challenges: ChallengeStore;
   try {
@@ -50,7 +53,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
     ...(sqliteWriter ? { sqliteWriter } : {}),
     close: () => {
       closing ??= Promise.allSettled([credentials.close(), challenges.close()])
-        .then(async (results) => [...results, ...await Promise.allSettled([sqliteWriter?.close()])])
+        .then(async (results) => [...results, ...(await Promise.allSettled([sqliteWriter?.close()]))])
         .then((results) => {
           const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
           if (failure) throw failure.reason;

@@ -4,7 +4,13 @@
 // DELETE finds nothing once the first commits, and its follow-up read sees the committed marker.
 
 import type pg from 'pg';
-import type { CeremonyRecord, ChallengeStore, LocalCredentialLimits, LocalCredentialRecord, TakeResult } from './types.js';
+import type {
+  CeremonyRecord,
+  ChallengeStore,
+  LocalCredentialLimits,
+  LocalCredentialRecord,
+  TakeResult,
+} from './types.js';
 import { PostgresLocalCredentials } from './postgres-local.js';
 import { guarded, toNumber } from './postgres-connection.js';
 
@@ -24,7 +30,12 @@ export class PostgresChallengeStore implements ChallengeStore {
   readonly #sweepIntervalMs: number;
   #lastSweep = Number.NEGATIVE_INFINITY;
   #sweeping: Promise<void> | undefined;
-  readonly #sql: { readonly put: string; readonly take: string; readonly used: string; readonly sweep: readonly string[] };
+  readonly #sql: {
+    readonly put: string;
+    readonly take: string;
+    readonly used: string;
+    readonly sweep: readonly string[];
+  };
 
   readonly #local: PostgresLocalCredentials;
 
@@ -50,19 +61,25 @@ export class PostgresChallengeStore implements ChallengeStore {
   }
 
   async put(record: CeremonyRecord): Promise<void> {
-    await guarded('challenge put', () => this.#pool.query(this.#sql.put, [record.clientId, record.challenge, JSON.stringify(record), record.expiresAt]));
+    await guarded('challenge put', () =>
+      this.#pool.query(this.#sql.put, [record.clientId, record.challenge, JSON.stringify(record), record.expiresAt]),
+    );
     this.#maybeSweep();
   }
 
   async take(clientId: string, challenge: string, now: number): Promise<TakeResult> {
     const taken = await guarded('challenge take', () =>
-      this.#pool.query<{ record: string; expires_at: string }>(this.#sql.take, [clientId, challenge]));
+      this.#pool.query<{ record: string; expires_at: string }>(this.#sql.take, [clientId, challenge]),
+    );
     const row = taken.rows[0];
     if (row !== undefined) {
-      return toNumber(row.expires_at) < now ? { state: 'missing' } : { state: 'taken', record: JSON.parse(row.record) as CeremonyRecord };
+      return toNumber(row.expires_at) < now
+        ? { state: 'missing' }
+        : { state: 'taken', record: JSON.parse(row.record) as CeremonyRecord };
     }
     const marker = await guarded('challenge take', () =>
-      this.#pool.query<{ expires_at: string }>(this.#sql.used, [clientId, challenge]));
+      this.#pool.query<{ expires_at: string }>(this.#sql.used, [clientId, challenge]),
+    );
     const usedUntil = marker.rows[0]?.expires_at;
     return usedUntil !== undefined && toNumber(usedUntil) >= now ? { state: 'used' } : { state: 'missing' };
   }
@@ -96,6 +113,10 @@ export class PostgresChallengeStore implements ChallengeStore {
     const now = this.#clock();
     if (this.#sweeping !== undefined || now - this.#lastSweep < this.#sweepIntervalMs) return;
     this.#lastSweep = now;
-    this.#sweeping = this.sweep(now).catch(() => undefined).finally(() => { this.#sweeping = undefined; });
+    this.#sweeping = this.sweep(now)
+      .catch(() => undefined)
+      .finally(() => {
+        this.#sweeping = undefined;
+      });
   }
 }

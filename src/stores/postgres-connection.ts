@@ -21,7 +21,9 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 export function schemaIdentifier(schema: string | undefined): string {
   const name = schema ?? 'public';
   if (!SCHEMA_NAME.test(name)) {
-    throw new Error(`PostgreSQL schema name "${name}" must be letters, digits and _ (not starting with a digit), at most 63 characters`);
+    throw new Error(
+      `PostgreSQL schema name "${name}" must be letters, digits and _ (not starting with a digit), at most 63 characters`,
+    );
   }
   return `"${name}"`;
 }
@@ -64,13 +66,25 @@ export function createPool(url: string, options: PostgresOptions = {}): pg.Pool 
 
 /** SQLSTATE classes and codes that mean the server is gone, restarting, or refusing work for now. */
 const UNAVAILABLE_SQLSTATE = [/^08/, /^53/, /^57P0[1-4]$/, /^57014$/];
-const UNAVAILABLE_SYSCALL = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
-const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|connection terminated|query read timeout|connection error|not queryable|connection timeout|server closed the connection/i;
+const UNAVAILABLE_SYSCALL = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
+const UNAVAILABLE_MESSAGE =
+  /timeout exceeded when trying to connect|connection terminated|query read timeout|connection error|not queryable|connection timeout|server closed the connection/i;
 
 export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNAVAILABLE_SYSCALL.has(code) || UNAVAILABLE_SQLSTATE.some((p) => p.test(code)))) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_SYSCALL.has(code) || UNAVAILABLE_SQLSTATE.some((p) => p.test(code))))
+    return true;
   return UNAVAILABLE_MESSAGE.test(error.message);
 }
 

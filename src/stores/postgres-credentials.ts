@@ -110,56 +110,98 @@ export class PostgresCredentialStore implements CredentialStore {
   }
 
   async create(record: CredentialRecord): Promise<'created' | 'duplicate'> {
-    const result = await guarded('credential create', () => this.#pool.query(this.#sql.insert, [
-      record.clientId, record.credentialId, record.userHandle, record.username, Buffer.from(record.publicKey),
-      record.algorithm, record.signCount, [...record.transports], record.aaguid, record.attestationFormat,
-      record.attestationType, record.attestationTrusted, record.backupEligible, record.backupState,
-      record.userVerified, record.residentKey, record.cloneWarning, record.createdAt, record.lastUsedAt,
-      record.nickname ?? null, record.authenticatorName ?? null, record.displayName ?? null,
-    ]));
+    const result = await guarded('credential create', () =>
+      this.#pool.query(this.#sql.insert, [
+        record.clientId,
+        record.credentialId,
+        record.userHandle,
+        record.username,
+        Buffer.from(record.publicKey),
+        record.algorithm,
+        record.signCount,
+        [...record.transports],
+        record.aaguid,
+        record.attestationFormat,
+        record.attestationType,
+        record.attestationTrusted,
+        record.backupEligible,
+        record.backupState,
+        record.userVerified,
+        record.residentKey,
+        record.cloneWarning,
+        record.createdAt,
+        record.lastUsedAt,
+        record.nickname ?? null,
+        record.authenticatorName ?? null,
+        record.displayName ?? null,
+      ]),
+    );
     // The statement returned only after COMMIT (autocommit): with synchronous_commit on, the row is durable.
     return result.rowCount === 1 ? 'created' : 'duplicate';
   }
 
   async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {
-    const result = await guarded('credential find', () => this.#pool.query<CredentialRow>(this.#sql.find, [clientId, credentialId]));
+    const result = await guarded('credential find', () =>
+      this.#pool.query<CredentialRow>(this.#sql.find, [clientId, credentialId]),
+    );
     const row = result.rows[0];
     return row === undefined ? undefined : fromRow(row);
   }
 
   async listByUser(clientId: string, userHandle: string): Promise<CredentialRecord[]> {
-    const result = await guarded('credential list', () => this.#pool.query<CredentialRow>(this.#sql.listByUser, [clientId, userHandle]));
+    const result = await guarded('credential list', () =>
+      this.#pool.query<CredentialRow>(this.#sql.listByUser, [clientId, userHandle]),
+    );
     return result.rows.map(fromRow);
   }
 
   async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
-    const result = await guarded('credential use', () => this.#pool.query(this.#sql.recordUse, [
-      clientId, credentialId, use.expectedSignCount, use.signCount, use.backupState, use.userVerified,
-      use.cloneWarning, use.usedAt, use.backupEligible,
-    ]));
+    const result = await guarded('credential use', () =>
+      this.#pool.query(this.#sql.recordUse, [
+        clientId,
+        credentialId,
+        use.expectedSignCount,
+        use.signCount,
+        use.backupState,
+        use.userVerified,
+        use.cloneWarning,
+        use.usedAt,
+        use.backupEligible,
+      ]),
+    );
     return result.rowCount === 1;
   }
 
-  async listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]> {
+  async listByApplication(
+    clientId: string,
+    page: { readonly limit: number; readonly after?: string },
+  ): Promise<CredentialRecord[]> {
     const limit = Math.max(0, Math.min(MAX_PAGE, Math.floor(page.limit)));
     if (limit === 0) return [];
     const result = await guarded('credential admin list', () =>
-      this.#pool.query<CredentialRow>(this.#sql.listByApplication, [clientId, page.after ?? null, limit]));
+      this.#pool.query<CredentialRow>(this.#sql.listByApplication, [clientId, page.after ?? null, limit]),
+    );
     return result.rows.map(fromRow);
   }
 
   async delete(clientId: string, credentialId: string): Promise<boolean> {
-    const result = await guarded('credential delete', () => this.#pool.query(this.#sql.delete, [clientId, credentialId]));
+    const result = await guarded('credential delete', () =>
+      this.#pool.query(this.#sql.delete, [clientId, credentialId]),
+    );
     return result.rowCount === 1;
   }
 
   async rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean> {
-    const result = await guarded('credential rename', () => this.#pool.query(this.#sql.rename, [clientId, credentialId, nickname]));
+    const result = await guarded('credential rename', () =>
+      this.#pool.query(this.#sql.rename, [clientId, credentialId, nickname]),
+    );
     return result.rowCount === 1;
   }
 
   async deleteByApplication(clientId: string): Promise<number> {
-    const result = await guarded('credential delete by application', () => this.#pool.query(this.#sql.deleteByApplication, [clientId]));
+    const result = await guarded('credential delete by application', () =>
+      this.#pool.query(this.#sql.deleteByApplication, [clientId]),
+    );
     return result.rowCount ?? 0;
   }
 

@@ -12,7 +12,14 @@ export class PostgresLocalCredentials {
   readonly #pool: pg.Pool;
   readonly #perUser: number;
   readonly #total: number;
-  readonly #sql: { readonly lock: string; readonly expired: string; readonly insert: string; readonly trimUser: string; readonly trimTotal: string; readonly list: string };
+  readonly #sql: {
+    readonly lock: string;
+    readonly expired: string;
+    readonly insert: string;
+    readonly trimUser: string;
+    readonly trimTotal: string;
+    readonly list: string;
+  };
 
   constructor(pool: pg.Pool, schema: string, limits: Partial<LocalCredentialLimits> = {}) {
     this.#pool = pool;
@@ -42,7 +49,13 @@ export class PostgresLocalCredentials {
         try {
           await client.query(sql.lock);
           await client.query(sql.expired, [now, record.clientId, record.credentialId]);
-          await client.query(sql.insert, [record.clientId, record.userHandle, record.credentialId, [...record.transports], record.expiresAt]);
+          await client.query(sql.insert, [
+            record.clientId,
+            record.userHandle,
+            record.credentialId,
+            [...record.transports],
+            record.expiresAt,
+          ]);
           await client.query(sql.trimUser, [record.clientId, record.userHandle, this.#perUser]);
           await client.query(sql.trimTotal, [this.#total]);
           await client.query('COMMIT');
@@ -58,7 +71,18 @@ export class PostgresLocalCredentials {
 
   async list(clientId: string, userHandle: string, now: number): Promise<LocalCredentialRecord[]> {
     const result = await guarded('local credential list', () =>
-      this.#pool.query<{ credential_id: string; transports: string[]; expires_at: string }>(this.#sql.list, [clientId, userHandle, now]));
-    return result.rows.map((row) => ({ clientId, userHandle, credentialId: row.credential_id, transports: row.transports, expiresAt: toNumber(row.expires_at) }));
+      this.#pool.query<{ credential_id: string; transports: string[]; expires_at: string }>(this.#sql.list, [
+        clientId,
+        userHandle,
+        now,
+      ]),
+    );
+    return result.rows.map((row) => ({
+      clientId,
+      userHandle,
+      credentialId: row.credential_id,
+      transports: row.transports,
+      expiresAt: toNumber(row.expires_at),
+    }));
   }
 }

@@ -22,14 +22,22 @@ export class SchemaVersionError extends Error {
 
 /** Reads the applied version with an open client: 0 when the migrations table does not exist. */
 async function appliedVersion(client: pg.ClientBase, schema: string): Promise<number> {
-  const exists = await client.query<{ present: boolean }>(
-    'SELECT to_regclass($1) IS NOT NULL AS present', [`${schema}.schema_migrations`]);
+  const exists = await client.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [
+    `${schema}.schema_migrations`,
+  ]);
   if (!exists.rows[0]?.present) return 0;
-  const result = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${schema}.schema_migrations`);
+  const result = await client.query<{ version: number | null }>(
+    `SELECT max(version) AS version FROM ${schema}.schema_migrations`,
+  );
   return result.rows[0]?.version ?? 0;
 }
 
-async function withClient<T>(url: string, options: PostgresOptions, what: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  url: string,
+  options: PostgresOptions,
+  what: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
   return guarded(what, async () => {
     const client = new pg.Client({
       connectionString: url,
@@ -53,7 +61,10 @@ async function withClient<T>(url: string, options: PostgresOptions, what: string
  * lock so that several instances (or operators) running it at once apply each migration exactly once.
  * Idempotent.
  */
-export async function migratePostgres(url: string, options: PostgresOptions & { readonly toVersion?: number } = {}): Promise<MigrationReport> {
+export async function migratePostgres(
+  url: string,
+  options: PostgresOptions & { readonly toVersion?: number } = {},
+): Promise<MigrationReport> {
   const schema = schemaIdentifier(options.schema);
   const target = options.toVersion ?? POSTGRES_SCHEMA_VERSION;
   if (!Number.isInteger(target) || target < 0 || target > POSTGRES_SCHEMA_VERSION) {
@@ -74,7 +85,10 @@ export async function migratePostgres(url: string, options: PostgresOptions & { 
       const pending = POSTGRES_MIGRATIONS.filter((m) => m.version > from && m.version <= target);
       for (const migration of pending) {
         for (const statement of migration.statements(schema)) await client.query(statement);
-        await client.query(`INSERT INTO ${schema}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+        await client.query(`INSERT INTO ${schema}.schema_migrations (version, name) VALUES ($1, $2)`, [
+          migration.version,
+          migration.name,
+        ]);
       }
       await client.query('COMMIT');
       return { from, to: Math.max(from, target), applied: pending.map(({ version, name }) => ({ version, name })) };
@@ -98,20 +112,27 @@ export async function checkPostgresSchema(pool: pg.Pool, schemaOption: string | 
   });
   if (version === POSTGRES_SCHEMA_VERSION) return;
   if (version > POSTGRES_SCHEMA_VERSION) throw newerSchema(schema, version);
-  throw new SchemaVersionError(version === 0
-    ? `PostgreSQL schema ${schema} is not migrated. Run \`passkey-server migrate --config <file>\` once before starting the service.`
-    : `PostgreSQL schema ${schema} is at version ${version}, this build needs ${POSTGRES_SCHEMA_VERSION}. Run \`passkey-server migrate --config <file>\` before starting the service.`);
+  throw new SchemaVersionError(
+    version === 0
+      ? `PostgreSQL schema ${schema} is not migrated. Run \`passkey-server migrate --config <file>\` once before starting the service.`
+      : `PostgreSQL schema ${schema} is at version ${version}, this build needs ${POSTGRES_SCHEMA_VERSION}. Run \`passkey-server migrate --config <file>\` before starting the service.`,
+  );
 }
 
 function newerSchema(schema: string, version: number): SchemaVersionError {
-  return new SchemaVersionError(`PostgreSQL schema ${schema} is at version ${version}, newer than this build understands (${POSTGRES_SCHEMA_VERSION}). Upgrade the service, or point it at another database.`);
+  return new SchemaVersionError(
+    `PostgreSQL schema ${schema} is at version ${version}, newer than this build understands (${POSTGRES_SCHEMA_VERSION}). Upgrade the service, or point it at another database.`,
+  );
 }
 
 /**
  * A bounded pool on the URL's schema, for a store of any folder (credentials, applications, audit): it
  * refuses a schema that `passkey-server migrate` has not brought to exactly this build's version.
  */
-export async function openMigratedPool(givenUrl: string, givenOptions: PostgresOptions = {}): Promise<{ pool: pg.Pool; schema: string }> {
+export async function openMigratedPool(
+  givenUrl: string,
+  givenOptions: PostgresOptions = {},
+): Promise<{ pool: pg.Pool; schema: string }> {
   const { url, options } = splitSchema(givenUrl, givenOptions);
   const schema = schemaIdentifier(options.schema);
   const pool = createPool(url, options);

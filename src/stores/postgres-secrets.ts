@@ -44,7 +44,11 @@ function facts(secrets: SharedSecrets): Map<string, { value: string; label: stri
  * Records the fingerprints this instance's secrets have where none is recorded yet (first start, a newly
  * rotated-in local-blob key), then throws SecretsMismatchError if any recorded one differs.
  */
-export async function checkSharedSecrets(givenUrl: string, secrets: SharedSecrets, givenOptions: PostgresOptions = {}): Promise<void> {
+export async function checkSharedSecrets(
+  givenUrl: string,
+  secrets: SharedSecrets,
+  givenOptions: PostgresOptions = {},
+): Promise<void> {
   const { url, options } = splitSchema(givenUrl, givenOptions);
   const schema = schemaIdentifier(options.schema);
   const mine = facts(secrets);
@@ -62,9 +66,12 @@ export async function checkSharedSecrets(givenUrl: string, secrets: SharedSecret
       await client.query(
         `INSERT INTO ${schema}.deployment_facts (name, value) SELECT * FROM unnest($1::text[], $2::text[])
          ON CONFLICT (name) DO NOTHING`,
-        [names, names.map((name) => mine.get(name)!.value)]);
+        [names, names.map((name) => mine.get(name)!.value)],
+      );
       const result = await client.query<{ name: string; value: string; recorded_at: Date }>(
-        `SELECT name, value, recorded_at FROM ${schema}.deployment_facts WHERE name = ANY($1::text[])`, [names]);
+        `SELECT name, value, recorded_at FROM ${schema}.deployment_facts WHERE name = ANY($1::text[])`,
+        [names],
+      );
       return result.rows;
     } finally {
       await client.end().catch(() => undefined);
@@ -75,6 +82,7 @@ export async function checkSharedSecrets(givenUrl: string, secrets: SharedSecret
   const what = different.map((row) => `${mine.get(row.name)!.label}, first recorded ${row.recorded_at.toISOString()}`);
   throw new SecretsMismatchError(
     `This instance's secrets differ from those the other instances on PostgreSQL schema ${schema} use: ${what.join('; ')}. ` +
-    'Every instance of one deployment must be given the same secrets (docs/deployment.md). Refusing to start: ' +
-    'with other secrets this instance would derive other user handles and could not open the others\' local blobs.');
+      'Every instance of one deployment must be given the same secrets (docs/deployment.md). Refusing to start: ' +
+      "with other secrets this instance would derive other user handles and could not open the others' local blobs.",
+  );
 }

@@ -17,17 +17,26 @@ export { checkSharedSecrets, SecretsMismatchError, type SharedSecrets } from './
  * Applies the pending numbered migrations (src/stores/migrations/postgres/) to the schema named by
  * `options.schema`, else the URL's `?schema=`, else `public`. What the CLI's `migrate` command runs.
  */
-export async function migratePostgres(url: string, options: PostgresOptions & { readonly toVersion?: number } = {}): Promise<MigrationReport> {
+export async function migratePostgres(
+  url: string,
+  options: PostgresOptions & { readonly toVersion?: number } = {},
+): Promise<MigrationReport> {
   const split = splitSchema(url, options);
   return migrate(split.url, split.options);
 }
 
-export async function openPostgresCredentialStore(url: string, options: PostgresOptions = {}): Promise<CredentialStore> {
+export async function openPostgresCredentialStore(
+  url: string,
+  options: PostgresOptions = {},
+): Promise<CredentialStore> {
   const { pool, schema } = await openMigratedPool(url, options);
   return new PostgresCredentialStore(pool, schema);
 }
 
-export async function openPostgresChallengeStore(url: string, options: PostgresOptions & SweepOptions = {}): Promise<ChallengeStore> {
+export async function openPostgresChallengeStore(
+  url: string,
+  options: PostgresOptions & SweepOptions = {},
+): Promise<ChallengeStore> {
   const { pool, schema } = await openMigratedPool(url, options);
   return new PostgresChallengeStore(pool, schema, options);
 }

@@ -58,24 +58,55 @@ export class RedisLocalCredentials {
   constructor(run: RedisRun, prefix: string, limits: Partial<LocalCredentialLimits> = {}) {
     this.#run = run;
     this.#base = `${prefix}{local}:`;
-    this.#limits = { perUser: limits.perUser ?? LOCAL_CREDENTIAL_LIMITS.perUser, total: limits.total ?? LOCAL_CREDENTIAL_LIMITS.total };
+    this.#limits = {
+      perUser: limits.perUser ?? LOCAL_CREDENTIAL_LIMITS.perUser,
+      total: limits.total ?? LOCAL_CREDENTIAL_LIMITS.total,
+    };
   }
 
   async remember(record: LocalCredentialRecord, now: number): Promise<void> {
-    const keys = [`${this.#base}entries`, `${this.#base}order`, `${this.#base}expiry`, `${this.#base}seq`, this.#userKey(record.clientId, record.userHandle)];
+    const keys = [
+      `${this.#base}entries`,
+      `${this.#base}order`,
+      `${this.#base}expiry`,
+      `${this.#base}seq`,
+      this.#userKey(record.clientId, record.userHandle),
+    ];
     const entry = `${encodeURIComponent(record.clientId)}:${encodeURIComponent(record.credentialId)}`;
-    await this.#run('local credential remember', ['EVAL', REMEMBER_SCRIPT, String(keys.length), ...keys,
-      entry, String(record.expiresAt), JSON.stringify(record.transports), String(now), String(this.#limits.perUser), String(this.#limits.total)]);
+    await this.#run('local credential remember', [
+      'EVAL',
+      REMEMBER_SCRIPT,
+      String(keys.length),
+      ...keys,
+      entry,
+      String(record.expiresAt),
+      JSON.stringify(record.transports),
+      String(now),
+      String(this.#limits.perUser),
+      String(this.#limits.total),
+    ]);
   }
 
   async list(clientId: string, userHandle: string, now: number): Promise<LocalCredentialRecord[]> {
-    const reply = await this.#run('local credential list', ['EVAL', LIST_SCRIPT, '2', `${this.#base}entries`, this.#userKey(clientId, userHandle)]) as string[];
+    const reply = (await this.#run('local credential list', [
+      'EVAL',
+      LIST_SCRIPT,
+      '2',
+      `${this.#base}entries`,
+      this.#userKey(clientId, userHandle),
+    ])) as string[];
     const out: LocalCredentialRecord[] = [];
     for (let i = 0; i + 1 < reply.length; i += 2) {
       const [, expiresAt, transports] = reply[i + 1]!.split('\n') as [string, string, string];
       if (Number(expiresAt) < now) continue;
       const credentialId = decodeURIComponent(reply[i]!.slice(reply[i]!.lastIndexOf(':') + 1));
-      out.push({ clientId, userHandle, credentialId, transports: JSON.parse(transports) as string[], expiresAt: Number(expiresAt) });
+      out.push({
+        clientId,
+        userHandle,
+        credentialId,
+        transports: JSON.parse(transports) as string[],
+        expiresAt: Number(expiresAt),
+      });
     }
     return out;
   }

@@ -7,7 +7,13 @@
 // calls fail at once with StoreUnavailableError (503), and the client reconnects in the background.
 
 import { createClient, ErrorReply } from 'redis';
-import type { CeremonyRecord, ChallengeStore, LocalCredentialLimits, LocalCredentialRecord, TakeResult } from './types.js';
+import type {
+  CeremonyRecord,
+  ChallengeStore,
+  LocalCredentialLimits,
+  LocalCredentialRecord,
+  TakeResult,
+} from './types.js';
 import { RedisLocalCredentials } from './redis-local.js';
 import { StoreUnavailableError } from '../errors.js';
 
@@ -74,7 +80,13 @@ export class RedisChallengeStore implements ChallengeStore {
   async put(record: CeremonyRecord): Promise<void> {
     const ttl = Math.max(1, Math.ceil(record.expiresAt - this.#clock()));
     const [pending] = this.#keys(record.clientId, record.challenge);
-    await this.#run('challenge put', ['SET', pending, `${record.expiresAt}\n${JSON.stringify(record)}`, 'PX', String(ttl)]);
+    await this.#run('challenge put', [
+      'SET',
+      pending,
+      `${record.expiresAt}\n${JSON.stringify(record)}`,
+      'PX',
+      String(ttl),
+    ]);
   }
 
   async take(clientId: string, challenge: string, now: number): Promise<TakeResult> {
@@ -111,7 +123,9 @@ export class RedisChallengeStore implements ChallengeStore {
     if (this.#client.isOpen) {
       let timer: NodeJS.Timeout | undefined;
       const graceful = this.#client.close().catch(() => undefined);
-      const bounded = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.#commandTimeoutMs); });
+      const bounded = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.#commandTimeoutMs);
+      });
       await Promise.race([graceful, bounded]);
       clearTimeout(timer);
     }
@@ -149,7 +163,10 @@ export class RedisChallengeStore implements ChallengeStore {
   async #run(what: string, args: string[]): Promise<unknown> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no reply within ${this.#commandTimeoutMs} ms`)), this.#commandTimeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`no reply within ${this.#commandTimeoutMs} ms`)),
+        this.#commandTimeoutMs,
+      );
     });
     const sent = this.#client.sendCommand(args);
     sent.catch(() => undefined); // may fail after the deadline already answered
@@ -165,7 +182,10 @@ export class RedisChallengeStore implements ChallengeStore {
 }
 
 /** Opens a client and waits (bounded) for the first connection; refuses to start if Redis is unreachable. */
-export async function openRedisChallengeStore(givenUrl: string, givenOptions: RedisOptions = {}): Promise<ChallengeStore> {
+export async function openRedisChallengeStore(
+  givenUrl: string,
+  givenOptions: RedisOptions = {},
+): Promise<ChallengeStore> {
   const { url, options } = splitPrefix(givenUrl, givenOptions);
   const connectTimeout = options.connectTimeoutMs ?? 3000;
   const client: Client = createClient({
@@ -183,7 +203,9 @@ export async function openRedisChallengeStore(givenUrl: string, givenOptions: Re
   // Connection errors are reported here on every failed reconnect; without a listener Node would crash.
   // The latest one explains a failed start.
   let lastError: unknown;
-  client.on('error', (error: unknown) => { lastError = error; });
+  client.on('error', (error: unknown) => {
+    lastError = error;
+  });
   let timer: NodeJS.Timeout | undefined;
   const connecting = client.connect();
   connecting.catch(() => undefined); // a late failure after the timeout below must not go unhandled

@@ -3,7 +3,13 @@
 // IMMEDIATE transaction, so across processes exactly one taker gets it. Durability as in sqlite.ts.
 
 import type Database from 'better-sqlite3';
-import type { CeremonyRecord, ChallengeStore, LocalCredentialLimits, LocalCredentialRecord, TakeResult } from './types.js';
+import type {
+  CeremonyRecord,
+  ChallengeStore,
+  LocalCredentialLimits,
+  LocalCredentialRecord,
+  TakeResult,
+} from './types.js';
 import { guarded, openSqliteDatabase, type SqliteOptions } from './sqlite-open.js';
 import { SqliteLocalCredentials } from './sqlite-local.js';
 
@@ -38,9 +44,15 @@ export class SqliteChallengeStore implements ChallengeStore {
     this.#local = new SqliteLocalCredentials(db, options.localLimits);
     this.#clock = options.clock ?? Date.now;
     this.#sweepEvery = Math.max(1, options.sweepEvery ?? 256);
-    this.#insert = db.prepare('INSERT OR REPLACE INTO challenges (client_id, challenge, record, expires_at) VALUES (?, ?, ?, ?)');
-    this.#takePending = db.prepare('DELETE FROM challenges WHERE client_id = ? AND challenge = ? RETURNING record, expires_at');
-    this.#markUsed = db.prepare('INSERT OR REPLACE INTO used_challenges (client_id, challenge, expires_at) VALUES (?, ?, ?)');
+    this.#insert = db.prepare(
+      'INSERT OR REPLACE INTO challenges (client_id, challenge, record, expires_at) VALUES (?, ?, ?, ?)',
+    );
+    this.#takePending = db.prepare(
+      'DELETE FROM challenges WHERE client_id = ? AND challenge = ? RETURNING record, expires_at',
+    );
+    this.#markUsed = db.prepare(
+      'INSERT OR REPLACE INTO used_challenges (client_id, challenge, expires_at) VALUES (?, ?, ?)',
+    );
     this.#findUsed = db.prepare('SELECT expires_at FROM used_challenges WHERE client_id = ? AND challenge = ?');
     this.#sweepPending = db.prepare('DELETE FROM challenges WHERE expires_at < ?');
     this.#sweepUsed = db.prepare('DELETE FROM used_challenges WHERE expires_at < ?');
@@ -61,7 +73,9 @@ export class SqliteChallengeStore implements ChallengeStore {
   }
 
   async put(record: CeremonyRecord): Promise<void> {
-    guarded('challenge put', () => this.#insert.run(record.clientId, record.challenge, JSON.stringify(record), record.expiresAt));
+    guarded('challenge put', () =>
+      this.#insert.run(record.clientId, record.challenge, JSON.stringify(record), record.expiresAt),
+    );
     this.#putsSinceSweep += 1;
     if (this.#putsSinceSweep >= this.#sweepEvery) this.sweep(this.#clock());
   }
@@ -93,6 +107,9 @@ export class SqliteChallengeStore implements ChallengeStore {
   }
 }
 
-export async function openSqliteChallengeStore(path: string, options: SqliteChallengeOptions = {}): Promise<SqliteChallengeStore> {
+export async function openSqliteChallengeStore(
+  path: string,
+  options: SqliteChallengeOptions = {},
+): Promise<SqliteChallengeStore> {
   return new SqliteChallengeStore(openSqliteDatabase(path, options), options);
 }

@@ -114,5 +114,10 @@ class GroupFailed extends Error {
 export function failure(error: unknown): WriteFailure {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
-  return { ok: false, message, code: typeof code === 'string' ? code : null, unavailable: typeof code === 'string' && SQLITE_UNAVAILABLE.test(code) };
+  return {
+    ok: false,
+    message,
+    code: typeof code === 'string' ? code : null,
+    unavailable: typeof code === 'string' && SQLITE_UNAVAILABLE.test(code),
+  };
 }

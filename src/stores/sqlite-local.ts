@@ -20,7 +20,8 @@ export class SqliteLocalCredentials {
     const perUser = limits.perUser ?? LOCAL_CREDENTIAL_LIMITS.perUser;
     const total = limits.total ?? LOCAL_CREDENTIAL_LIMITS.total;
     const expired = db.prepare('DELETE FROM local_credentials WHERE expires_at < ?');
-    const insert = db.prepare(`INSERT OR REPLACE INTO local_credentials (client_id, user_handle, credential_id, transports, expires_at)
+    const insert =
+      db.prepare(`INSERT OR REPLACE INTO local_credentials (client_id, user_handle, credential_id, transports, expires_at)
       VALUES (?, ?, ?, ?, ?)`);
     const trimUser = db.prepare(`DELETE FROM local_credentials WHERE client_id = ? AND user_handle = ? AND seq NOT IN
       (SELECT seq FROM local_credentials WHERE client_id = ? AND user_handle = ? ORDER BY seq DESC LIMIT ?)`);
@@ -28,7 +29,13 @@ export class SqliteLocalCredentials {
       (SELECT seq FROM local_credentials ORDER BY seq LIMIT max(0, (SELECT count(*) FROM local_credentials) - ?))`);
     const remember = db.transaction((record: LocalCredentialRecord, now: number) => {
       expired.run(now);
-      insert.run(record.clientId, record.userHandle, record.credentialId, JSON.stringify(record.transports), record.expiresAt);
+      insert.run(
+        record.clientId,
+        record.userHandle,
+        record.credentialId,
+        JSON.stringify(record.transports),
+        record.expiresAt,
+      );
       trimUser.run(record.clientId, record.userHandle, record.clientId, record.userHandle, perUser);
       trimTotal.run(total);
     });
@@ -44,7 +51,11 @@ export class SqliteLocalCredentials {
   list(clientId: string, userHandle: string, now: number): LocalCredentialRecord[] {
     const rows = guarded('local credential list', () => this.#list.all(clientId, userHandle, now)) as LocalRow[];
     return rows.map((row) => ({
-      clientId, userHandle, credentialId: row.credential_id, transports: JSON.parse(row.transports) as string[], expiresAt: row.expires_at,
+      clientId,
+      userHandle,
+      credentialId: row.credential_id,
+      transports: JSON.parse(row.transports) as string[],
+      expiresAt: row.expires_at,
     }));
   }
 }

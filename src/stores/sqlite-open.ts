@@ -39,7 +39,9 @@ export function guarded<T>(what: string, work: () => T): T {
     const code = (error as { code?: unknown }).code;
     const closed = error instanceof TypeError && /database connection is not open/.test(error.message);
     if (closed || (typeof code === 'string' && SQLITE_UNAVAILABLE.test(code))) {
-      throw new StoreUnavailableError(`SQLite unavailable during ${what}: ${(error as Error).message}`, { cause: error });
+      throw new StoreUnavailableError(`SQLite unavailable during ${what}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     throw error;
   }
@@ -53,7 +55,8 @@ export function openSqliteDatabase(path: string, options: SqliteOptions = {}): D
     guarded(`open of ${path}`, () => {
       db.pragma(`busy_timeout = ${Math.floor(options.busyTimeoutMs ?? 5000)}`);
       const mode = db.pragma('journal_mode = WAL', { simple: true });
-      if (path !== ':memory:' && mode !== 'wal') throw new Error(`SQLite at ${path} refused WAL mode (got ${String(mode)})`);
+      if (path !== ':memory:' && mode !== 'wal')
+        throw new Error(`SQLite at ${path} refused WAL mode (got ${String(mode)})`);
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
       applyMigrations(db);
@@ -90,7 +93,8 @@ function applyMigrations(db: Db): void {
     const from = row.version ?? 0;
     if (from > SQLITE_SCHEMA_VERSION) {
       throw new SqliteSchemaVersionError(
-        `the SQLite database is at schema version ${from}, newer than this build's ${SQLITE_SCHEMA_VERSION}; run a newer passkey-server (or restore a backup)`);
+        `the SQLite database is at schema version ${from}, newer than this build's ${SQLITE_SCHEMA_VERSION}; run a newer passkey-server (or restore a backup)`,
+      );
     }
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
     const applied: { version: number; name: string }[] = [];

@@ -61,7 +61,10 @@ function handle(request: WriterRequest): void {
 function bindable(params: SqliteWriteParams): SqliteWriteParams {
   const out: Record<string, SqliteWriteParams[string]> = {};
   for (const [key, value] of Object.entries(params)) {
-    out[key] = value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value;
+    out[key] =
+      value instanceof Uint8Array && !Buffer.isBuffer(value)
+        ? Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+        : value;
   }
   return out;
 }

@@ -20,13 +20,24 @@ import { GroupCommit, type WriteOutcome } from './sqlite-group-commit.js';
 import { StoreUnavailableError } from '../errors.js';
 import type { SqliteWriteName, SqliteWriteParams } from './sqlite-writes.js';
 import {
-  SqliteWriteError, type SqliteWriter, type SqliteWriterMode, type SqliteWriterOptions, type SqliteWriterStats, type WriterMessage,
-  type WriterReply, type WriterRequest, type WriterThreadData,
+  SqliteWriteError,
+  type SqliteWriter,
+  type SqliteWriterMode,
+  type SqliteWriterOptions,
+  type SqliteWriterStats,
+  type WriterMessage,
+  type WriterReply,
+  type WriterRequest,
+  type WriterThreadData,
 } from './sqlite-writer-types.js';
 
 export type { WriteFailure } from './sqlite-group-commit.js';
 export {
-  SqliteWriteError, type SqliteWriter, type SqliteWriterMode, type SqliteWriterOptions, type SqliteWriterStats,
+  SqliteWriteError,
+  type SqliteWriter,
+  type SqliteWriterMode,
+  type SqliteWriterOptions,
+  type SqliteWriterStats,
 } from './sqlite-writer-types.js';
 
 /**
@@ -36,15 +47,21 @@ export {
  * CPU per write of `inline` and a higher p99. `cores` is os.availableParallelism() (it follows the CPU
  * affinity mask, not a cgroup CPU quota).
  */
-export function resolveWriterMode(setting: SqliteWriterMode | 'auto', cores: number = availableParallelism()): SqliteWriterMode {
+export function resolveWriterMode(
+  setting: SqliteWriterMode | 'auto',
+  cores: number = availableParallelism(),
+): SqliteWriterMode {
   if (setting !== 'auto') return setting;
   return cores >= 2 ? 'thread' : 'inline';
 }
 
-
 /** Opens the writer for the database file at `path` (creating and migrating it like any store). */
 export async function openSqliteWriter(path: string, options: SqliteWriterOptions = {}): Promise<SqliteWriter> {
-  const data: WriterThreadData = { path, busyTimeoutMs: options.busyTimeoutMs ?? 5000, maxGroup: Math.max(1, options.maxGroup ?? 512) };
+  const data: WriterThreadData = {
+    path,
+    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    maxGroup: Math.max(1, options.maxGroup ?? 512),
+  };
   if (options.mode === 'inline') return new InlineWriter(data);
   return ThreadWriter.open(data, options.startTimeoutMs ?? 15_000);
 }
@@ -69,7 +86,12 @@ class GroupCounter {
 
 function settle(outcome: WriteOutcome, resolve: (changes: number) => void, reject: (error: Error) => void): void {
   if (outcome.ok) resolve(outcome.changes);
-  else reject(outcome.unavailable ? new StoreUnavailableError(`SQLite unavailable during write: ${outcome.message}`) : new SqliteWriteError(outcome.message, outcome.code));
+  else
+    reject(
+      outcome.unavailable
+        ? new StoreUnavailableError(`SQLite unavailable during write: ${outcome.message}`)
+        : new SqliteWriteError(outcome.message, outcome.code),
+    );
 }
 
 /** Group commit on the event loop, on a connection of its own. */
@@ -163,7 +185,8 @@ class ThreadWriter implements SqliteWriter {
   async close(): Promise<void> {
     if (this.#closed) return;
     const worker = this.#worker;
-    const closing = worker === undefined ? Promise.resolve(0) : this.#send((id) => ({ kind: 'close', id })).catch(() => 0);
+    const closing =
+      worker === undefined ? Promise.resolve(0) : this.#send((id) => ({ kind: 'close', id })).catch(() => 0);
     this.#closed = true;
     if (worker === undefined) return;
     await withTimeout(closing, this.#startTimeoutMs).catch(() => undefined);
@@ -198,7 +221,9 @@ class ThreadWriter implements SqliteWriter {
       }, reject);
       worker.ref(); // until it is open: nothing else may be keeping the process alive
       const timer = setTimeout(() => {
-        reject(new StoreUnavailableError(`SQLite writer did not open ${this.#data.path} within ${this.#startTimeoutMs} ms`));
+        reject(
+          new StoreUnavailableError(`SQLite writer did not open ${this.#data.path} within ${this.#startTimeoutMs} ms`),
+        );
         void worker.terminate();
       }, this.#startTimeoutMs);
       timer.unref();
@@ -237,7 +262,9 @@ class ThreadWriter implements SqliteWriter {
     worker.on('exit', () => {
       if (this.#worker === worker) this.#worker = undefined;
       const reason = lastError?.message ?? 'the writer thread stopped';
-      const error = new StoreUnavailableError(`SQLite writer for ${this.#data.path} stopped: ${reason}`, { cause: lastError });
+      const error = new StoreUnavailableError(`SQLite writer for ${this.#data.path} stopped: ${reason}`, {
+        cause: lastError,
+      });
       failed?.(error);
       for (const waiting of this.#waiting.values()) waiting.reject(error);
       this.#waiting.clear();

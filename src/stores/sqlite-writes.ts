@@ -7,7 +7,9 @@ export const CREDENTIAL_COLUMNS = `client_id, credential_id, user_handle, userna
   aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
   user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name, display_name`;
 
-const credentialPlaceholders = CREDENTIAL_COLUMNS.split(',').map((c) => `@${c.trim()}`).join(', ');
+const credentialPlaceholders = CREDENTIAL_COLUMNS.split(',')
+  .map((c) => `@${c.trim()}`)
+  .join(', ');
 
 export const SQLITE_WRITES = {
   /** A new credential; `changes` 0 means (client_id, credential_id) already existed. */

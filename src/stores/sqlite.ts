@@ -19,7 +19,9 @@ import type { SqliteWriter } from './sqlite-writer.js';
 type Db = Database.Database;
 
 export {
-  openSqliteChallengeStore, SqliteChallengeStore, type SqliteChallengeOptions,
+  openSqliteChallengeStore,
+  SqliteChallengeStore,
+  type SqliteChallengeOptions,
 } from './sqlite-challenges.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -81,18 +83,54 @@ function toRow(record: CredentialRecord): CredentialRow {
 
 /** A row as the reads return it: values in CREDENTIAL_COLUMNS order (raw mode skips one object per row). */
 type CredentialValues = [
-  clientId: string, credentialId: string, userHandle: string, username: string, publicKey: Buffer, algorithm: number,
-  signCount: number, transports: string, aaguid: string, attestationFormat: string, attestationType: string,
-  attestationTrusted: number, backupEligible: number, backupState: number, userVerified: number,
-  residentKey: number | null, cloneWarning: number, createdAt: number, lastUsedAt: number | null,
-  nickname: string | null, authenticatorName: string | null, displayName: string | null,
+  clientId: string,
+  credentialId: string,
+  userHandle: string,
+  username: string,
+  publicKey: Buffer,
+  algorithm: number,
+  signCount: number,
+  transports: string,
+  aaguid: string,
+  attestationFormat: string,
+  attestationType: string,
+  attestationTrusted: number,
+  backupEligible: number,
+  backupState: number,
+  userVerified: number,
+  residentKey: number | null,
+  cloneWarning: number,
+  createdAt: number,
+  lastUsedAt: number | null,
+  nickname: string | null,
+  authenticatorName: string | null,
+  displayName: string | null,
 ];
 
 function fromRow(row: CredentialValues): CredentialRecord {
   const [
-    clientId, credentialId, userHandle, username, publicKey, algorithm, signCount, transports, aaguid, attestationFormat,
-    attestationType, attestationTrusted, backupEligible, backupState, userVerified, residentKey, cloneWarning, createdAt,
-    lastUsedAt, nickname, authenticatorName, displayName,
+    clientId,
+    credentialId,
+    userHandle,
+    username,
+    publicKey,
+    algorithm,
+    signCount,
+    transports,
+    aaguid,
+    attestationFormat,
+    attestationType,
+    attestationTrusted,
+    backupEligible,
+    backupState,
+    userVerified,
+    residentKey,
+    cloneWarning,
+    createdAt,
+    lastUsedAt,
+    nickname,
+    authenticatorName,
+    displayName,
   ] = row;
   const record: { -readonly [K in keyof CredentialRecord]: CredentialRecord[K] } = {
     clientId,
@@ -152,11 +190,19 @@ export class SqliteCredentialStore implements CredentialStore {
     this.#db = db;
     this.#writer = options.writer;
     this.#insert = db.prepare(SQLITE_WRITES['credential.insert']);
-    this.#find = db.prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`).raw();
-    this.#listByUser = db.prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND user_handle = ? ORDER BY created_at, credential_id`).raw();
+    this.#find = db
+      .prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`)
+      .raw();
+    this.#listByUser = db
+      .prepare(
+        `SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND user_handle = ? ORDER BY created_at, credential_id`,
+      )
+      .raw();
     this.#recordUse = db.prepare(SQLITE_WRITES['credential.use']);
-    this.#listByApplication = db.prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials
-      WHERE client_id = @clientId AND (@after IS NULL OR credential_id > @after) ORDER BY credential_id LIMIT @limit`).raw();
+    this.#listByApplication = db
+      .prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials
+      WHERE client_id = @clientId AND (@after IS NULL OR credential_id > @after) ORDER BY credential_id LIMIT @limit`)
+      .raw();
     this.#delete = db.prepare('DELETE FROM credentials WHERE client_id = ? AND credential_id = ?');
     this.#rename = db.prepare('UPDATE credentials SET nickname = ? WHERE client_id = ? AND credential_id = ?');
     this.#deleteByApplication = db.prepare('DELETE FROM credentials WHERE client_id = ?');
@@ -173,7 +219,9 @@ export class SqliteCredentialStore implements CredentialStore {
   }
 
   async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {
-    const row = guarded('credential find', () => this.#find.get(clientId, credentialId)) as CredentialValues | undefined;
+    const row = guarded('credential find', () => this.#find.get(clientId, credentialId)) as
+      | CredentialValues
+      | undefined;
     return row === undefined ? undefined : fromRow(row);
   }
 
@@ -184,8 +232,15 @@ export class SqliteCredentialStore implements CredentialStore {
 
   async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
     const params = {
-      clientId, credentialId, expectedSignCount: use.expectedSignCount, signCount: use.signCount,
-      backupEligible: bit(use.backupEligible), backupState: bit(use.backupState), userVerified: bit(use.userVerified), cloneWarning: bit(use.cloneWarning), usedAt: use.usedAt,
+      clientId,
+      credentialId,
+      expectedSignCount: use.expectedSignCount,
+      signCount: use.signCount,
+      backupEligible: bit(use.backupEligible),
+      backupState: bit(use.backupState),
+      userVerified: bit(use.userVerified),
+      cloneWarning: bit(use.cloneWarning),
+      usedAt: use.usedAt,
     };
     const changes = this.#writer
       ? await this.#writer.run('credential.use', params)
@@ -193,10 +248,15 @@ export class SqliteCredentialStore implements CredentialStore {
     return changes === 1;
   }
 
-  async listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]> {
+  async listByApplication(
+    clientId: string,
+    page: { readonly limit: number; readonly after?: string },
+  ): Promise<CredentialRecord[]> {
     const limit = Math.max(0, Math.min(MAX_ADMIN_PAGE, Math.floor(page.limit)));
     if (limit === 0) return [];
-    const rows = guarded('credential admin list', () => this.#listByApplication.all({ clientId, after: page.after ?? null, limit })) as CredentialValues[];
+    const rows = guarded('credential admin list', () =>
+      this.#listByApplication.all({ clientId, after: page.after ?? null, limit }),
+    ) as CredentialValues[];
     return rows.map(fromRow);
   }
 
@@ -222,6 +282,9 @@ export class SqliteCredentialStore implements CredentialStore {
   }
 }
 
-export async function openSqliteCredentialStore(path: string, options: SqliteOptions & SqliteCredentialStoreOptions = {}): Promise<SqliteCredentialStore> {
+export async function openSqliteCredentialStore(
+  path: string,
+  options: SqliteOptions & SqliteCredentialStoreOptions = {},
+): Promise<SqliteCredentialStore> {
   return new SqliteCredentialStore(openSqliteDatabase(path, options), options);
 }

@@ -149,7 +149,10 @@ export interface CredentialStore {
 
   // --- Administration (the admin API and CLI) ---
   /** Credentials of an application ordered by credentialId, the first `limit` after `after` (exclusive). */
-  listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]>;
+  listByApplication(
+    clientId: string,
+    page: { readonly limit: number; readonly after?: string },
+  ): Promise<CredentialRecord[]>;
   /** Removes one credential; false if there was none. */
   delete(clientId: string, credentialId: string): Promise<boolean>;
   /** Sets (or with null clears) the nickname; false if there is no such credential. */

@@ -2,7 +2,6 @@
 // (stderr by default, so stdout stays for what a command prints). Fields whose name suggests a secret are
 // replaced, and bytes are never written, so a careless call cannot leak a key into the log.
 
-
 export interface Logger {
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
@@ -44,7 +43,13 @@ export function createLogger(options: CreateLoggerOptions = {}): LevelledLogger 
   const base = options.base ?? {};
   const emit = (at: Exclude<LogLevel, 'silent'>, fields: Record<string, unknown>, message: string): void => {
     if (RANK[at] < RANK[level]) return;
-    const entry = { time: new Date(clock()).toISOString(), level: at, msg: message, ...scrub(base, 0), ...scrub(fields, 0) };
+    const entry = {
+      time: new Date(clock()).toISOString(),
+      level: at,
+      msg: message,
+      ...scrub(base, 0),
+      ...scrub(fields, 0),
+    };
     try {
       sink.write(`${JSON.stringify(entry)}\n`);
     } catch {

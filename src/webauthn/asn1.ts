@@ -107,7 +107,7 @@ export function readDer(buf: Buffer, options: ReadOptions = {}): Asn1Node {
 export function children(node: Asn1Node, options: ReadOptions = {}): Asn1Node[] {
   if (!node.constructed) throw new Asn1Error('expected a constructed value');
   const out: Asn1Node[] = [];
-  for (let pos = 0; pos < node.value.length;) {
+  for (let pos = 0; pos < node.value.length; ) {
     const { node: child, next } = readNode(node.value, pos, options);
     out.push(child);
     pos = next;
@@ -166,7 +166,10 @@ export function decodeInteger(node: Asn1Node | undefined, tag: number = TAG.INTE
 
 export function decodeIntegerContent(value: Buffer): bigint {
   if (value.length === 0) throw new Asn1Error('empty INTEGER');
-  if (value.length > 1 && ((value[0] === 0x00 && (value[1]! & 0x80) === 0) || (value[0] === 0xff && (value[1]! & 0x80) !== 0))) {
+  if (
+    value.length > 1 &&
+    ((value[0] === 0x00 && (value[1]! & 0x80) === 0) || (value[0] === 0xff && (value[1]! & 0x80) !== 0))
+  ) {
     throw new Asn1Error('non-minimal INTEGER');
   }
   let n = 0n;
@@ -178,7 +181,8 @@ export function decodeIntegerContent(value: Buffer): bigint {
 /** An INTEGER that must fit a safe JavaScript number. */
 export function decodeSmallInteger(node: Asn1Node | undefined, tag: number = TAG.INTEGER): number {
   const n = decodeInteger(node, tag);
-  if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER)) throw new Asn1Error('INTEGER too large');
+  if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))
+    throw new Asn1Error('INTEGER too large');
   return Number(n);
 }
 
@@ -198,15 +202,23 @@ export function decodeOctetString(node: Asn1Node | undefined): Buffer {
 export function decodeBitString(node: Asn1Node | undefined): { bytes: Buffer; unusedBits: number } {
   const value = expectUniversal(node, TAG.BIT_STRING, 'BIT STRING').value;
   const unusedBits = value[0];
-  if (unusedBits === undefined || unusedBits > 7 || (value.length === 1 && unusedBits !== 0)) throw new Asn1Error('bad BIT STRING');
+  if (unusedBits === undefined || unusedBits > 7 || (value.length === 1 && unusedBits !== 0))
+    throw new Asn1Error('bad BIT STRING');
   return { bytes: value.subarray(1), unusedBits };
 }
 
-const STRING_TAGS = new Set<number>([TAG.UTF8_STRING, TAG.PRINTABLE_STRING, TAG.IA5_STRING, TAG.T61_STRING, TAG.BMP_STRING]);
+const STRING_TAGS = new Set<number>([
+  TAG.UTF8_STRING,
+  TAG.PRINTABLE_STRING,
+  TAG.IA5_STRING,
+  TAG.T61_STRING,
+  TAG.BMP_STRING,
+]);
 
 /** Text of a directory string (UTF8String, PrintableString, IA5String, TeletexString, BMPString). */
 export function decodeString(node: Asn1Node | undefined): string {
-  if (!node || node.tagClass !== 'universal' || !STRING_TAGS.has(node.tagNumber) || node.constructed) throw new Asn1Error('expected a string');
+  if (!node || node.tagClass !== 'universal' || !STRING_TAGS.has(node.tagNumber) || node.constructed)
+    throw new Asn1Error('expected a string');
   if (node.tagNumber === TAG.BMP_STRING) return Buffer.from(node.value).swap16().toString('utf16le');
   if (node.tagNumber === TAG.UTF8_STRING) return node.value.toString('utf8');
   return node.value.toString('latin1');

@@ -8,7 +8,10 @@ import { checkAuthenticatorData, checkClientData } from './ceremony-checks.js';
 import { verifySignature } from './cose.js';
 import type { AuthenticationExpectation, ParsedAuthentication, VerifiedAuthentication } from './types.js';
 
-export function verifyAuthentication(parsed: ParsedAuthentication, expected: AuthenticationExpectation): VerifiedAuthentication {
+export function verifyAuthentication(
+  parsed: ParsedAuthentication,
+  expected: AuthenticationExpectation,
+): VerifiedAuthentication {
   const C = parsed.clientData;
   const authData = parsed.authenticatorData;
   const stored = expected.credential;
@@ -36,15 +39,21 @@ export function verifyAuthentication(parsed: ParsedAuthentication, expected: Aut
 
   // Step 21 (§7.2): sig must verify over authenticatorData ‖ hash with the stored public key.
   const signed = Buffer.concat([authData.raw, C.hash]);
-  check(verifySignature(stored.algorithm, stored.publicKey, signed, parsed.signature), 'ASSERTION_SIGNATURE_VERIFICATION_FAIL');
+  check(
+    verifySignature(stored.algorithm, stored.publicKey, signed, parsed.signature),
+    'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+  );
 
   // Step 22 (§7.2): if either counter is non-zero, the received one must be greater than the stored one;
   // otherwise the authenticator may be cloned: fail (strict) or accept with a clone warning (warn).
   // Both zero is normal: synced passkeys do not count.
   let cloneWarning = false;
   if ((authData.signCount !== 0 || stored.signCount !== 0) && authData.signCount <= stored.signCount) {
-    check(expected.counterPolicy === 'warn', 'SIGNATURE_COUNTER_NOT_INCREASED',
-      `received counter ${authData.signCount}, stored ${stored.signCount}`);
+    check(
+      expected.counterPolicy === 'warn',
+      'SIGNATURE_COUNTER_NOT_INCREASED',
+      `received counter ${authData.signCount}, stored ${stored.signCount}`,
+    );
     cloneWarning = true;
   }
 

@@ -35,12 +35,16 @@ export function parseFlags(byte: number): AuthenticatorFlags {
 /** Checks a credential id length (§7.1 step 25): 1 to 1023 bytes. */
 export function checkCredentialIdLength(length: number): void {
   if (length < 1 || length > MAX_CREDENTIAL_ID_LENGTH) {
-    throw new FidoError('INVALID_CREDENTIAL_ID_LENGTH', `credential id is ${length} bytes; it must be 1 to ${MAX_CREDENTIAL_ID_LENGTH}`);
+    throw new FidoError(
+      'INVALID_CREDENTIAL_ID_LENGTH',
+      `credential id is ${length} bytes; it must be 1 to ${MAX_CREDENTIAL_ID_LENGTH}`,
+    );
   }
 }
 
 function parseAttestedCredentialData(raw: Buffer, start: number): { data: AttestedCredentialData; end: number } {
-  if (raw.length < start + AAGUID_LENGTH + 2) throw invalid('attested credential data is truncated (AAGUID and credential id length)');
+  if (raw.length < start + AAGUID_LENGTH + 2)
+    throw invalid('attested credential data is truncated (AAGUID and credential id length)');
   const aaguid = Buffer.from(raw.subarray(start, start + AAGUID_LENGTH));
   const idLength = raw.readUInt16BE(start + AAGUID_LENGTH);
   checkCredentialIdLength(idLength);
@@ -53,10 +57,15 @@ function parseAttestedCredentialData(raw: Buffer, start: number): { data: Attest
   try {
     decoded = decodeCborPrefix(raw, keyStart, COSE_KEY_CBOR_LIMITS);
   } catch (err) {
-    if (err instanceof CborError) throw new FidoError('USER_PUBLIC_KEY_INVALID_KEY_SPEC', `credential public key is not valid CBOR: ${err.message}`);
+    if (err instanceof CborError)
+      throw new FidoError(
+        'USER_PUBLIC_KEY_INVALID_KEY_SPEC',
+        `credential public key is not valid CBOR: ${err.message}`,
+      );
     throw err;
   }
-  if (!(decoded.value instanceof Map)) throw new FidoError('USER_PUBLIC_KEY_INVALID_KEY_SPEC', 'credential public key must be a CBOR map');
+  if (!(decoded.value instanceof Map))
+    throw new FidoError('USER_PUBLIC_KEY_INVALID_KEY_SPEC', 'credential public key must be a CBOR map');
   const publicKey = importCoseKeyMap(decoded.value, Buffer.from(raw.subarray(keyStart, decoded.end)));
   return { data: { aaguid, credentialId, publicKey }, end: decoded.end };
 }
@@ -67,10 +76,12 @@ function parseExtensions(raw: Buffer, start: number): { extensions: Map<CborValu
   try {
     decoded = decodeCborPrefix(raw, start);
   } catch (err) {
-    if (err instanceof CborError) throw new FidoError('INVALID_EXTENSION_DATA', `extension data is not valid CBOR: ${err.message}`);
+    if (err instanceof CborError)
+      throw new FidoError('INVALID_EXTENSION_DATA', `extension data is not valid CBOR: ${err.message}`);
     throw err;
   }
-  if (!(decoded.value instanceof Map)) throw new FidoError('INVALID_EXTENSION_DATA', 'extension data must be a CBOR map');
+  if (!(decoded.value instanceof Map))
+    throw new FidoError('INVALID_EXTENSION_DATA', 'extension data must be a CBOR map');
   return { extensions: decoded.value, end: decoded.end };
 }
 
@@ -81,7 +92,8 @@ function parseExtensions(raw: Buffer, start: number): { extensions: Map<CborValu
  */
 export function parseAuthenticatorData(bytes: Uint8Array): AuthenticatorData {
   const raw = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (raw.length < HEADER_LENGTH) throw invalid(`authenticator data is ${raw.length} bytes; at least ${HEADER_LENGTH} are required`);
+  if (raw.length < HEADER_LENGTH)
+    throw invalid(`authenticator data is ${raw.length} bytes; at least ${HEADER_LENGTH} are required`);
   const rpIdHash = Buffer.from(raw.subarray(0, 32));
   const flags = parseFlags(raw[32]!);
   const signCount = raw.readUInt32BE(33);
@@ -89,7 +101,8 @@ export function parseAuthenticatorData(bytes: Uint8Array): AuthenticatorData {
 
   let attestedCredentialData: AttestedCredentialData | undefined;
   if (flags.at) {
-    if (pos === raw.length) throw new FidoError('CREDENTIAL_NOT_INCLUDED', 'AT flag set but no attested credential data follows');
+    if (pos === raw.length)
+      throw new FidoError('CREDENTIAL_NOT_INCLUDED', 'AT flag set but no attested credential data follows');
     const parsed = parseAttestedCredentialData(raw, pos);
     attestedCredentialData = parsed.data;
     pos = parsed.end;

@@ -11,7 +11,10 @@ export class CborError extends Error {
 
 /** A tagged value (major type 6); the tag number and the item it wraps. */
 export class CborTag {
-  constructor(readonly tag: number, readonly value: CborValue) {}
+  constructor(
+    readonly tag: number,
+    readonly value: CborValue,
+  ) {}
 }
 
 export interface CborLimits {
@@ -34,7 +37,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 class Reader {
   pos: number;
   items = 0;
-  constructor(readonly bytes: Buffer, offset: number, readonly limits: CborLimits) {
+  constructor(
+    readonly bytes: Buffer,
+    offset: number,
+    readonly limits: CborLimits,
+  ) {
     this.pos = offset;
   }
 
@@ -150,12 +157,19 @@ class Reader {
   }
 
   simple(info: number): CborValue {
-    if (info >= 25 && info <= 27 && this.limits.refuseFloats) throw new CborError(`floating-point number at offset ${this.pos - 1}, where only integers, text and bytes may be`);
+    if (info >= 25 && info <= 27 && this.limits.refuseFloats)
+      throw new CborError(
+        `floating-point number at offset ${this.pos - 1}, where only integers, text and bytes may be`,
+      );
     switch (info) {
-      case 20: return false;
-      case 21: return true;
-      case 22: return null;
-      case 23: return undefined;
+      case 20:
+        return false;
+      case 21:
+        return true;
+      case 22:
+        return null;
+      case 23:
+        return undefined;
       case 25: {
         this.need(2);
         const v = halfToNumber(this.bytes.readUInt16BE(this.pos));

@@ -17,7 +17,11 @@ export function isParsableOrigin(origin: string): boolean {
 }
 
 /** C.type, C.challenge, C.origin, token binding and cross-origin use, in the order both ceremonies check them. */
-export function checkClientData(C: CollectedClientData, expected: ClientDataExpectation, type: 'webauthn.create' | 'webauthn.get'): void {
+export function checkClientData(
+  C: CollectedClientData,
+  expected: ClientDataExpectation,
+  type: 'webauthn.create' | 'webauthn.get',
+): void {
   // §7.1 step 7 / §7.2 step 10: C.type names this ceremony.
   check(C.type === type, 'INVALID_OPERATION_TYPE', `expected "${type}", got "${C.type.slice(0, 32)}"`);
 
@@ -30,18 +34,29 @@ export function checkClientData(C: CollectedClientData, expected: ClientDataExpe
 
   // Token binding (Level 2 §7.1 step 10 / §7.2 step 14; reserved in Level 3): this service never sees a
   // bound TLS connection, so a `present` status cannot match it. Every other status means "not used".
-  check(C.tokenBinding?.status !== 'present', 'TOKEN_BINDING_INFO_NOT_MATCHED', 'tokenBinding.status is "present", but this service supports no token binding');
+  check(
+    C.tokenBinding?.status !== 'present',
+    'TOKEN_BINDING_INFO_NOT_MATCHED',
+    'tokenBinding.status is "present", but this service supports no token binding',
+  );
 
   // §7.1 step 10 / §7.2 step 13: a cross-origin ceremony (crossOrigin true, or a topOrigin) only where the
   // application allows it, and only embedded in a top-level page it expects. A cross-origin ceremony
   // without topOrigin (a Level 2 client) cannot show where it was embedded, so it fails as well.
   const crossOrigin = C.crossOrigin || C.topOrigin !== undefined;
   if (!crossOrigin) return;
-  check(expected.allowCrossOrigin, 'CROSS_ORIGIN_NOT_ALLOWED',
-    `the ${type === 'webauthn.create' ? 'credential was created' : 'assertion was made'} in a cross-origin frame`);
-  check(C.topOrigin !== undefined && (expected.topOrigins ?? []).includes(C.topOrigin), 'TOP_ORIGIN_NOT_MATCHED',
-    C.topOrigin === undefined ? 'clientDataJSON.crossOrigin is true but it names no topOrigin'
-      : `topOrigin ${C.topOrigin.slice(0, 200)} is not one of the application's topOrigins`);
+  check(
+    expected.allowCrossOrigin,
+    'CROSS_ORIGIN_NOT_ALLOWED',
+    `the ${type === 'webauthn.create' ? 'credential was created' : 'assertion was made'} in a cross-origin frame`,
+  );
+  check(
+    C.topOrigin !== undefined && (expected.topOrigins ?? []).includes(C.topOrigin),
+    'TOP_ORIGIN_NOT_MATCHED',
+    C.topOrigin === undefined
+      ? 'clientDataJSON.crossOrigin is true but it names no topOrigin'
+      : `topOrigin ${C.topOrigin.slice(0, 200)} is not one of the application's topOrigins`,
+  );
 }
 
 /** rpIdHash, then the UP, UV and BS/BE flags, in the order both ceremonies check them. */

@@ -6,7 +6,17 @@
 
 import type { X509Certificate } from 'node:crypto';
 import { FidoError } from '../errors.js';
-import { Asn1Error, children, decodeBitString, decodeBoolean, decodeSmallInteger, isUniversal, readDer, readNode, TAG } from './asn1.js';
+import {
+  Asn1Error,
+  children,
+  decodeBitString,
+  decodeBoolean,
+  decodeSmallInteger,
+  isUniversal,
+  readDer,
+  readNode,
+  TAG,
+} from './asn1.js';
 import { findExtension } from './x509.js';
 
 /** More certificates than this in one path is hostile input, not a real attestation. */
@@ -23,7 +33,8 @@ export function checkValidity(cert: X509Certificate, now: Date, label: string): 
   const t = now.getTime();
   const from = validityDate(cert.validFrom, label, 'notBefore');
   const to = validityDate(cert.validTo, label, 'notAfter');
-  if (t < from) throw new FidoError('CERTIFICATE_NOT_YET_VALID', `${label} is valid from ${new Date(from).toISOString()}`);
+  if (t < from)
+    throw new FidoError('CERTIFICATE_NOT_YET_VALID', `${label} is valid from ${new Date(from).toISOString()}`);
   if (t > to) throw new FidoError('CERTIFICATE_EXPIRED', `${label} expired ${new Date(to).toISOString()}`);
 }
 
@@ -61,7 +72,11 @@ function caConstraints(cert: X509Certificate): CaConstraints {
     }
     return { ca, pathLength, mayCertify };
   } catch (err) {
-    if (err instanceof Asn1Error) throw new FidoError('CERTIFICATE_UNREADABLE', `the extensions of ${cert.subject.replace(/\n/g, ', ')} are malformed`);
+    if (err instanceof Asn1Error)
+      throw new FidoError(
+        'CERTIFICATE_UNREADABLE',
+        `the extensions of ${cert.subject.replace(/\n/g, ', ')} are malformed`,
+      );
     throw err;
   }
 }
@@ -98,9 +113,13 @@ function isSelfIssued(cert: X509Certificate): boolean {
 function checkIssuerMayIssue(issuer: X509Certificate, depth: number, label: string): void {
   const constraints = caConstraints(issuer);
   if (!constraints.ca) throw new FidoError('CERTIFICATE_ISSUER_NOT_CA', `${label} is not a CA (basic constraints)`);
-  if (!constraints.mayCertify) throw new FidoError('CERTIFICATE_ISSUER_NOT_CA', `${label} key usage does not allow certificate signing`);
+  if (!constraints.mayCertify)
+    throw new FidoError('CERTIFICATE_ISSUER_NOT_CA', `${label} key usage does not allow certificate signing`);
   if (constraints.pathLength !== undefined && depth - 1 > constraints.pathLength) {
-    throw new FidoError('CERTIFICATE_ISSUER_NOT_CA', `${label} allows ${constraints.pathLength} intermediate certificates below it, the path has ${depth - 1}`);
+    throw new FidoError(
+      'CERTIFICATE_ISSUER_NOT_CA',
+      `${label} allows ${constraints.pathLength} intermediate certificates below it, the path has ${depth - 1}`,
+    );
   }
 }
 
@@ -140,7 +159,8 @@ export function buildPath(
   const label = (cert: X509Certificate) => `x5c[${x5c.indexOf(cert)}]`;
   const pool = new Map<string, X509Certificate>();
   for (const cert of x5c.slice(1)) {
-    if (cert.fingerprint256 !== leaf.fingerprint256 && !pool.has(cert.fingerprint256)) pool.set(cert.fingerprint256, cert);
+    if (cert.fingerprint256 !== leaf.fingerprint256 && !pool.has(cert.fingerprint256))
+      pool.set(cert.fingerprint256, cert);
   }
   const anchorByFingerprint = new Map(anchors.map((a) => [a.fingerprint256, a]));
   const path: X509Certificate[] = [leaf];
@@ -156,7 +176,10 @@ export function buildPath(
       // intermediate that metadata lists as a root, or a sent self-signed root (refused unless the format
       // is known to send it).
       if (path.length > 1 && !options.rootMaySend && isSelfIssued(current)) {
-        throw new FidoError('CERTIFICATE_CHAIN_INCLUDES_ROOT', `${label(current)} is the trust anchor; x5c must not include it`);
+        throw new FidoError(
+          'CERTIFICATE_CHAIN_INCLUDES_ROOT',
+          `${label(current)} is the trust anchor; x5c must not include it`,
+        );
       }
       anchor = sameAsAnchor;
       break;
@@ -179,7 +202,10 @@ export function buildPath(
       break;
     }
     if (fromPool[0]) {
-      throw new FidoError('CERTIFICATE_SIGNATURE_INVALID', `${label(current)} names ${label(fromPool[0])} as issuer, but the signature does not verify`);
+      throw new FidoError(
+        'CERTIFICATE_SIGNATURE_INVALID',
+        `${label(current)} names ${label(fromPool[0])} as issuer, but the signature does not verify`,
+      );
     }
     // An unknown issuer, a self-signed root nobody configured, or an anchor that only shares the issuer's
     // name (another key): the path ends untrusted, which only requireTrusted refuses.
@@ -187,7 +213,10 @@ export function buildPath(
   }
   if (pool.size > 0) {
     const unused = [...pool.values()].map(label).join(', ');
-    throw new FidoError('CERTIFICATE_ISSUER_NOT_FOUND', `${unused} ${pool.size === 1 ? 'is' : 'are'} not part of the chain from x5c[0]`);
+    throw new FidoError(
+      'CERTIFICATE_ISSUER_NOT_FOUND',
+      `${unused} ${pool.size === 1 ? 'is' : 'are'} not part of the chain from x5c[0]`,
+    );
   }
   return { path, anchor };
 }
@@ -204,8 +233,10 @@ export function verifyPathInternals(path: readonly X509Certificate[], now: Date)
     checkValidity(cert, now, `certificate ${i}`);
     const parent = path[i + 1];
     if (!parent) continue;
-    if (!namesChain(cert, parent)) throw new FidoError('CERTIFICATE_ISSUER_NOT_FOUND', `certificate ${i} is not issued by certificate ${i + 1}`);
-    if (!signatureVerifies(cert, parent)) throw new FidoError('CERTIFICATE_SIGNATURE_INVALID', `certificate ${i} is not signed by certificate ${i + 1}`);
+    if (!namesChain(cert, parent))
+      throw new FidoError('CERTIFICATE_ISSUER_NOT_FOUND', `certificate ${i} is not issued by certificate ${i + 1}`);
+    if (!signatureVerifies(cert, parent))
+      throw new FidoError('CERTIFICATE_SIGNATURE_INVALID', `certificate ${i} is not signed by certificate ${i + 1}`);
     checkIssuerMayIssue(parent, i + 1, `certificate ${i + 1}`);
   }
 }

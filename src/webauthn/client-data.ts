@@ -27,11 +27,17 @@ function parseTokenBinding(v: unknown): CollectedClientData['tokenBinding'] {
   if (v === undefined) return undefined;
   if (typeof v === 'string' && TOKEN_BINDING_STRINGS.has(v)) return { status: v };
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    throw new FidoError('TOKEN_BINDING_STATUS_MISSING', 'tokenBinding must be an object or one of the status strings older clients sent');
+    throw new FidoError(
+      'TOKEN_BINDING_STATUS_MISSING',
+      'tokenBinding must be an object or one of the status strings older clients sent',
+    );
   }
   const { status, id } = v as Record<string, unknown>;
   if (typeof status !== 'string' || !TOKEN_BINDING_STATUSES.has(status)) {
-    throw new FidoError('TOKEN_BINDING_STATUS_MISSING', 'tokenBinding.status must be present, supported or not-supported');
+    throw new FidoError(
+      'TOKEN_BINDING_STATUS_MISSING',
+      'tokenBinding.status must be present, supported or not-supported',
+    );
   }
   if (id !== undefined && typeof id !== 'string') throw invalid('tokenBinding.id must be a string');
   return id === undefined ? { status } : { status, id };
@@ -55,7 +61,8 @@ export function parseClientData(clientDataJSON: string): CollectedClientData {
   } catch {
     throw invalid('clientDataJSON is not valid JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('clientDataJSON must be a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw invalid('clientDataJSON must be a JSON object');
   const obj = parsed as Record<string, unknown>;
 
   const type = requiredString(obj, 'type');

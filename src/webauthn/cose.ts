@@ -9,7 +9,13 @@ import type { CborValue, CredentialPublicKey } from './types.js';
 type Hash = 'sha1' | 'sha256' | 'sha384' | 'sha512';
 
 export type CoseAlgorithm =
-  | { readonly alg: number; readonly name: string; readonly family: 'ecdsa'; readonly hash: Hash; readonly crv: EcCurve }
+  | {
+      readonly alg: number;
+      readonly name: string;
+      readonly family: 'ecdsa';
+      readonly hash: Hash;
+      readonly crv: EcCurve;
+    }
   | { readonly alg: number; readonly name: string; readonly family: 'eddsa'; readonly crv: 'Ed25519' }
   | { readonly alg: number; readonly name: string; readonly family: 'rsa-pss'; readonly hash: Hash }
   | { readonly alg: number; readonly name: string; readonly family: 'rsa-pkcs1'; readonly hash: Hash };
@@ -36,7 +42,9 @@ export const COSE_ALGORITHMS: readonly CoseAlgorithm[] = [
 export const COSE_ALG_RS1 = -65535;
 
 /** What pubKeyCredParams offers when a policy does not narrow it: every entry except RS1, in table order. */
-export const DEFAULT_OFFERED_ALGORITHMS: readonly number[] = COSE_ALGORITHMS.map((a) => a.alg).filter((a) => a !== COSE_ALG_RS1);
+export const DEFAULT_OFFERED_ALGORITHMS: readonly number[] = COSE_ALGORITHMS.map((a) => a.alg).filter(
+  (a) => a !== COSE_ALG_RS1,
+);
 
 const BY_ALG = new Map(COSE_ALGORITHMS.map((a) => [a.alg, a]));
 
@@ -60,19 +68,28 @@ const KTY_RSA = 3;
  * KeyObject.asymmetricKeyDetails.namedCurve reports it), and the field prime p and constant b of
  * y² = x³ − 3x + b, which the on-curve check of a credential key needs.
  */
-const EC_CURVES: Record<EcCurve, { readonly crv: number; readonly size: number; readonly node: string; readonly p: bigint; readonly b: bigint }> = {
+const EC_CURVES: Record<
+  EcCurve,
+  { readonly crv: number; readonly size: number; readonly node: string; readonly p: bigint; readonly b: bigint }
+> = {
   'P-256': {
-    crv: 1, size: 32, node: 'prime256v1',
+    crv: 1,
+    size: 32,
+    node: 'prime256v1',
     p: 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn,
     b: 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn,
   },
   'P-384': {
-    crv: 2, size: 48, node: 'secp384r1',
+    crv: 2,
+    size: 48,
+    node: 'secp384r1',
     p: 0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff0000000000000000ffffffffn,
     b: 0xb3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aefn,
   },
   'P-521': {
-    crv: 3, size: 66, node: 'secp521r1',
+    crv: 3,
+    size: 66,
+    node: 'secp521r1',
     p: (1n << 521n) - 1n,
     b: 0x0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00n,
   },
@@ -97,7 +114,8 @@ function describeValue(value: CborValue): string {
 function checkLabels(map: Map<CborValue, CborValue>): void {
   for (const label of map.keys()) {
     const integer = typeof label === 'bigint' || (typeof label === 'number' && Number.isInteger(label));
-    if (!integer && typeof label !== 'string') throw invalidKey(`COSE key labels are integers or text strings, found ${describeValue(label)}`);
+    if (!integer && typeof label !== 'string')
+      throw invalidKey(`COSE key labels are integers or text strings, found ${describeValue(label)}`);
   }
 }
 
@@ -107,7 +125,8 @@ function invalidKey(detail: string): FidoError {
 
 function bytesField(map: Map<CborValue, CborValue>, label: number, what: string): Buffer {
   const v = map.get(label);
-  if (!Buffer.isBuffer(v) || v.length === 0) throw invalidKey(`${what} (label ${label}) must be a non-empty byte string`);
+  if (!Buffer.isBuffer(v) || v.length === 0)
+    throw invalidKey(`${what} (label ${label}) must be a non-empty byte string`);
   return v;
 }
 
@@ -145,16 +164,22 @@ function validatedJwk(map: Map<CborValue, CborValue>, entry: CoseAlgorithm): Jso
     case 'ecdsa': {
       if (kty !== KTY_EC2) throw invalidKey(`${entry.name} needs kty EC2 (2), got ${describeValue(kty)}`);
       const curve = EC_CURVES[entry.crv];
-      if (map.get(CRV) !== curve.crv) throw invalidKey(`${entry.name} needs curve ${entry.crv} (crv ${curve.crv}), got ${describeValue(map.get(CRV))}`);
+      if (map.get(CRV) !== curve.crv)
+        throw invalidKey(
+          `${entry.name} needs curve ${entry.crv} (crv ${curve.crv}), got ${describeValue(map.get(CRV))}`,
+        );
       const x = bytesField(map, X, 'x');
       const y = bytesField(map, Y, 'y');
-      if (x.length !== curve.size || y.length !== curve.size) throw invalidKey(`${entry.crv} coordinates must be ${curve.size} bytes`);
-      if (!ecPointOnCurve(entry.crv, x, y)) throw invalidKey(`the ${entry.name} public key is not a point of ${entry.crv}`);
+      if (x.length !== curve.size || y.length !== curve.size)
+        throw invalidKey(`${entry.crv} coordinates must be ${curve.size} bytes`);
+      if (!ecPointOnCurve(entry.crv, x, y))
+        throw invalidKey(`the ${entry.name} public key is not a point of ${entry.crv}`);
       return { kty: 'EC', crv: entry.crv, x: x.toString('base64url'), y: y.toString('base64url') };
     }
     case 'eddsa': {
       if (kty !== KTY_OKP) throw invalidKey(`EdDSA needs kty OKP (1), got ${describeValue(kty)}`);
-      if (map.get(CRV) !== CRV_ED25519) throw invalidKey(`EdDSA keys must use curve Ed25519 (crv 6), got ${describeValue(map.get(CRV))}`);
+      if (map.get(CRV) !== CRV_ED25519)
+        throw invalidKey(`EdDSA keys must use curve Ed25519 (crv 6), got ${describeValue(map.get(CRV))}`);
       const x = bytesField(map, X, 'x');
       // OpenSSL imports any 32 bytes as an Ed25519 key (it decodes the point only when verifying).
       if (x.length !== 32) throw invalidKey('Ed25519 public keys are 32 bytes');
@@ -168,7 +193,8 @@ function validatedJwk(map: Map<CborValue, CborValue>, entry: CoseAlgorithm): Jso
       // OpenSSL imports any n and e; these are the checks that make a key worth storing.
       if (n.length * 8 < MIN_RSA_BITS) throw invalidKey(`RSA modulus shorter than ${MIN_RSA_BITS} bits`);
       // An even or tiny exponent (e = 1 makes every value its own signature) is never a real key.
-      if (e.length > 8 || (e[e.length - 1]! & 1) === 0 || (e.length === 1 && e[0]! < 3)) throw invalidKey('RSA public exponent must be odd and at least 3');
+      if (e.length > 8 || (e[e.length - 1]! & 1) === 0 || (e.length === 1 && e[0]! < 3))
+        throw invalidKey('RSA public exponent must be odd and at least 3');
       return { kty: 'RSA', n: n.toString('base64url'), e: e.toString('base64url') };
     }
   }
@@ -274,7 +300,12 @@ export function verifySignature(alg: number, key: KeyObject, data: Uint8Array, s
       case 'eddsa':
         return verify(null, data, key, signature);
       case 'rsa-pss':
-        return verify(entry.hash, data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: HASH_BYTES[entry.hash] }, signature);
+        return verify(
+          entry.hash,
+          data,
+          { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: HASH_BYTES[entry.hash] },
+          signature,
+        );
       case 'rsa-pkcs1':
         return verify(entry.hash, data, { key, padding: constants.RSA_PKCS1_PADDING }, signature);
     }

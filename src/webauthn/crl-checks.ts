@@ -18,7 +18,8 @@ export function verifyCrlSignature(crl: Crl, key: KeyObject): boolean {
   const expectedKey = algorithm.kind === 'ecdsa' ? 'ec' : algorithm.kind === 'rsa' ? 'rsa' : 'ed25519';
   if (key.asymmetricKeyType !== expectedKey) return false;
   try {
-    if (algorithm.kind === 'rsa') return verify(algorithm.hash, crl.tbs, { key, padding: constants.RSA_PKCS1_PADDING }, crl.signature);
+    if (algorithm.kind === 'rsa')
+      return verify(algorithm.hash, crl.tbs, { key, padding: constants.RSA_PKCS1_PADDING }, crl.signature);
     return verify(algorithm.hash, crl.tbs, key, crl.signature); // ECDSA: DER Ecdsa-Sig-Value, Node's default
   } catch {
     return false;
@@ -58,8 +59,10 @@ export function findRevoked(crl: Crl, cert: X509Certificate): RevokedCertificate
 export function sameName(a: Uint8Array, b: Uint8Array): boolean {
   if (Buffer.from(a).equals(Buffer.from(b))) return true;
   try {
-    const norm = (der: Uint8Array) => decodeName(readDer(Buffer.from(der)), { lenientLengths: true })
-      .map(({ oid, value }) => `${oid}=${value.trim().replace(/\s+/g, ' ').toLowerCase()}`).join('\n');
+    const norm = (der: Uint8Array) =>
+      decodeName(readDer(Buffer.from(der)), { lenientLengths: true })
+        .map(({ oid, value }) => `${oid}=${value.trim().replace(/\s+/g, ' ').toLowerCase()}`)
+        .join('\n');
     return norm(a) === norm(b);
   } catch (err) {
     if (err instanceof Asn1Error) return false;
@@ -110,4 +113,3 @@ export function crlDistributionPoints(cert: X509Certificate): string[] {
     throw err;
   }
 }
-

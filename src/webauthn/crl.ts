@@ -8,15 +8,44 @@
 // parsed CRL holds: crl-types.ts.
 
 import { AsnConvert } from '@peculiar/asn1-schema';
-import { CertificateList, Version, type AlgorithmIdentifier, type Extension, type RevokedCertificate as ListedCertificate } from '@peculiar/asn1-x509';
-import { Asn1Error, decodeBitString, decodeInteger, isUniversal, readDer, sequenceOf, TAG, type Asn1Node } from './asn1.js';
 import {
-  CrlError, MAX_CRL_BYTES, SIGNATURE_ALGORITHMS, serialKey, type Crl, type CrlScope, type RevokedCertificate, type SignatureAlgorithm,
+  CertificateList,
+  Version,
+  type AlgorithmIdentifier,
+  type Extension,
+  type RevokedCertificate as ListedCertificate,
+} from '@peculiar/asn1-x509';
+import {
+  Asn1Error,
+  decodeBitString,
+  decodeInteger,
+  isUniversal,
+  readDer,
+  sequenceOf,
+  TAG,
+  type Asn1Node,
+} from './asn1.js';
+import {
+  CrlError,
+  MAX_CRL_BYTES,
+  SIGNATURE_ALGORITHMS,
+  serialKey,
+  type Crl,
+  type CrlScope,
+  type RevokedCertificate,
+  type SignatureAlgorithm,
 } from './crl-types.js';
 import { nameText } from './x509.js';
 
 export {
-  CrlError, MAX_CRL_BYTES, SIGNATURE_ALGORITHMS, serialKey, type Crl, type CrlScope, type RevokedCertificate, type SignatureAlgorithm,
+  CrlError,
+  MAX_CRL_BYTES,
+  SIGNATURE_ALGORITHMS,
+  serialKey,
+  type Crl,
+  type CrlScope,
+  type RevokedCertificate,
+  type SignatureAlgorithm,
 } from './crl-types.js';
 
 /** RFC 5280 §4.1.2.2 allows 20 octets; real CAs have shipped a few more, hostile input many more. */
@@ -35,7 +64,11 @@ const OID = {
 
 /** CRL extensions we read or may safely ignore; any other critical one makes the CRL unusable (§5.2). */
 const KNOWN_CRL_EXTENSIONS: ReadonlySet<string> = new Set([
-  OID.CRL_NUMBER, OID.ISSUING_DISTRIBUTION_POINT, OID.AUTHORITY_KEY_IDENTIFIER, OID.FRESHEST_CRL, OID.AUTHORITY_INFO_ACCESS,
+  OID.CRL_NUMBER,
+  OID.ISSUING_DISTRIBUTION_POINT,
+  OID.AUTHORITY_KEY_IDENTIFIER,
+  OID.FRESHEST_CRL,
+  OID.AUTHORITY_INFO_ACCESS,
 ]);
 
 // --- parsing ---
@@ -70,7 +103,8 @@ export function parseCrls(file: Uint8Array, label = 'CRL file'): Crl[] {
   return blocks.map((block, i) => {
     const where = blocks.length === 1 ? label : `${label} (PEM CRL ${i + 1})`;
     const body = (block[1] ?? '').replace(/[\r\n\t ]/g, '');
-    if (body.length === 0 || body.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) throw new CrlError(`${where}: the PEM body is not base64`);
+    if (body.length === 0 || body.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(body))
+      throw new CrlError(`${where}: the PEM body is not base64`);
     return parseCrl(Buffer.from(body, 'base64'), where);
   });
 }
@@ -92,12 +126,16 @@ function readCertificateList(bytes: Buffer, label: string): Crl {
   // The signature BIT STRING must hold whole octets (the library drops the unused-bits count).
   const { unusedBits } = decodeBitString(outer[2]);
   const signature = Buffer.from(list.signature);
-  if (unusedBits !== 0 || signature.length === 0) throw new Asn1Error('the signature BIT STRING must hold whole, non-empty octets');
+  if (unusedBits !== 0 || signature.length === 0)
+    throw new Asn1Error('the signature BIT STRING must hold whole, non-empty octets');
   // Present only as v2 (INTEGER 1), RFC 5280 §5.1.2.1.
-  if (tbs.version !== undefined && tbs.version !== Version.v2) throw new CrlError(`${label}: version must be v2 when present`);
+  if (tbs.version !== undefined && tbs.version !== Version.v2)
+    throw new CrlError(`${label}: version must be v2 when present`);
   const version: 1 | 2 = tbs.version === undefined ? 1 : 2;
   // §5.1.1.2: the algorithm inside the signed part must be the one outside it, or a swap goes unnoticed.
-  if (!Buffer.from(AsnConvert.serialize(tbs.signature)).equals(Buffer.from(AsnConvert.serialize(list.signatureAlgorithm)))) {
+  if (
+    !Buffer.from(AsnConvert.serialize(tbs.signature)).equals(Buffer.from(AsnConvert.serialize(list.signatureAlgorithm)))
+  ) {
     throw new CrlError(`${label}: the signature algorithm inside tbsCertList differs from signatureAlgorithm`);
   }
   const signed = Buffer.from(list.tbsCertListRaw ?? AsnConvert.serialize(tbs));
@@ -107,13 +145,17 @@ function readCertificateList(bytes: Buffer, label: string): Crl {
   const thisUpdate = readTime(fields[first], 'thisUpdate');
   const nextUpdate = tbs.nextUpdate === undefined ? null : readTime(fields[first + 1], 'nextUpdate');
   const revokedNode = tbs.revokedCertificates === undefined ? undefined : fields[first + (nextUpdate === null ? 1 : 2)];
-  const revoked = readRevoked(tbs.revokedCertificates ?? [], revokedNode ? sequenceOf(revokedNode, 'revokedCertificates') : []);
+  const revoked = readRevoked(
+    tbs.revokedCertificates ?? [],
+    revokedNode ? sequenceOf(revokedNode, 'revokedCertificates') : [],
+  );
   let extensions: CrlExtensions = { crlNumber: null, scope: 'all' };
   if (tbs.crlExtensions !== undefined) {
     if (version !== 2) throw new CrlError(`${label}: a v1 CRL cannot carry extensions`);
     extensions = readCrlExtensions(tbs.crlExtensions, label);
   }
-  if (nextUpdate && nextUpdate.getTime() < thisUpdate.getTime()) throw new CrlError(`${label}: nextUpdate is before thisUpdate`);
+  if (nextUpdate && nextUpdate.getTime() < thisUpdate.getTime())
+    throw new CrlError(`${label}: nextUpdate is before thisUpdate`);
   const issuer = Buffer.from(AsnConvert.serialize(tbs.issuer));
 
   return {
@@ -135,7 +177,10 @@ function readCertificateList(bytes: Buffer, label: string): Crl {
 
 function signatureAlgorithmOf(identifier: AlgorithmIdentifier, label: string): SignatureAlgorithm {
   const algorithm = SIGNATURE_ALGORITHMS[identifier.algorithm];
-  if (!algorithm) throw new CrlError(`${label}: signature algorithm ${identifier.algorithm} is not supported (ECDSA or RSA PKCS#1 v1.5 with SHA-256/384/512, Ed25519)`);
+  if (!algorithm)
+    throw new CrlError(
+      `${label}: signature algorithm ${identifier.algorithm} is not supported (ECDSA or RSA PKCS#1 v1.5 with SHA-256/384/512, Ed25519)`,
+    );
   // RSA PKCS#1 v1.5 carries NULL parameters (RFC 4055 §5; absent is tolerated); ECDSA and Ed25519 none.
   const parameters = identifier.parameters == null ? undefined : Buffer.from(identifier.parameters);
   const nullOk = algorithm.kind === 'rsa' && parameters !== undefined && parameters.equals(NULL_DER);
@@ -154,28 +199,47 @@ function readTime(node: Asn1Node | undefined, what: string): Date {
   if (!node || !isTime(node) || node.constructed) throw new Asn1Error(`expected ${what} (UTCTime or GeneralizedTime)`);
   const text = node.value.toString('latin1');
   const utc = isUniversal(node, TAG.UTC_TIME);
-  const m = (utc ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/ : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/).exec(text);
+  const m = (
+    utc ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/ : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/
+  ).exec(text);
   if (!m) throw new Asn1Error(`${what} is not ${utc ? 'YYMMDDHHMMSSZ' : 'YYYYMMDDHHMMSSZ'}`);
-  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const fullYear = utc ? (year >= 50 ? 1900 + year : 2000 + year) : year;
   const date = new Date(Date.UTC(fullYear, month - 1, day, hour, minute, second));
   // Date.UTC rolls 31 February over into March: a round trip catches impossible dates.
-  if (date.getUTCFullYear() !== fullYear || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day ||
-      date.getUTCHours() !== hour || date.getUTCMinutes() !== minute || date.getUTCSeconds() !== second) {
+  if (
+    date.getUTCFullYear() !== fullYear ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day ||
+    date.getUTCHours() !== hour ||
+    date.getUTCMinutes() !== minute ||
+    date.getUTCSeconds() !== second
+  ) {
     throw new Asn1Error(`${what} is not a valid date`);
   }
   return date;
 }
 
 /** The library's entries, with each revocation date read strictly from its encoding (`nodes`, in order). */
-function readRevoked(entries: readonly ListedCertificate[], nodes: readonly Asn1Node[]): Map<string, RevokedCertificate> {
+function readRevoked(
+  entries: readonly ListedCertificate[],
+  nodes: readonly Asn1Node[],
+): Map<string, RevokedCertificate> {
   if (entries.length !== nodes.length) throw new Asn1Error('malformed revokedCertificates');
   const out = new Map<string, RevokedCertificate>();
   entries.forEach((entry, i) => {
     // The serial's content octets as written: CAs have listed serials with redundant leading zeros, and
     // the comparison (serialKey) ignores them anyway.
     const content = Buffer.from(entry.userCertificate);
-    if (content.length === 0 || content.length > MAX_SERIAL_BYTES) throw new Asn1Error('a revoked serial number is empty or too long');
+    if (content.length === 0 || content.length > MAX_SERIAL_BYTES)
+      throw new Asn1Error('a revoked serial number is empty or too long');
     const serial = serialKey(content);
     const dateNode = sequenceOf(nodes[i], 'a revokedCertificates entry')[1];
     if (!out.has(serial)) out.set(serial, { serial, revocationDate: readTime(dateNode, 'revocationDate') });
@@ -200,7 +264,8 @@ function readCrlExtensions(list: readonly Extension[], label: string): CrlExtens
     if (oid === OID.DELTA_CRL_INDICATOR) throw new CrlError(`${label} is a delta CRL; give the complete CRL`);
     if (oid === OID.CRL_NUMBER) crlNumber = decodeInteger(readDer(value));
     else if (oid === OID.ISSUING_DISTRIBUTION_POINT) scope = readIssuingDistributionPoint(value, label);
-    else if (extension.critical && !KNOWN_CRL_EXTENSIONS.has(oid)) throw new CrlError(`${label}: critical extension ${oid} is not understood, so the CRL cannot be used`);
+    else if (extension.critical && !KNOWN_CRL_EXTENSIONS.has(oid))
+      throw new CrlError(`${label}: critical extension ${oid} is not understood, so the CRL cannot be used`);
   }
   return { crlNumber, scope };
 }
@@ -215,7 +280,8 @@ function readIssuingDistributionPoint(value: Buffer, label: string): CrlScope {
   for (const field of sequenceOf(readDer(value), 'IssuingDistributionPoint')) {
     if (field.tagClass !== 'context') throw new Asn1Error('malformed IssuingDistributionPoint');
     if (field.tagNumber === 0) continue; // distributionPoint: where it is published; not needed offline
-    if (field.tagNumber === 3) throw new CrlError(`${label} covers only some revocation reasons (onlySomeReasons); give a complete CRL`);
+    if (field.tagNumber === 3)
+      throw new CrlError(`${label} covers only some revocation reasons (onlySomeReasons); give a complete CRL`);
     const flag = field.tagNumber <= 5 && !field.constructed && field.value.length === 1 ? field.value[0] : undefined;
     if (flag !== 0xff && flag !== 0x00) throw new Asn1Error('malformed IssuingDistributionPoint flag');
     if (flag === 0x00) continue;

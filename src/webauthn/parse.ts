@@ -29,11 +29,18 @@ function credentialIdOf(json: { readonly id: string; readonly rawId: string }): 
   return id;
 }
 
-export function parseRegistration(json: RegistrationCredentialJSON, clientData: CollectedClientData): ParsedRegistration {
+export function parseRegistration(
+  json: RegistrationCredentialJSON,
+  clientData: CollectedClientData,
+): ParsedRegistration {
   const credentialId = credentialIdOf(json);
   const attestationObject = parseAttestationObject(json.response.attestationObject);
   const attested = attestationObject.authData.attestedCredentialData;
-  if (!attested) throw new FidoError('CREDENTIAL_NOT_INCLUDED', 'authenticator data carries no attested credential data (AT flag clear)');
+  if (!attested)
+    throw new FidoError(
+      'CREDENTIAL_NOT_INCLUDED',
+      'authenticator data carries no attested credential data (AT flag clear)',
+    );
   if (!attested.credentialId.equals(credentialId)) {
     throw new FidoError('CREDENTIAL_ID_NOT_MATCHED', 'the credential id in authenticator data differs from id/rawId');
   }
@@ -46,9 +53,13 @@ export function parseRegistration(json: RegistrationCredentialJSON, clientData: 
   };
 }
 
-export function parseAuthentication(json: AuthenticationCredentialJSON, clientData: CollectedClientData): ParsedAuthentication {
+export function parseAuthentication(
+  json: AuthenticationCredentialJSON,
+  clientData: CollectedClientData,
+): ParsedAuthentication {
   const credentialId = credentialIdOf(json);
-  const authDataBytes = typeof json.response.authenticatorData === 'string' ? decodeBase64url(json.response.authenticatorData) : undefined;
+  const authDataBytes =
+    typeof json.response.authenticatorData === 'string' ? decodeBase64url(json.response.authenticatorData) : undefined;
   if (!authDataBytes) throw new FidoError('INVALID_AUTHENTICATOR_DATA', 'authenticatorData is not base64url');
   const authenticatorData = parseAuthenticatorData(authDataBytes);
   const signature = bytesField(json.response.signature, 'signature');

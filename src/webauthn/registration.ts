@@ -8,12 +8,16 @@ import { verifyAttestationStatement } from './attestation/index.js';
 import { checkAuthenticatorData, checkClientData } from './ceremony-checks.js';
 import type { ParsedRegistration, RegistrationExpectation, VerifiedRegistration } from './types.js';
 
-export function verifyRegistration(parsed: ParsedRegistration, expected: RegistrationExpectation): VerifiedRegistration {
+export function verifyRegistration(
+  parsed: ParsedRegistration,
+  expected: RegistrationExpectation,
+): VerifiedRegistration {
   const C = parsed.clientData;
   const { fmt, attStmt, authData } = parsed.attestationObject;
   const attested = authData.attestedCredentialData;
   // parseRegistration guarantees attested credential data; a hand-built value without it is refused here.
-  if (!attested) throw new FidoError('CREDENTIAL_NOT_INCLUDED', 'authenticator data carries no attested credential data');
+  if (!attested)
+    throw new FidoError('CREDENTIAL_NOT_INCLUDED', 'authenticator data carries no attested credential data');
 
   // Steps 7-10 (§7.1): C.type is "webauthn.create", C.challenge the issued one, C.origin one the Relying
   // Party expects, and a cross-origin ceremony only where the application allows it.
@@ -29,8 +33,11 @@ export function verifyRegistration(parsed: ParsedRegistration, expected: Registr
   // Steps 17-18 (§7.1): BE and BS inform policy only; they are returned in `flags` and stored.
 
   // Step 19 (§7.1): the credential key's alg must be one that was offered in pubKeyCredParams.
-  check(expected.algorithms.includes(attested.publicKey.alg), 'NOT_ALLOWED_COSE_ALGORITHM',
-    `algorithm ${attested.publicKey.alg} was not offered`);
+  check(
+    expected.algorithms.includes(attested.publicKey.alg),
+    'NOT_ALLOWED_COSE_ALGORITHM',
+    `algorithm ${attested.publicKey.alg} was not offered`,
+  );
 
   // Step 20 (§7.1): extension outputs. We request none that need checking; unknown outputs are accepted
   // (the authenticator extension map was already checked to be a well-formed CBOR map).

@@ -14,7 +14,13 @@ import { FidoError } from '../errors.js';
 import type { AttestationType } from './types.js';
 import { buildPath } from './certificates.js';
 import {
-  attestationKeyIdentifier, indexMetadata, isStale, refusingStatus, ZERO_AAGUID, type MetadataEntry, type MetadataIndex,
+  attestationKeyIdentifier,
+  indexMetadata,
+  isStale,
+  refusingStatus,
+  ZERO_AAGUID,
+  type MetadataEntry,
+  type MetadataIndex,
 } from './metadata/index.js';
 import { readCrlFilesSync, readMetadataFileSync } from './metadata/load.js';
 import { MDS_ROOT_CERTIFICATES } from './roots/index.js';
@@ -36,7 +42,12 @@ const FORMATS_SENDING_ROOT: ReadonlySet<string> = new Set(['android-key']);
 
 /** The metadata attestationTypes value for each attestation type we record (Metadata Statement §3.6.3). */
 const METADATA_ATTESTATION_TYPE: Record<AttestationType, string | null> = {
-  basic: 'basic_full', self: 'basic_surrogate', attca: 'attca', anonca: 'anonca', none: 'none', uncertain: null,
+  basic: 'basic_full',
+  self: 'basic_surrogate',
+  attca: 'attca',
+  anonca: 'anonca',
+  none: 'none',
+  uncertain: null,
 };
 
 function hasAaguidLists(policy: TrustPolicyData): boolean {
@@ -49,10 +60,14 @@ function checkAaguidLists(policy: TrustPolicyData, input: TrustInput, aaguidProv
   if (!hasAaguidLists(policy)) return;
   if (!aaguidProven) {
     const list = (policy.aaguidAllow?.length ?? 0) > 0 ? 'allow-list' : 'deny-list';
-    throw new FidoError('AAGUID_NOT_PROVEN', `the application's AAGUID ${list} decides only on an AAGUID a trusted attestation proved; ` +
-      `this ${input.fmt} attestation (${input.outcome.type}) does not prove AAGUID ${aaguid}`);
+    throw new FidoError(
+      'AAGUID_NOT_PROVEN',
+      `the application's AAGUID ${list} decides only on an AAGUID a trusted attestation proved; ` +
+        `this ${input.fmt} attestation (${input.outcome.type}) does not prove AAGUID ${aaguid}`,
+    );
   }
-  if (policy.aaguidDeny?.includes(aaguid)) throw new FidoError('AAGUID_NOT_ALLOWED', `AAGUID ${aaguid} is on the application's deny-list`);
+  if (policy.aaguidDeny?.includes(aaguid))
+    throw new FidoError('AAGUID_NOT_ALLOWED', `AAGUID ${aaguid} is on the application's deny-list`);
   if (policy.aaguidAllow && policy.aaguidAllow.length > 0 && !policy.aaguidAllow.includes(aaguid)) {
     throw new FidoError('AAGUID_NOT_ALLOWED', `AAGUID ${aaguid} is not on the application's allow-list`);
   }
@@ -86,29 +101,49 @@ interface ChainFinding {
  * has no statement, and prove no AAGUID. When the application's anchors or the statement's roots apply,
  * a chain that leads elsewhere is refused (§7.1 step 24), whatever requireTrusted says.
  */
-function examineChain(policy: TrustPolicyData, input: TrustInput, entry: MetadataEntry | undefined, stale: boolean): ChainFinding {
+function examineChain(
+  policy: TrustPolicyData,
+  input: TrustInput,
+  entry: MetadataEntry | undefined,
+  stale: boolean,
+): ChainFinding {
   const { trustPath, formatRoots = [] } = input.outcome;
   const options = { rootMaySend: FORMATS_SENDING_ROOT.has(input.fmt) };
   const statementRoots = entry?.attestationRoots ?? [];
   const proving = [...policy.anchors, ...(stale ? [] : statementRoots)];
   const anchors = [...proving, ...(entry ? [] : formatRoots)];
   const anchor = buildPath(trustPath, anchors, input.now, options).anchor;
-  if (anchor) return { trusted: true, proven: proving.some((root) => root.fingerprint256 === anchor.fingerprint256), onlyStale: false };
-  const onlyStale = stale && statementRoots.length > 0 && buildPath(trustPath, [...anchors, ...statementRoots], input.now, options).anchor !== undefined;
+  if (anchor)
+    return {
+      trusted: true,
+      proven: proving.some((root) => root.fingerprint256 === anchor.fingerprint256),
+      onlyStale: false,
+    };
+  const onlyStale =
+    stale &&
+    statementRoots.length > 0 &&
+    buildPath(trustPath, [...anchors, ...statementRoots], input.now, options).anchor !== undefined;
   if (!onlyStale) refuseUnledChain(policy, input, statementRoots);
   return { trusted: false, proven: false, onlyStale };
 }
 
-function refuseUnledChain(policy: TrustPolicyData, input: TrustInput, statementRoots: readonly X509Certificate[]): void {
+function refuseUnledChain(
+  policy: TrustPolicyData,
+  input: TrustInput,
+  statementRoots: readonly X509Certificate[],
+): void {
   const applicable = [
-    ...(policy.anchors.length > 0 ? ['the application\'s trust anchors'] : []),
+    ...(policy.anchors.length > 0 ? ["the application's trust anchors"] : []),
     ...(statementRoots.length > 0 ? [`the roots of the metadata statement of AAGUID ${input.aaguid}`] : []),
   ];
   if (applicable.length === 0) return;
   // A TPM AIK certificate has an empty subject (OpenSSL then gives none).
   const subject = input.outcome.trustPath[0]?.subject as string | undefined;
   const leaf = subject ? `x5c[0] (${subject.replace(/\n/g, ', ')})` : 'x5c[0]';
-  throw new FidoError('ATTESTATION_NOT_TRUSTED', `the ${input.fmt} attestation chain of ${leaf} does not lead to ${applicable.join(' or ')}`);
+  throw new FidoError(
+    'ATTESTATION_NOT_TRUSTED',
+    `the ${input.fmt} attestation chain of ${leaf} does not lead to ${applicable.join(' or ')}`,
+  );
 }
 
 export function createTrustEvaluator(policy: TrustPolicyData): TrustEvaluator {
@@ -121,7 +156,8 @@ export function createTrustEvaluator(policy: TrustPolicyData): TrustEvaluator {
       // Status reports are enforced even from a stale BLOB: newer data can only add reports. An unproven
       // AAGUID may still be refused by them (a refusal grants nothing a claim could abuse).
       const refused = entry && refusingStatus(entry, input.now, trustPath);
-      if (entry && refused) throw new FidoError('AUTHENTICATOR_STATUS_NOT_ACCEPTED', describeStatus(entry, refused.status));
+      if (entry && refused)
+        throw new FidoError('AUTHENTICATOR_STATUS_NOT_ACCEPTED', describeStatus(entry, refused.status));
 
       let finding: ChainFinding = { trusted: false, proven: false, onlyStale: false };
       if (trustPath.length > 0) {
@@ -135,13 +171,26 @@ export function createTrustEvaluator(policy: TrustPolicyData): TrustEvaluator {
       // A statement that lists its attestation types excludes the others (e.g. full attestation from a
       // model that only does surrogate basic).
       const expectedType = METADATA_ATTESTATION_TYPE[type];
-      if (finding.trusted && entry && entry.attestationTypes.length > 0 && expectedType && !entry.attestationTypes.includes(expectedType)) {
+      if (
+        finding.trusted &&
+        entry &&
+        entry.attestationTypes.length > 0 &&
+        expectedType &&
+        !entry.attestationTypes.includes(expectedType)
+      ) {
         finding = { trusted: false, proven: false, onlyStale: false };
       }
       checkAaguidLists(policy, input, finding.proven);
       if (policy.requireTrusted && !finding.trusted) {
-        if (finding.onlyStale) throw new FidoError('METADATA_BLOB_EXPIRED', `the metadata BLOB was due for renewal on ${policy.metadata?.blob.nextUpdate}`);
-        throw new FidoError('ATTESTATION_NOT_TRUSTED', `${input.fmt} attestation (${type}) does not chain to a trusted root`);
+        if (finding.onlyStale)
+          throw new FidoError(
+            'METADATA_BLOB_EXPIRED',
+            `the metadata BLOB was due for renewal on ${policy.metadata?.blob.nextUpdate}`,
+          );
+        throw new FidoError(
+          'ATTESTATION_NOT_TRUSTED',
+          `${input.fmt} attestation (${type}) does not chain to a trusted root`,
+        );
       }
       return { trusted: finding.trusted, aaguidProven: finding.proven, authenticatorName: entry?.description ?? null };
     },
@@ -150,7 +199,8 @@ export function createTrustEvaluator(policy: TrustPolicyData): TrustEvaluator {
       if (!policy.enforceStatusAtAuthentication || !policy.metadata || aaguid === ZERO_AAGUID) return;
       const entry = policy.metadata.findByAaguid(aaguid);
       const refused = entry && refusingStatus(entry, now);
-      if (entry && refused) throw new FidoError('AUTHENTICATOR_STATUS_NOT_ACCEPTED', describeStatus(entry, refused.status));
+      if (entry && refused)
+        throw new FidoError('AUTHENTICATOR_STATUS_NOT_ACCEPTED', describeStatus(entry, refused.status));
     },
   };
 }
@@ -172,7 +222,14 @@ export function loadTrustEvaluator(policy: AttestationPolicy, options: LoadOptio
   const anchors = policy.trustAnchors.flatMap((file) => readPemCertificates(readFileSync(file, 'utf8')));
   const now = options.now ?? new Date();
   const metadata = policy.metadata
-    ? indexMetadata(readMetadataFileSync(policy.metadata, metadataRootsFor(policy, options), now, readCrlFilesSync(policy.metadataCrls ?? [])))
+    ? indexMetadata(
+        readMetadataFileSync(
+          policy.metadata,
+          metadataRootsFor(policy, options),
+          now,
+          readCrlFilesSync(policy.metadataCrls ?? []),
+        ),
+      )
     : null;
   const evaluator = createTrustEvaluator({
     anchors,
@@ -182,12 +239,17 @@ export function loadTrustEvaluator(policy: AttestationPolicy, options: LoadOptio
     aaguidDeny: policy.aaguidDeny,
     enforceStatusAtAuthentication: policy.enforceStatusAtAuthentication ?? false,
   });
-  const metadataInfo = metadata && policy.metadata
-    ? {
-      file: policy.metadata, serial: metadata.blob.serial, nextUpdate: metadata.blob.nextUpdate, entries: metadata.blob.entries.length,
-      staleAtLoad: isStale(metadata.blob, now), revocationChecked: metadata.blob.revocationChecked,
-    }
-    : null;
+  const metadataInfo =
+    metadata && policy.metadata
+      ? {
+          file: policy.metadata,
+          serial: metadata.blob.serial,
+          nextUpdate: metadata.blob.nextUpdate,
+          entries: metadata.blob.entries.length,
+          staleAtLoad: isStale(metadata.blob, now),
+          revocationChecked: metadata.blob.revocationChecked,
+        }
+      : null;
   return { ...evaluator, metadataInfo };
 }
 

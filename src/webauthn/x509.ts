@@ -4,8 +4,21 @@
 import { X509Certificate, type KeyObject } from 'node:crypto';
 import { FidoError } from '../errors.js';
 import {
-  Asn1Error, type Asn1Node, children, decodeBoolean, decodeOctetString, decodeOid, decodeSmallInteger, decodeString, expectUniversal,
-  isContext, isUniversal, readDer, type ReadOptions, sequenceOf, TAG,
+  Asn1Error,
+  type Asn1Node,
+  children,
+  decodeBoolean,
+  decodeOctetString,
+  decodeOid,
+  decodeSmallInteger,
+  decodeString,
+  expectUniversal,
+  isContext,
+  isUniversal,
+  readDer,
+  type ReadOptions,
+  sequenceOf,
+  TAG,
 } from './asn1.js';
 
 /**
@@ -62,7 +75,8 @@ function withZeroUnusedSignatureBits(der: Buffer): Buffer {
   const outer = readDer(der, lenient);
   const parts = children(outer, lenient);
   const signature = parts[2];
-  if (parts.length !== 3 || !signature || !isUniversal(signature, TAG.BIT_STRING) || signature.value.length < 2) return der;
+  if (parts.length !== 3 || !signature || !isUniversal(signature, TAG.BIT_STRING) || signature.value.length < 2)
+    return der;
   if (signature.value[0] === 0) return der;
   const copy = Buffer.from(der);
   const offset = signature.value.byteOffset - der.byteOffset;
@@ -145,7 +159,13 @@ export interface NameEntry {
 }
 
 const SHORT_NAMES: Record<string, string> = {
-  '2.5.4.6': 'C', '2.5.4.10': 'O', '2.5.4.11': 'OU', '2.5.4.3': 'CN', '2.5.4.7': 'L', '2.5.4.8': 'ST', '2.5.4.5': 'serialNumber',
+  '2.5.4.6': 'C',
+  '2.5.4.10': 'O',
+  '2.5.4.11': 'OU',
+  '2.5.4.3': 'CN',
+  '2.5.4.7': 'L',
+  '2.5.4.8': 'ST',
+  '2.5.4.5': 'serialNumber',
 };
 
 /** The attributes of a Name (RDNSequence), flattened in order. */
@@ -178,7 +198,9 @@ export function nameRecord(entries: readonly NameEntry[]): Record<string, string
 export function nameText(der: Uint8Array): string {
   try {
     const entries = decodeName(readDer(Buffer.from(der)), { lenientLengths: true });
-    return entries.length === 0 ? '(empty name)' : entries.map(({ oid, value }) => `${SHORT_NAMES[oid] ?? oid}=${value}`).join(', ');
+    return entries.length === 0
+      ? '(empty name)'
+      : entries.map(({ oid, value }) => `${SHORT_NAMES[oid] ?? oid}=${value}`).join(', ');
   } catch {
     return `(name ${Buffer.from(der).toString('hex')})`;
   }

@@ -11,7 +11,10 @@ describe('two-sample Kolmogorov–Smirnov (bench/lib/ks.ts)', () => {
   });
 
   it('disjoint samples: D = 1 and a p-value near 0', () => {
-    const { d, p } = ksTwoSample(Array.from({ length: 200 }, (_, i) => i), Array.from({ length: 200 }, (_, i) => 1000 + i));
+    const { d, p } = ksTwoSample(
+      Array.from({ length: 200 }, (_, i) => i),
+      Array.from({ length: 200 }, (_, i) => 1000 + i),
+    );
     assert.equal(d, 1);
     assert.ok(p < 1e-30, String(p));
   });

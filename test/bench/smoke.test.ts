@@ -18,13 +18,25 @@ describe('bench tools (smoke)', () => {
   it('run.js --only inprocess: the verification table, ours next to SimpleWebAuthn', async () => {
     const { code, stdout, stderr } = await run('run.js', ['--only', 'inprocess', '--verify-seconds', '0.05']);
     assert.equal(code, 0, stderr);
-    for (const row of ['raw node:crypto P-256 verify', 'registration (none)', 'registration (packed self)', 'authentication (ES256)']) {
+    for (const row of [
+      'raw node:crypto P-256 verify',
+      'registration (none)',
+      'registration (packed self)',
+      'authentication (ES256)',
+    ]) {
       assert.match(stdout, new RegExp(`\\| ${row.replace(/[()]/g, '\\$&')}[^|]* \\| \\d+ \\| [\\d.]+ \\|`), row);
     }
   });
 
   it('run.js --only ledger: the steps of an authentication and a registration, and their sums', async () => {
-    const { code, stdout, stderr } = await run('run.js', ['--only', 'ledger', '--ledger-seconds', '0.02', '--verify-seconds', '0.05']);
+    const { code, stdout, stderr } = await run('run.js', [
+      '--only',
+      'ledger',
+      '--ledger-seconds',
+      '0.02',
+      '--verify-seconds',
+      '0.05',
+    ]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /Sum of the steps per authentication: \*\*[\d.]+ µs\*\*/);
     assert.match(stdout, /Sum of the steps per registration: \*\*[\d.]+ µs\*\*/);
@@ -32,7 +44,18 @@ describe('bench tools (smoke)', () => {
   });
 
   it('pair.js: two servers in alternating slices, a ratio per slice and the median', async () => {
-    const { code, stdout, stderr } = await run('pair.js', ['--a', 'null', '--b', 'ours', '--slices', '2', '--seconds', '0.5', '--flows', '4']);
+    const { code, stdout, stderr } = await run('pair.js', [
+      '--a',
+      'null',
+      '--b',
+      'ours',
+      '--slices',
+      '2',
+      '--seconds',
+      '0.5',
+      '--flows',
+      '4',
+    ]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^\| 1 \| [\d.]+ \| [\d.]+ \| [\d.]+ \|$/m);
     assert.match(stdout, /A: [\d.]+ µs\/op over \d+ ops \(0 failed\); B: [\d.]+ µs\/op over \d+ ops \(0 failed\)/);
@@ -43,12 +66,30 @@ describe('bench tools (smoke)', () => {
     const { code, stdout, stderr } = await run('enumeration.js', ['--n', '100', '--users', '5', '--max-seconds', '60']);
     assert.equal(code, 0, stderr);
     for (const row of ['assertion options', 'assertion result, bad signature']) {
-      assert.match(stdout, new RegExp(`^${row} +n=\\d+\\+\\d+ +median registered [\\d.]+ µs, unknown [\\d.]+ µs +KS D=[\\d.]+ p=\\S+$`, 'm'), row);
+      assert.match(
+        stdout,
+        new RegExp(
+          `^${row} +n=\\d+\\+\\d+ +median registered [\\d.]+ µs, unknown [\\d.]+ µs +KS D=[\\d.]+ p=\\S+$`,
+          'm',
+        ),
+        row,
+      );
     }
   });
 
   it('enumeration.js --store sqlite --only options: the shipped SQLite stores, one row', async () => {
-    const { code, stdout, stderr } = await run('enumeration.js', ['--n', '100', '--users', '3', '--store', 'sqlite', '--only', 'options', '--max-seconds', '60']);
+    const { code, stdout, stderr } = await run('enumeration.js', [
+      '--n',
+      '100',
+      '--users',
+      '3',
+      '--store',
+      'sqlite',
+      '--only',
+      'options',
+      '--max-seconds',
+      '60',
+    ]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /sqlite stores/);
     assert.match(stdout, /^assertion options +n=\d+\+\d+ /m);

@@ -6,7 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import { startDemo, type RunningDemo } from '../../src/demo/index.js';
-import { freePort, launchChromium, openTab, startServiceProcess, type AuthenticatorKind, type BrowserTab, type ServiceProcess } from './support.js';
+import {
+  freePort,
+  launchChromium,
+  openTab,
+  startServiceProcess,
+  type AuthenticatorKind,
+  type BrowserTab,
+  type ServiceProcess,
+} from './support.js';
 
 export const CLIENT_ID = 'demo-client';
 export const DOMAIN = 'demo.localhost';
@@ -35,32 +43,50 @@ export async function startDemoWorld(): Promise<DemoWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'passkey-browser-'));
   const servicePort = await freePort();
   const demoPort = await freePort();
-  const service = await startServiceProcess(dir, {
-    listen: { host: '127.0.0.1', port: servicePort },
-    database: `sqlite:${join(dir, 'fido2.db')}`,
-    challenges: 'memory',
-    local: { enabled: true },
-    demo: { enabled: false, host: '127.0.0.1', port: demoPort },
-    dataDir: dir,
-    applications: [{
-      clientId: CLIENT_ID,
-      name: 'Demo IdP',
-      domain: DOMAIN,
-      origins: [`https://${DOMAIN}:${demoPort}`],
-      variants: ['standard', 'local'],
-      localOrigins: [`https://localhost:${demoPort}`, `https://app.test:${demoPort}`],
-    }],
-  }, servicePort);
+  const service = await startServiceProcess(
+    dir,
+    {
+      listen: { host: '127.0.0.1', port: servicePort },
+      database: `sqlite:${join(dir, 'fido2.db')}`,
+      challenges: 'memory',
+      local: { enabled: true },
+      demo: { enabled: false, host: '127.0.0.1', port: demoPort },
+      dataDir: dir,
+      applications: [
+        {
+          clientId: CLIENT_ID,
+          name: 'Demo IdP',
+          domain: DOMAIN,
+          origins: [`https://${DOMAIN}:${demoPort}`],
+          variants: ['standard', 'local'],
+          localOrigins: [`https://localhost:${demoPort}`, `https://app.test:${demoPort}`],
+        },
+      ],
+    },
+    servicePort,
+  );
   const demo = await startDemo({
-    serviceUrl: service.url, clientId: CLIENT_ID, vendor: 'Vendor', host: '127.0.0.1', port: demoPort,
-    dataDir: dir, standardDomain: DOMAIN, devHostnames: ['app.test', 'unlisted.test'],
+    serviceUrl: service.url,
+    clientId: CLIENT_ID,
+    vendor: 'Vendor',
+    host: '127.0.0.1',
+    port: demoPort,
+    dataDir: dir,
+    standardDomain: DOMAIN,
+    devHostnames: ['app.test', 'unlisted.test'],
   });
   // *.localhost already resolves to loopback; the .test names and https://localhost (port 443, where
   // browsers fetch the related-origins document) are pointed at the demo.
-  const browser = await launchChromium(`MAP app.test 127.0.0.1, MAP unlisted.test 127.0.0.1, MAP localhost:443 127.0.0.1:${demoPort}`);
+  const browser = await launchChromium(
+    `MAP app.test 127.0.0.1, MAP unlisted.test 127.0.0.1, MAP localhost:443 127.0.0.1:${demoPort}`,
+  );
   const tabs: BrowserTab[] = [];
   return {
-    dir, service, demo, browser, demoPort,
+    dir,
+    service,
+    demo,
+    browser,
+    demoPort,
     url: (variant) => (variant === 'standard' ? `https://${DOMAIN}:${demoPort}/` : `https://localhost:${demoPort}/`),
     username: (user, variant) => `${user}#${variant === 'standard' ? DOMAIN : 'localhost'}`,
     tab: async (kind) => {
@@ -100,10 +126,15 @@ export function capture(page: Page): Captured {
   });
   page.on('response', (response) => {
     const path = pathOf(response.url());
-    if (path !== undefined) response.json().then((body: Record<string, any>) => answers[path]!.push(body), () => undefined);
+    if (path !== undefined)
+      response.json().then(
+        (body: Record<string, any>) => answers[path]!.push(body),
+        () => undefined,
+      );
   });
   return {
-    sent, answers,
+    sent,
+    answers,
     assertions: sent['assertion/result']!,
     attestations: sent['attestation/result']!,
     attestationAnswers: answers['attestation/result']!,
@@ -148,7 +179,11 @@ export async function click(page: Page, button: Button): Promise<{ kind: string;
 
 /** Waits (bounded) until the page's message is ok or error, and returns it. */
 export async function settled(page: Page): Promise<{ kind: string; text: string }> {
-  await page.waitForFunction(() => ['ok', 'error'].includes(document.getElementById('message')!.dataset.kind ?? ''), undefined, { timeout: 20_000 });
+  await page.waitForFunction(
+    () => ['ok', 'error'].includes(document.getElementById('message')!.dataset.kind ?? ''),
+    undefined,
+    { timeout: 20_000 },
+  );
   return page.evaluate(() => {
     const message = document.getElementById('message')!;
     return { kind: message.dataset.kind ?? '', text: message.textContent ?? '' };
@@ -157,12 +192,18 @@ export async function settled(page: Page): Promise<{ kind: string; text: string 
 
 /** The state of one of the page's background lines (`#autofill`, `#upgrade`), waiting (bounded) for one of `states`. */
 export async function stateOf(page: Page, id: 'autofill' | 'upgrade', states: readonly string[]): Promise<string> {
-  await page.waitForFunction(({ id, states }) => states.includes(document.getElementById(id)!.dataset.state ?? ''), { id, states }, { timeout: 15_000 });
+  await page.waitForFunction(
+    ({ id, states }) => states.includes(document.getElementById(id)!.dataset.state ?? ''),
+    { id, states },
+    { timeout: 15_000 },
+  );
   return page.evaluate((id) => document.getElementById(id)!.dataset.state ?? '', id);
 }
 
 /** What the signed-in box shows: all of it from the result answer (or the session built from it). */
-export async function signedIn(page: Page): Promise<{ user: string; how: string; credentialId: string; passkey: string; backup: string }> {
+export async function signedIn(
+  page: Page,
+): Promise<{ user: string; how: string; credentialId: string; passkey: string; backup: string }> {
   assert.equal(await page.isVisible('#signed-in'), true, 'the signed-in box is shown');
   return page.evaluate(() => {
     const box = document.getElementById('signed-in')!;

@@ -33,7 +33,13 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
   });
 
   // `native: false` removes the browser's parse…FromJSON/toJSON so the helper's own conversions run.
-  const cases: Array<{ variant: 'standard' | 'local'; kind: AuthenticatorKind; attestation: 'none' | 'direct'; format: string; native: boolean }> = [
+  const cases: Array<{
+    variant: 'standard' | 'local';
+    kind: AuthenticatorKind;
+    attestation: 'none' | 'direct';
+    format: string;
+    native: boolean;
+  }> = [
     { variant: 'standard', kind: 'platform', attestation: 'direct', format: 'packed', native: true },
     { variant: 'standard', kind: 'roaming', attestation: 'direct', format: 'fido-u2f', native: false },
     { variant: 'local', kind: 'platform', attestation: 'none', format: 'none', native: false },
@@ -41,7 +47,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
   ];
 
   for (const { variant, kind, attestation, format, native } of cases) {
-    const helper = native ? 'native JSON helpers' : 'the helper\'s own JSON conversions';
+    const helper = native ? 'native JSON helpers' : "the helper's own JSON conversions";
     it(`${variant} variant, ${kind} authenticator (${helper}): registers (attestation ${attestation}, ${format}), signs in twice with the authenticator's counters, refuses a replay`, async () => {
       const opened = await tab(kind);
       const { page } = opened;
@@ -52,12 +58,21 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
       const username = `${user}#${variant === 'standard' ? DOMAIN : 'localhost'}`;
       await open(page, url);
       assert.equal(await page.textContent('#variant'), variant);
-      assert.equal(await page.evaluate(() => typeof PublicKeyCredential.prototype.toJSON + typeof (PublicKeyCredential as any).parseRequestOptionsFromJSON),
-        native ? 'functionfunction' : 'undefinedundefined');
+      assert.equal(
+        await page.evaluate(
+          () =>
+            typeof PublicKeyCredential.prototype.toJSON +
+            typeof (PublicKeyCredential as any).parseRequestOptionsFromJSON,
+        ),
+        native ? 'functionfunction' : 'undefinedundefined',
+      );
       await fill(page, { user, kind, attestation });
 
       const registered = await click(page, '#register');
-      assert.deepEqual(registered, { kind: 'ok', text: `Passkey registered for ${username}. You can sign in with it now.` });
+      assert.deepEqual(registered, {
+        kind: 'ok',
+        text: `Passkey registered for ${username}. You can sign in with it now.`,
+      });
       assert.equal(attestationFormatOf(captured.attestations[0]!.response.attestationObject), format);
       const [credential] = await opened.credentials();
       assert.ok(credential, 'the authenticator holds the new credential');
@@ -82,7 +97,11 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
       // Replay the last assertion: through the relay (as a browser would), and straight to the service.
       const replayed = captured.assertions.at(-1)!;
       const viaRelay = await page.evaluate(async (body) => {
-        const response = await fetch('/relay/assertion/result', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const response = await fetch('/relay/assertion/result', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         return { status: response.status, body: await response.json() };
       }, replayed);
       assert.equal(viaRelay.body.status, 'failed');
@@ -94,10 +113,17 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
           'user-agent': `Vendor AppID: ${CLIENT_ID}`,
           ...(variant === 'standard' ? { origin: `https://${DOMAIN}:${demoPort}` } : {}),
         },
-        body: JSON.stringify(variant === 'standard' ? replayed : { ...replayed, extensions: { ...replayed.extensions, localhost: captured.attestationAnswers[0]!.localhost } }),
+        body: JSON.stringify(
+          variant === 'standard'
+            ? replayed
+            : {
+                ...replayed,
+                extensions: { ...replayed.extensions, localhost: captured.attestationAnswers[0]!.localhost },
+              },
+        ),
         signal: AbortSignal.timeout(10_000),
       });
-      const directBody = await direct.json() as { status: string; errorMessage: string[] };
+      const directBody = (await direct.json()) as { status: string; errorMessage: string[] };
       assert.equal(directBody.status, 'failed');
       assert.equal(directBody.errorMessage[0], 'SESSION_ALREADY_REVOKED');
     });
@@ -152,13 +178,19 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
     const refused = await click(page, '#register');
     assert.equal(refused.kind, 'error');
     assert.equal(refused.text, ENGLISH_SENTENCES.pageAddress);
-    assert.match(await page.textContent('#message-detail') ?? '', /^ORIGIN_NOT_MATCHED: /);
-    assert.equal((await opened.credentials()).length, 1, 'the authenticator did sign: the refusal is the service\'s');
+    assert.match((await page.textContent('#message-detail')) ?? '', /^ORIGIN_NOT_MATCHED: /);
+    assert.equal((await opened.credentials()).length, 1, "the authenticator did sign: the refusal is the service's");
   });
 
   it('standard variant on an origin the application does not list: refused before any authenticator is asked', async () => {
     const other = await startDemo({
-      serviceUrl: world.service.url, clientId: CLIENT_ID, vendor: 'Vendor', host: '127.0.0.1', port: 0, dataDir: world.dir, standardDomain: DOMAIN,
+      serviceUrl: world.service.url,
+      clientId: CLIENT_ID,
+      vendor: 'Vendor',
+      host: '127.0.0.1',
+      port: 0,
+      dataDir: world.dir,
+      standardDomain: DOMAIN,
     });
     try {
       const opened = await tab('platform');
@@ -167,14 +199,14 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
       const refused = await click(opened.page, '#register');
       assert.equal(refused.kind, 'error');
       assert.equal(refused.text, ENGLISH_SENTENCES.pageAddress);
-      assert.match(await opened.page.textContent('#message-detail') ?? '', /^ORIGIN_NOT_ALLOWED: /);
+      assert.match((await opened.page.textContent('#message-detail')) ?? '', /^ORIGIN_NOT_ALLOWED: /);
       assert.equal((await opened.credentials()).length, 0);
     } finally {
       await other.close();
     }
   });
 
-  it('a second passkey for an existing account needs that account signed in (the demo\'s registration rule)', async () => {
+  it("a second passkey for an existing account needs that account signed in (the demo's registration rule)", async () => {
     const first = await tab('platform');
     await open(first.page, `https://${DOMAIN}:${demoPort}/`);
     await fill(first.page, { user: 'owner', kind: 'platform' });
@@ -185,11 +217,16 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
     const refused = await click(intruder.page, '#register');
     assert.equal(refused.kind, 'error');
     assert.equal(refused.text, ENGLISH_SENTENCES.registrationRefused);
-    assert.match(await intruder.page.textContent('#message-detail') ?? '', /^REGISTRATION_NOT_ALLOWED: owner#demo\.localhost already has a passkey/);
+    assert.match(
+      (await intruder.page.textContent('#message-detail')) ?? '',
+      /^REGISTRATION_NOT_ALLOWED: owner#demo\.localhost already has a passkey/,
+    );
     assert.equal((await intruder.credentials()).length, 0);
     // Signed in as the owner, adding another passkey is allowed.
     assert.equal((await click(first.page, '#sign-in')).kind, 'ok');
-    await first.cdp.send('WebAuthn.addVirtualAuthenticator', { options: { protocol: 'u2f', transport: 'usb' } as never });
+    await first.cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'u2f', transport: 'usb' } as never,
+    });
     await fill(first.page, { user: 'owner', kind: 'roaming' });
     assert.equal((await click(first.page, '#register')).kind, 'ok');
   });

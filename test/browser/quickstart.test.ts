@@ -13,7 +13,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ensureDevCertificate } from '../../src/demo/tls.js';
-import { freePort, launchChromium, openTab, REPO, startServiceProcess, type BrowserTab, type ServiceProcess } from './support.js';
+import {
+  freePort,
+  launchChromium,
+  openTab,
+  REPO,
+  startServiceProcess,
+  type BrowserTab,
+  type ServiceProcess,
+} from './support.js';
 
 const CLIENT_ID = 'quickstart-client';
 const DOMAIN = 'idp.localhost';
@@ -26,7 +34,11 @@ function quickstartFiles(markdown: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const match of section.matchAll(/^```\w*\n([\s\S]*?)^```$/gm)) {
     const code = match[1]!;
-    const named = code.split('\n').slice(0, 2).map((line) => /^(?:\/\/|<!--)\s*([\w./-]+\.(?:mjs|js|html))\s*(?:-->)?$/.exec(line)?.[1]).find(Boolean);
+    const named = code
+      .split('\n')
+      .slice(0, 2)
+      .map((line) => /^(?:\/\/|<!--)\s*([\w./-]+\.(?:mjs|js|html))\s*(?:-->)?$/.exec(line)?.[1])
+      .find(Boolean);
     if (named) files.set(named, code);
   }
   return files;
@@ -35,10 +47,13 @@ function quickstartFiles(markdown: string): Map<string, string> {
 /** TLS in front of the app, as the quickstart asks: every request passed through to the app's port. */
 function tlsFront(certChain: string, key: string, appPort: number): Server {
   return createHttpsServer({ cert: certChain, key }, (incoming, outgoing) => {
-    const forward = httpRequest({ host: '127.0.0.1', port: appPort, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forward = httpRequest(
+      { host: '127.0.0.1', port: appPort, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     forward.on('error', () => outgoing.destroy());
     incoming.pipe(forward);
   });
@@ -47,7 +62,11 @@ function tlsFront(certChain: string, key: string, appPort: number): Server {
 async function clickAndRead(page: Page, button: string): Promise<string> {
   await page.evaluate(() => void (document.getElementById('message')!.textContent = ''));
   await page.click(button);
-  await page.waitForFunction(() => !['', '…'].includes(document.getElementById('message')!.textContent ?? ''), undefined, { timeout: 20_000 });
+  await page.waitForFunction(
+    () => !['', '…'].includes(document.getElementById('message')!.textContent ?? ''),
+    undefined,
+    { timeout: 20_000 },
+  );
   return (await page.textContent('#message')) ?? '';
 }
 
@@ -73,29 +92,43 @@ describe('docs/relay.md: the Express quickstart, run as written', { timeout: 120
     // Where `npm install express @passkey-server/relay @passkey-server/browser` would put them.
     await mkdir(join(appDir, 'node_modules', '@passkey-server'), { recursive: true });
     await symlink(join(REPO, 'node_modules', 'express'), join(appDir, 'node_modules', 'express'), 'dir');
-    for (const name of ['relay', 'browser']) await symlink(join(REPO, 'packages', name), join(appDir, 'node_modules', '@passkey-server', name), 'dir');
+    for (const name of ['relay', 'browser'])
+      await symlink(join(REPO, 'packages', name), join(appDir, 'node_modules', '@passkey-server', name), 'dir');
 
     const [servicePort, appPort, frontPort] = [await freePort(), await freePort(), await freePort()];
     pageUrl = `https://${DOMAIN}:${frontPort}`;
-    service = await startServiceProcess(dir, {
-      listen: { host: '127.0.0.1', port: servicePort },
-      database: `sqlite:${join(dir, 'fido2.db')}`,
-      challenges: 'memory',
-      demo: { enabled: false },
-      dataDir: dir,
-      applications: [{ clientId: CLIENT_ID, name: 'Quickstart IdP', domain: DOMAIN, origins: [pageUrl], variants: ['standard'] }],
-    }, servicePort);
+    service = await startServiceProcess(
+      dir,
+      {
+        listen: { host: '127.0.0.1', port: servicePort },
+        database: `sqlite:${join(dir, 'fido2.db')}`,
+        challenges: 'memory',
+        demo: { enabled: false },
+        dataDir: dir,
+        applications: [
+          { clientId: CLIENT_ID, name: 'Quickstart IdP', domain: DOMAIN, origins: [pageUrl], variants: ['standard'] },
+        ],
+      },
+      servicePort,
+    );
 
     app = spawn(process.execPath, ['server.mjs'], {
       cwd: appDir,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PASSKEY_SERVICE_URL: service.url, PASSKEY_CLIENT_ID: CLIENT_ID, PAGE_ORIGIN: pageUrl, PORT: String(appPort) },
+      env: {
+        ...process.env,
+        PASSKEY_SERVICE_URL: service.url,
+        PASSKEY_CLIENT_ID: CLIENT_ID,
+        PAGE_ORIGIN: pageUrl,
+        PORT: String(appPort),
+      },
     });
     app.stdout!.on('data', (chunk: Buffer) => void (appOutput += chunk.toString()));
     app.stderr!.on('data', (chunk: Buffer) => void (appOutput += chunk.toString()));
     const deadline = Date.now() + 20_000;
     while (!appOutput.includes(`login page on port ${appPort}`)) {
-      if (app.exitCode !== null || Date.now() > deadline) throw new Error(`the quickstart server did not start:\n${appOutput}`);
+      if (app.exitCode !== null || Date.now() > deadline)
+        throw new Error(`the quickstart server did not start:\n${appOutput}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
 
@@ -116,7 +149,7 @@ describe('docs/relay.md: the Express quickstart, run as written', { timeout: 120
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('registers a passkey and signs in with it through the doc\'s server and page', async () => {
+  it("registers a passkey and signs in with it through the doc's server and page", async () => {
     const { page } = tab;
     await page.goto(`${pageUrl}/`);
     await page.fill('#username', `alice#${DOMAIN}`);
@@ -133,6 +166,9 @@ describe('docs/relay.md: the Express quickstart, run as written', { timeout: 120
     await page.fill('#username', 'no-hash-here');
     const text = await clickAndRead(page, '#register');
     assert.equal(text, 'This user name cannot be used here. Check it and try again.');
-    assert.ok(warnings.some((warning) => warning.startsWith('attestation/options: INVALID_USERNAME: ')), warnings.join('\n'));
+    assert.ok(
+      warnings.some((warning) => warning.startsWith('attestation/options: INVALID_USERNAME: ')),
+      warnings.join('\n'),
+    );
   });
 });

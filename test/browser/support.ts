@@ -22,7 +22,11 @@ export interface ServiceProcess {
 }
 
 /** Starts `cli.js serve --config <file>` (test/support/cli-process.ts) and waits (bounded) until it listens on `port`. */
-export async function startServiceProcess(dir: string, config: Record<string, unknown>, port: number): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  dir: string,
+  config: Record<string, unknown>,
+  port: number,
+): Promise<ServiceProcess> {
   const file = join(dir, 'service.json');
   await writeFile(file, JSON.stringify(config, null, 2));
   const served = await startServe(['--config', file], { cwd: dir, env: { NODE_ENV: 'test' }, startWithinMs: 20_000 });
@@ -46,8 +50,14 @@ export function launchChromium(resolverRules: string): Promise<Browser> {
     headless: true,
     timeout: 30_000,
     args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--ignore-certificate-errors',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--ignore-certificate-errors',
       `--host-resolver-rules=${resolverRules}`,
     ],
   });
@@ -57,9 +67,22 @@ export type AuthenticatorKind = 'platform' | 'roaming';
 
 export const AUTHENTICATORS: Record<AuthenticatorKind, Record<string, unknown>> = {
   // A phone or laptop: CTAP2, built in, discoverable credentials, user verification.
-  platform: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  platform: {
+    protocol: 'ctap2',
+    transport: 'internal',
+    hasResidentKey: true,
+    hasUserVerification: true,
+    isUserVerified: true,
+    automaticPresenceSimulation: true,
+  },
   // A U2F security key: no discoverable credentials, no user verification.
-  roaming: { protocol: 'u2f', transport: 'usb', hasResidentKey: false, hasUserVerification: false, automaticPresenceSimulation: true },
+  roaming: {
+    protocol: 'u2f',
+    transport: 'usb',
+    hasResidentKey: false,
+    hasUserVerification: false,
+    automaticPresenceSimulation: true,
+  },
 };
 
 export interface VirtualCredential {
@@ -87,7 +110,9 @@ export async function openTab(browser: Browser, kind: AuthenticatorKind | null):
   await cdp.send('WebAuthn.enable', { enableUI: false });
   let authenticatorId: string | undefined;
   if (kind !== null) {
-    ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', { options: AUTHENTICATORS[kind] as never }));
+    ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: AUTHENTICATORS[kind] as never,
+    }));
   }
   const tab: BrowserTab = {
     context,

@@ -5,13 +5,33 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { base64url, capture, click, DOMAIN, fill, open, signedIn, stateOf, startDemoWorld, type DemoWorld, type Variant } from './demo-world.js';
+import {
+  base64url,
+  capture,
+  click,
+  DOMAIN,
+  fill,
+  open,
+  signedIn,
+  stateOf,
+  startDemoWorld,
+  type DemoWorld,
+  type Variant,
+} from './demo-world.js';
 
 /** Runs the browser helper's own capability checks inside the page (its module, as the page loads it). */
-function capabilities(page: Page): Promise<{ conditional: boolean; capabilities: Record<string, boolean> | undefined; signals: Record<string, boolean> }> {
+function capabilities(page: Page): Promise<{
+  conditional: boolean;
+  capabilities: Record<string, boolean> | undefined;
+  signals: Record<string, boolean>;
+}> {
   return page.evaluate(async () => {
     const helper = await import('/vendor/passkey-browser/index.js' as string);
-    return { conditional: await helper.isConditionalMediationAvailable(), capabilities: await helper.getClientCapabilities(), signals: helper.supportedSignals() };
+    return {
+      conditional: await helper.isConditionalMediationAvailable(),
+      capabilities: await helper.getClientCapabilities(),
+      signals: helper.supportedSignals(),
+    };
   });
 }
 
@@ -51,16 +71,24 @@ describe('browser: sign-in without a user name on the demo page, in Chromium', {
       const answer = captured.answers['assertion/result']!.at(-1)!;
       assert.equal(answer.username, username);
       assert.deepEqual(await signedIn(page), {
-        user: username, how: 'passkey', credentialId: modal.id,
+        user: username,
+        how: 'passkey',
+        credentialId: modal.id,
         // The virtual authenticator's AAGUID names no known make; it is not backup eligible.
-        passkey: 'an authenticator the site cannot name', backup: 'device-bound',
+        passkey: 'an authenticator the site cannot name',
+        backup: 'device-bound',
       });
       assert.deepEqual([answer.backupEligible, answer.backupState, answer.authenticatorName], [false, false, null]);
       // The answer's signals went to the browser (standard variant; the local variant's answers carry none).
-      const outcomes = JSON.parse(await page.evaluate(() => document.getElementById('signals')!.dataset.outcomes ?? '[]'));
-      assert.deepEqual(outcomes.map((o: { signal: string; status: string }) => `${o.signal}:${o.status}`),
-        variant === 'standard' ? ['allAcceptedCredentials:sent', 'currentUserDetails:sent'] : []);
-      if (variant === 'standard') assert.deepEqual(answer.signals.allAcceptedCredentials.allAcceptedCredentialIds, [modal.id]);
+      const outcomes = JSON.parse(
+        await page.evaluate(() => document.getElementById('signals')!.dataset.outcomes ?? '[]'),
+      );
+      assert.deepEqual(
+        outcomes.map((o: { signal: string; status: string }) => `${o.signal}:${o.status}`),
+        variant === 'standard' ? ['allAcceptedCredentials:sent', 'currentUserDetails:sent'] : [],
+      );
+      if (variant === 'standard')
+        assert.deepEqual(answer.signals.allAcceptedCredentials.allAcceptedCredentialIds, [modal.id]);
       // The demo's session (set by the relay's onResult from the service's answer) names the same user.
       assert.equal(await page.evaluate(async () => (await (await fetch('/demo/context')).json()).user), username);
 
@@ -71,19 +99,37 @@ describe('browser: sign-in without a user name on the demo page, in Chromium', {
       await page.waitForSelector('#signed-in[data-how="autofill"]', { state: 'visible', timeout: 15_000 });
       const autofill = captured.sent['assertion/result']!.at(-1)!;
       assert.notEqual(autofill.response.clientDataJSON, modal.response.clientDataJSON);
-      assert.equal(JSON.parse(Buffer.from(autofill.response.clientDataJSON, 'base64url').toString()).type, 'webauthn.get');
-      assert.deepEqual(await signedIn(page), { user: username, how: 'autofill', credentialId: modal.id, passkey: 'an authenticator the site cannot name', backup: 'device-bound' });
+      assert.equal(
+        JSON.parse(Buffer.from(autofill.response.clientDataJSON, 'base64url').toString()).type,
+        'webauthn.get',
+      );
+      assert.deepEqual(await signedIn(page), {
+        user: username,
+        how: 'autofill',
+        credentialId: modal.id,
+        passkey: 'an authenticator the site cannot name',
+        backup: 'device-bound',
+      });
       assert.equal(await page.textContent('#message'), `Signed in as ${username}.`);
       // A reload while signed in shows the same facts from the session, and starts no autofill request.
       const optionsCalls = captured.sent['assertion/options']!.length;
       await open(page, world.url(variant));
-      assert.deepEqual(await signedIn(page), { user: username, how: 'session', credentialId: modal.id, passkey: 'an authenticator the site cannot name', backup: 'device-bound' });
+      assert.deepEqual(await signedIn(page), {
+        user: username,
+        how: 'session',
+        credentialId: modal.id,
+        passkey: 'an authenticator the site cannot name',
+        backup: 'device-bound',
+      });
       assert.equal(captured.sent['assertion/options']!.length, optionsCalls);
 
       // With the authenticator waiting for a touch, the autofill request waits too; choosing another way
       // (the modal button) stops it cleanly (no error shown) before the modal request starts.
       assert.equal((await click(page, '#sign-out')).text, 'Signed out.');
-      await opened.cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId: opened.authenticatorId!, enabled: false });
+      await opened.cdp.send('WebAuthn.setAutomaticPresenceSimulation', {
+        authenticatorId: opened.authenticatorId!,
+        enabled: false,
+      });
       await open(page, world.url(variant));
       assert.equal(await stateOf(page, 'autofill', ['waiting', 'failed']), 'waiting');
       assert.equal(await page.textContent('#message'), '');
@@ -94,7 +140,10 @@ describe('browser: sign-in without a user name on the demo page, in Chromium', {
       await page.click('#cancel');
       await page.waitForFunction(() => document.getElementById('message')!.dataset.kind === 'error');
       assert.equal(await page.textContent('#message'), 'Cancelled.');
-      await opened.cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId: opened.authenticatorId!, enabled: true });
+      await opened.cdp.send('WebAuthn.setAutomaticPresenceSimulation', {
+        authenticatorId: opened.authenticatorId!,
+        enabled: true,
+      });
       assert.deepEqual(await click(page, '#passkey-sign-in'), { kind: 'ok', text: `Signed in as ${username}.` });
       assert.equal((await signedIn(page)).how, 'passkey');
     });
@@ -110,7 +159,10 @@ describe('browser: sign-in without a user name on the demo page, in Chromium', {
     const refused = await click(page, '#passkey-sign-in');
     // Chromium finds no discoverable credential for the RP ID on a U2F key: the browser refuses.
     assert.equal(refused.kind, 'error');
-    assert.equal(refused.text, 'Not signed in: the request was cancelled, timed out, or this device holds no passkey for this account.');
+    assert.equal(
+      refused.text,
+      'Not signed in: the request was cancelled, timed out, or this device holds no passkey for this account.',
+    );
     assert.equal(await page.isVisible('#signed-in'), false);
   });
 
@@ -125,7 +177,14 @@ describe('browser: sign-in without a user name on the demo page, in Chromium', {
     // Chromium says it can do a conditional create; the page asks for one after the sign-in by name.
     assert.equal((await capabilities(page)).capabilities?.conditionalCreate, true);
     await opened.cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true } as never,
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      } as never,
     });
     assert.deepEqual(await click(page, '#sign-in'), { kind: 'ok', text: `Signed in as ${username}.` });
     assert.equal(await stateOf(page, 'upgrade', ['offered', 'declined', 'created']), 'offered');
@@ -141,7 +200,11 @@ describe('browser: sign-in without a user name on the demo page, in Chromium', {
     // The user moves on (a modal sign-in): the upgrade is stopped first, and the modal request runs.
     assert.deepEqual(await click(page, '#sign-in'), { kind: 'ok', text: `Signed in as ${username}.` });
     assert.equal(await stateOf(page, 'upgrade', ['offered']), 'offered');
-    assert.equal(captured.sent['attestation/options']!.filter((body) => body.mediation === 'conditional').length, 2, 'offered again after this sign-in by name');
+    assert.equal(
+      captured.sent['attestation/options']!.filter((body) => body.mediation === 'conditional').length,
+      2,
+      'offered again after this sign-in by name',
+    );
     assert.equal((await click(page, '#sign-out')).text, 'Signed out.');
     assert.equal(await page.evaluate(() => document.getElementById('upgrade')!.dataset.state), 'off');
   });
@@ -151,8 +214,19 @@ describe('browser: sign-in without a user name on the demo page, in Chromium', {
     await open(opened.page, world.url('standard'));
     const found = await capabilities(opened.page);
     assert.equal(found.conditional, true);
-    assert.deepEqual(found.signals, { allAcceptedCredentials: true, currentUserDetails: true, unknownCredential: true });
-    for (const name of ['conditionalGet', 'conditionalCreate', 'signalAllAcceptedCredentials', 'signalCurrentUserDetails', 'signalUnknownCredential', 'passkeyPlatformAuthenticator']) {
+    assert.deepEqual(found.signals, {
+      allAcceptedCredentials: true,
+      currentUserDetails: true,
+      unknownCredential: true,
+    });
+    for (const name of [
+      'conditionalGet',
+      'conditionalCreate',
+      'signalAllAcceptedCredentials',
+      'signalCurrentUserDetails',
+      'signalUnknownCredential',
+      'passkeyPlatformAuthenticator',
+    ]) {
       assert.equal(found.capabilities?.[name], true, name);
     }
   });

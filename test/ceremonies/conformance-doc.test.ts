@@ -22,15 +22,21 @@ function titles(): string[] {
   const files = [...testFiles('test/webauthn'), ...testFiles('test/ceremonies')];
   return files.flatMap((file) => {
     const source = readFileSync(join(repo, file), 'utf8');
-    const quoted = [...source.matchAll(/\bit\('((?:[^'\\]|\\.)*)'/g)].map((m) => m[1]!.replace(/\\'/g, "'"));
-    const templated = [...source.matchAll(/\bit\(`([^`]*)`/g)].map((m) => m[1]!);
-    return [...quoted, ...templated];
+    // The formatter may put a long title on the line after `it(` and writes one with an apostrophe in
+    // double quotes.
+    const single = [...source.matchAll(/\bit\(\s*'((?:[^'\\]|\\.)*)'/g)].map((m) => m[1]!.replace(/\\'/g, "'"));
+    const double = [...source.matchAll(/\bit\(\s*"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!.replace(/\\"/g, '"'));
+    const templated = [...source.matchAll(/\bit\(\s*`([^`]*)`/g)].map((m) => m[1]!);
+    return [...single, ...double, ...templated];
   });
 }
 
 /** A doc title as a pattern: "…" stands for any text (an elided part or a placeholder). */
 function pattern(docTitle: string): RegExp {
-  const parts = docTitle.replace(/\s+/g, ' ').split('…').map((part) => part.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const parts = docTitle
+    .replace(/\s+/g, ' ')
+    .split('…')
+    .map((part) => part.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(parts.join('.*'));
 }
 

@@ -13,7 +13,16 @@ import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import { createChain, createIntermediate, createLeaf, createRoot, type TestChain } from '../support/pki.js';
 import type { StatementOptions } from '../support/statements/index.js';
-import { CLIENT_ID, Flow, Harness, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
+import {
+  CLIENT_ID,
+  Flow,
+  Harness,
+  PATHS,
+  applicationConfig,
+  expectFailure,
+  expectOk,
+  username,
+} from '../http/harness.js';
 
 /** "Not of type X" values the tool picks from (catalogue §1.7), minus the valid type. */
 const NOT_STRING: unknown[] = [{}, [], 42, true];
@@ -39,19 +48,35 @@ function editAttStmt(credential: any, edit: (attStmt: Map<string, unknown>) => v
 }
 
 /** Registers with `flow` after mutating the credential; asserts the failure and that nothing was stored. */
-async function registrationFails(flow: Flow, name: string, registerOptions: Parameters<Flow['register']>[0], mutate: (c: any) => any, optionsBody: Record<string, unknown> = {}): Promise<string> {
+async function registrationFails(
+  flow: Flow,
+  name: string,
+  registerOptions: Parameters<Flow['register']>[0],
+  mutate: (c: any) => any,
+  optionsBody: Record<string, unknown> = {},
+): Promise<string> {
   const { res, credential } = await flow.register(registerOptions, optionsBody, mutate);
   const detail = expectFailure(res, name, 400);
   if (typeof credential.id === 'string') {
-    assert.equal(await flow.h.deps.credentials.find(CLIENT_ID, credential.id), undefined, 'a failed registration stored a credential');
+    assert.equal(
+      await flow.h.deps.credentials.find(CLIENT_ID, credential.id),
+      undefined,
+      'a failed registration stored a credential',
+    );
   }
   return detail;
 }
 
 describe('§2.1 Server-ServerPublicKeyCredentialCreationOptions-Req-1', () => {
-  it('P-1: creation options with every field of the tool\'s request', async () => {
+  it("P-1: creation options with every field of the tool's request", async () => {
     const h = new Harness();
-    const sent = { username: freshUser(), displayName: 'Jane Doe', authenticatorSelection: { requireResidentKey: false, userVerification: 'preferred' }, attestation: 'direct', extensions: { 'example.extension': true } };
+    const sent = {
+      username: freshUser(),
+      displayName: 'Jane Doe',
+      authenticatorSelection: { requireResidentKey: false, userVerification: 'preferred' },
+      attestation: 'direct',
+      extensions: { 'example.extension': true },
+    };
     const body = expectOk(await h.post(PATHS.attestationOptions, sent));
     assert.equal(body.errorMessage, '');
     assert.equal(body.user.name, sent.username);
@@ -75,7 +100,9 @@ describe('§2.1 Server-ServerPublicKeyCredentialCreationOptions-Req-1', () => {
 
   it('P-2: attestation "none" without extensions is echoed', async () => {
     const h = new Harness();
-    const body = expectOk(await h.post(PATHS.attestationOptions, { username: freshUser(), displayName: 'J', attestation: 'none' }));
+    const body = expectOk(
+      await h.post(PATHS.attestationOptions, { username: freshUser(), displayName: 'J', attestation: 'none' }),
+    );
     assert.equal(body.attestation, 'none');
   });
 
@@ -103,20 +130,104 @@ describe('§2.2 Server-ServerAuthenticatorAttestationResponse-Resp-1 (packed ful
   });
 
   const structural: [string, (c: any, v?: unknown) => void, unknown[]][] = [
-    ['F-1: id removed', (c) => { delete c.id; }, [undefined]],
-    ['F-2: id not a string', (c, v) => { c.id = v; }, NOT_STRING],
-    ['F-3: id as standard base64 with == padding', (c) => { c.id = Buffer.from(c.id, 'base64url').toString('base64') + '=='; }, [undefined]],
-    ['F-4: type removed', (c) => { delete c.type; }, [undefined]],
-    ['F-5: type not a string', (c, v) => { c.type = v; }, NOT_STRING],
-    ['F-6: type another string', (c) => { c.type = 'private-key'; }, [undefined]],
-    ['F-7: response removed', (c) => { delete c.response; }, [undefined]],
-    ['F-8: response not an object', (c, v) => { c.response = v; }, NOT_OBJECT],
-    ['F-9: response.clientDataJSON removed', (c) => { delete c.response.clientDataJSON; }, [undefined]],
-    ['F-10: response.clientDataJSON not a string', (c, v) => { c.response.clientDataJSON = v; }, NOT_STRING],
-    ['F-11: response.clientDataJSON empty', (c) => { c.response.clientDataJSON = ''; }, [undefined]],
-    ['F-12: response.attestationObject removed', (c) => { delete c.response.attestationObject; }, [undefined]],
-    ['F-13: response.attestationObject not a string', (c, v) => { c.response.attestationObject = v; }, NOT_STRING],
-    ['F-14: response.attestationObject empty', (c) => { c.response.attestationObject = ''; }, [undefined]],
+    [
+      'F-1: id removed',
+      (c) => {
+        delete c.id;
+      },
+      [undefined],
+    ],
+    [
+      'F-2: id not a string',
+      (c, v) => {
+        c.id = v;
+      },
+      NOT_STRING,
+    ],
+    [
+      'F-3: id as standard base64 with == padding',
+      (c) => {
+        c.id = Buffer.from(c.id, 'base64url').toString('base64') + '==';
+      },
+      [undefined],
+    ],
+    [
+      'F-4: type removed',
+      (c) => {
+        delete c.type;
+      },
+      [undefined],
+    ],
+    [
+      'F-5: type not a string',
+      (c, v) => {
+        c.type = v;
+      },
+      NOT_STRING,
+    ],
+    [
+      'F-6: type another string',
+      (c) => {
+        c.type = 'private-key';
+      },
+      [undefined],
+    ],
+    [
+      'F-7: response removed',
+      (c) => {
+        delete c.response;
+      },
+      [undefined],
+    ],
+    [
+      'F-8: response not an object',
+      (c, v) => {
+        c.response = v;
+      },
+      NOT_OBJECT,
+    ],
+    [
+      'F-9: response.clientDataJSON removed',
+      (c) => {
+        delete c.response.clientDataJSON;
+      },
+      [undefined],
+    ],
+    [
+      'F-10: response.clientDataJSON not a string',
+      (c, v) => {
+        c.response.clientDataJSON = v;
+      },
+      NOT_STRING,
+    ],
+    [
+      'F-11: response.clientDataJSON empty',
+      (c) => {
+        c.response.clientDataJSON = '';
+      },
+      [undefined],
+    ],
+    [
+      'F-12: response.attestationObject removed',
+      (c) => {
+        delete c.response.attestationObject;
+      },
+      [undefined],
+    ],
+    [
+      'F-13: response.attestationObject not a string',
+      (c, v) => {
+        c.response.attestationObject = v;
+      },
+      NOT_STRING,
+    ],
+    [
+      'F-14: response.attestationObject empty',
+      (c) => {
+        c.response.attestationObject = '';
+      },
+      [undefined],
+    ],
   ];
   for (const [title, mutate, values] of structural) {
     it(`${title} → INVALID_REQUEST_BODY, nothing stored, ceremony not consumed`, async () => {
@@ -146,7 +257,12 @@ describe('§2.3 Server-ServerAuthenticatorAttestationResponse-Resp-2 (client dat
     ['F-6: challenge missing', { challenge: undefined }, undefined, 'INVALID_FORMAT_CLIENT_DATA_JSON'],
     ['F-7: challenge not a string', { challenge: 1234 }, undefined, 'INVALID_FORMAT_CLIENT_DATA_JSON'],
     ['F-8: challenge empty', { challenge: '' }, undefined, 'INVALID_FORMAT_CLIENT_DATA_JSON'],
-    ['F-9: challenge not base64url', { challenge: 'aGVsbG8gd29ybGQ+Pz8/==' }, undefined, 'INVALID_FORMAT_CLIENT_DATA_JSON'],
+    [
+      'F-9: challenge not base64url',
+      { challenge: 'aGVsbG8gd29ybGQ+Pz8/==' },
+      undefined,
+      'INVALID_FORMAT_CLIENT_DATA_JSON',
+    ],
     ['F-10: challenge another random value', undefined, 'challenge', 'SESSION_NOT_FOUND'],
     ['F-11: origin missing', { origin: undefined }, undefined, 'INVALID_FORMAT_CLIENT_DATA_JSON'],
     ['F-12: origin not a string', { origin: [] }, undefined, 'INVALID_FORMAT_CLIENT_DATA_JSON'],
@@ -154,13 +270,23 @@ describe('§2.3 Server-ServerAuthenticatorAttestationResponse-Resp-2 (client dat
     ['F-14: origin foreign', undefined, 'origin', 'ORIGIN_NOT_MATCHED'],
     ['F-15: tokenBinding not an object', undefined, 'tokenBindingNotObject', 'TOKEN_BINDING_STATUS_MISSING'],
     ['F-16: tokenBinding without status', undefined, 'tokenBindingStatus', 'TOKEN_BINDING_STATUS_MISSING'],
-    ['F-17: tokenBinding.status unknown', { tokenBinding: { status: 'bogus' } }, undefined, 'TOKEN_BINDING_STATUS_MISSING'],
+    [
+      'F-17: tokenBinding.status unknown',
+      { tokenBinding: { status: 'bogus' } },
+      undefined,
+      'TOKEN_BINDING_STATUS_MISSING',
+    ],
   ];
   for (const [title, clientData, breaks, name] of cases) {
     it(`${title} → ${name}`, async () => {
       const h = new Harness();
       const flow = new Flow(h, freshUser(), { fmt: 'packed' });
-      await registrationFails(flow, name, { ...(clientData && { clientData }), ...(breaks && { breaks: breaks as any }) }, (c) => c);
+      await registrationFails(
+        flow,
+        name,
+        { ...(clientData && { clientData }), ...(breaks && { breaks: breaks as any }) },
+        (c) => c,
+      );
     });
   }
 });
@@ -178,7 +304,10 @@ describe('§2.4 Server-ServerAuthenticatorAttestationResponse-Resp-3 (attestatio
 
   it('F-1: random text before the base64url attestationObject → fails', async () => {
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'packed' });
-    await registrationFails(flow, 'INVALID_FORMAT_ATTESTATION_OBJECT', {}, (c) => { c.response.attestationObject = `Zm9vYmFy${c.response.attestationObject}`; return c; });
+    await registrationFails(flow, 'INVALID_FORMAT_ATTESTATION_OBJECT', {}, (c) => {
+      c.response.attestationObject = `Zm9vYmFy${c.response.attestationObject}`;
+      return c;
+    });
   });
 
   const mapCases: [string, (m: Map<string, unknown>) => void, string][] = [
@@ -189,20 +318,56 @@ describe('§2.4 Server-ServerAuthenticatorAttestationResponse-Resp-3 (attestatio
     ['F-6: authData missing', (m) => m.delete('authData'), 'INVALID_FORMAT_ATTESTATION_OBJECT'],
     ['F-7: authData not a byte string', (m) => m.set('authData', 'text'), 'INVALID_FORMAT_ATTESTATION_OBJECT'],
     ['F-8: authData empty', (m) => m.set('authData', Buffer.alloc(0)), 'INVALID_FORMAT_ATTESTATION_OBJECT'],
-    ['F-10: AT clear and no attested credential data', (m) => {
-      const authData = Buffer.from(m.get('authData') as Buffer).subarray(0, 37);
-      authData[32] = authData[32]! & ~0x40;
-      m.set('authData', authData);
-    }, 'CREDENTIAL_NOT_INCLUDED'],
-    ['F-11: AT set but attested credential data empty', (m) => m.set('authData', Buffer.from(m.get('authData') as Buffer).subarray(0, 37)), 'CREDENTIAL_NOT_INCLUDED'],
-    ['F-12: 32 bytes appended after the attested credential data', (m) => m.set('authData', Buffer.concat([m.get('authData') as Buffer, Buffer.alloc(32, 0xab)])), 'INVALID_AUTHENTICATOR_DATA'],
+    [
+      'F-10: AT clear and no attested credential data',
+      (m) => {
+        const authData = Buffer.from(m.get('authData') as Buffer).subarray(0, 37);
+        authData[32] = authData[32]! & ~0x40;
+        m.set('authData', authData);
+      },
+      'CREDENTIAL_NOT_INCLUDED',
+    ],
+    [
+      'F-11: AT set but attested credential data empty',
+      (m) => m.set('authData', Buffer.from(m.get('authData') as Buffer).subarray(0, 37)),
+      'CREDENTIAL_NOT_INCLUDED',
+    ],
+    [
+      'F-12: 32 bytes appended after the attested credential data',
+      (m) => m.set('authData', Buffer.concat([m.get('authData') as Buffer, Buffer.alloc(32, 0xab)])),
+      'INVALID_AUTHENTICATOR_DATA',
+    ],
     ['F-13: packed attStmt is an empty map', (m) => m.set('attStmt', new Map()), 'INVALID_ATTESTATION_FORMAT'],
-    ['F-14: attStmt.alg missing', (m) => (m.get('attStmt') as Map<string, unknown>).delete('alg'), 'INVALID_ATTESTATION_FORMAT'],
-    ['F-15: attStmt.alg not a number', (m) => (m.get('attStmt') as Map<string, unknown>).set('alg', 'ES256'), 'INVALID_ATTESTATION_FORMAT'],
-    ['F-16: attStmt.alg = -42', (m) => (m.get('attStmt') as Map<string, unknown>).set('alg', -42), 'PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED'],
-    ['F-17: attStmt.sig missing', (m) => (m.get('attStmt') as Map<string, unknown>).delete('sig'), 'INVALID_ATTESTATION_FORMAT'],
-    ['F-18: attStmt.sig not a byte string', (m) => (m.get('attStmt') as Map<string, unknown>).set('sig', 'signature'), 'INVALID_ATTESTATION_FORMAT'],
-    ['F-19: attStmt.sig empty', (m) => (m.get('attStmt') as Map<string, unknown>).set('sig', Buffer.alloc(0)), 'INVALID_ATTESTATION_FORMAT'],
+    [
+      'F-14: attStmt.alg missing',
+      (m) => (m.get('attStmt') as Map<string, unknown>).delete('alg'),
+      'INVALID_ATTESTATION_FORMAT',
+    ],
+    [
+      'F-15: attStmt.alg not a number',
+      (m) => (m.get('attStmt') as Map<string, unknown>).set('alg', 'ES256'),
+      'INVALID_ATTESTATION_FORMAT',
+    ],
+    [
+      'F-16: attStmt.alg = -42',
+      (m) => (m.get('attStmt') as Map<string, unknown>).set('alg', -42),
+      'PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED',
+    ],
+    [
+      'F-17: attStmt.sig missing',
+      (m) => (m.get('attStmt') as Map<string, unknown>).delete('sig'),
+      'INVALID_ATTESTATION_FORMAT',
+    ],
+    [
+      'F-18: attStmt.sig not a byte string',
+      (m) => (m.get('attStmt') as Map<string, unknown>).set('sig', 'signature'),
+      'INVALID_ATTESTATION_FORMAT',
+    ],
+    [
+      'F-19: attStmt.sig empty',
+      (m) => (m.get('attStmt') as Map<string, unknown>).set('sig', Buffer.alloc(0)),
+      'INVALID_ATTESTATION_FORMAT',
+    ],
   ];
   for (const [title, edit, name] of mapCases) {
     it(`${title} → ${name}`, async () => {
@@ -219,9 +384,15 @@ describe('§2.4 Server-ServerAuthenticatorAttestationResponse-Resp-3 (attestatio
 
 describe('§2.5 Server-ServerAuthenticatorAttestationResponse-Resp-4 (algorithms, packed self attestation)', () => {
   const algorithms: [string, number][] = [
-    ['P-2: RSASSA-PSS SHA-256 (-37)', -37], ['P-3: RSASSA-PSS SHA-384 (-38)', -38], ['P-4: RSASSA-PSS SHA-512 (-39)', -39],
-    ['P-5: RSASSA-PKCS1-v1_5 SHA-256 (-257)', -257], ['P-6: RSASSA-PKCS1-v1_5 SHA-384 (-258)', -258], ['P-7: RSASSA-PKCS1-v1_5 SHA-512 (-259)', -259],
-    ['P-9: ECDSA P-256 SHA-256 (-7)', -7], ['P-10: ECDSA P-384 SHA-384 (-35)', -35], ['P-11: ECDSA P-521 SHA-512 (-36)', -36],
+    ['P-2: RSASSA-PSS SHA-256 (-37)', -37],
+    ['P-3: RSASSA-PSS SHA-384 (-38)', -38],
+    ['P-4: RSASSA-PSS SHA-512 (-39)', -39],
+    ['P-5: RSASSA-PKCS1-v1_5 SHA-256 (-257)', -257],
+    ['P-6: RSASSA-PKCS1-v1_5 SHA-384 (-258)', -258],
+    ['P-7: RSASSA-PKCS1-v1_5 SHA-512 (-259)', -259],
+    ['P-9: ECDSA P-256 SHA-256 (-7)', -7],
+    ['P-10: ECDSA P-384 SHA-384 (-35)', -35],
+    ['P-11: ECDSA P-521 SHA-512 (-36)', -36],
     ['P-12: EdDSA Ed25519 (-8)', -8],
   ];
   for (const [title, alg] of algorithms) {
@@ -252,7 +423,14 @@ describe('§2.6 Server-ServerAuthenticatorAttestationResponse-Resp-5 (packed ful
 
   it('P-2: x5c = [leaf, intermediate] chaining to a configured root, trusted attestation required → ok and recorded as trusted', async () => {
     const chain = createChain({ intermediateCount: 1 });
-    const h = new Harness({ apps: [applicationConfig({ attestation: { trustAnchors: [], requireTrusted: true, metadata: null, aaguidAllow: [], aaguidDeny: [] } })], anchors: [chain.root.cert] });
+    const h = new Harness({
+      apps: [
+        applicationConfig({
+          attestation: { trustAnchors: [], requireTrusted: true, metadata: null, aaguidAllow: [], aaguidDeny: [] },
+        }),
+      ],
+      anchors: [chain.root.cert],
+    });
     const flow = new Flow(h, freshUser(), { fmt: 'packed' });
     const { res, credential } = await flow.register({ statement: full(chain) });
     expectOk(res);
@@ -263,19 +441,36 @@ describe('§2.6 Server-ServerAuthenticatorAttestationResponse-Resp-5 (packed ful
 
   it('P-3: the trust anchor is the batch leaf itself → ok', async () => {
     const chain = createChain({ intermediateCount: 0 });
-    const h = new Harness({ apps: [applicationConfig({ attestation: { trustAnchors: [], requireTrusted: true, metadata: null, aaguidAllow: [], aaguidDeny: [] } })], anchors: [chain.leaf.cert] });
+    const h = new Harness({
+      apps: [
+        applicationConfig({
+          attestation: { trustAnchors: [], requireTrusted: true, metadata: null, aaguidAllow: [], aaguidDeny: [] },
+        }),
+      ],
+      anchors: [chain.leaf.cert],
+    });
     const flow = new Flow(h, freshUser(), { fmt: 'packed' });
     expectOk((await flow.register({ statement: full(chain) })).res);
   });
 
   it('F-1: unknown fmt → UNSUPPORTED_ATTESTATION_FORMAT', async () => {
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'packed' });
-    await registrationFails(flow, 'UNSUPPORTED_ATTESTATION_FORMAT', { statement: full(createChain()), breaks: 'unknownFmt' }, (c) => c);
+    await registrationFails(
+      flow,
+      'UNSUPPORTED_ATTESTATION_FORMAT',
+      { statement: full(createChain()), breaks: 'unknownFmt' },
+      (c) => c,
+    );
   });
 
   it('F-2: damaged sig → ATTESTATION_SIGNATURE_VERIFICATION_FAIL', async () => {
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'packed' });
-    await registrationFails(flow, 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL', { statement: full(createChain()), breaks: 'flipSignature' }, (c) => c);
+    await registrationFails(
+      flow,
+      'ATTESTATION_SIGNATURE_VERIFICATION_FAIL',
+      { statement: full(createChain()), breaks: 'flipSignature' },
+      (c) => c,
+    );
   });
 
   const x5cCases: [string, (a: Map<string, unknown>) => void, string][] = [
@@ -292,13 +487,19 @@ describe('§2.6 Server-ServerAuthenticatorAttestationResponse-Resp-5 (packed ful
   }
 
   it('F-6: leaf expired → CERTIFICATE_EXPIRED', async () => {
-    const chain = createChain({ intermediateCount: 0, leaf: { notBefore: new Date('2019-01-01'), notAfter: new Date('2020-01-01') } });
+    const chain = createChain({
+      intermediateCount: 0,
+      leaf: { notBefore: new Date('2019-01-01'), notAfter: new Date('2020-01-01') },
+    });
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'packed' });
     await registrationFails(flow, 'CERTIFICATE_EXPIRED', { statement: full(chain) }, (c) => c);
   });
 
   it('F-7: leaf not yet valid → CERTIFICATE_NOT_YET_VALID', async () => {
-    const chain = createChain({ intermediateCount: 0, leaf: { notBefore: new Date('2040-01-01'), notAfter: new Date('2045-01-01') } });
+    const chain = createChain({
+      intermediateCount: 0,
+      leaf: { notBefore: new Date('2040-01-01'), notAfter: new Date('2045-01-01') },
+    });
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'packed' });
     await registrationFails(flow, 'CERTIFICATE_NOT_YET_VALID', { statement: full(chain) }, (c) => c);
   });
@@ -306,7 +507,12 @@ describe('§2.6 Server-ServerAuthenticatorAttestationResponse-Resp-5 (packed ful
   it('F-8: leaf key of another algorithm than attStmt.alg → PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED', async () => {
     const chain = createChain({ intermediateCount: 0, leaf: { key: 'p384' } });
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'packed' });
-    await registrationFails(flow, 'PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED', { statement: { attestation: { x5c: chain.x5c, privateKey: chain.leaf.privateKey, alg: -7 } } }, (c) => c);
+    await registrationFails(
+      flow,
+      'PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED',
+      { statement: { attestation: { x5c: chain.x5c, privateKey: chain.leaf.privateKey, alg: -7 } } },
+      (c) => c,
+    );
   });
 
   it('F-9: the chain cannot be built (wrong intermediate) → CERTIFICATE_SIGNATURE_INVALID', async () => {
@@ -314,38 +520,66 @@ describe('§2.6 Server-ServerAuthenticatorAttestationResponse-Resp-5 (packed ful
     const intermediate = createIntermediate(root);
     const stranger = createIntermediate(createRoot());
     const leaf = createLeaf(intermediate);
-    const h = new Harness({ apps: [applicationConfig({ attestation: { trustAnchors: [], requireTrusted: true, metadata: null, aaguidAllow: [], aaguidDeny: [] } })], anchors: [root.cert] });
+    const h = new Harness({
+      apps: [
+        applicationConfig({
+          attestation: { trustAnchors: [], requireTrusted: true, metadata: null, aaguidAllow: [], aaguidDeny: [] },
+        }),
+      ],
+      anchors: [root.cert],
+    });
     const flow = new Flow(h, freshUser(), { fmt: 'packed' });
-    const { res } = await flow.register({ statement: { attestation: { x5c: [leaf.der, stranger.der], privateKey: leaf.privateKey } } });
+    const { res } = await flow.register({
+      statement: { attestation: { x5c: [leaf.der, stranger.der], privateKey: leaf.privateKey } },
+    });
     expectFailure(res, 'CERTIFICATE_SIGNATURE_INVALID', 400);
   });
 
   it('F-10: x5c includes the root (trust anchor) → CERTIFICATE_CHAIN_INCLUDES_ROOT', async () => {
     const chain = createChain({ intermediateCount: 1 });
-    const h = new Harness({ apps: [applicationConfig({ attestation: { trustAnchors: [], requireTrusted: true, metadata: null, aaguidAllow: [], aaguidDeny: [] } })], anchors: [chain.root.cert] });
+    const h = new Harness({
+      apps: [
+        applicationConfig({
+          attestation: { trustAnchors: [], requireTrusted: true, metadata: null, aaguidAllow: [], aaguidDeny: [] },
+        }),
+      ],
+      anchors: [chain.root.cert],
+    });
     const flow = new Flow(h, freshUser(), { fmt: 'packed' });
-    const { res } = await flow.register({ statement: { attestation: { x5c: [...chain.x5c, chain.root.der], privateKey: chain.leaf.privateKey } } });
+    const { res } = await flow.register({
+      statement: { attestation: { x5c: [...chain.x5c, chain.root.der], privateKey: chain.leaf.privateKey } },
+    });
     expectFailure(res, 'CERTIFICATE_CHAIN_INCLUDES_ROOT', 400);
   });
 
   it('F-11: chain out of order [intermediate, leaf] → ATTESTATION_SIGNATURE_VERIFICATION_FAIL (x5c[0] did not sign)', async () => {
     const chain = createChain({ intermediateCount: 1 });
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'packed' });
-    const { res } = await flow.register({ statement: { attestation: { x5c: [...chain.x5c].reverse(), privateKey: chain.leaf.privateKey } } });
+    const { res } = await flow.register({
+      statement: { attestation: { x5c: [...chain.x5c].reverse(), privateKey: chain.leaf.privateKey } },
+    });
     expectFailure(res, 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL', 400);
   });
 
   it('F-12: intermediate expired → CERTIFICATE_EXPIRED', async () => {
-    const chain = createChain({ intermediateCount: 1, intermediate: { notBefore: new Date('2010-01-01'), notAfter: new Date('2011-01-01') } });
+    const chain = createChain({
+      intermediateCount: 1,
+      intermediate: { notBefore: new Date('2010-01-01'), notAfter: new Date('2011-01-01') },
+    });
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'packed' });
     await registrationFails(flow, 'CERTIFICATE_EXPIRED', { statement: full(chain) }, (c) => c);
   });
 
-  it('F-13: sig made with another key than the leaf\'s → ATTESTATION_SIGNATURE_VERIFICATION_FAIL', async () => {
+  it("F-13: sig made with another key than the leaf's → ATTESTATION_SIGNATURE_VERIFICATION_FAIL", async () => {
     const chain = createChain({ intermediateCount: 0 });
     const other = createChain({ intermediateCount: 0 });
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'packed' });
-    await registrationFails(flow, 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL', { statement: { attestation: { x5c: chain.x5c, privateKey: other.leaf.privateKey } } }, (c) => c);
+    await registrationFails(
+      flow,
+      'ATTESTATION_SIGNATURE_VERIFICATION_FAIL',
+      { statement: { attestation: { x5c: chain.x5c, privateKey: other.leaf.privateKey } } },
+      (c) => c,
+    );
   });
 
   it('F-14: sig made with the credential key while x5c is present → ATTESTATION_SIGNATURE_VERIFICATION_FAIL', async () => {
@@ -393,7 +627,13 @@ describe('§2.8 Server-ServerAuthenticatorAttestationResponse-Resp-7 ("none")', 
 
   it('F-1: a full packed attStmt relabelled fmt "none" → INVALID_ATTESTATION_FORMAT', async () => {
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'packed' });
-    await registrationFails(flow, 'INVALID_ATTESTATION_FORMAT', { statement: full(createChain()) }, (c) => editAttestationObject(c, (m) => m.set('fmt', 'none')), { attestation: 'direct' });
+    await registrationFails(
+      flow,
+      'INVALID_ATTESTATION_FORMAT',
+      { statement: full(createChain()) },
+      (c) => editAttestationObject(c, (m) => m.set('fmt', 'none')),
+      { attestation: 'direct' },
+    );
   });
 });
 
@@ -406,7 +646,12 @@ describe('§2.9 Server-ServerAuthenticatorAttestationResponse-Resp-8 (fido-u2f)'
 
   it('F-1: non-zero AAGUID → U2F_ATTESTATION_AAGUID_INVALID', async () => {
     const flow = new Flow(new Harness(), freshUser(), { fmt: 'fido-u2f' });
-    await registrationFails(flow, 'U2F_ATTESTATION_AAGUID_INVALID', { aaguid: Buffer.from('937dd8ca647e4ed3972943a796cf572a', 'hex') }, (c) => c);
+    await registrationFails(
+      flow,
+      'U2F_ATTESTATION_AAGUID_INVALID',
+      { aaguid: Buffer.from('937dd8ca647e4ed3972943a796cf572a', 'hex') },
+      (c) => c,
+    );
   });
 
   it('F-2: bad sig → ATTESTATION_SIGNATURE_VERIFICATION_FAIL', async () => {
@@ -420,7 +665,10 @@ describe('§2.13 Server-ServerPublicKeyCredentialGetOptionsResponse-Req-1', () =
     const h = new Harness();
     const flow = new Flow(h, freshUser(), { fmt: 'packed' });
     const { credential } = await flow.register({}, { attestation: 'direct' });
-    const body = await flow.assertionOptions({ userVerification: 'required', extensions: { 'example.extension': true } });
+    const body = await flow.assertionOptions({
+      userVerification: 'required',
+      extensions: { 'example.extension': true },
+    });
     assert.equal(body.status, 'ok');
     assert.equal(body.errorMessage, '');
     assert.match(body.challenge, /^[A-Za-z0-9_-]{22,}$/);
@@ -430,7 +678,8 @@ describe('§2.13 Server-ServerPublicKeyCredentialGetOptionsResponse-Req-1', () =
     assert.equal(body.allowCredentials[0].type, 'public-key');
     assert.equal(body.allowCredentials[0].id, credential.id);
     assert.equal(body.userVerification, 'required');
-    for (const key of ['rp', 'user', 'pubKeyCredParams', 'excludeCredentials', 'authenticatorSelection', 'attestation']) assert.equal(key in body, false, key);
+    for (const key of ['rp', 'user', 'pubKeyCredParams', 'excludeCredentials', 'authenticatorSelection', 'attestation'])
+      assert.equal(key in body, false, key);
   });
 
   it('P-2: two calls give different challenges', async () => {
@@ -450,26 +699,146 @@ describe('§2.14 Server-ServerAuthenticatorAssertionResponse-Resp-1 (assertion s
   });
 
   const structural: [string, (c: any, v?: unknown) => void, unknown[]][] = [
-    ['F-1: id missing', (c) => { delete c.id; }, [undefined]],
-    ['F-2: id not a string', (c, v) => { c.id = v; }, NOT_STRING],
-    ['F-3: id as standard base64 with ==', (c) => { c.id = Buffer.from(c.id, 'base64url').toString('base64') + '=='; }, [undefined]],
-    ['F-4: type missing', (c) => { delete c.type; }, [undefined]],
-    ['F-5: type not a string', (c, v) => { c.type = v; }, NOT_STRING],
-    ['F-6: type another string', (c) => { c.type = 'secret-key'; }, [undefined]],
-    ['F-7: response missing', (c) => { delete c.response; }, [undefined]],
-    ['F-8: response not an object', (c, v) => { c.response = v; }, NOT_OBJECT],
-    ['F-9: clientDataJSON missing', (c) => { delete c.response.clientDataJSON; }, [undefined]],
-    ['F-10: clientDataJSON not a string', (c, v) => { c.response.clientDataJSON = v; }, NOT_STRING],
-    ['F-11: clientDataJSON empty', (c) => { c.response.clientDataJSON = ''; }, [undefined]],
-    ['F-12: authenticatorData missing', (c) => { delete c.response.authenticatorData; }, [undefined]],
-    ['F-13: authenticatorData not a string', (c, v) => { c.response.authenticatorData = v; }, NOT_STRING],
-    ['F-14: authenticatorData as standard base64 with ==', (c) => { c.response.authenticatorData = Buffer.from(c.response.authenticatorData, 'base64url').toString('base64') + '=='; }, [undefined]],
-    ['F-15: authenticatorData empty', (c) => { c.response.authenticatorData = ''; }, [undefined]],
-    ['F-16: signature missing', (c) => { delete c.response.signature; }, [undefined]],
-    ['F-17: signature not a string', (c, v) => { c.response.signature = v; }, NOT_STRING],
-    ['F-18: signature as standard base64 with ==', (c) => { c.response.signature = Buffer.from(c.response.signature, 'base64url').toString('base64') + '=='; }, [undefined]],
-    ['F-19: signature empty', (c) => { c.response.signature = ''; }, [undefined]],
-    ['F-21: userHandle not a string', (c, v) => { c.response.userHandle = v; }, [{}, [], 42, true]],
+    [
+      'F-1: id missing',
+      (c) => {
+        delete c.id;
+      },
+      [undefined],
+    ],
+    [
+      'F-2: id not a string',
+      (c, v) => {
+        c.id = v;
+      },
+      NOT_STRING,
+    ],
+    [
+      'F-3: id as standard base64 with ==',
+      (c) => {
+        c.id = Buffer.from(c.id, 'base64url').toString('base64') + '==';
+      },
+      [undefined],
+    ],
+    [
+      'F-4: type missing',
+      (c) => {
+        delete c.type;
+      },
+      [undefined],
+    ],
+    [
+      'F-5: type not a string',
+      (c, v) => {
+        c.type = v;
+      },
+      NOT_STRING,
+    ],
+    [
+      'F-6: type another string',
+      (c) => {
+        c.type = 'secret-key';
+      },
+      [undefined],
+    ],
+    [
+      'F-7: response missing',
+      (c) => {
+        delete c.response;
+      },
+      [undefined],
+    ],
+    [
+      'F-8: response not an object',
+      (c, v) => {
+        c.response = v;
+      },
+      NOT_OBJECT,
+    ],
+    [
+      'F-9: clientDataJSON missing',
+      (c) => {
+        delete c.response.clientDataJSON;
+      },
+      [undefined],
+    ],
+    [
+      'F-10: clientDataJSON not a string',
+      (c, v) => {
+        c.response.clientDataJSON = v;
+      },
+      NOT_STRING,
+    ],
+    [
+      'F-11: clientDataJSON empty',
+      (c) => {
+        c.response.clientDataJSON = '';
+      },
+      [undefined],
+    ],
+    [
+      'F-12: authenticatorData missing',
+      (c) => {
+        delete c.response.authenticatorData;
+      },
+      [undefined],
+    ],
+    [
+      'F-13: authenticatorData not a string',
+      (c, v) => {
+        c.response.authenticatorData = v;
+      },
+      NOT_STRING,
+    ],
+    [
+      'F-14: authenticatorData as standard base64 with ==',
+      (c) => {
+        c.response.authenticatorData = Buffer.from(c.response.authenticatorData, 'base64url').toString('base64') + '==';
+      },
+      [undefined],
+    ],
+    [
+      'F-15: authenticatorData empty',
+      (c) => {
+        c.response.authenticatorData = '';
+      },
+      [undefined],
+    ],
+    [
+      'F-16: signature missing',
+      (c) => {
+        delete c.response.signature;
+      },
+      [undefined],
+    ],
+    [
+      'F-17: signature not a string',
+      (c, v) => {
+        c.response.signature = v;
+      },
+      NOT_STRING,
+    ],
+    [
+      'F-18: signature as standard base64 with ==',
+      (c) => {
+        c.response.signature = Buffer.from(c.response.signature, 'base64url').toString('base64') + '==';
+      },
+      [undefined],
+    ],
+    [
+      'F-19: signature empty',
+      (c) => {
+        c.response.signature = '';
+      },
+      [undefined],
+    ],
+    [
+      'F-21: userHandle not a string',
+      (c, v) => {
+        c.response.userHandle = v;
+      },
+      [{}, [], 42, true],
+    ],
   ];
   for (const [title, mutate, values] of structural) {
     it(`${title} → INVALID_REQUEST_BODY; the ceremony and the counter stay untouched`, async () => {
@@ -493,7 +862,11 @@ describe('§2.14 Server-ServerAuthenticatorAssertionResponse-Resp-1 (assertion s
     const h = new Harness();
     const flow = new Flow(h, freshUser());
     const { credential } = await flow.register();
-    expectFailure((await flow.authenticate({ breaks: 'flipSignature' })).res, 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', 400);
+    expectFailure(
+      (await flow.authenticate({ breaks: 'flipSignature' })).res,
+      'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+      400,
+    );
     assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.lastUsedAt, null);
   });
 });
@@ -516,14 +889,22 @@ describe('§2.15 Server-ServerAuthenticatorAssertionResponse-Resp-2 (client data
     ['F-14: origin foreign', undefined, 'origin', 'ORIGIN_NOT_MATCHED'],
     ['F-15: tokenBinding not an object', undefined, 'tokenBindingNotObject', 'TOKEN_BINDING_STATUS_MISSING'],
     ['F-16: tokenBinding without status', undefined, 'tokenBindingStatus', 'TOKEN_BINDING_STATUS_MISSING'],
-    ['F-17: tokenBinding.status unknown', { tokenBinding: { status: 'bogus' } }, undefined, 'TOKEN_BINDING_STATUS_MISSING'],
+    [
+      'F-17: tokenBinding.status unknown',
+      { tokenBinding: { status: 'bogus' } },
+      undefined,
+      'TOKEN_BINDING_STATUS_MISSING',
+    ],
   ];
   for (const [title, clientData, breaks, name] of cases) {
     it(`${title} → ${name}; the counter is unchanged`, async () => {
       const h = new Harness();
       const flow = new Flow(h, freshUser());
       const { credential } = await flow.register();
-      const { res } = await flow.authenticate({ ...(clientData && { clientData }), ...(breaks && { breaks: breaks as any }) });
+      const { res } = await flow.authenticate({
+        ...(clientData && { clientData }),
+        ...(breaks && { breaks: breaks as any }),
+      });
       expectFailure(res, name, 400);
       assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.lastUsedAt, null);
     });
@@ -546,7 +927,11 @@ describe('§2.16 Server-ServerAuthenticatorAssertionResponse-Resp-3 (authenticat
   it('P-4 (deviation by design): "preferred", UP=0 UV=0 → USER_PRESENCE_FLAG_NOT_SET (we always require user presence)', async () => {
     const flow = new Flow(new Harness(), freshUser());
     await flow.register();
-    expectFailure((await flow.authenticate({ flags: { up: false, uv: false } }, { userVerification: 'preferred' })).res, 'USER_PRESENCE_FLAG_NOT_SET', 400);
+    expectFailure(
+      (await flow.authenticate({ flags: { up: false, uv: false } }, { userVerification: 'preferred' })).res,
+      'USER_PRESENCE_FLAG_NOT_SET',
+      400,
+    );
   });
 
   it('P-5: "discouraged", UP=1 UV=0 → ok', async () => {
@@ -558,8 +943,16 @@ describe('§2.16 Server-ServerAuthenticatorAssertionResponse-Resp-3 (authenticat
   it('P-6 / P-7 (deviation by design): "discouraged", UP=0 → USER_PRESENCE_FLAG_NOT_SET', async () => {
     const flow = new Flow(new Harness(), freshUser());
     await flow.register();
-    expectFailure((await flow.authenticate({ flags: { up: false, uv: true } }, { userVerification: 'discouraged' })).res, 'USER_PRESENCE_FLAG_NOT_SET', 400);
-    expectFailure((await flow.authenticate({ flags: { up: false, uv: false } }, { userVerification: 'discouraged' })).res, 'USER_PRESENCE_FLAG_NOT_SET', 400);
+    expectFailure(
+      (await flow.authenticate({ flags: { up: false, uv: true } }, { userVerification: 'discouraged' })).res,
+      'USER_PRESENCE_FLAG_NOT_SET',
+      400,
+    );
+    expectFailure(
+      (await flow.authenticate({ flags: { up: false, uv: false } }, { userVerification: 'discouraged' })).res,
+      'USER_PRESENCE_FLAG_NOT_SET',
+      400,
+    );
   });
 
   it('P-8: requested extension; ED=1 with an extension map → ok', async () => {
@@ -587,21 +980,33 @@ describe('§2.16 Server-ServerAuthenticatorAssertionResponse-Resp-3 (authenticat
   it('F-3: signature over another clientDataHash → ASSERTION_SIGNATURE_VERIFICATION_FAIL', async () => {
     const flow = new Flow(new Harness(), freshUser());
     await flow.register();
-    expectFailure((await flow.authenticate({ breaks: 'signedData' })).res, 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', 400);
+    expectFailure(
+      (await flow.authenticate({ breaks: 'signedData' })).res,
+      'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+      400,
+    );
   });
 
   it('F-4: assertion counter equal to the stored one → SIGNATURE_COUNTER_NOT_INCREASED', async () => {
     const h = new Harness();
     const flow = new Flow(h, freshUser(), { counter: { start: 42 } });
     const { credential } = await flow.register();
-    expectFailure((await flow.authenticate({ breaks: 'counterNotIncreased' })).res, 'SIGNATURE_COUNTER_NOT_INCREASED', 400);
+    expectFailure(
+      (await flow.authenticate({ breaks: 'counterNotIncreased' })).res,
+      'SIGNATURE_COUNTER_NOT_INCREASED',
+      400,
+    );
     assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.signCount, 42);
   });
 
   it('F-5: "required", UP=1 UV=0 → USER_VERIFICATION_FLAG_NOT_SET', async () => {
     const flow = new Flow(new Harness(), freshUser());
     await flow.register();
-    expectFailure((await flow.authenticate({ flags: { up: true, uv: false } }, { userVerification: 'required' })).res, 'USER_VERIFICATION_FLAG_NOT_SET', 400);
+    expectFailure(
+      (await flow.authenticate({ flags: { up: true, uv: false } }, { userVerification: 'required' })).res,
+      'USER_VERIFICATION_FLAG_NOT_SET',
+      400,
+    );
   });
 });
 
@@ -619,7 +1024,11 @@ describe('tokenBinding: the string forms real clients sent (deviation from Resp-
       const flow = new Flow(new Harness(), freshUser());
       await registrationFails(flow, 'TOKEN_BINDING_INFO_NOT_MATCHED', { clientData: { tokenBinding } }, (c) => c);
       expectOk((await flow.register()).res);
-      expectFailure((await flow.authenticate({ clientData: { tokenBinding } })).res, 'TOKEN_BINDING_INFO_NOT_MATCHED', 400);
+      expectFailure(
+        (await flow.authenticate({ clientData: { tokenBinding } })).res,
+        'TOKEN_BINDING_INFO_NOT_MATCHED',
+        400,
+      );
     }
   });
 });

@@ -11,7 +11,19 @@ import { importCosePublicKey } from '../../src/webauthn/cose.js';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
 import { createChain } from '../support/pki.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
-import { CLIENT_ID, DOMAIN, Flow, Harness, LOCAL_ORIGIN, ORIGIN, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
+import {
+  CLIENT_ID,
+  DOMAIN,
+  Flow,
+  Harness,
+  LOCAL_ORIGIN,
+  ORIGIN,
+  PATHS,
+  applicationConfig,
+  expectFailure,
+  expectOk,
+  username,
+} from '../http/harness.js';
 
 describe('registration storage', () => {
   it('the same credential id registered twice → DUPLICATED_CREDENTIAL_ID, the first stays', async () => {
@@ -40,32 +52,51 @@ describe('registration storage', () => {
     assert.equal(await deniedHarness.deps.credentials.find(CLIENT_ID, refused.credential.id), undefined);
     const allowOnly = { ...policy, aaguidDeny: [], aaguidAllow: [aaguid] };
     const h = new Harness({ apps: [applicationConfig({ attestation: allowOnly })], anchors });
-    expectFailure((await new Flow(h, username('other'), { fmt: 'packed' }).register({ statement })).res, 'AAGUID_NOT_ALLOWED', 400);
-    expectOk((await new Flow(h, username('listed'), { fmt: 'packed' }).register({ aaguid: aaguidBytes, statement })).res);
+    expectFailure(
+      (await new Flow(h, username('other'), { fmt: 'packed' }).register({ statement })).res,
+      'AAGUID_NOT_ALLOWED',
+      400,
+    );
+    expectOk(
+      (await new Flow(h, username('listed'), { fmt: 'packed' }).register({ aaguid: aaguidBytes, statement })).res,
+    );
   });
 
   it('with an AAGUID list, an attestation that does not prove its AAGUID → AAGUID_NOT_PROVEN, nothing stored', async () => {
     const aaguid = '11111111-2222-3333-4444-555555555555';
     const aaguidBytes = Buffer.from(aaguid.replace(/-/g, ''), 'hex');
-    for (const lists of [{ aaguidAllow: [aaguid], aaguidDeny: [] }, { aaguidAllow: [], aaguidDeny: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'] }]) {
-      const h = new Harness({ apps: [applicationConfig({ attestation: { trustAnchors: [], requireTrusted: false, metadata: null, ...lists } })] });
+    for (const lists of [
+      { aaguidAllow: [aaguid], aaguidDeny: [] },
+      { aaguidAllow: [], aaguidDeny: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'] },
+    ]) {
+      const h = new Harness({
+        apps: [
+          applicationConfig({ attestation: { trustAnchors: [], requireTrusted: false, metadata: null, ...lists } }),
+        ],
+      });
       for (const fmt of ['none', 'packed'] as const) {
-        const { res, credential } = await new Flow(h, username(`unproven-${fmt}`), { fmt }).register({ aaguid: aaguidBytes });
+        const { res, credential } = await new Flow(h, username(`unproven-${fmt}`), { fmt }).register({
+          aaguid: aaguidBytes,
+        });
         expectFailure(res, 'AAGUID_NOT_PROVEN', 400);
         assert.equal(await h.deps.credentials.find(CLIENT_ID, credential.id), undefined);
       }
     }
   });
 
-  it('the trust decision\'s authenticatorName is stored on the credential when the AAGUID is proven, not otherwise', async () => {
-    const named: TrustEvaluator = { evaluate: () => ({ trusted: true, aaguidProven: true, authenticatorName: 'Example Security Key' }) };
+  it("the trust decision's authenticatorName is stored on the credential when the AAGUID is proven, not otherwise", async () => {
+    const named: TrustEvaluator = {
+      evaluate: () => ({ trusted: true, aaguidProven: true, authenticatorName: 'Example Security Key' }),
+    };
     const h = new Harness({ trust: named });
     const { credential } = await new Flow(h, username('named')).register();
     const stored = await h.deps.credentials.find(CLIENT_ID, credential.id);
     assert.equal(stored?.authenticatorName, 'Example Security Key');
     assert.equal(stored?.attestationTrusted, true);
     // A name looked up from a claimed AAGUID is a hint the verification result carries, never stored as fact.
-    const claimed: TrustEvaluator = { evaluate: () => ({ trusted: false, aaguidProven: false, authenticatorName: 'Example Security Key' }) };
+    const claimed: TrustEvaluator = {
+      evaluate: () => ({ trusted: false, aaguidProven: false, authenticatorName: 'Example Security Key' }),
+    };
     const h2 = new Harness({ trust: claimed });
     const second = await new Flow(h2, username('claimed')).register();
     expectOk(second.res);
@@ -106,7 +137,8 @@ function refusingAtAuthentication(compromised: Set<string>): TrustEvaluator & { 
     checkAuthentication: ({ aaguid, now }) => {
       assert.ok(now instanceof Date);
       asked.push(aaguid);
-      if (compromised.has(aaguid)) throw new FidoError('AUTHENTICATOR_STATUS_NOT_ACCEPTED', 'metadata reports it compromised');
+      if (compromised.has(aaguid))
+        throw new FidoError('AUTHENTICATOR_STATUS_NOT_ACCEPTED', 'metadata reports it compromised');
     },
   };
 }
@@ -142,7 +174,11 @@ describe('authenticator status at authentication (TrustEvaluator.checkAuthentica
     const assertionOptions = await flow.assertionOptions({}, { origin: null });
     const assertion: any = JSON.parse(JSON.stringify(flow.authenticator.authenticate(assertionOptions)));
     assertion.extensions = { localhost: blob };
-    expectFailure(await h.post(PATHS.assertionResult, assertion, { origin: null }), 'AUTHENTICATOR_STATUS_NOT_ACCEPTED', 400);
+    expectFailure(
+      await h.post(PATHS.assertionResult, assertion, { origin: null }),
+      'AUTHENTICATOR_STATUS_NOT_ACCEPTED',
+      400,
+    );
     assert.deepEqual(trust.asked, [AAGUID]);
   });
 });
@@ -171,7 +207,14 @@ describe('which credential may sign in', () => {
     const flow = new Flow(new Harness(), username('nohandle'));
     await flow.register();
     expectOk((await flow.authenticate({ userHandle: null })).res);
-    expectOk((await flow.authenticate({}, {}, (c) => { c.response.userHandle = null; return c; })).res);
+    expectOk(
+      (
+        await flow.authenticate({}, {}, (c) => {
+          c.response.userHandle = null;
+          return c;
+        })
+      ).res,
+    );
   });
 
   it('a counter that increases is stored; one that goes back → SIGNATURE_COUNTER_NOT_INCREASED', async () => {
@@ -236,7 +279,7 @@ describe('which credential may sign in', () => {
 });
 
 describe('enumeration defence (assertion options for unknown users)', () => {
-  it('an unknown user gets options shaped like a known user\'s, with one stable fake credential', async () => {
+  it("an unknown user gets options shaped like a known user's, with one stable fake credential", async () => {
     const h = new Harness();
     await new Flow(h, username('known')).register();
     const known = expectOk(await h.post(PATHS.assertionOptions, { username: username('known') }));
@@ -262,8 +305,15 @@ describe('enumeration defence (assertion options for unknown users)', () => {
     const attempt = async (user: string, userHandle: string | null): Promise<{ status: number; body: string }> => {
       const options = expectOk(await h.post(PATHS.assertionOptions, { username: username(user) }));
       const stranger = new SoftAuthenticator({ origin: ORIGIN });
-      stranger.register({ rp: { id: DOMAIN }, user: { id: 'AAAA' }, challenge: 'AAAA', pubKeyCredParams: [{ type: 'public-key', alg: -7 }] },
-        { credentialId: Buffer.from(options.allowCredentials[0].id, 'base64url') });
+      stranger.register(
+        {
+          rp: { id: DOMAIN },
+          user: { id: 'AAAA' },
+          challenge: 'AAAA',
+          pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+        },
+        { credentialId: Buffer.from(options.allowCredentials[0].id, 'base64url') },
+      );
       const res = await h.post(PATHS.assertionResult, stranger.authenticate(options, { userHandle }));
       return { status: res.status, body: res.body };
     };
@@ -282,17 +332,36 @@ describe('enumeration defence (assertion options for unknown users)', () => {
     const h = new Harness({ keyCache: keys });
     const options = expectOk(await h.post(PATHS.assertionOptions, { username: username('ghost') }));
     const stranger = new SoftAuthenticator({ origin: ORIGIN });
-    stranger.register({ rp: { id: DOMAIN }, user: { id: 'AAAA' }, challenge: 'AAAA', pubKeyCredParams: [{ type: 'public-key', alg: -7 }] },
-      { credentialId: Buffer.from(options.allowCredentials[0].id, 'base64url') });
-    expectFailure(await h.post(PATHS.assertionResult, stranger.authenticate(options, { userHandle: null })), 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', 400);
+    stranger.register(
+      {
+        rp: { id: DOMAIN },
+        user: { id: 'AAAA' },
+        challenge: 'AAAA',
+        pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+      },
+      { credentialId: Buffer.from(options.allowCredentials[0].id, 'base64url') },
+    );
+    expectFailure(
+      await h.post(PATHS.assertionResult, stranger.authenticate(options, { userHandle: null })),
+      'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+      400,
+    );
     assert.equal(keys.imports, 1);
     assert.equal(keys.size, 1);
     const again = expectOk(await h.post(PATHS.assertionOptions, { username: username('ghost') }));
-    expectFailure(await h.post(PATHS.assertionResult, stranger.authenticate(again, { userHandle: null })), 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', 400);
+    expectFailure(
+      await h.post(PATHS.assertionResult, stranger.authenticate(again, { userHandle: null })),
+      'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+      400,
+    );
     assert.equal(keys.imports, 1);
     // The steps before the signature run too: a wrong origin in the client data is named as for a real credential.
     const third = expectOk(await h.post(PATHS.assertionOptions, { username: username('ghost') }));
-    expectFailure(await h.post(PATHS.assertionResult, stranger.authenticate(third, { userHandle: null, breaks: 'origin' })), 'ORIGIN_NOT_MATCHED', 400);
+    expectFailure(
+      await h.post(PATHS.assertionResult, stranger.authenticate(third, { userHandle: null, breaks: 'origin' })),
+      'ORIGIN_NOT_MATCHED',
+      400,
+    );
   });
 
   it('the dummy key is a P-256 point no one holds the private key of, one per user-handle key, derived once', () => {
@@ -306,7 +375,7 @@ describe('enumeration defence (assertion options for unknown users)', () => {
     assert.equal(key.asymmetricKeyDetails?.namedCurve, 'prime256v1');
   });
 
-  it('the fake credential is derived once per (key, Client ID, username) and looks like a platform passkey\'s', () => {
+  it("the fake credential is derived once per (key, Client ID, username) and looks like a platform passkey's", () => {
     const key = Buffer.alloc(32, 7);
     const first = fakeCredentialFor(key, CLIENT_ID, username('ghost'));
     assert.equal(fakeCredentialFor(key, CLIENT_ID, username('ghost')), first);
@@ -318,7 +387,11 @@ describe('enumeration defence (assertion options for unknown users)', () => {
 
   it('revealUnknownUsers: an unknown user → CREDENTIAL_ID_NOT_FOUND at options', async () => {
     const h = new Harness({ apps: [applicationConfig({ revealUnknownUsers: true })] });
-    expectFailure(await h.post(PATHS.assertionOptions, { username: username('ghost') }), 'CREDENTIAL_ID_NOT_FOUND', 400);
+    expectFailure(
+      await h.post(PATHS.assertionOptions, { username: username('ghost') }),
+      'CREDENTIAL_ID_NOT_FOUND',
+      400,
+    );
   });
 });
 
@@ -329,11 +402,44 @@ describe('hostile bytes inside well-formed JSON', () => {
     const { credential } = await flow.register();
     const stored = await h.deps.credentials.find(CLIENT_ID, credential.id);
     const cases: [string, (c: any) => void, string][] = [
-      ['authenticatorData truncated to 20 bytes', (c) => { c.response.authenticatorData = Buffer.from(c.response.authenticatorData, 'base64url').subarray(0, 20).toString('base64url'); }, 'INVALID_AUTHENTICATOR_DATA'],
-      ['clientDataJSON not JSON', (c) => { c.response.clientDataJSON = Buffer.from('not json at all').toString('base64url'); }, 'INVALID_FORMAT_CLIENT_DATA_JSON'],
-      ['clientDataJSON a JSON array', (c) => { c.response.clientDataJSON = Buffer.from('[1,2]').toString('base64url'); }, 'INVALID_FORMAT_CLIENT_DATA_JSON'],
-      ['id of 2000 characters', (c) => { c.id = 'A'.repeat(2000); c.rawId = c.id; }, 'INVALID_REQUEST_BODY'],
-      ['signature with a space', (c) => { c.response.signature = 'ab cd'; }, 'INVALID_REQUEST_BODY'],
+      [
+        'authenticatorData truncated to 20 bytes',
+        (c) => {
+          c.response.authenticatorData = Buffer.from(c.response.authenticatorData, 'base64url')
+            .subarray(0, 20)
+            .toString('base64url');
+        },
+        'INVALID_AUTHENTICATOR_DATA',
+      ],
+      [
+        'clientDataJSON not JSON',
+        (c) => {
+          c.response.clientDataJSON = Buffer.from('not json at all').toString('base64url');
+        },
+        'INVALID_FORMAT_CLIENT_DATA_JSON',
+      ],
+      [
+        'clientDataJSON a JSON array',
+        (c) => {
+          c.response.clientDataJSON = Buffer.from('[1,2]').toString('base64url');
+        },
+        'INVALID_FORMAT_CLIENT_DATA_JSON',
+      ],
+      [
+        'id of 2000 characters',
+        (c) => {
+          c.id = 'A'.repeat(2000);
+          c.rawId = c.id;
+        },
+        'INVALID_REQUEST_BODY',
+      ],
+      [
+        'signature with a space',
+        (c) => {
+          c.response.signature = 'ab cd';
+        },
+        'INVALID_REQUEST_BODY',
+      ],
     ];
     for (const [, mutate, name] of cases) {
       const options = await flow.assertionOptions();
@@ -343,9 +449,15 @@ describe('hostile bytes inside well-formed JSON', () => {
       assert.deepEqual(await h.deps.credentials.find(CLIENT_ID, credential.id), stored);
     }
 
-    const badCbor = await flow.register({}, {}, (c) => { c.response.attestationObject = Buffer.from([0xa3, 0x63, 0x66, 0x6d]).toString('base64url'); return c; });
+    const badCbor = await flow.register({}, {}, (c) => {
+      c.response.attestationObject = Buffer.from([0xa3, 0x63, 0x66, 0x6d]).toString('base64url');
+      return c;
+    });
     expectFailure(badCbor.res, 'INVALID_FORMAT_ATTESTATION_OBJECT', 400);
-    const deepCbor = await flow.register({}, {}, (c) => { c.response.attestationObject = Buffer.alloc(5000, 0x81).toString('base64url'); return c; });
+    const deepCbor = await flow.register({}, {}, (c) => {
+      c.response.attestationObject = Buffer.alloc(5000, 0x81).toString('base64url');
+      return c;
+    });
     expectFailure(deepCbor.res, 'INVALID_FORMAT_ATTESTATION_OBJECT', 400);
     assert.equal((await h.deps.credentials.listByUser(CLIENT_ID, stored!.userHandle)).length, 1);
   });

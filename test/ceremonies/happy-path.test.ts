@@ -4,14 +4,27 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_ALGORITHMS } from '../../src/config.js';
 import { KeyCache } from '../../src/ceremonies/key-cache.js';
-import { CLIENT_ID, DOMAIN, Flow, Harness, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
+import {
+  CLIENT_ID,
+  DOMAIN,
+  Flow,
+  Harness,
+  PATHS,
+  applicationConfig,
+  expectFailure,
+  expectOk,
+  username,
+} from '../http/harness.js';
 
 describe('attestation options (registration challenge)', () => {
   it('answers rp, user, challenge, pubKeyCredParams, timeout, excludeCredentials, authenticatorSelection, attestation, extensions', async () => {
     const h = new Harness();
     const selection = { authenticatorAttachment: 'platform', requireResidentKey: true, userVerification: 'required' };
     const res = await h.post('/api/attestation/options', {
-      username: username('alice'), displayName: 'Alice A.', authenticatorSelection: selection, attestation: 'direct',
+      username: username('alice'),
+      displayName: 'Alice A.',
+      authenticatorSelection: selection,
+      attestation: 'direct',
       extensions: { 'example.extension': true },
     });
     const body = expectOk(res);
@@ -21,7 +34,10 @@ describe('attestation options (registration challenge)', () => {
     assert.equal(body.user.icon, '');
     assert.match(body.user.id, /^[A-Za-z0-9_-]{43}$/);
     assert.match(body.challenge, /^[A-Za-z0-9_-]{43}$/);
-    assert.deepEqual(body.pubKeyCredParams, DEFAULT_ALGORITHMS.map((alg) => ({ type: 'public-key', alg })));
+    assert.deepEqual(
+      body.pubKeyCredParams,
+      DEFAULT_ALGORITHMS.map((alg) => ({ type: 'public-key', alg })),
+    );
     assert.equal(body.timeout, 180000);
     assert.deepEqual(body.excludeCredentials, []);
     assert.deepEqual(body.authenticatorSelection, selection);
@@ -50,10 +66,13 @@ describe('attestation options (registration challenge)', () => {
     assert.notEqual(a1.challenge, a2.challenge);
   });
 
-  it('pubKeyCredParams follow the application\'s algorithms in order', async () => {
+  it("pubKeyCredParams follow the application's algorithms in order", async () => {
     const h = new Harness({ apps: [applicationConfig({ algorithms: [-8, -7, -65535] })] });
     const body = expectOk(await h.post('/api/attestation/options', { username: username('carol') }));
-    assert.deepEqual(body.pubKeyCredParams.map((p: { alg: number }) => p.alg), [-8, -7, -65535]);
+    assert.deepEqual(
+      body.pubKeyCredParams.map((p: { alg: number }) => p.alg),
+      [-8, -7, -65535],
+    );
   });
 });
 
@@ -86,11 +105,24 @@ describe('registration then authentication (standard variant)', () => {
       const { credentialsToken: registrationToken, ...registered } = expectOk(res);
       assert.match(registrationToken, /^v1\./);
       assert.deepEqual(registered, {
-        status: 'ok', errorMessage: '', sessionId: '',
-        username: 'dave#idp.example.test', userHandle: stored.userHandle, credentialId: credential.id,
-        userVerified: true, backupEligible: false, backupState: false, aaguid: stored.aaguid,
-        authenticatorName: null, authenticatorVerified: false, signCount: 0, discoverable: true, attestationFormat: c.fmt,
-        attestationType: stored.attestationType, attestationTrusted: false, signals: signalsOf(stored.userHandle, [credential.id]),
+        status: 'ok',
+        errorMessage: '',
+        sessionId: '',
+        username: 'dave#idp.example.test',
+        userHandle: stored.userHandle,
+        credentialId: credential.id,
+        userVerified: true,
+        backupEligible: false,
+        backupState: false,
+        aaguid: stored.aaguid,
+        authenticatorName: null,
+        authenticatorVerified: false,
+        signCount: 0,
+        discoverable: true,
+        attestationFormat: c.fmt,
+        attestationType: stored.attestationType,
+        attestationTrusted: false,
+        signals: signalsOf(stored.userHandle, [credential.id]),
       });
       assert.equal(stored.attestationFormat, c.fmt);
       assert.equal(stored.username, 'dave#idp.example.test');
@@ -103,12 +135,24 @@ describe('registration then authentication (standard variant)', () => {
         const { credentialsToken, ...signedIn } = expectOk(auth);
         assert.match(credentialsToken, /^v1\./);
         assert.deepEqual(signedIn, {
-          status: 'ok', errorMessage: '', sessionId: '',
-          username: 'dave#idp.example.test', userHandle: stored.userHandle, credentialId: credential.id,
-          userVerified: true, backupEligible: false, backupState: false, aaguid: stored.aaguid,
-          authenticatorName: null, authenticatorVerified: false, signCount: i + 1, signals: signalsOf(stored.userHandle, [credential.id]),
+          status: 'ok',
+          errorMessage: '',
+          sessionId: '',
+          username: 'dave#idp.example.test',
+          userHandle: stored.userHandle,
+          credentialId: credential.id,
+          userVerified: true,
+          backupEligible: false,
+          backupState: false,
+          aaguid: stored.aaguid,
+          authenticatorName: null,
+          authenticatorVerified: false,
+          signCount: i + 1,
+          signals: signalsOf(stored.userHandle, [credential.id]),
         });
-        assert.deepEqual(options.allowCredentials, [{ type: 'public-key', id: credential.id, transports: ['internal', 'hybrid'] }]);
+        assert.deepEqual(options.allowCredentials, [
+          { type: 'public-key', id: credential.id, transports: ['internal', 'hybrid'] },
+        ]);
       }
       const after = await h.deps.credentials.find(CLIENT_ID, credential.id);
       assert.equal(after?.signCount, 2);
@@ -152,7 +196,10 @@ describe('registration then authentication (standard variant)', () => {
     const h = new Harness();
     const flow = new Flow(h, username('hana'));
     await flow.register();
-    const options = await flow.assertionOptions({ userVerification: 'required', extensions: { 'example.extension': true } });
+    const options = await flow.assertionOptions({
+      userVerification: 'required',
+      extensions: { 'example.extension': true },
+    });
     assert.equal(options.userVerification, 'required');
     assert.deepEqual(options.extensions, { 'example.extension': true });
     assert.equal(options.rpId, DOMAIN);
@@ -166,10 +213,13 @@ describe('registration then authentication (standard variant)', () => {
     const h = new Harness();
     const flow = new Flow(h, username('ivan'));
     await flow.register();
-    assert.deepEqual(h.outcomes.map((o) => [o.operation, o.clientId, o.variant, o.httpStatus, o.errorName]), [
-      ['attestation/options', CLIENT_ID, 'standard', 200, null],
-      ['attestation/result', CLIENT_ID, 'standard', 200, null],
-    ]);
+    assert.deepEqual(
+      h.outcomes.map((o) => [o.operation, o.clientId, o.variant, o.httpStatus, o.errorName]),
+      [
+        ['attestation/options', CLIENT_ID, 'standard', 200, null],
+        ['attestation/result', CLIENT_ID, 'standard', 200, null],
+      ],
+    );
     assert.ok(h.outcomes.every((o) => o.remoteAddress === '127.0.0.1' && o.requestId.length > 0));
   });
 
@@ -180,13 +230,16 @@ describe('registration then authentication (standard variant)', () => {
     await flow.authenticate();
     expectFailure(await h.post(PATHS.assertionOptions, { username: 'no-domain' }), 'INVALID_USERNAME', 400);
     expectFailure(await h.post(PATHS.assertionOptions, '{'), 'MALFORMED_JSON', 400);
-    assert.deepEqual(h.outcomes.map((o) => [o.operation, o.username, o.credentialId]), [
-      ['attestation/options', username('judy'), null],
-      ['attestation/result', username('judy'), credential.id],
-      ['assertion/options', username('judy'), null],
-      ['assertion/result', username('judy'), credential.id],
-      ['assertion/options', 'no-domain', null],
-      ['assertion/options', null, null],
-    ]);
+    assert.deepEqual(
+      h.outcomes.map((o) => [o.operation, o.username, o.credentialId]),
+      [
+        ['attestation/options', username('judy'), null],
+        ['attestation/result', username('judy'), credential.id],
+        ['assertion/options', username('judy'), null],
+        ['assertion/result', username('judy'), credential.id],
+        ['assertion/options', 'no-domain', null],
+        ['assertion/options', null, null],
+      ],
+    );
   });
 });

@@ -6,7 +6,8 @@ import { KeyCache } from '../../src/ceremonies/key-cache.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';
 
-const coseKey = () => encodeCbor(coseKeyMapFromKeyObject(-7, generateKeyPair({ type: 'ec', curve: 'P-256' }).publicKey));
+const coseKey = () =>
+  encodeCbor(coseKeyMapFromKeyObject(-7, generateKeyPair({ type: 'ec', curve: 'P-256' }).publicKey));
 
 describe('KeyCache', () => {
   it('imports a key once per (client, credential) and returns the same KeyObject after', () => {
@@ -44,7 +45,7 @@ describe('KeyCache', () => {
     assert.equal(cache.imports, imports + 1);
   });
 
-  it('throws the importer\'s FidoError for bytes that are not a COSE key', () => {
+  it("throws the importer's FidoError for bytes that are not a COSE key", () => {
     const cache = new KeyCache(2);
     assert.throws(() => cache.get('c', 'x', Buffer.from([1, 2, 3])), { code: 'USER_PUBLIC_KEY_INVALID_KEY_SPEC' });
     assert.equal(cache.size, 0);

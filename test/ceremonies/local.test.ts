@@ -35,8 +35,14 @@ class LocalFlow extends Flow {
 
   async authenticateLocal(blob: unknown = this.blob, authenticateOptions: Parameters<Flow['authenticate']>[0] = {}) {
     const options = await this.assertionOptions();
-    const credentialId = this.authenticator.credentials[0] ? this.authenticator.credentials[0].id.toString('base64url') : undefined;
-    const credential: any = JSON.parse(JSON.stringify(this.authenticator.authenticate(options, { ...(credentialId && { credentialId }), ...authenticateOptions })));
+    const credentialId = this.authenticator.credentials[0]
+      ? this.authenticator.credentials[0].id.toString('base64url')
+      : undefined;
+    const credential: any = JSON.parse(
+      JSON.stringify(
+        this.authenticator.authenticate(options, { ...(credentialId && { credentialId }), ...authenticateOptions }),
+      ),
+    );
     if (blob !== undefined) credential.extensions = { localhost: blob };
     const res = await this.h.post(PATHS.assertionResult, credential, { origin: null });
     return { res, options, credential };
@@ -67,7 +73,10 @@ describe('local variant', () => {
     assert.equal(await h.deps.credentials.find('test-client', credential.id), undefined);
     expectOk((await flow.authenticateLocal()).res);
     expectOk((await flow.authenticateLocal()).res);
-    assert.deepEqual(h.outcomes.map((o) => o.variant), ['local', 'local', 'local', 'local', 'local', 'local']);
+    assert.deepEqual(
+      h.outcomes.map((o) => o.variant),
+      ['local', 'local', 'local', 'local', 'local', 'local'],
+    );
   });
 
   it('accepts any counter, even one that does not increase (the service cannot track it)', async () => {
@@ -103,7 +112,11 @@ describe('local variant', () => {
     const options = await flow.attestationOptions();
     const credential: any = flow.authenticator.register(options);
     credential.extensions = { localhost: true };
-    expectFailure(await h.post(PATHS.attestationResult, credential, { origin: null }), 'LOCAL_EXTENSION_UNEXPECTED', 400);
+    expectFailure(
+      await h.post(PATHS.attestationResult, credential, { origin: null }),
+      'LOCAL_EXTENSION_UNEXPECTED',
+      400,
+    );
   });
 
   it('clientDataJSON.origin must be one of localOrigins (an entry without a port allows any port)', async () => {
@@ -118,7 +131,11 @@ describe('local variant', () => {
     }
     const pinned = new Harness({ apps: [applicationConfig({ localOrigins: ['https://localhost:8443'] })] });
     expectOk((await new LocalFlow(pinned, 'p').registerLocal(true, { origin: 'https://localhost:8443' })).res);
-    expectFailure((await new LocalFlow(pinned, 'q').registerLocal(true, { origin: 'https://localhost:9443' })).res, 'ORIGIN_NOT_MATCHED', 400);
+    expectFailure(
+      (await new LocalFlow(pinned, 'q').registerLocal(true, { origin: 'https://localhost:9443' })).res,
+      'ORIGIN_NOT_MATCHED',
+      400,
+    );
   });
 
   it('an assertion without the blob → LOCAL_BLOB_MISSING; true instead of the blob → LOCAL_BLOB_NOT_STRING', async () => {
@@ -127,14 +144,18 @@ describe('local variant', () => {
     await flow.registerLocal();
     const options = await flow.assertionOptions();
     const assertion = flow.authenticator.authenticate(options);
-    const detail = expectFailure(await h.post(PATHS.assertionResult, assertion, { origin: null }), 'ORIGIN_HEADER_MISSING', 400);
+    const detail = expectFailure(
+      await h.post(PATHS.assertionResult, assertion, { origin: null }),
+      'ORIGIN_HEADER_MISSING',
+      400,
+    );
     assert.match(detail, /origin header/);
     assert.match(detail, /extensions\.localhost: the blob/);
     expectFailure(await h.post(PATHS.assertionResult, assertion), 'LOCAL_BLOB_MISSING', 400);
     expectFailure((await flow.authenticateLocal(true)).res, 'LOCAL_BLOB_NOT_STRING', 400);
   });
 
-  it('a tampered blob → LOCAL_BLOB_TAMPERED; another user\'s blob → LOCAL_BLOB_CREDENTIAL_MISMATCH / LOCAL_BLOB_USER_MISMATCH', async () => {
+  it("a tampered blob → LOCAL_BLOB_TAMPERED; another user's blob → LOCAL_BLOB_CREDENTIAL_MISMATCH / LOCAL_BLOB_USER_MISMATCH", async () => {
     const h = new Harness();
     const alice = new LocalFlow(h, 'alice');
     const bob = new LocalFlow(h, 'bob');
@@ -147,7 +168,9 @@ describe('local variant', () => {
     expectFailure((await bob.authenticateLocal(alice.blob)).res, 'LOCAL_BLOB_CREDENTIAL_MISMATCH', 400);
     // Alice's credential and blob, but in a ceremony for Bob.
     const options = await bob.assertionOptions();
-    const assertion: any = alice.authenticator.authenticate(options, { credentialId: alice.authenticator.credentials[0]!.id.toString('base64url') });
+    const assertion: any = alice.authenticator.authenticate(options, {
+      credentialId: alice.authenticator.credentials[0]!.id.toString('base64url'),
+    });
     assertion.extensions = { localhost: alice.blob };
     expectFailure(await h.post(PATHS.assertionResult, assertion, { origin: null }), 'LOCAL_BLOB_USER_MISMATCH', 400);
   });
@@ -156,16 +179,28 @@ describe('local variant', () => {
     const h = new Harness({ apps: [applicationConfig(), applicationConfig({ clientId: 'second' })] });
     const flow = new LocalFlow(h, 'dev');
     await flow.registerLocal();
-    const options = expectOk(await h.post(PATHS.assertionOptions, { username: localUser('dev') }, { origin: null, clientId: 'second' }));
-    const assertion: any = flow.authenticator.authenticate(options, { credentialId: flow.authenticator.credentials[0]!.id.toString('base64url') });
+    const options = expectOk(
+      await h.post(PATHS.assertionOptions, { username: localUser('dev') }, { origin: null, clientId: 'second' }),
+    );
+    const assertion: any = flow.authenticator.authenticate(options, {
+      credentialId: flow.authenticator.credentials[0]!.id.toString('base64url'),
+    });
     assertion.extensions = { localhost: flow.blob };
-    expectFailure(await h.post(PATHS.assertionResult, assertion, { origin: null, clientId: 'second' }), 'LOCAL_BLOB_APPLICATION_MISMATCH', 400);
+    expectFailure(
+      await h.post(PATHS.assertionResult, assertion, { origin: null, clientId: 'second' }),
+      'LOCAL_BLOB_APPLICATION_MISMATCH',
+      400,
+    );
   });
 
   it('a bad signature with a good blob → ASSERTION_SIGNATURE_VERIFICATION_FAIL', async () => {
     const flow = new LocalFlow(new Harness(), 'dev');
     await flow.registerLocal();
-    expectFailure((await flow.authenticateLocal(undefined, { breaks: 'flipSignature' })).res, 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', 400);
+    expectFailure(
+      (await flow.authenticateLocal(undefined, { breaks: 'flipSignature' })).res,
+      'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+      400,
+    );
   });
 
   it('rpIdHash must be of "localhost" → RPID_HASH_NOT_MATCHED otherwise', async () => {

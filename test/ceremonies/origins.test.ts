@@ -12,11 +12,27 @@ import { applicationConfig } from '../http/harness.js';
 describe('origins', () => {
   it('local: a port-less entry allows every port; a port entry only its port', () => {
     const match = localOriginMatcher(['https://localhost', 'https://dev.example.test:8443']);
-    for (const ok of ['https://localhost', 'https://localhost:8443', 'https://localhost:1', 'https://dev.example.test:8443']) assert.equal(match(ok), true, ok);
+    for (const ok of [
+      'https://localhost',
+      'https://localhost:8443',
+      'https://localhost:1',
+      'https://dev.example.test:8443',
+    ])
+      assert.equal(match(ok), true, ok);
     for (const bad of [
-      'http://localhost', 'https://localhost/', 'https://localhost/path', 'https://user@localhost', 'https://localhost?x',
-      'https://dev.example.test', 'https://dev.example.test:9443', 'https://localhost.evil.example', 'null', '', 'localhost',
-    ]) assert.equal(match(bad), false, bad);
+      'http://localhost',
+      'https://localhost/',
+      'https://localhost/path',
+      'https://user@localhost',
+      'https://localhost?x',
+      'https://dev.example.test',
+      'https://dev.example.test:9443',
+      'https://localhost.evil.example',
+      'null',
+      '',
+      'localhost',
+    ])
+      assert.equal(match(bad), false, bad);
   });
 
   it('standard: clientDataJSON.origin must equal the origin header exactly', () => {
@@ -37,8 +53,18 @@ describe('username', () => {
   const app = { ...applicationConfig(), trust: createTrustEvaluator({ anchors: [], requireTrusted: false }) };
 
   it('splits at the last "#"', () => {
-    assert.deepEqual(parseUsername('a#b#idp.example.test', app, true), { username: 'a#b#idp.example.test', user: 'a#b', variant: 'standard', rpId: 'idp.example.test' });
-    assert.deepEqual(parseUsername('dev#localhost', app, true), { username: 'dev#localhost', user: 'dev', variant: 'local', rpId: 'localhost' });
+    assert.deepEqual(parseUsername('a#b#idp.example.test', app, true), {
+      username: 'a#b#idp.example.test',
+      user: 'a#b',
+      variant: 'standard',
+      rpId: 'idp.example.test',
+    });
+    assert.deepEqual(parseUsername('dev#localhost', app, true), {
+      username: 'dev#localhost',
+      user: 'dev',
+      variant: 'local',
+      rpId: 'localhost',
+    });
   });
 
   it('refuses a missing "#", an empty user, another domain, and disallowed variants', () => {
@@ -46,8 +72,12 @@ describe('username', () => {
     assert.throws(() => parseUsername('#localhost', app, true), { code: 'INVALID_USERNAME' });
     assert.throws(() => parseUsername('a#IDP.example.test', app, true), { code: 'RPID_NOT_FOUND' });
     assert.throws(() => parseUsername('a#localhost', app, false), { code: 'LOCAL_VARIANT_DISABLED' });
-    assert.throws(() => parseUsername('a#localhost', { ...app, variants: ['standard'] }, true), { code: 'VARIANT_NOT_ALLOWED' });
-    assert.throws(() => parseUsername('a#idp.example.test', { ...app, variants: ['local'] }, true), { code: 'VARIANT_NOT_ALLOWED' });
+    assert.throws(() => parseUsername('a#localhost', { ...app, variants: ['standard'] }, true), {
+      code: 'VARIANT_NOT_ALLOWED',
+    });
+    assert.throws(() => parseUsername('a#idp.example.test', { ...app, variants: ['local'] }, true), {
+      code: 'VARIANT_NOT_ALLOWED',
+    });
   });
 });
 

@@ -2,7 +2,17 @@
 // origin; single use whether verification succeeds or fails; gone after `timeout`.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CLIENT_ID, Flow, Harness, ORIGIN, PATHS, applicationConfig, expectFailure, expectOk, username } from '../http/harness.js';
+import {
+  CLIENT_ID,
+  Flow,
+  Harness,
+  ORIGIN,
+  PATHS,
+  applicationConfig,
+  expectFailure,
+  expectOk,
+  username,
+} from '../http/harness.js';
 
 describe('challenge lifetime and single use', () => {
   it('a result after the timeout → SESSION_NOT_FOUND (the fake clock advanced past expiresAt)', async () => {
@@ -23,13 +33,17 @@ describe('challenge lifetime and single use', () => {
     expectOk(await h.post(PATHS.attestationResult, flow.authenticator.register(options)));
   });
 
-  it('the application\'s timeoutMs sets both the options\' timeout and the lifetime', async () => {
+  it("the application's timeoutMs sets both the options' timeout and the lifetime", async () => {
     const h = new Harness({ apps: [applicationConfig({ timeoutMs: 60_000 })] });
     const flow = new Flow(h, username('short'));
     const options = await flow.attestationOptions();
     assert.equal(options.timeout, 60_000);
     h.clock.advance(60_001);
-    expectFailure(await h.post(PATHS.attestationResult, flow.authenticator.register(options)), 'SESSION_NOT_FOUND', 400);
+    expectFailure(
+      await h.post(PATHS.attestationResult, flow.authenticator.register(options)),
+      'SESSION_NOT_FOUND',
+      400,
+    );
   });
 
   it('the same registration posted twice → the second gets SESSION_ALREADY_REVOKED', async () => {
@@ -79,7 +93,11 @@ describe('challenge lifetime and single use', () => {
     const flow = new Flow(h, username('cross'));
     const options = await flow.attestationOptions();
     const credential = flow.authenticator.register(options);
-    expectFailure(await h.post(PATHS.attestationResult, credential, { clientId: 'other-client' }), 'SESSION_NOT_FOUND', 400);
+    expectFailure(
+      await h.post(PATHS.attestationResult, credential, { clientId: 'other-client' }),
+      'SESSION_NOT_FOUND',
+      400,
+    );
     // ...and the rightful caller still has its ceremony.
     expectOk(await h.post(PATHS.attestationResult, credential));
   });
@@ -90,7 +108,11 @@ describe('challenge lifetime and single use', () => {
     const flow = new Flow(h, username('origins'));
     const options = await flow.attestationOptions();
     const credential = flow.authenticator.register(options);
-    const detail = expectFailure(await h.post(PATHS.attestationResult, credential, { origin: second }), 'ORIGIN_NOT_MATCHED', 400);
+    const detail = expectFailure(
+      await h.post(PATHS.attestationResult, credential, { origin: second }),
+      'ORIGIN_NOT_MATCHED',
+      400,
+    );
     assert.match(detail, /origin header/);
   });
 
@@ -106,14 +128,20 @@ describe('challenge lifetime and single use', () => {
   it('crossOrigin: true fails unless the application allows it', async () => {
     const strict = new Flow(new Harness(), username('frame'));
     expectFailure((await strict.register({ crossOrigin: true })).res, 'CROSS_ORIGIN_NOT_ALLOWED', 400);
-    const lenient = new Flow(new Harness({ apps: [applicationConfig({ allowCrossOrigin: true, topOrigins: ['https://portal.example'] })] }), username('frame'));
+    const lenient = new Flow(
+      new Harness({ apps: [applicationConfig({ allowCrossOrigin: true, topOrigins: ['https://portal.example'] })] }),
+      username('frame'),
+    );
     expectOk((await lenient.register({ crossOrigin: true, clientData: { topOrigin: 'https://portal.example' } })).res);
   });
 
   it('user verification required by the application policy: options say "required", UV=0 fails', async () => {
     const h = new Harness({ apps: [applicationConfig({ userVerification: 'required' })] });
     const flow = new Flow(h, username('policy'));
-    const { options, res } = await flow.register({ flags: { uv: false } }, { authenticatorSelection: { userVerification: 'discouraged' } });
+    const { options, res } = await flow.register(
+      { flags: { uv: false } },
+      { authenticatorSelection: { userVerification: 'discouraged' } },
+    );
     assert.equal(options.authenticatorSelection.userVerification, 'required');
     expectFailure(res, 'USER_VERIFICATION_FLAG_NOT_SET', 400);
     expectOk((await flow.register()).res);

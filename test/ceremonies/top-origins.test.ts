@@ -13,7 +13,10 @@ describe('topOrigins: where a cross-origin ceremony may be embedded (over the so
     framed = await SocketHarness.start({ apps: [applicationConfig({ allowCrossOrigin: true, topOrigins: [PORTAL] })] });
     strict = await SocketHarness.start();
   });
-  after(async () => { await framed.close(); await strict.close(); });
+  after(async () => {
+    await framed.close();
+    await strict.close();
+  });
 
   it('registers and signs in inside a frame of a listed top origin', async () => {
     const flow = new Flow(framed, username('framed'));
@@ -43,6 +46,10 @@ describe('topOrigins: where a cross-origin ceremony may be embedded (over the so
 
   it('without allowCrossOrigin a listed-looking top origin still fails with CROSS_ORIGIN_NOT_ALLOWED', async () => {
     const flow = new Flow(strict, username('strict'));
-    expectFailure((await flow.register({ crossOrigin: true, clientData: { topOrigin: PORTAL } })).res, 'CROSS_ORIGIN_NOT_ALLOWED', 400);
+    expectFailure(
+      (await flow.register({ crossOrigin: true, clientData: { topOrigin: PORTAL } })).res,
+      'CROSS_ORIGIN_NOT_ALLOWED',
+      400,
+    );
   });
 });

@@ -13,8 +13,25 @@ import { SoftAuthenticator, type AuthenticateOptions, type RegisterOptions } fro
 
 const OTHER_CLIENT = 'other-client';
 const ENVELOPE_KEYS = ['errorMessage', 'sessionId', 'status'];
-const IDENTITY_KEYS = ['aaguid', 'authenticatorName', 'authenticatorVerified', 'backupEligible', 'backupState', 'credentialId', 'signCount', 'userHandle', 'userVerified', 'username'];
-const REGISTRATION_KEYS = [...IDENTITY_KEYS, 'attestationFormat', 'attestationTrusted', 'attestationType', 'discoverable'];
+const IDENTITY_KEYS = [
+  'aaguid',
+  'authenticatorName',
+  'authenticatorVerified',
+  'backupEligible',
+  'backupState',
+  'credentialId',
+  'signCount',
+  'userHandle',
+  'userVerified',
+  'username',
+];
+const REGISTRATION_KEYS = [
+  ...IDENTITY_KEYS,
+  'attestationFormat',
+  'attestationTrusted',
+  'attestationType',
+  'discoverable',
+];
 
 interface Reply {
   readonly path: string;
@@ -45,11 +62,25 @@ class Socket {
   }
 
   async post(path: string, body: unknown, origin: string | null, clientId = CLIENT_ID): Promise<Reply> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': `${VENDOR} AppID: ${clientId}` };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': `${VENDOR} AppID: ${clientId}`,
+    };
     if (origin !== null) headers.origin = origin;
-    const res = await fetch(this.url + path, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(this.url + path, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
     const text = await res.text();
-    return { path, status: res.status, contentType: res.headers.get('content-type') ?? '', text, body: JSON.parse(text) };
+    return {
+      path,
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? '',
+      text,
+      body: JSON.parse(text),
+    };
   }
 }
 
@@ -57,7 +88,16 @@ class Socket {
 function ok(reply: Reply): any {
   assert.equal(reply.status, 200, JSON.stringify(reply.body));
   assert.equal(reply.body.status, 'ok', JSON.stringify(reply.body));
-  assert.deepEqual(checkResponse(DOCUMENT, { path: reply.path, method: 'POST', status: reply.status, contentType: reply.contentType, body: reply.text }), []);
+  assert.deepEqual(
+    checkResponse(DOCUMENT, {
+      path: reply.path,
+      method: 'POST',
+      status: reply.status,
+      contentType: reply.contentType,
+      body: reply.text,
+    }),
+    [],
+  );
   return reply.body;
 }
 
@@ -66,7 +106,16 @@ function failure(reply: Reply, name: string, status = 400, extra: readonly strin
   assert.equal(reply.status, status, JSON.stringify(reply.body));
   assert.equal(reply.body.errorMessage[0], name, JSON.stringify(reply.body));
   assert.deepEqual(Object.keys(reply.body).sort(), [...ENVELOPE_KEYS, ...extra].sort());
-  assert.deepEqual(checkResponse(DOCUMENT, { path: reply.path, method: 'POST', status: reply.status, contentType: reply.contentType, body: reply.text }), []);
+  assert.deepEqual(
+    checkResponse(DOCUMENT, {
+      path: reply.path,
+      method: 'POST',
+      status: reply.status,
+      contentType: reply.contentType,
+      body: reply.text,
+    }),
+    [],
+  );
 }
 
 /** The standard variant's ok answers carry the Signal API's arguments and a credentials token; the local variant's neither. */
@@ -96,7 +145,11 @@ interface Registered {
 class Client {
   readonly authenticator: SoftAuthenticator;
 
-  constructor(readonly socket: Socket, readonly v: Variant, readonly clientId = CLIENT_ID) {
+  constructor(
+    readonly socket: Socket,
+    readonly v: Variant,
+    readonly clientId = CLIENT_ID,
+  ) {
     this.authenticator = new SoftAuthenticator({ origin: v.page });
   }
 
@@ -104,11 +157,22 @@ class Client {
     return this.socket.post(path, body, this.v.header, this.clientId);
   }
 
-  async register(user: string, registerOptions: RegisterOptions = {}, optionsBody: Record<string, unknown> = {}): Promise<{ reply: Reply; options: any; id: string }> {
-    const options = ok(await this.post(PATHS.attestationOptions, { username: `${user}#${this.v.domain}`, ...optionsBody }));
+  async register(
+    user: string,
+    registerOptions: RegisterOptions = {},
+    optionsBody: Record<string, unknown> = {},
+  ): Promise<{ reply: Reply; options: any; id: string }> {
+    const options = ok(
+      await this.post(PATHS.attestationOptions, { username: `${user}#${this.v.domain}`, ...optionsBody }),
+    );
     const made = this.authenticator.register(options, registerOptions);
-    const credential = this.v.name === 'local' ? { ...made, extensions: { ...made.extensions, localhost: true } } : made;
-    return { reply: await this.post(PATHS.attestationResult, { ...credential, authenticatorAttachment: 'platform' }), options, id: made.id };
+    const credential =
+      this.v.name === 'local' ? { ...made, extensions: { ...made.extensions, localhost: true } } : made;
+    return {
+      reply: await this.post(PATHS.attestationResult, { ...credential, authenticatorAttachment: 'platform' }),
+      options,
+      id: made.id,
+    };
   }
 
   async registered(user: string, registerOptions: RegisterOptions = {}): Promise<Registered> {
@@ -118,10 +182,17 @@ class Client {
   }
 
   /** Options without a user name, then the authenticator's assertion with `credential`; `mutate` sees what is sent. */
-  async signIn(credential: Registered, authenticate: AuthenticateOptions = {}, mutate: (sent: any) => any = (sent) => sent): Promise<{ reply: Reply; sent: any; options: any }> {
+  async signIn(
+    credential: Registered,
+    authenticate: AuthenticateOptions = {},
+    mutate: (sent: any) => any = (sent) => sent,
+  ): Promise<{ reply: Reply; sent: any; options: any }> {
     const options = ok(await this.post(PATHS.assertionOptions, { username: `#${this.v.domain}` }));
     const made = this.authenticator.authenticate(options, { credentialId: credential.id, ...authenticate });
-    const withBlob = credential.blob === undefined ? made : { ...made, extensions: { ...made.extensions, localhost: credential.blob } };
+    const withBlob =
+      credential.blob === undefined
+        ? made
+        : { ...made, extensions: { ...made.extensions, localhost: credential.blob } };
     const sent = mutate(JSON.parse(JSON.stringify(withBlob)));
     return { reply: await this.post(PATHS.assertionResult, sent), sent, options };
   }
@@ -132,7 +203,11 @@ for (const v of VARIANTS) {
     const h = new Harness({
       apps: [
         applicationConfig(),
-        applicationConfig({ clientId: OTHER_CLIENT, domain: 'other.example.test', origins: ['https://other.example.test'] }),
+        applicationConfig({
+          clientId: OTHER_CLIENT,
+          domain: 'other.example.test',
+          origins: ['https://other.example.test'],
+        }),
       ],
     });
     const socket = new Socket(h.app);
@@ -149,7 +224,9 @@ for (const v of VARIANTS) {
     after(() => socket.close());
 
     it('options for the empty user part: an empty allowCredentials, the same for everyone, bound to the variant', async () => {
-      const first = ok(await client.post(PATHS.assertionOptions, { username: `#${v.domain}`, userVerification: 'required' }));
+      const first = ok(
+        await client.post(PATHS.assertionOptions, { username: `#${v.domain}`, userVerification: 'required' }),
+      );
       assert.deepEqual(first.allowCredentials, []);
       assert.equal(first.rpId, v.domain);
       assert.equal(first.userVerification, 'required');
@@ -167,9 +244,15 @@ for (const v of VARIANTS) {
     });
 
     it('answers ok with who signed in, taken from the credential (its owner, not any request field)', async () => {
-      const { reply, sent } = await client.signIn(bob, { flags: { be: true, bs: true } }, (s) => ({ ...s, authenticatorAttachment: 'cross-platform' }));
+      const { reply, sent } = await client.signIn(bob, { flags: { be: true, bs: true } }, (s) => ({
+        ...s,
+        authenticatorAttachment: 'cross-platform',
+      }));
       const body = ok(reply);
-      assert.deepEqual(Object.keys(body).sort(), [...ENVELOPE_KEYS, 'authenticatorAttachment', ...IDENTITY_KEYS, ...signalKeys(v)].sort());
+      assert.deepEqual(
+        Object.keys(body).sort(),
+        [...ENVELOPE_KEYS, 'authenticatorAttachment', ...IDENTITY_KEYS, ...signalKeys(v)].sort(),
+      );
       assert.equal(body.username, `bob#${v.domain}`);
       assert.equal(body.userHandle, bob.userHandle);
       assert.equal(body.credentialId, bob.id);
@@ -182,9 +265,15 @@ for (const v of VARIANTS) {
       assert.equal(body.authenticatorName, null);
     });
 
-    it('a registration answers who and how too: discoverable, the attestation, the browser\'s attachment', () => {
+    it("a registration answers who and how too: discoverable, the attestation, the browser's attachment", () => {
       const body = alice.answer;
-      const expected = [...ENVELOPE_KEYS, 'authenticatorAttachment', ...REGISTRATION_KEYS, ...(v.name === 'local' ? ['localhost'] : []), ...signalKeys(v)];
+      const expected = [
+        ...ENVELOPE_KEYS,
+        'authenticatorAttachment',
+        ...REGISTRATION_KEYS,
+        ...(v.name === 'local' ? ['localhost'] : []),
+        ...signalKeys(v),
+      ];
       assert.deepEqual(Object.keys(body).sort(), expected.sort());
       assert.equal(body.username, `alice#${v.domain}`);
       assert.equal(body.userHandle, alice.userHandle);
@@ -201,19 +290,31 @@ for (const v of VARIANTS) {
     it('the user handle is required: missing, empty or null fails with USER_HANDLE_MISSING', async () => {
       failure((await client.signIn(alice, { userHandle: null })).reply, 'USER_HANDLE_MISSING');
       failure((await client.signIn(alice, { userHandle: '' })).reply, 'USER_HANDLE_MISSING');
-      failure((await client.signIn(alice, {}, (s) => ({ ...s, response: { ...s.response, userHandle: null } }))).reply, 'USER_HANDLE_MISSING');
+      failure(
+        (await client.signIn(alice, {}, (s) => ({ ...s, response: { ...s.response, userHandle: null } }))).reply,
+        'USER_HANDLE_MISSING',
+      );
     });
 
-    it('another user\'s handle with this credential fails, whoever the handle names', async () => {
+    it("another user's handle with this credential fails, whoever the handle names", async () => {
       const expected = v.name === 'local' ? 'LOCAL_BLOB_USER_MISMATCH' : 'USER_HANDLE_NOT_MATCHED';
       failure((await client.signIn(alice, { userHandle: bob.userHandle })).reply, expected);
       failure((await client.signIn(alice, { breaks: 'userHandle' })).reply, expected);
     });
 
     it('a credential of another application is not found (standard) or not accepted (local blob)', async () => {
-      const other = new Client(socket, v.name === 'standard'
-        ? { ...v, domain: 'other.example.test', header: 'https://other.example.test', page: 'https://other.example.test' }
-        : v, OTHER_CLIENT);
+      const other = new Client(
+        socket,
+        v.name === 'standard'
+          ? {
+              ...v,
+              domain: 'other.example.test',
+              header: 'https://other.example.test',
+              page: 'https://other.example.test',
+            }
+          : v,
+        OTHER_CLIENT,
+      );
       const theirs = await other.registered('carol');
       // The same authenticator now signs this application's challenge with the other application's credential.
       client.authenticator.credentials.push(other.authenticator.credential(theirs.id)!);
@@ -236,15 +337,21 @@ for (const v of VARIANTS) {
     it('the usual checks still apply: a bad signature, UV required but not done, UP clear', async () => {
       failure((await client.signIn(alice, { breaks: 'flipSignature' })).reply, 'ASSERTION_SIGNATURE_VERIFICATION_FAIL');
       failure((await client.signIn(alice, { flags: { up: false } })).reply, 'USER_PRESENCE_FLAG_NOT_SET');
-      const options = ok(await client.post(PATHS.assertionOptions, { username: `#${v.domain}`, userVerification: 'required' }));
+      const options = ok(
+        await client.post(PATHS.assertionOptions, { username: `#${v.domain}`, userVerification: 'required' }),
+      );
       const made = client.authenticator.authenticate(options, { credentialId: alice.id, flags: { uv: false } });
       const sent = alice.blob === undefined ? made : { ...made, extensions: { localhost: alice.blob } };
       failure(await client.post(PATHS.assertionResult, sent), 'USER_VERIFICATION_FLAG_NOT_SET');
     });
 
-    it('a sign-in by name still answers who and how, and still offers only the user\'s credentials', async () => {
+    it("a sign-in by name still answers who and how, and still offers only the user's credentials", async () => {
       const options = ok(await client.post(PATHS.assertionOptions, { username: `alice#${v.domain}` }));
-      if (v.name === 'standard') assert.deepEqual(options.allowCredentials.map((c: { id: string }) => c.id), [alice.id]);
+      if (v.name === 'standard')
+        assert.deepEqual(
+          options.allowCredentials.map((c: { id: string }) => c.id),
+          [alice.id],
+        );
       const made = client.authenticator.authenticate(options, { credentialId: alice.id });
       const sent = alice.blob === undefined ? made : { ...made, extensions: { localhost: alice.blob } };
       const body = ok(await client.post(PATHS.assertionResult, sent));
@@ -255,7 +362,10 @@ for (const v of VARIANTS) {
       const forBob = ok(await client.post(PATHS.assertionOptions, { username: `alice#${v.domain}` }));
       const bobs = client.authenticator.authenticate(forBob, { credentialId: bob.id });
       const bobSent = bob.blob === undefined ? bobs : { ...bobs, extensions: { localhost: bob.blob } };
-      failure(await client.post(PATHS.assertionResult, bobSent), v.name === 'local' ? 'LOCAL_BLOB_USER_MISMATCH' : 'CREDENTIAL_ID_NOT_FOUND');
+      failure(
+        await client.post(PATHS.assertionResult, bobSent),
+        v.name === 'local' ? 'LOCAL_BLOB_USER_MISMATCH' : 'CREDENTIAL_ID_NOT_FOUND',
+      );
     });
 
     it('a registration cannot be started without a user name', async () => {
@@ -289,15 +399,23 @@ for (const v of VARIANTS) {
     });
 
     it('UV follows the request as usual in a conditional create', async () => {
-      const { reply } = await client.register('fay', { flags: { up: false, uv: false } }, {
-        mediation: 'conditional', authenticatorSelection: { userVerification: 'required' },
-      });
+      const { reply } = await client.register(
+        'fay',
+        { flags: { up: false, uv: false } },
+        {
+          mediation: 'conditional',
+          authenticatorSelection: { userVerification: 'required' },
+        },
+      );
       failure(reply, 'USER_VERIFICATION_FLAG_NOT_SET');
     });
 
     it('an unknown mediation value is refused', async () => {
       for (const mediation of ['silent', 'CONDITIONAL', true]) {
-        failure(await client.post(PATHS.attestationOptions, { username: `gil#${v.domain}`, mediation }), 'INVALID_REQUEST_BODY');
+        failure(
+          await client.post(PATHS.attestationOptions, { username: `gil#${v.domain}`, mediation }),
+          'INVALID_REQUEST_BODY',
+        );
       }
     });
 

@@ -6,7 +6,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APPLICATION_KEYS, ATTESTATION_KEYS } from '../../src/config/application.js';
 import { ENV_OVERRIDES } from '../../src/config/env.js';
-import { AdminSchema, AuditSchema, keysOf, LimitsSchema, RateLimitsSchema, TOP_LEVEL_KEYS } from '../../src/schemas/config.js';
+import {
+  AdminSchema,
+  AuditSchema,
+  keysOf,
+  LimitsSchema,
+  RateLimitsSchema,
+  TOP_LEVEL_KEYS,
+} from '../../src/schemas/config.js';
 import { LOCAL_BLOB_KEYS_ENV, USER_HANDLE_KEY_ENV } from '../../src/config/secrets.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -28,7 +35,9 @@ describe('docs/configuration.md', () => {
   });
 
   it('lists every environment variable with its setting', () => {
-    for (const override of ENV_OVERRIDES) assert.ok(doc.includes(`| \`${override.name}\` | \`${override.key.join('.')}\` |`), override.name);
-    for (const name of [USER_HANDLE_KEY_ENV, LOCAL_BLOB_KEYS_ENV, 'PASSKEY_LOG_LEVEL']) assert.ok(doc.includes(`| \`${name}\``), name);
+    for (const override of ENV_OVERRIDES)
+      assert.ok(doc.includes(`| \`${override.name}\` | \`${override.key.join('.')}\` |`), override.name);
+    for (const name of [USER_HANDLE_KEY_ENV, LOCAL_BLOB_KEYS_ENV, 'PASSKEY_LOG_LEVEL'])
+      assert.ok(doc.includes(`| \`${name}\``), name);
   });
 });

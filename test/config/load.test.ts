@@ -7,7 +7,11 @@ import { DEFAULT_ALGORITHMS, type ServiceConfig } from '../../src/config.js';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { ANCHOR_PEM, assertProblem, minimalApp, problemsOf, tempDir, writeFile } from './support.js';
 
-function loadFile(content: unknown, env: Record<string, string> = {}, name = 'config.json'): { config: ServiceConfig; dir: string } {
+function loadFile(
+  content: unknown,
+  env: Record<string, string> = {},
+  name = 'config.json',
+): { config: ServiceConfig; dir: string } {
   const dir = tempDir();
   const file = writeFile(dir, name, content);
   return { config: loadConfig({ file, env, cwd: tempDir() }), dir };
@@ -25,7 +29,15 @@ function defaultOps(dataDir: string, adminPort: number): OpsOptions {
   return { ...ops, admin: { ...ops.admin, port: adminPort } };
 }
 
-const DEFAULT_POLICY = { trustAnchors: [], requireTrusted: false, metadata: null, metadataRoots: [], enforceStatusAtAuthentication: false, aaguidAllow: [], aaguidDeny: [] };
+const DEFAULT_POLICY = {
+  trustAnchors: [],
+  requireTrusted: false,
+  metadata: null,
+  metadataRoots: [],
+  enforceStatusAtAuthentication: false,
+  aaguidAllow: [],
+  aaguidDeny: [],
+};
 
 describe('loadConfig without a file: the built-in default', () => {
   it('is SQLite in ./data, memory challenges, 127.0.0.1:8787, local on, demo on 127.0.0.1:8443, one demo application', () => {
@@ -41,27 +53,44 @@ describe('loadConfig without a file: the built-in default', () => {
       dataDir: join(cwd, 'data'),
       secretsFile: join(cwd, 'data', 'secrets.json'),
       limits: { bodyBytes: 65536, usernameLength: 256, displayNameLength: 256 },
-      applications: [{
-        clientId: 'demo-client', name: 'Demo IdP', icon: '', domain: 'demo.localhost',
-        origins: ['https://demo.localhost:8443'], variants: ['standard', 'local'], localOrigins: ['https://localhost:8443'],
-        timeoutMs: 180000, algorithms: [...DEFAULT_ALGORITHMS], userVerification: null, counterPolicy: 'strict',
-        revealUnknownUsers: false, allowCrossOrigin: false, attestation: DEFAULT_POLICY,
-      }],
+      applications: [
+        {
+          clientId: 'demo-client',
+          name: 'Demo IdP',
+          icon: '',
+          domain: 'demo.localhost',
+          origins: ['https://demo.localhost:8443'],
+          variants: ['standard', 'local'],
+          localOrigins: ['https://localhost:8443'],
+          timeoutMs: 180000,
+          algorithms: [...DEFAULT_ALGORITHMS],
+          userVerification: null,
+          counterPolicy: 'strict',
+          revealUnknownUsers: false,
+          allowCrossOrigin: false,
+          attestation: DEFAULT_POLICY,
+        },
+      ],
       ops: defaultOps(join(cwd, 'data'), 8788),
     } satisfies ServiceConfig);
   });
 
-  it('the demo application\'s origins follow PASSKEY_DEMO_PORT', () => {
+  it("the demo application's origins follow PASSKEY_DEMO_PORT", () => {
     const config = loadConfig({ env: { PASSKEY_DEMO_PORT: '9443' }, cwd: tempDir() });
     assert.equal(config.demo.port, 9443);
     assert.deepEqual(config.applications[0]?.origins, ['https://demo.localhost:9443']);
     assert.deepEqual(config.applications[0]?.localOrigins, ['https://localhost:9443']);
-    assert.deepEqual(loadConfig({ env: { PASSKEY_DEMO_PORT: '0' }, cwd: tempDir() }).applications[0]?.origins, ['https://demo.localhost:8443']);
+    assert.deepEqual(loadConfig({ env: { PASSKEY_DEMO_PORT: '0' }, cwd: tempDir() }).applications[0]?.origins, [
+      'https://demo.localhost:8443',
+    ]);
   });
 
   it('takes environment overrides too', () => {
     const cwd = tempDir();
-    const config = loadConfig({ env: { PASSKEY_PORT: '0', PASSKEY_DEMO_ENABLED: 'false', PASSKEY_DATA_DIR: 'var' }, cwd });
+    const config = loadConfig({
+      env: { PASSKEY_PORT: '0', PASSKEY_DEMO_ENABLED: 'false', PASSKEY_DATA_DIR: 'var' },
+      cwd,
+    });
     assert.equal(config.listen.port, 0);
     assert.equal(config.demo.enabled, false);
     assert.equal(config.dataDir, join(cwd, 'var'));
@@ -80,17 +109,24 @@ describe('loadConfig with a file', () => {
       database: 'sqlite:./data/fido2.db',
       challenges: 'memory',
       local: { enabled: true },
-      applications: [{
-        clientId: 'demo-client', name: 'Demo IdP',
-        domain: 'idp.example.test', origins: ['https://idp.example.test'],
-        variants: ['standard', 'local'],
-        localOrigins: ['https://localhost:8443'],
-        attestation: { trustAnchors: ['./roots/vendor.pem'], requireTrusted: false, metadata: null },
-      }],
+      applications: [
+        {
+          clientId: 'demo-client',
+          name: 'Demo IdP',
+          domain: 'idp.example.test',
+          origins: ['https://idp.example.test'],
+          variants: ['standard', 'local'],
+          localOrigins: ['https://localhost:8443'],
+          attestation: { trustAnchors: ['./roots/vendor.pem'], requireTrusted: false, metadata: null },
+        },
+      ],
     });
     const config = loadConfig({ file, env: {}, cwd: tempDir() });
     assert.deepEqual(config.database, { kind: 'sqlite', path: join(dir, 'data', 'fido2.db') });
-    assert.deepEqual(config.applications[0]?.attestation, { ...DEFAULT_POLICY, trustAnchors: [join(dir, 'roots', 'vendor.pem')] });
+    assert.deepEqual(config.applications[0]?.attestation, {
+      ...DEFAULT_POLICY,
+      trustAnchors: [join(dir, 'roots', 'vendor.pem')],
+    });
     assert.deepEqual(config.applications[0]?.localOrigins, ['https://localhost:8443']);
     assert.equal(config.demo.enabled, false, 'a config file turns the demo on explicitly');
   });
@@ -107,11 +143,24 @@ describe('loadConfig with a file', () => {
       dataDir: join(dir, 'data'),
       secretsFile: join(dir, 'data', 'secrets.json'),
       limits: { bodyBytes: 65536, usernameLength: 256, displayNameLength: 256 },
-      applications: [{
-        clientId: 'app-1', name: 'App One', icon: '', domain: 'idp.example.test', origins: ['https://idp.example.test'],
-        variants: ['standard', 'local'], localOrigins: ['https://localhost'], timeoutMs: 180000, algorithms: [...DEFAULT_ALGORITHMS],
-        userVerification: null, counterPolicy: 'strict', revealUnknownUsers: false, allowCrossOrigin: false, attestation: DEFAULT_POLICY,
-      }],
+      applications: [
+        {
+          clientId: 'app-1',
+          name: 'App One',
+          icon: '',
+          domain: 'idp.example.test',
+          origins: ['https://idp.example.test'],
+          variants: ['standard', 'local'],
+          localOrigins: ['https://localhost'],
+          timeoutMs: 180000,
+          algorithms: [...DEFAULT_ALGORITHMS],
+          userVerification: null,
+          counterPolicy: 'strict',
+          revealUnknownUsers: false,
+          allowCrossOrigin: false,
+          attestation: DEFAULT_POLICY,
+        },
+      ],
       ops: defaultOps(join(dir, 'data'), 8788),
     } satisfies ServiceConfig);
   });
@@ -130,24 +179,54 @@ describe('loadConfig with a file', () => {
       vendor: 'Acme',
       dataDir: '/var/lib/passkey',
       secretsFile: '../secrets/keys.json',
-      admin: { enabled: true, host: '10.0.0.2', port: 9100, tokensFile: '../secrets/admin-tokens.json', metricsRequireToken: true },
-      rateLimits: { store: 'redis://cache.internal:6379/1', keyPrefix: 'acme:rl:', perApplication: { burst: 50, perSecond: 10 }, perAddress: null,
-        applications: { 'acme-web': { burst: 500, perSecond: 100 } }, exemptAddresses: ['10.0.0.7'], onStoreError: 'deny' },
+      admin: {
+        enabled: true,
+        host: '10.0.0.2',
+        port: 9100,
+        tokensFile: '../secrets/admin-tokens.json',
+        metricsRequireToken: true,
+      },
+      rateLimits: {
+        store: 'redis://cache.internal:6379/1',
+        keyPrefix: 'acme:rl:',
+        perApplication: { burst: 50, perSecond: 10 },
+        perAddress: null,
+        applications: { 'acme-web': { burst: 500, perSecond: 100 } },
+        exemptAddresses: ['10.0.0.7'],
+        onStoreError: 'deny',
+      },
       audit: { maxEvents: 5000, options: 'all' },
       applicationCacheMs: 1000,
       shutdownDeadlineMs: 20000,
       requestLog: false,
       limits: { bodyBytes: 32768, usernameLength: 128, displayNameLength: 64 },
-      applications: [{
-        clientId: 'acme-web', name: 'Acme', icon: 'https://acme.example/icon.png', domain: 'acme.example',
-        origins: ['https://acme.example', 'https://login.acme.example:8443'], variants: ['standard'],
-        localOrigins: ['https://dev.acme.test:3000', 'http://localhost'], timeoutMs: 60000, algorithms: [-8, -7, -65535],
-        userVerification: 'required', counterPolicy: 'warn', revealUnknownUsers: true, allowCrossOrigin: true, topOrigins: ['https://portal.acme.example'],
-        attestation: {
-          trustAnchors: ['../pki/a.pem'], requireTrusted: true, metadata: '../mds/blob.jwt', metadataRoots: ['../pki/a.pem'],
-          enforceStatusAtAuthentication: true, aaguidAllow: ['CB69481E-8FF7-4039-93EC-0A2729A154A8'], aaguidDeny: ['00000000-0000-0000-0000-000000000001'],
+      applications: [
+        {
+          clientId: 'acme-web',
+          name: 'Acme',
+          icon: 'https://acme.example/icon.png',
+          domain: 'acme.example',
+          origins: ['https://acme.example', 'https://login.acme.example:8443'],
+          variants: ['standard'],
+          localOrigins: ['https://dev.acme.test:3000', 'http://localhost'],
+          timeoutMs: 60000,
+          algorithms: [-8, -7, -65535],
+          userVerification: 'required',
+          counterPolicy: 'warn',
+          revealUnknownUsers: true,
+          allowCrossOrigin: true,
+          topOrigins: ['https://portal.acme.example'],
+          attestation: {
+            trustAnchors: ['../pki/a.pem'],
+            requireTrusted: true,
+            metadata: '../mds/blob.jwt',
+            metadataRoots: ['../pki/a.pem'],
+            enforceStatusAtAuthentication: true,
+            aaguidAllow: ['CB69481E-8FF7-4039-93EC-0A2729A154A8'],
+            aaguidDeny: ['00000000-0000-0000-0000-000000000001'],
+          },
         },
-      }],
+      ],
     });
     const config = loadConfig({ file, env: {}, cwd: tempDir() });
     assert.deepEqual(config, {
@@ -160,20 +239,50 @@ describe('loadConfig with a file', () => {
       dataDir: '/var/lib/passkey',
       secretsFile: join(dir, 'secrets', 'keys.json'),
       limits: { bodyBytes: 32768, usernameLength: 128, displayNameLength: 64 },
-      applications: [{
-        clientId: 'acme-web', name: 'Acme', icon: 'https://acme.example/icon.png', domain: 'acme.example',
-        origins: ['https://acme.example', 'https://login.acme.example:8443'], variants: ['standard'],
-        localOrigins: ['https://dev.acme.test:3000', 'http://localhost'], timeoutMs: 60000, algorithms: [-8, -7, -65535],
-        userVerification: 'required', counterPolicy: 'warn', revealUnknownUsers: true, allowCrossOrigin: true, topOrigins: ['https://portal.acme.example'],
-        attestation: {
-          trustAnchors: [join(dir, 'pki', 'a.pem')], requireTrusted: true, metadata: join(dir, 'mds', 'blob.jwt'),
-          metadataRoots: [join(dir, 'pki', 'a.pem')], enforceStatusAtAuthentication: true, aaguidAllow: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'], aaguidDeny: ['00000000-0000-0000-0000-000000000001'],
+      applications: [
+        {
+          clientId: 'acme-web',
+          name: 'Acme',
+          icon: 'https://acme.example/icon.png',
+          domain: 'acme.example',
+          origins: ['https://acme.example', 'https://login.acme.example:8443'],
+          variants: ['standard'],
+          localOrigins: ['https://dev.acme.test:3000', 'http://localhost'],
+          timeoutMs: 60000,
+          algorithms: [-8, -7, -65535],
+          userVerification: 'required',
+          counterPolicy: 'warn',
+          revealUnknownUsers: true,
+          allowCrossOrigin: true,
+          topOrigins: ['https://portal.acme.example'],
+          attestation: {
+            trustAnchors: [join(dir, 'pki', 'a.pem')],
+            requireTrusted: true,
+            metadata: join(dir, 'mds', 'blob.jwt'),
+            metadataRoots: [join(dir, 'pki', 'a.pem')],
+            enforceStatusAtAuthentication: true,
+            aaguidAllow: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'],
+            aaguidDeny: ['00000000-0000-0000-0000-000000000001'],
+          },
         },
-      }],
+      ],
       ops: {
-        admin: { enabled: true, host: '10.0.0.2', port: 9100, tokensFile: join(dir, 'secrets', 'admin-tokens.json'), metricsRequireToken: true },
-        rateLimits: { store: 'redis://cache.internal:6379/1', keyPrefix: 'acme:rl:', perApplication: { burst: 50, perSecond: 10 }, perAddress: null,
-          applications: { 'acme-web': { burst: 500, perSecond: 100 } }, exemptAddresses: ['10.0.0.7'], onStoreError: 'deny' },
+        admin: {
+          enabled: true,
+          host: '10.0.0.2',
+          port: 9100,
+          tokensFile: join(dir, 'secrets', 'admin-tokens.json'),
+          metricsRequireToken: true,
+        },
+        rateLimits: {
+          store: 'redis://cache.internal:6379/1',
+          keyPrefix: 'acme:rl:',
+          perApplication: { burst: 50, perSecond: 10 },
+          perAddress: null,
+          applications: { 'acme-web': { burst: 500, perSecond: 100 } },
+          exemptAddresses: ['10.0.0.7'],
+          onStoreError: 'deny',
+        },
         audit: { maxEvents: 5000, options: 'all' },
         applications: { cacheMs: 1000 },
         shutdownDeadlineMs: 20000,
@@ -182,17 +291,29 @@ describe('loadConfig with a file', () => {
     } satisfies ServiceConfig);
   });
 
-  it('resolves relative paths against the config file\'s folder, not the working directory', () => {
-    const { config, dir } = loadFile({ dataDir: 'state', database: 'sqlite:db/x.db', applications: [minimalApp()] }, {}, 'nested/config.json');
+  it("resolves relative paths against the config file's folder, not the working directory", () => {
+    const { config, dir } = loadFile(
+      { dataDir: 'state', database: 'sqlite:db/x.db', applications: [minimalApp()] },
+      {},
+      'nested/config.json',
+    );
     assert.equal(config.dataDir, join(dir, 'nested', 'state'));
     assert.equal(config.secretsFile, join(dir, 'nested', 'state', 'secrets.json'));
     assert.deepEqual(config.database, { kind: 'sqlite', path: join(dir, 'nested', 'db', 'x.db') });
   });
 
   it('accepts challenges "database" and postgresql:// and rediss:// URLs', () => {
-    assert.deepEqual(loadFile({ challenges: 'database', applications: [minimalApp()] }).config.challenges, { kind: 'database' });
-    assert.equal(loadFile({ database: 'postgresql://u@h/d', applications: [minimalApp()] }).config.database.kind, 'postgres');
-    assert.deepEqual(loadFile({ challenges: 'rediss://h:6380', applications: [minimalApp()] }).config.challenges, { kind: 'redis', url: 'rediss://h:6380' });
+    assert.deepEqual(loadFile({ challenges: 'database', applications: [minimalApp()] }).config.challenges, {
+      kind: 'database',
+    });
+    assert.equal(
+      loadFile({ database: 'postgresql://u@h/d', applications: [minimalApp()] }).config.database.kind,
+      'postgres',
+    );
+    assert.deepEqual(loadFile({ challenges: 'rediss://h:6380', applications: [minimalApp()] }).config.challenges, {
+      kind: 'redis',
+      url: 'rediss://h:6380',
+    });
   });
 
   it('allows an empty application list when the demo is off', () => {
@@ -200,7 +321,8 @@ describe('loadConfig with a file', () => {
   });
 
   it('a local-only application needs no standard origins', () => {
-    const app = loadFile({ applications: [minimalApp({ origins: undefined, variants: ['local'] })] }).config.applications[0];
+    const app = loadFile({ applications: [minimalApp({ origins: undefined, variants: ['local'] })] }).config
+      .applications[0];
     assert.deepEqual(app?.origins, []);
     assert.deepEqual(app?.variants, ['local']);
   });
@@ -229,7 +351,10 @@ describe('loadConfig: problems with the file itself', () => {
       assert.fail('expected a ConfigError');
     } catch (error) {
       assert.ok(error instanceof ConfigError);
-      assert.match(error.message, new RegExp(`Invalid configuration \\(${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\): 2 problems`));
+      assert.match(
+        error.message,
+        new RegExp(`Invalid configuration \\(${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\): 2 problems`),
+      );
       assert.match(error.message, /\n {2}- listen\.port: /);
       assert.match(error.message, /\n {2}- vendor: /);
     }
@@ -251,14 +376,36 @@ describe('loadConfig: every problem at once', () => {
       colour: 'blue',
       applications: [
         minimalApp({ clientId: 'dup', origins: ['https://idp.example.test/'], timeoutMs: 5 }),
-        minimalApp({ clientId: 'dup', domain: 'Bad_Domain', algorithms: [-7, 999], attestation: { trustAnchors: ['./missing.pem'], metadata: 7 } }),
+        minimalApp({
+          clientId: 'dup',
+          domain: 'Bad_Domain',
+          algorithms: [-7, 999],
+          attestation: { trustAnchors: ['./missing.pem'], metadata: 7 },
+        }),
         'not an object',
       ],
     });
-    for (const path of ['listen.host', 'listen.port', 'listen.tls', 'database', 'challenges', 'local.enabled', 'demo.enabled',
-      'vendor', 'limits.bodyBytes', 'limits.extra', 'colour', 'applications[0].origins[0]', 'applications[0].timeoutMs',
-      'applications[1].clientId', 'applications[1].domain', 'applications[1].algorithms[1]',
-      'applications[1].attestation.trustAnchors[0]', 'applications[1].attestation.metadata', 'applications[2]']) {
+    for (const path of [
+      'listen.host',
+      'listen.port',
+      'listen.tls',
+      'database',
+      'challenges',
+      'local.enabled',
+      'demo.enabled',
+      'vendor',
+      'limits.bodyBytes',
+      'limits.extra',
+      'colour',
+      'applications[0].origins[0]',
+      'applications[0].timeoutMs',
+      'applications[1].clientId',
+      'applications[1].domain',
+      'applications[1].algorithms[1]',
+      'applications[1].attestation.trustAnchors[0]',
+      'applications[1].attestation.metadata',
+      'applications[2]',
+    ]) {
       assertProblem(problems, path);
     }
     assert.ok(problems.length >= 19, problems.join('\n'));
@@ -281,7 +428,12 @@ describe('loadConfig: each validation rule', () => {
     ['local not an object', { local: true }, 'local', 'must be an object'],
     ['local.enabled not a boolean', { local: { enabled: 'true' } }, 'local.enabled', 'true or false'],
     ['demo.port out of range', { demo: { port: 65536 } }, 'demo.port', 'integer'],
-    ['demo and service on the same address', { demo: { enabled: true, port: 8787 } }, 'demo.port', 'cannot both listen'],
+    [
+      'demo and service on the same address',
+      { demo: { enabled: true, port: 8787 } },
+      'demo.port',
+      'cannot both listen',
+    ],
     ['vendor with a space', { vendor: 'My Vendor' }, 'vendor', 'one word'],
     ['empty vendor', { vendor: '' }, 'vendor', 'must not be empty'],
     ['dataDir not a string', { dataDir: 5 }, 'dataDir', 'must be a string'],
@@ -298,7 +450,11 @@ describe('loadConfig: each validation rule', () => {
   }
 
   it('the demo needs an application', () => {
-    assertProblem(problemsOfFile({ demo: { enabled: true }, applications: [] }), 'demo.enabled', 'needs an application');
+    assertProblem(
+      problemsOfFile({ demo: { enabled: true }, applications: [] }),
+      'demo.enabled',
+      'needs an application',
+    );
   });
 
   const appCases: Array<[string, Record<string, unknown>, string, string]> = [
@@ -314,22 +470,47 @@ describe('loadConfig: each validation rule', () => {
     ['domain with a trailing dot', { domain: 'idp.example.test.' }, 'domain', 'not a host name'],
     ['domain an IP address', { domain: '192.168.1.1', origins: ['https://192.168.1.1'] }, 'domain', 'IP address'],
     ['domain localhost', { domain: 'localhost' }, 'domain', 'local variant'],
-    ['origin with a path', { origins: ['https://idp.example.test/login'] }, 'origins[0]', 'did you mean "https://idp.example.test"'],
+    [
+      'origin with a path',
+      { origins: ['https://idp.example.test/login'] },
+      'origins[0]',
+      'did you mean "https://idp.example.test"',
+    ],
     ['origin with a trailing slash', { origins: ['https://idp.example.test/'] }, 'origins[0]', 'origin form'],
     ['origin with the default port', { origins: ['https://idp.example.test:443'] }, 'origins[0]', 'origin form'],
     ['origin upper-case', { origins: ['https://IDP.example.test'] }, 'origins[0]', 'origin form'],
     ['origin not a URL', { origins: ['idp.example.test'] }, 'origins[0]', 'not an origin'],
     ['origin over http', { origins: ['http://idp.example.test'] }, 'origins[0]', 'use https'],
     ['origin of another scheme', { origins: ['ftp://idp.example.test'] }, 'origins[0]', 'https'],
-    ['origin outside the domain', { origins: ['https://evil.example'] }, 'origins[0]', 'not on the application\'s domain'],
-    ['origin on a lookalike domain', { origins: ['https://xidp.example.test'] }, 'origins[0]', 'not on the application\'s domain'],
-    ['duplicate origin', { origins: ['https://idp.example.test', 'https://idp.example.test'] }, 'origins[1]', 'duplicate'],
+    [
+      'origin outside the domain',
+      { origins: ['https://evil.example'] },
+      'origins[0]',
+      "not on the application's domain",
+    ],
+    [
+      'origin on a lookalike domain',
+      { origins: ['https://xidp.example.test'] },
+      'origins[0]',
+      "not on the application's domain",
+    ],
+    [
+      'duplicate origin',
+      { origins: ['https://idp.example.test', 'https://idp.example.test'] },
+      'origins[1]',
+      'duplicate',
+    ],
     ['standard variant without origins', { origins: [] }, 'origins', 'at least one origin'],
     ['variants empty', { variants: [] }, 'variants', 'must not be empty'],
     ['unknown variant', { variants: ['standard', 'redirect'] }, 'variants[1]', 'one of'],
     ['duplicate variant', { variants: ['local', 'local'] }, 'variants[1]', 'duplicate'],
     ['local origin with a path', { localOrigins: ['https://localhost:8443/app'] }, 'localOrigins[0]', 'origin form'],
-    ['local origin over http off localhost', { localOrigins: ['http://dev.example.test'] }, 'localOrigins[0]', 'use https'],
+    [
+      'local origin over http off localhost',
+      { localOrigins: ['http://dev.example.test'] },
+      'localOrigins[0]',
+      'use https',
+    ],
     ['timeoutMs too short', { timeoutMs: 1000 }, 'timeoutMs', 'integer from 10000'],
     ['timeoutMs too long', { timeoutMs: 3_600_001 }, 'timeoutMs', 'integer'],
     ['timeoutMs in seconds as a string', { timeoutMs: '180' }, 'timeoutMs', 'integer'],
@@ -342,36 +523,102 @@ describe('loadConfig: each validation rule', () => {
     ['revealUnknownUsers not a boolean', { revealUnknownUsers: 'no' }, 'revealUnknownUsers', 'true or false'],
     ['allowCrossOrigin not a boolean', { allowCrossOrigin: 0 }, 'allowCrossOrigin', 'true or false'],
     ['allowCrossOrigin without topOrigins', { allowCrossOrigin: true }, 'topOrigins', 'list the top-level origins'],
-    ['allowCrossOrigin with empty topOrigins', { allowCrossOrigin: true, topOrigins: [] }, 'topOrigins', 'list the top-level origins'],
-    ['topOrigins without allowCrossOrigin', { topOrigins: ['https://portal.example'] }, 'topOrigins', 'allowCrossOrigin is not true'],
-    ['top origin with a path', { allowCrossOrigin: true, topOrigins: ['https://portal.example/app'] }, 'topOrigins[0]', 'origin form'],
-    ['top origin over http off localhost', { allowCrossOrigin: true, topOrigins: ['http://portal.example'] }, 'topOrigins[0]', 'use https'],
-    ['topOrigins not an array', { allowCrossOrigin: true, topOrigins: 'https://portal.example' }, 'topOrigins', 'must be an array'],
+    [
+      'allowCrossOrigin with empty topOrigins',
+      { allowCrossOrigin: true, topOrigins: [] },
+      'topOrigins',
+      'list the top-level origins',
+    ],
+    [
+      'topOrigins without allowCrossOrigin',
+      { topOrigins: ['https://portal.example'] },
+      'topOrigins',
+      'allowCrossOrigin is not true',
+    ],
+    [
+      'top origin with a path',
+      { allowCrossOrigin: true, topOrigins: ['https://portal.example/app'] },
+      'topOrigins[0]',
+      'origin form',
+    ],
+    [
+      'top origin over http off localhost',
+      { allowCrossOrigin: true, topOrigins: ['http://portal.example'] },
+      'topOrigins[0]',
+      'use https',
+    ],
+    [
+      'topOrigins not an array',
+      { allowCrossOrigin: true, topOrigins: 'https://portal.example' },
+      'topOrigins',
+      'must be an array',
+    ],
     ['attestation not an object', { attestation: 'none' }, 'attestation', 'must be an object'],
     ['unknown attestation key', { attestation: { anchors: [] } }, 'attestation.anchors', 'unknown key'],
-    ['trust anchor file missing', { attestation: { trustAnchors: ['roots/none.pem'] } }, 'attestation.trustAnchors[0]', 'ENOENT'],
+    [
+      'trust anchor file missing',
+      { attestation: { trustAnchors: ['roots/none.pem'] } },
+      'attestation.trustAnchors[0]',
+      'ENOENT',
+    ],
     ['trust anchor is a folder', { attestation: { trustAnchors: ['.'] } }, 'attestation.trustAnchors[0]', 'not a file'],
     ['metadata file missing', { attestation: { metadata: 'mds.jwt' } }, 'attestation.metadata', 'ENOENT'],
-    ['metadata root file missing', { attestation: { metadata: null, metadataRoots: ['mds-root.pem'] } }, 'attestation.metadataRoots[0]', 'ENOENT'],
-    ['enforceStatusAtAuthentication not a boolean', { attestation: { enforceStatusAtAuthentication: 'x' } }, 'attestation.enforceStatusAtAuthentication', 'true or false'],
-    ['requireTrusted not a boolean', { attestation: { requireTrusted: 'yes' } }, 'attestation.requireTrusted', 'true or false'],
-    ['bad AAGUID', { attestation: { aaguidAllow: ['cb69481e8ff7403993ec0a2729a154a8'] } }, 'attestation.aaguidAllow[0]', 'dashed UUID'],
-    ['AAGUID in both lists', { attestation: { aaguidAllow: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'], aaguidDeny: ['CB69481E-8FF7-4039-93EC-0A2729A154A8'] } }, 'attestation.aaguidDeny', 'only one list'],
+    [
+      'metadata root file missing',
+      { attestation: { metadata: null, metadataRoots: ['mds-root.pem'] } },
+      'attestation.metadataRoots[0]',
+      'ENOENT',
+    ],
+    [
+      'enforceStatusAtAuthentication not a boolean',
+      { attestation: { enforceStatusAtAuthentication: 'x' } },
+      'attestation.enforceStatusAtAuthentication',
+      'true or false',
+    ],
+    [
+      'requireTrusted not a boolean',
+      { attestation: { requireTrusted: 'yes' } },
+      'attestation.requireTrusted',
+      'true or false',
+    ],
+    [
+      'bad AAGUID',
+      { attestation: { aaguidAllow: ['cb69481e8ff7403993ec0a2729a154a8'] } },
+      'attestation.aaguidAllow[0]',
+      'dashed UUID',
+    ],
+    [
+      'AAGUID in both lists',
+      {
+        attestation: {
+          aaguidAllow: ['cb69481e-8ff7-4039-93ec-0a2729a154a8'],
+          aaguidDeny: ['CB69481E-8FF7-4039-93EC-0A2729A154A8'],
+        },
+      },
+      'attestation.aaguidDeny',
+      'only one list',
+    ],
   ];
   for (const [title, overrides, key, words] of appCases) {
     it(`application: ${title}`, () => {
-      const problems = problemsOfFile({ applications: [minimalApp({ clientId: 'first' }), minimalApp({ clientId: 'second', ...overrides })] });
+      const problems = problemsOfFile({
+        applications: [minimalApp({ clientId: 'first' }), minimalApp({ clientId: 'second', ...overrides })],
+      });
       assertProblem(problems, `applications[1].${key}`, words);
     });
   }
 
   it('application: duplicate clientId names both entries', () => {
-    const problems = problemsOfFile({ applications: [minimalApp({ clientId: 'same' }), minimalApp(), minimalApp({ clientId: 'same', name: 'Other' })] });
+    const problems = problemsOfFile({
+      applications: [minimalApp({ clientId: 'same' }), minimalApp(), minimalApp({ clientId: 'same', name: 'Other' })],
+    });
     assertProblem(problems, 'applications[2].clientId', '"same" is already used by applications[0]');
   });
 
   it('application: a duplicate clientId is reported even when another entry has problems', () => {
-    const problems = problemsOfFile({ applications: [minimalApp({ clientId: 'same', domain: 'BAD' }), minimalApp({ clientId: 'same' })] });
+    const problems = problemsOfFile({
+      applications: [minimalApp({ clientId: 'same', domain: 'BAD' }), minimalApp({ clientId: 'same' })],
+    });
     assertProblem(problems, 'applications[0].domain');
     assertProblem(problems, 'applications[1].clientId', 'already used');
   });
@@ -380,7 +627,9 @@ describe('loadConfig: each validation rule', () => {
     const dir = tempDir();
     writeFile(dir, 'text.pem', 'hello');
     writeFile(dir, 'broken.pem', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
-    const file = writeFile(dir, 'config.json', { applications: [minimalApp({ attestation: { trustAnchors: ['text.pem', 'broken.pem'] } })] });
+    const file = writeFile(dir, 'config.json', {
+      applications: [minimalApp({ attestation: { trustAnchors: ['text.pem', 'broken.pem'] } })],
+    });
     const problems = problemsOf(() => loadConfig({ file, env: {}, cwd: dir }));
     assertProblem(problems, 'applications[0].attestation.trustAnchors[0]', 'holds no PEM certificate');
     assertProblem(problems, 'applications[0].attestation.trustAnchors[1]', 'does not parse');
@@ -389,8 +638,14 @@ describe('loadConfig: each validation rule', () => {
   it('application: metadata roots without a metadata BLOB', () => {
     const dir = tempDir();
     writeFile(dir, 'mds-root.pem', ANCHOR_PEM);
-    const file = writeFile(dir, 'config.json', { applications: [minimalApp({ attestation: { metadataRoots: ['mds-root.pem'] } })] });
-    assertProblem(problemsOf(() => loadConfig({ file, env: {}, cwd: dir })), 'applications[0].attestation.metadataRoots', 'give the BLOB too');
+    const file = writeFile(dir, 'config.json', {
+      applications: [minimalApp({ attestation: { metadataRoots: ['mds-root.pem'] } })],
+    });
+    assertProblem(
+      problemsOf(() => loadConfig({ file, env: {}, cwd: dir })),
+      'applications[0].attestation.metadataRoots',
+      'give the BLOB too',
+    );
   });
 
   it('a database URL password never appears in a problem', () => {
@@ -403,19 +658,42 @@ describe('loadConfig: environment overrides', () => {
   it('every variable overrides its setting in the file', () => {
     const cwd = tempDir();
     const dir = tempDir();
-    const file = writeFile(dir, 'config.json', { listen: { host: '127.0.0.1', port: 1 }, local: { enabled: true }, applications: [minimalApp()] });
+    const file = writeFile(dir, 'config.json', {
+      listen: { host: '127.0.0.1', port: 1 },
+      local: { enabled: true },
+      applications: [minimalApp()],
+    });
     const config = loadConfig({
-      file, cwd, env: {
-        PASSKEY_HOST: '0.0.0.0', PASSKEY_PORT: '9999', PASSKEY_DATABASE: 'sqlite:db/over.db', PASSKEY_CHALLENGES: 'redis://r:6379',
-        PASSKEY_LOCAL_ENABLED: 'false', PASSKEY_DATA_DIR: 'd', PASSKEY_SECRETS_FILE: 's/keys.json', PASSKEY_VENDOR: 'Acme',
-        PASSKEY_BODY_BYTES: '2048', PASSKEY_DEMO_ENABLED: '1', PASSKEY_DEMO_HOST: '::1', PASSKEY_DEMO_PORT: '9443',
-        PASSKEY_ADMIN_ENABLED: 'off', PASSKEY_ADMIN_HOST: '10.1.1.1', PASSKEY_ADMIN_PORT: '9101', PASSKEY_ADMIN_TOKENS_FILE: 't/admin.json',
-        PASSKEY_RATE_LIMIT_STORE: 'redis://limits:6379', PASSKEY_SQLITE_WRITER: 'inline',
+      file,
+      cwd,
+      env: {
+        PASSKEY_HOST: '0.0.0.0',
+        PASSKEY_PORT: '9999',
+        PASSKEY_DATABASE: 'sqlite:db/over.db',
+        PASSKEY_CHALLENGES: 'redis://r:6379',
+        PASSKEY_LOCAL_ENABLED: 'false',
+        PASSKEY_DATA_DIR: 'd',
+        PASSKEY_SECRETS_FILE: 's/keys.json',
+        PASSKEY_VENDOR: 'Acme',
+        PASSKEY_BODY_BYTES: '2048',
+        PASSKEY_DEMO_ENABLED: '1',
+        PASSKEY_DEMO_HOST: '::1',
+        PASSKEY_DEMO_PORT: '9443',
+        PASSKEY_ADMIN_ENABLED: 'off',
+        PASSKEY_ADMIN_HOST: '10.1.1.1',
+        PASSKEY_ADMIN_PORT: '9101',
+        PASSKEY_ADMIN_TOKENS_FILE: 't/admin.json',
+        PASSKEY_RATE_LIMIT_STORE: 'redis://limits:6379',
+        PASSKEY_SQLITE_WRITER: 'inline',
       },
     });
     assert.equal(config.sqliteWriter, 'inline');
     assert.deepEqual(config.listen, { host: '0.0.0.0', port: 9999 });
-    assert.deepEqual(config.database, { kind: 'sqlite', path: join(cwd, 'db', 'over.db') }, 'env paths are relative to the working directory');
+    assert.deepEqual(
+      config.database,
+      { kind: 'sqlite', path: join(cwd, 'db', 'over.db') },
+      'env paths are relative to the working directory',
+    );
     assert.deepEqual(config.challenges, { kind: 'redis', url: 'redis://r:6379' });
     assert.equal(config.local.enabled, false);
     assert.equal(config.dataDir, join(cwd, 'd'));
@@ -423,7 +701,13 @@ describe('loadConfig: environment overrides', () => {
     assert.equal(config.vendor, 'Acme');
     assert.equal(config.limits.bodyBytes, 2048);
     assert.deepEqual(config.demo, { enabled: true, host: '::1', port: 9443, devHostnames: [] });
-    assert.deepEqual(config.ops?.admin, { enabled: false, host: '10.1.1.1', port: 9101, tokensFile: join(cwd, 't', 'admin.json'), metricsRequireToken: false });
+    assert.deepEqual(config.ops?.admin, {
+      enabled: false,
+      host: '10.1.1.1',
+      port: 9101,
+      tokensFile: join(cwd, 't', 'admin.json'),
+      metricsRequireToken: false,
+    });
     assert.equal(config.ops?.rateLimits.store, 'redis://limits:6379');
   });
 
@@ -433,15 +717,29 @@ describe('loadConfig: environment overrides', () => {
   });
 
   it('booleans accept true/false, 1/0, yes/no, on/off', () => {
-    for (const [text, value] of [['TRUE', true], ['0', false], ['yes', true], ['off', false]] as const) {
-      assert.equal(loadFile({ applications: [minimalApp()] }, { PASSKEY_LOCAL_ENABLED: text }).config.local.enabled, value);
+    for (const [text, value] of [
+      ['TRUE', true],
+      ['0', false],
+      ['yes', true],
+      ['off', false],
+    ] as const) {
+      assert.equal(
+        loadFile({ applications: [minimalApp()] }, { PASSKEY_LOCAL_ENABLED: text }).config.local.enabled,
+        value,
+      );
     }
   });
 
   it('bad values name the variable, all at once', () => {
-    const problems = problemsOfFile({ applications: [minimalApp()] }, {
-      PASSKEY_PORT: 'eighty', PASSKEY_LOCAL_ENABLED: 'maybe', PASSKEY_DEMO_PORT: '99999', PASSKEY_DATABASE: 'oracle:x',
-    });
+    const problems = problemsOfFile(
+      { applications: [minimalApp()] },
+      {
+        PASSKEY_PORT: 'eighty',
+        PASSKEY_LOCAL_ENABLED: 'maybe',
+        PASSKEY_DEMO_PORT: '99999',
+        PASSKEY_DATABASE: 'oracle:x',
+      },
+    );
     assertProblem(problems, 'PASSKEY_PORT', 'whole number');
     assertProblem(problems, 'PASSKEY_LOCAL_ENABLED', 'true or false');
     assertProblem(problems, 'demo.port (from PASSKEY_DEMO_PORT)', 'integer from 0 to 65535');
@@ -449,14 +747,20 @@ describe('loadConfig: environment overrides', () => {
   });
 
   it('bad operations variables name the variable too', () => {
-    const problems = problemsOfFile({ applications: [minimalApp()] }, { PASSKEY_ADMIN_PORT: '70000', PASSKEY_RATE_LIMIT_STORE: 'mysql://x', PASSKEY_ADMIN_ENABLED: 'perhaps' });
+    const problems = problemsOfFile(
+      { applications: [minimalApp()] },
+      { PASSKEY_ADMIN_PORT: '70000', PASSKEY_RATE_LIMIT_STORE: 'mysql://x', PASSKEY_ADMIN_ENABLED: 'perhaps' },
+    );
     assertProblem(problems, 'admin.port (from PASSKEY_ADMIN_PORT)', '0 to 65535');
     assertProblem(problems, 'rateLimits.store (from PASSKEY_RATE_LIMIT_STORE)', 'redis');
     assertProblem(problems, 'PASSKEY_ADMIN_ENABLED', 'true or false');
   });
 
   it('variables not in the table are ignored', () => {
-    assert.equal(loadFile({ applications: [minimalApp()] }, { PASSKEY_COLOUR: 'blue', PORT: '1' }).config.listen.port, 8787);
+    assert.equal(
+      loadFile({ applications: [minimalApp()] }, { PASSKEY_COLOUR: 'blue', PORT: '1' }).config.listen.port,
+      8787,
+    );
   });
 });
 
@@ -472,7 +776,15 @@ describe('loadConfig: operations keys (admin, rateLimits, audit, …)', () => {
       applications: [minimalApp()],
     });
     assertProblem(problems, 'vendor');
-    for (const path of ['admin.port', 'admin.colour', 'rateLimits.perAddress.burst', 'rateLimits.onStoreError', 'audit.options', 'shutdownDeadlineMs', 'requestLog']) {
+    for (const path of [
+      'admin.port',
+      'admin.colour',
+      'rateLimits.perAddress.burst',
+      'rateLimits.onStoreError',
+      'audit.options',
+      'shutdownDeadlineMs',
+      'requestLog',
+    ]) {
       assertProblem(problems, `${path}:`);
     }
   });
@@ -482,8 +794,14 @@ describe('loadConfig: operations keys (admin, rateLimits, audit, …)', () => {
     assert.equal(config.ops?.admin.tokensFile, join(dir, 'keys', 'admin.json'));
     const cwd = tempDir();
     const fileDir = tempDir();
-    const file = writeFile(fileDir, 'config.json', { admin: { tokensFile: 'keys/admin.json' }, applications: [minimalApp()] });
-    assert.equal(loadConfig({ file, cwd, env: { PASSKEY_ADMIN_TOKENS_FILE: 'other.json' } }).ops?.admin.tokensFile, join(cwd, 'other.json'));
+    const file = writeFile(fileDir, 'config.json', {
+      admin: { tokensFile: 'keys/admin.json' },
+      applications: [minimalApp()],
+    });
+    assert.equal(
+      loadConfig({ file, cwd, env: { PASSKEY_ADMIN_TOKENS_FILE: 'other.json' } }).ops?.admin.tokensFile,
+      join(cwd, 'other.json'),
+    );
   });
 
   it('the default token file is in dataDir', () => {
@@ -505,11 +823,26 @@ describe('loadConfig: operations keys (admin, rateLimits, audit, …)', () => {
       assert.equal(port({ listen: { port: 0 } }, { PASSKEY_ADMIN_PORT: '9101' }), 9101);
       assert.equal(port({ admin: { port: 9100 } }, { PASSKEY_ADMIN_PORT: '9102' }), 9102);
     });
-    it('is the file\'s admin.port when the service has a port of its own', () => assert.equal(port({ listen: { port: 9000 }, admin: { port: 9100 } }), 9100));
-    it('without admin.port, next to a service port other than 8787, it is any free port', () => assert.equal(port({ listen: { port: 9000 } }), 0));
-    it('cannot be the service\'s or the demo\'s address', () => {
-      assertProblem(problemsOfFile({ listen: { port: 9000 }, admin: { port: 9000 }, applications: [minimalApp()] }), 'admin.port', 'service');
-      assertProblem(problemsOfFile({ listen: { port: 9000 }, demo: { enabled: true, port: 9443 }, admin: { port: 9443 }, applications: [minimalApp()] }), 'admin.port', 'demo');
+    it("is the file's admin.port when the service has a port of its own", () =>
+      assert.equal(port({ listen: { port: 9000 }, admin: { port: 9100 } }), 9100));
+    it('without admin.port, next to a service port other than 8787, it is any free port', () =>
+      assert.equal(port({ listen: { port: 9000 } }), 0));
+    it("cannot be the service's or the demo's address", () => {
+      assertProblem(
+        problemsOfFile({ listen: { port: 9000 }, admin: { port: 9000 }, applications: [minimalApp()] }),
+        'admin.port',
+        'service',
+      );
+      assertProblem(
+        problemsOfFile({
+          listen: { port: 9000 },
+          demo: { enabled: true, port: 9443 },
+          admin: { port: 9443 },
+          applications: [minimalApp()],
+        }),
+        'admin.port',
+        'demo',
+      );
     });
   });
 
@@ -529,7 +862,11 @@ describe('loadConfig: sqliteWriter', () => {
   });
 
   it('anything else is a problem naming the key and the three values', () => {
-    assertProblem(problemsOfFile({ sqliteWriter: 'async', applications: [minimalApp()] }), 'sqliteWriter', '"auto", "thread" or "inline"');
+    assertProblem(
+      problemsOfFile({ sqliteWriter: 'async', applications: [minimalApp()] }),
+      'sqliteWriter',
+      '"auto", "thread" or "inline"',
+    );
     assertProblem(problemsOfFile({ sqliteWriter: 1, applications: [minimalApp()] }), 'sqliteWriter');
     assertProblem(problemsOfFile({ applications: [minimalApp()] }, { PASSKEY_SQLITE_WRITER: 'none' }), 'sqliteWriter');
   });
@@ -538,18 +875,30 @@ describe('loadConfig: sqliteWriter', () => {
 describe('loadConfig: demo.devHostnames', () => {
   it('defaults to none, and reads a list of host names', () => {
     assert.deepEqual(loadFile({ applications: [minimalApp()] }).config.demo.devHostnames, []);
-    assert.deepEqual(loadFile({ demo: { devHostnames: ['dev.example.test', 'idp.localhost'] }, applications: [minimalApp()] }).config.demo.devHostnames,
-      ['dev.example.test', 'idp.localhost']);
+    assert.deepEqual(
+      loadFile({ demo: { devHostnames: ['dev.example.test', 'idp.localhost'] }, applications: [minimalApp()] }).config
+        .demo.devHostnames,
+      ['dev.example.test', 'idp.localhost'],
+    );
   });
 
   it('refuses what is not a host name, localhost itself, and duplicates', () => {
-    const problems = problemsOfFile({ demo: { devHostnames: ['https://dev.example.test', 'localhost', '10.0.0.1', 'Dev.Example.test', 'a.test', 'a.test', 7] }, applications: [minimalApp()] });
+    const problems = problemsOfFile({
+      demo: {
+        devHostnames: ['https://dev.example.test', 'localhost', '10.0.0.1', 'Dev.Example.test', 'a.test', 'a.test', 7],
+      },
+      applications: [minimalApp()],
+    });
     assertProblem(problems, 'demo.devHostnames[0]', 'host name');
     assertProblem(problems, 'demo.devHostnames[1]', 'always served');
     assertProblem(problems, 'demo.devHostnames[2]', 'IP address');
     assertProblem(problems, 'demo.devHostnames[3]', 'lower-case');
     assertProblem(problems, 'demo.devHostnames[5]', 'duplicate');
     assertProblem(problems, 'demo.devHostnames[6]', 'string');
-    assertProblem(problemsOfFile({ demo: { devHostnames: 'dev.example.test' }, applications: [minimalApp()] }), 'demo.devHostnames', 'array');
+    assertProblem(
+      problemsOfFile({ demo: { devHostnames: 'dev.example.test' }, applications: [minimalApp()] }),
+      'demo.devHostnames',
+      'array',
+    );
   });
 });

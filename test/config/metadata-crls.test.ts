@@ -19,7 +19,9 @@ describe('attestation.metadataCrls', () => {
     writeFile(dir, 'mds/ca.pem', crls.intermediate.pem);
     const file = writeFile(dir, 'etc/config.json', {
       applications: [
-        minimalApp({ attestation: { metadata: '../mds/blob.jwt', metadataCrls: ['../mds/root.crl', '../mds/ca.pem'] } }),
+        minimalApp({
+          attestation: { metadata: '../mds/blob.jwt', metadataCrls: ['../mds/root.crl', '../mds/ca.pem'] },
+        }),
         minimalApp({ clientId: 'app-2', attestation: { metadata: '../mds/blob.jwt' } }),
       ],
     });
@@ -37,14 +39,23 @@ describe('attestation.metadataCrls', () => {
     writeFile(dir, 'garbage.crl', 'garbage');
     const file = writeFile(dir, 'config.json', {
       applications: [
-        minimalApp({ attestation: { metadata: './blob.jwt', metadataCrls: ['./missing.crl', './root-cert.pem', './garbage.crl', './ca.pem', './ca.pem'] } }),
+        minimalApp({
+          attestation: {
+            metadata: './blob.jwt',
+            metadataCrls: ['./missing.crl', './root-cert.pem', './garbage.crl', './ca.pem', './ca.pem'],
+          },
+        }),
         minimalApp({ clientId: 'app-2', attestation: { metadata: './blob.jwt', metadataCrls: './ca.pem' } }),
         minimalApp({ clientId: 'app-3', attestation: { metadataCrls: ['./ca.pem'] } }),
       ],
     });
     const problems = problemsOf(() => loadConfig({ file, env: {}, cwd: dir }));
     assertProblem(problems, 'applications[0].attestation.metadataCrls[0]', 'ENOENT');
-    assertProblem(problems, 'applications[0].attestation.metadataCrls[1]', 'holds no PEM CRL (-----BEGIN X509 CRL-----)');
+    assertProblem(
+      problems,
+      'applications[0].attestation.metadataCrls[1]',
+      'holds no PEM CRL (-----BEGIN X509 CRL-----)',
+    );
     assertProblem(problems, 'applications[0].attestation.metadataCrls[2]', 'neither a DER CRL nor PEM');
     assertProblem(problems, 'applications[0].attestation.metadataCrls[4]', 'duplicate');
     assertProblem(problems, 'applications[1].attestation.metadataCrls', 'must be an array');

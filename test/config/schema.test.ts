@@ -53,21 +53,33 @@ describe('the config file schema', () => {
       ['limits.usernameLength', { ...base, limits: { usernameLength: 2 } }],
       ['applications[0].timeoutMs', { ...base, applications: [{ ...app, timeoutMs: 5 }] }],
       ['applications[0].variants[0]', { ...base, applications: [{ ...app, variants: ['global'] }] }],
-      ['applications[0].attestation.trustAnchor', { ...base, applications: [{ ...app, attestation: { trustAnchor: [] } }] }],
+      [
+        'applications[0].attestation.trustAnchor',
+        { ...base, applications: [{ ...app, attestation: { trustAnchor: [] } }] },
+      ],
       ['admin.prot', { ...base, admin: { prot: 1 } }],
       ['rateLimits.perAddress.burst', { ...base, rateLimits: { perAddress: { burst: 0, perSecond: 1 } } }],
     ];
     for (const [key, config] of cases) {
       assert.notDeepEqual(schema.explain(config), [], `the schema accepts a bad ${key}`);
-      assert.ok(loaderProblems(config).some((p) => p.startsWith(key)), `the loader accepts a bad ${key}: ${loaderProblems(config).join('; ')}`);
+      assert.ok(
+        loaderProblems(config).some((p) => p.startsWith(key)),
+        `the loader accepts a bad ${key}: ${loaderProblems(config).join('; ')}`,
+      );
     }
     assert.deepEqual(loaderProblems(base), []);
   });
 
   it('a validated application is what ApplicationConfigSchema (the type of ApplicationConfig) says', () => {
     const base = builtInConfig();
-    const app = { ...(base.applications as Record<string, unknown>[])[0]!, hints: ['hybrid'], backupEligibility: 'required' };
-    const config = validateConfig({ ...base, applications: [app] }, new Problems(), (_key, value) => join('/tmp', value));
+    const app = {
+      ...(base.applications as Record<string, unknown>[])[0]!,
+      hints: ['hybrid'],
+      backupEligibility: 'required',
+    };
+    const config = validateConfig({ ...base, applications: [app] }, new Problems(), (_key, value) =>
+      join('/tmp', value),
+    );
     assert.ok(config !== undefined);
     assert.deepEqual(compile(ApplicationConfigSchema).explain(config.applications[0]), []);
   });

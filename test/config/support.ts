@@ -42,7 +42,13 @@ export function writeFile(dir: string, name: string, content: unknown): string {
 
 /** The smallest valid application entry. */
 export function minimalApp(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { clientId: 'app-1', name: 'App One', domain: 'idp.example.test', origins: ['https://idp.example.test'], ...overrides };
+  return {
+    clientId: 'app-1',
+    name: 'App One',
+    domain: 'idp.example.test',
+    origins: ['https://idp.example.test'],
+    ...overrides,
+  };
 }
 
 /** The problems of the ConfigError that `run` throws (fails the test if it throws none, or another error). */
@@ -58,5 +64,8 @@ export function problemsOf(run: () => unknown): readonly string[] {
 
 /** Asserts that some problem starts with `path` and mentions `words`. */
 export function assertProblem(problems: readonly string[], path: string, words = ''): void {
-  assert.ok(problems.some((p) => p.startsWith(path) && p.includes(words)), `no problem "${path} … ${words}" in:\n${problems.join('\n')}`);
+  assert.ok(
+    problems.some((p) => p.startsWith(path) && p.includes(words)),
+    `no problem "${path} … ${words}" in:\n${problems.join('\n')}`,
+  );
 }

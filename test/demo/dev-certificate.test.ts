@@ -29,7 +29,10 @@ describe('demo: development certificate', () => {
     assert.equal(ca.ca, true);
     assert.equal(leaf.ca, false);
     assert.ok(leaf.checkIssued(ca) && leaf.verify(ca.publicKey));
-    assert.equal(leaf.subjectAltName, 'DNS:demo.localhost, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
+    assert.equal(
+      leaf.subjectAltName,
+      'DNS:demo.localhost, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1',
+    );
     assert.ok(leaf.checkHost('demo.localhost'));
     assert.ok(leaf.checkIP('127.0.0.1'));
     assert.deepEqual(leaf.keyUsage, ['1.3.6.1.5.5.7.3.1']);
@@ -43,14 +46,15 @@ describe('demo: development certificate', () => {
     const server = createServer({ cert: tls.certChain, key: tls.key }, (_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const handshake = (servername: string) => new Promise<{ authorized: boolean; error: string | undefined }>((resolve, reject) => {
-      const socket = connect({ host: '127.0.0.1', port, servername, ca, rejectUnauthorized: false }, () => {
-        resolve({ authorized: socket.authorized, error: socket.authorizationError?.toString() });
-        socket.end();
+    const handshake = (servername: string) =>
+      new Promise<{ authorized: boolean; error: string | undefined }>((resolve, reject) => {
+        const socket = connect({ host: '127.0.0.1', port, servername, ca, rejectUnauthorized: false }, () => {
+          resolve({ authorized: socket.authorized, error: socket.authorizationError?.toString() });
+          socket.end();
+        });
+        socket.setTimeout(5_000, () => reject(new Error('TLS handshake timed out')));
+        socket.on('error', reject);
       });
-      socket.setTimeout(5_000, () => reject(new Error('TLS handshake timed out')));
-      socket.on('error', reject);
-    });
     try {
       assert.deepEqual(await handshake('demo.localhost'), { authorized: true, error: undefined });
       assert.deepEqual(await handshake('localhost'), { authorized: true, error: undefined });
@@ -76,7 +80,7 @@ describe('demo: development certificate', () => {
     assert.ok(leafOf(tls.certChain).checkHost('other.localhost'));
   });
 
-  it('creates a new CA when a hostname falls outside the old one\'s name constraints', async () => {
+  it("creates a new CA when a hostname falls outside the old one's name constraints", async () => {
     const before = await readFile(join(dir, 'ca.pem'), 'utf8');
     const tls = await ensureDevCertificate(dir, ['localhost', 'dev.example.test']);
     assert.equal(tls.created, true);
@@ -88,7 +92,11 @@ describe('demo: development certificate', () => {
   it('re-issues a server certificate that is about to expire', async () => {
     const now = new Date();
     const current = await ensureDevCertificate(dir, ['localhost', 'dev.example.test'], now);
-    const later = await ensureDevCertificate(dir, ['localhost', 'dev.example.test'], new Date(now.getTime() + 340 * 86_400_000));
+    const later = await ensureDevCertificate(
+      dir,
+      ['localhost', 'dev.example.test'],
+      new Date(now.getTime() + 340 * 86_400_000),
+    );
     assert.notEqual(later.certChain, current.certChain);
   });
 });

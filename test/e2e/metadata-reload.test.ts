@@ -7,13 +7,30 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configFile, runCli, startInstance, workDir, type Instance, type InstanceSettings } from '../scale/support/service.js';
+import {
+  configFile,
+  runCli,
+  startInstance,
+  workDir,
+  type Instance,
+  type InstanceSettings,
+} from '../scale/support/service.js';
 import { eventually, metadataFixture, ModelUser, outcome } from './metadata-support.js';
 
 const EXIT_COMPROMISED = 3;
 
-function settings(dir: string, applications: readonly Record<string, unknown>[], env: Record<string, string>): InstanceSettings {
-  return { dir, database: `sqlite:${join(dir, 'passkeys.db')}`, challenges: 'memory', env, extraConfig: { applications } };
+function settings(
+  dir: string,
+  applications: readonly Record<string, unknown>[],
+  env: Record<string, string>,
+): InstanceSettings {
+  return {
+    dir,
+    database: `sqlite:${join(dir, 'passkeys.db')}`,
+    challenges: 'memory',
+    env,
+    extraConfig: { applications },
+  };
 }
 
 /** Registers a user of the test model and checks that it signs in. */
@@ -26,7 +43,10 @@ async function registeredUser(instance: Instance): Promise<ModelUser> {
 
 /** Installs `blob` with the real CLI, as an operator would, for the instance's config. */
 async function installWithCli(dir: string, config: InstanceSettings, blob: string): Promise<void> {
-  const result = await runCli(['metadata', 'check', '--config', configFile(config, 'cli'), '--blob', blob], { cwd: dir, timeoutMs: 20_000 });
+  const result = await runCli(['metadata', 'check', '--config', configFile(config, 'cli'), '--blob', blob], {
+    cwd: dir,
+    timeoutMs: 20_000,
+  });
   // Exit 3: installed, and the stored credential of the now-compromised model is listed.
   assert.equal(result.code, EXIT_COMPROMISED, result.output);
   assert.match(result.output, /newly installed/);
@@ -45,11 +65,18 @@ describe('metadata reload of a running service', () => {
 
       await installWithCli(work.path, config, fixture.writeBlob('newer.jwt', 2, true));
       assert.equal(readFileSync(fixture.blobFile, 'utf8'), readFileSync(join(work.path, 'newer.jwt'), 'utf8'));
-      assert.equal(outcome(await user.signIn(instance.url)), 'ok', 'without a reload the running service still uses the BLOB it loaded');
+      assert.equal(
+        outcome(await user.signIn(instance.url)),
+        'ok',
+        'without a reload the running service still uses the BLOB it loaded',
+      );
 
       const running = instance;
       running.process.kill('SIGHUP');
-      assert.ok(await eventually(() => /metadata reload done, a newer BLOB is in use/.test(running.output()), 10_000), running.output());
+      assert.ok(
+        await eventually(() => /metadata reload done, a newer BLOB is in use/.test(running.output()), 10_000),
+        running.output(),
+      );
       assert.match(running.output(), /"event":"metadata_reloaded"[^\n]*"serial":2[^\n]*"previousSerial":1/);
       assert.equal(outcome(await user.signIn(instance.url)), 'AUTHENTICATOR_STATUS_NOT_ACCEPTED');
       assert.ok(instance.running(), 'the service runs on');
@@ -74,7 +101,11 @@ describe('metadata reload of a running service', () => {
       await installWithCli(work.path, config, fixture.writeBlob('newer.jwt', 2, true));
       for (const instance of instances) {
         // Bounded: the check runs every 200 ms; the outcome is polled, not waited for with a fixed sleep.
-        const refused = await eventually(async () => outcome(await user.signIn(instance.url)) === 'AUTHENTICATOR_STATUS_NOT_ACCEPTED', 15_000, 200);
+        const refused = await eventually(
+          async () => outcome(await user.signIn(instance.url)) === 'AUTHENTICATOR_STATUS_NOT_ACCEPTED',
+          15_000,
+          200,
+        );
         assert.ok(refused, `${instance.name} did not pick up the new BLOB:\n${instance.output()}`);
         assert.match(instance.output(), /"event":"metadata_file_changed"/);
         assert.ok(instance.running());

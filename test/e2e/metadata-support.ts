@@ -29,25 +29,43 @@ export function metadataFixture(dir: string): MetadataFixture {
   writeFileSync(rootFile, mds.root.pem);
   const writeBlob = (name: string, no: number, compromised: boolean) => {
     const statusReports = compromised
-      ? [{ status: 'FIDO_CERTIFIED', effectiveDate: '2020-01-01' }, { status: 'USER_KEY_REMOTE_COMPROMISE', effectiveDate: '2021-01-01' }]
+      ? [
+          { status: 'FIDO_CERTIFIED', effectiveDate: '2020-01-01' },
+          { status: 'USER_KEY_REMOTE_COMPROMISE', effectiveDate: '2021-01-01' },
+        ]
       : [{ status: 'FIDO_CERTIFIED', effectiveDate: '2020-01-01' }];
     const file = join(dir, name);
-    writeFileSync(file, mds.sign(blobPayload([mdsEntry({ aaguid: MODEL_AAGUID, description: MODEL_NAME, statusReports })], { no })));
+    writeFileSync(
+      file,
+      mds.sign(blobPayload([mdsEntry({ aaguid: MODEL_AAGUID, description: MODEL_NAME, statusReports })], { no })),
+    );
     return file;
   };
   const blobFile = writeBlob('mds-blob.jwt', 1, false);
   return {
-    mds, blobFile, rootFile, writeBlob,
-    applications: [{
-      clientId: CLIENT_ID, name: 'Metadata reload test', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'],
-      attestation: { metadata: blobFile, metadataRoots: [rootFile], enforceStatusAtAuthentication: true },
-    }],
+    mds,
+    blobFile,
+    rootFile,
+    writeBlob,
+    applications: [
+      {
+        clientId: CLIENT_ID,
+        name: 'Metadata reload test',
+        domain: DOMAIN,
+        origins: [ORIGIN],
+        variants: ['standard'],
+        attestation: { metadata: blobFile, metadataRoots: [rootFile], enforceStatusAtAuthentication: true },
+      },
+    ],
   };
 }
 
 /** One user with a soft authenticator of the test model. */
 export class ModelUser {
-  readonly authenticator = new SoftAuthenticator({ origin: ORIGIN, aaguid: Buffer.from(MODEL_AAGUID.replace(/-/g, ''), 'hex') });
+  readonly authenticator = new SoftAuthenticator({
+    origin: ORIGIN,
+    aaguid: Buffer.from(MODEL_AAGUID.replace(/-/g, ''), 'hex'),
+  });
   readonly username: string;
 
   constructor(name: string) {
@@ -55,19 +73,41 @@ export class ModelUser {
   }
 
   async register(url: string): Promise<Answer> {
-    const options = await post(url, '/api/attestation/options', {
-      username: this.username, displayName: this.username, attestation: 'none',
-      authenticatorSelection: { userVerification: 'preferred', requireResidentKey: false },
-    }, 10_000);
+    const options = await post(
+      url,
+      '/api/attestation/options',
+      {
+        username: this.username,
+        displayName: this.username,
+        attestation: 'none',
+        authenticatorSelection: { userVerification: 'preferred', requireResidentKey: false },
+      },
+      10_000,
+    );
     if (options.body.status !== 'ok') return options;
-    return post(url, '/api/attestation/result', this.authenticator.register(options.body as unknown as CreationOptionsJSON), 10_000);
+    return post(
+      url,
+      '/api/attestation/result',
+      this.authenticator.register(options.body as unknown as CreationOptionsJSON),
+      10_000,
+    );
   }
 
   /** A sign-in: the answer of the result call (or of the options call when that failed). */
   async signIn(url: string): Promise<Answer> {
-    const options = await post(url, '/api/assertion/options', { username: this.username, userVerification: 'preferred' }, 10_000);
+    const options = await post(
+      url,
+      '/api/assertion/options',
+      { username: this.username, userVerification: 'preferred' },
+      10_000,
+    );
     if (options.body.status !== 'ok') return options;
-    return post(url, '/api/assertion/result', this.authenticator.authenticate(options.body as unknown as RequestOptionsJSON), 10_000);
+    return post(
+      url,
+      '/api/assertion/result',
+      this.authenticator.authenticate(options.body as unknown as RequestOptionsJSON),
+      10_000,
+    );
   }
 }
 
@@ -77,7 +117,11 @@ export function outcome(answer: Answer): string {
 }
 
 /** Polls `probe` every `everyMs` until it returns true; false when `withinMs` passed first. */
-export async function eventually(probe: () => Promise<boolean> | boolean, withinMs: number, everyMs = 100): Promise<boolean> {
+export async function eventually(
+  probe: () => Promise<boolean> | boolean,
+  withinMs: number,
+  everyMs = 100,
+): Promise<boolean> {
   const deadline = Date.now() + withinMs;
   for (;;) {
     if (await probe()) return true;

@@ -14,14 +14,21 @@ const ORIGIN = `https://${DOMAIN}`;
 const CLIENT_ID = 'e2e-client';
 
 function start(configFile: string): Promise<ServeProcess> {
-  return startServe(['--config', configFile, '--port', '0', '--no-demo'], { cwd: dirname(configFile), env: { NODE_ENV: 'test' } });
+  return startServe(['--config', configFile, '--port', '0', '--no-demo'], {
+    cwd: dirname(configFile),
+    env: { NODE_ENV: 'test' },
+  });
 }
 
 async function stop(running: ServeProcess): Promise<void> {
   await running.stop('SIGTERM', 10_000);
 }
 
-async function post(running: ServeProcess, path: string, body: unknown): Promise<{ status: number; body: any; requestId: string | null }> {
+async function post(
+  running: ServeProcess,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: any; requestId: string | null }> {
   const res = await fetch(`${running.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': `Vendor AppID: ${CLIENT_ID}`, origin: ORIGIN },
@@ -44,14 +51,19 @@ async function signIn(running: ServeProcess, authenticator: SoftAuthenticator, u
 describe('the service process end to end (SQLite, real socket, restart)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'passkey-e2e-'));
   const configFile = join(dir, 'config.json');
-  writeFileSync(configFile, JSON.stringify({
-    listen: { host: '127.0.0.1', port: 0 },
-    database: 'sqlite:./fido2.db',
-    challenges: 'memory',
-    local: { enabled: false },
-    dataDir: '.',
-    applications: [{ clientId: CLIENT_ID, name: 'E2E IdP', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'] }],
-  }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      listen: { host: '127.0.0.1', port: 0 },
+      database: 'sqlite:./fido2.db',
+      challenges: 'memory',
+      local: { enabled: false },
+      dataDir: '.',
+      applications: [
+        { clientId: CLIENT_ID, name: 'E2E IdP', domain: DOMAIN, origins: [ORIGIN], variants: ['standard'] },
+      ],
+    }),
+  );
   const running: ServeProcess[] = [];
   after(async () => {
     await Promise.all(running.map(stop));

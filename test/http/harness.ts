@@ -49,7 +49,10 @@ export function applicationConfig(overrides: Partial<ApplicationConfig> = {}): A
   };
 }
 
-export function serviceConfig(applications: readonly ApplicationConfig[], overrides: Partial<ServiceConfig> = {}): ServiceConfig {
+export function serviceConfig(
+  applications: readonly ApplicationConfig[],
+  overrides: Partial<ServiceConfig> = {},
+): ServiceConfig {
   return {
     listen: { host: '127.0.0.1', port: 0 },
     database: { kind: 'sqlite', path: ':memory:' },
@@ -127,12 +130,14 @@ export class Harness {
     this.memoryChallenges = new MemoryChallengeStore({ clock: this.clock.now });
     const apps = options.apps ?? [applicationConfig()];
     // As the service builds it (src/webauthn/trust.ts loadTrustEvaluator), with in-memory anchors.
-    const trustOf = (a: ApplicationConfig): TrustEvaluator => options.trust ?? createTrustEvaluator({
-      anchors: options.anchors ?? [],
-      requireTrusted: a.attestation.requireTrusted,
-      aaguidAllow: a.attestation.aaguidAllow,
-      aaguidDeny: a.attestation.aaguidDeny,
-    });
+    const trustOf = (a: ApplicationConfig): TrustEvaluator =>
+      options.trust ??
+      createTrustEvaluator({
+        anchors: options.anchors ?? [],
+        requireTrusted: a.attestation.requireTrusted,
+        aaguidAllow: a.attestation.aaguidAllow,
+        aaguidDeny: a.attestation.aaguidDeny,
+      });
     const directory = new Map<string, Application>(apps.map((a) => [a.clientId, { ...a, trust: trustOf(a) }]));
     const runtime: Runtime = { now: this.clock.now, randomBytes: deterministicRandom() };
     const log: Logger = {
@@ -198,18 +203,31 @@ export const username = (user: string, domain = DOMAIN): string => `${user}#${do
 export class Flow {
   readonly authenticator: SoftAuthenticator;
 
-  constructor(readonly h: Harness, readonly user: string, options: SoftAuthenticatorOptions = {}, readonly origin: string = ORIGIN) {
+  constructor(
+    readonly h: Harness,
+    readonly user: string,
+    options: SoftAuthenticatorOptions = {},
+    readonly origin: string = ORIGIN,
+  ) {
     this.authenticator = new SoftAuthenticator({ origin, ...options });
   }
 
   async attestationOptions(body: Record<string, unknown> = {}, request: RequestOptions = {}): Promise<any> {
-    const res = await this.h.post(PATHS.attestationOptions, { username: this.user, ...body }, { origin: this.origin, ...request });
+    const res = await this.h.post(
+      PATHS.attestationOptions,
+      { username: this.user, ...body },
+      { origin: this.origin, ...request },
+    );
     if (res.status !== 200) throw new Error(`attestation options failed: ${res.body}`);
     return res.json();
   }
 
   async assertionOptions(body: Record<string, unknown> = {}, request: RequestOptions = {}): Promise<any> {
-    const res = await this.h.post(PATHS.assertionOptions, { username: this.user, ...body }, { origin: this.origin, ...request });
+    const res = await this.h.post(
+      PATHS.assertionOptions,
+      { username: this.user, ...body },
+      { origin: this.origin, ...request },
+    );
     if (res.status !== 200) throw new Error(`assertion options failed: ${res.body}`);
     return res.json();
   }
@@ -232,7 +250,9 @@ export class Flow {
     mutate: (credential: any) => any = (c) => c,
   ): Promise<{ res: InjectResponse; credential: any; options: any }> {
     const options = await this.assertionOptions(optionsBody);
-    const credential = mutate(JSON.parse(JSON.stringify(this.authenticator.authenticate(options, authenticateOptions))));
+    const credential = mutate(
+      JSON.parse(JSON.stringify(this.authenticator.authenticate(options, authenticateOptions))),
+    );
     const res = await this.h.post(PATHS.assertionResult, credential, { origin: this.origin });
     return { res, credential, options };
   }
@@ -242,7 +262,12 @@ export class Flow {
 export function expectFailure(res: InjectResponse, name: string, status: number): string {
   const body = res.json();
   const detail = `${res.status} ${res.body}`;
-  if (res.status !== status || body.status !== 'failed' || !Array.isArray(body.errorMessage) || body.errorMessage[0] !== name) {
+  if (
+    res.status !== status ||
+    body.status !== 'failed' ||
+    !Array.isArray(body.errorMessage) ||
+    body.errorMessage[0] !== name
+  ) {
     throw new Error(`expected ${status} ${name}, got ${detail}`);
   }
   if (body.sessionId !== '' || typeof body.errorMessage[1] !== 'string' || body.errorMessage[1].length === 0) {

@@ -6,7 +6,17 @@ import { FidoError } from '../../src/errors.js';
 import type { CredentialStore } from '../../src/stores/types.js';
 import { StoreUnavailableError } from '../../src/errors.js';
 import { MemoryCredentialStore } from '../../src/stores/memory.js';
-import { CLIENT_ID, Flow, Harness, PATHS, VENDOR, applicationConfig, expectFailure, expectOk, username } from './harness.js';
+import {
+  CLIENT_ID,
+  Flow,
+  Harness,
+  PATHS,
+  VENDOR,
+  applicationConfig,
+  expectFailure,
+  expectOk,
+  username,
+} from './harness.js';
 
 const OPTIONS_BODY = { username: username('alice') };
 
@@ -19,7 +29,15 @@ async function unchanged(h: Harness, action: () => Promise<void>): Promise<void>
 describe('routing', () => {
   it('unknown path → 404 NOT_FOUND envelope, never an HTML page', async () => {
     const h = new Harness();
-    for (const url of ['/', '/api', '/api/attestation', '/api/attestation/options/', '/attestation/options', '/API/attestation/options', '/favicon.ico']) {
+    for (const url of [
+      '/',
+      '/api',
+      '/api/attestation',
+      '/api/attestation/options/',
+      '/attestation/options',
+      '/API/attestation/options',
+      '/favicon.ico',
+    ]) {
       const res = await h.app.inject({ method: 'GET', url });
       expectFailure(res, 'NOT_FOUND', 404);
       assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
@@ -59,11 +77,17 @@ describe('routing', () => {
 });
 
 describe('Client ID in User-agent', () => {
-  const send = (h: Harness, userAgent: string | undefined) => h.app.inject({
-    method: 'POST', url: PATHS.attestationOptions,
-    headers: { 'content-type': 'application/json', origin: 'https://idp.example.test', ...(userAgent === undefined ? {} : { 'user-agent': userAgent }) },
-    body: JSON.stringify(OPTIONS_BODY),
-  });
+  const send = (h: Harness, userAgent: string | undefined) =>
+    h.app.inject({
+      method: 'POST',
+      url: PATHS.attestationOptions,
+      headers: {
+        'content-type': 'application/json',
+        origin: 'https://idp.example.test',
+        ...(userAgent === undefined ? {} : { 'user-agent': userAgent }),
+      },
+      body: JSON.stringify(OPTIONS_BODY),
+    });
 
   it('missing → 400 CLIENT_ID_MISSING', async () => {
     const h = new Harness();
@@ -104,11 +128,27 @@ describe('origin header (standard variant)', () => {
   it('missing → 400 ORIGIN_HEADER_MISSING; unregistered → 403 ORIGIN_NOT_ALLOWED', async () => {
     const h = new Harness();
     await unchanged(h, async () => {
-      expectFailure(await h.post(PATHS.attestationOptions, OPTIONS_BODY, { origin: null }), 'ORIGIN_HEADER_MISSING', 400);
+      expectFailure(
+        await h.post(PATHS.attestationOptions, OPTIONS_BODY, { origin: null }),
+        'ORIGIN_HEADER_MISSING',
+        400,
+      );
       expectFailure(await h.post(PATHS.assertionOptions, OPTIONS_BODY, { origin: null }), 'ORIGIN_HEADER_MISSING', 400);
-      expectFailure(await h.post(PATHS.attestationOptions, OPTIONS_BODY, { origin: 'https://evil.example' }), 'ORIGIN_NOT_ALLOWED', 403);
-      expectFailure(await h.post(PATHS.attestationOptions, OPTIONS_BODY, { origin: 'https://idp.example.test:444' }), 'ORIGIN_NOT_ALLOWED', 403);
-      expectFailure(await h.post(PATHS.attestationOptions, OPTIONS_BODY, { origin: 'http://idp.example.test' }), 'ORIGIN_NOT_ALLOWED', 403);
+      expectFailure(
+        await h.post(PATHS.attestationOptions, OPTIONS_BODY, { origin: 'https://evil.example' }),
+        'ORIGIN_NOT_ALLOWED',
+        403,
+      );
+      expectFailure(
+        await h.post(PATHS.attestationOptions, OPTIONS_BODY, { origin: 'https://idp.example.test:444' }),
+        'ORIGIN_NOT_ALLOWED',
+        403,
+      );
+      expectFailure(
+        await h.post(PATHS.attestationOptions, OPTIONS_BODY, { origin: 'http://idp.example.test' }),
+        'ORIGIN_NOT_ALLOWED',
+        403,
+      );
     });
   });
 
@@ -126,18 +166,33 @@ describe('origin header (standard variant)', () => {
 describe('body: media type, size, JSON', () => {
   it('not application/json → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
     const h = new Harness();
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp', 'application/json; charset=iso-8859-1', undefined]) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/jsonp',
+      'application/json; charset=iso-8859-1',
+      undefined,
+    ]) {
       const headers = h.headers();
       if (type === undefined) delete headers['content-type'];
       else headers['content-type'] = type;
-      const res = await h.app.inject({ method: 'POST', url: PATHS.attestationOptions, headers, body: JSON.stringify(OPTIONS_BODY) });
+      const res = await h.app.inject({
+        method: 'POST',
+        url: PATHS.attestationOptions,
+        headers,
+        body: JSON.stringify(OPTIONS_BODY),
+      });
       expectFailure(res, 'UNSUPPORTED_MEDIA_TYPE', 415);
     }
   });
 
   it('application/json with charset=utf-8 (any case) is accepted', async () => {
     const h = new Harness();
-    expectOk(await h.post(PATHS.attestationOptions, OPTIONS_BODY, { headers: { 'content-type': 'Application/JSON; Charset=UTF-8' } }));
+    expectOk(
+      await h.post(PATHS.attestationOptions, OPTIONS_BODY, {
+        headers: { 'content-type': 'Application/JSON; Charset=UTF-8' },
+      }),
+    );
   });
 
   it('over 64 KiB → 413 PAYLOAD_TOO_LARGE and the connection is closed', async () => {
@@ -162,7 +217,14 @@ describe('body: media type, size, JSON', () => {
 
   it('not JSON, empty, or invalid UTF-8 → 400 MALFORMED_JSON', async () => {
     const h = new Harness();
-    for (const body of ['', '{', 'username=a', '{"username": "a#idp.example.test",}', "{'a':1}", Buffer.from([0x7b, 0xff, 0x7d])]) {
+    for (const body of [
+      '',
+      '{',
+      'username=a',
+      '{"username": "a#idp.example.test",}',
+      "{'a':1}",
+      Buffer.from([0x7b, 0xff, 0x7d]),
+    ]) {
       await unchanged(h, async () => {
         expectFailure(await h.post(PATHS.attestationOptions, body), 'MALFORMED_JSON', 400);
       });
@@ -178,11 +240,15 @@ describe('body: media type, size, JSON', () => {
 
   it('nesting: 16 levels pass the depth check, 17 do not, and brackets inside strings do not count', async () => {
     const h = new Harness();
-    const nested = (levels: number) => `{"username":"a#idp.example.test","extensions":{"x":${'['.repeat(levels - 2)}${']'.repeat(levels - 2)}}}`;
+    const nested = (levels: number) =>
+      `{"username":"a#idp.example.test","extensions":{"x":${'['.repeat(levels - 2)}${']'.repeat(levels - 2)}}}`;
     // 16 levels: past the depth check (the schema then judges the extension's value, not the nesting).
     const at16 = await h.post(PATHS.attestationOptions, nested(16));
     assert.doesNotMatch(JSON.stringify(at16.json()), /nesting/);
-    assert.match(expectFailure(await h.post(PATHS.attestationOptions, nested(17)), 'INVALID_REQUEST_BODY', 400), /nesting/);
+    assert.match(
+      expectFailure(await h.post(PATHS.attestationOptions, nested(17)), 'INVALID_REQUEST_BODY', 400),
+      /nesting/,
+    );
     // Many brackets, but inside a string: depth 1, so not refused for nesting (the string is judged as a username).
     const inString = `{"username":"${'['.repeat(40)}#idp.example.test"}`;
     assert.doesNotMatch(JSON.stringify((await h.post(PATHS.attestationOptions, inString)).json()), /nesting/);
@@ -191,7 +257,11 @@ describe('body: media type, size, JSON', () => {
   it('huge values: a number for username, 1e999, a 60 KiB string → INVALID_REQUEST_BODY, nothing stored', async () => {
     const h = new Harness();
     await unchanged(h, async () => {
-      for (const body of ['{"username":1e999}', `{"username":"${'x'.repeat(60_000)}#idp.example.test"}`, '{"username":"a#idp.example.test","displayName":123456789012345678901234567890}']) {
+      for (const body of [
+        '{"username":1e999}',
+        `{"username":"${'x'.repeat(60_000)}#idp.example.test"}`,
+        '{"username":"a#idp.example.test","displayName":123456789012345678901234567890}',
+      ]) {
         expectFailure(await h.post(PATHS.attestationOptions, body), 'INVALID_REQUEST_BODY', 400);
       }
     });
@@ -214,11 +284,31 @@ describe('options request schemas', () => {
     ['username too long', { username: `${'a'.repeat(300)}#idp.example.test` }, /at most 256/],
     ['username with a control character', { username: 'a\u0000b#idp.example.test' }, /control/],
     ['displayName not a string', { username: 'a#idp.example.test', displayName: {} }, /displayName/],
-    ['displayName too long', { username: 'a#idp.example.test', displayName: 'x'.repeat(257) }, /displayName must be at most 256/],
-    ['authenticatorSelection an array', { username: 'a#idp.example.test', authenticatorSelection: ['platform'] }, /authenticatorSelection must be an object/],
-    ['requireResidentKey a string', { username: 'a#idp.example.test', authenticatorSelection: { requireResidentKey: 'yes' } }, /requireResidentKey must be a boolean/],
-    ['userVerification unknown', { username: 'a#idp.example.test', authenticatorSelection: { userVerification: 'always' } }, /userVerification must be one of/],
-    ['authenticatorAttachment unknown', { username: 'a#idp.example.test', authenticatorSelection: { authenticatorAttachment: 'usb' } }, /authenticatorAttachment/],
+    [
+      'displayName too long',
+      { username: 'a#idp.example.test', displayName: 'x'.repeat(257) },
+      /displayName must be at most 256/,
+    ],
+    [
+      'authenticatorSelection an array',
+      { username: 'a#idp.example.test', authenticatorSelection: ['platform'] },
+      /authenticatorSelection must be an object/,
+    ],
+    [
+      'requireResidentKey a string',
+      { username: 'a#idp.example.test', authenticatorSelection: { requireResidentKey: 'yes' } },
+      /requireResidentKey must be a boolean/,
+    ],
+    [
+      'userVerification unknown',
+      { username: 'a#idp.example.test', authenticatorSelection: { userVerification: 'always' } },
+      /userVerification must be one of/,
+    ],
+    [
+      'authenticatorAttachment unknown',
+      { username: 'a#idp.example.test', authenticatorSelection: { authenticatorAttachment: 'usb' } },
+      /authenticatorAttachment/,
+    ],
     ['attestation unknown', { username: 'a#idp.example.test', attestation: 'full' }, /attestation must be one of/],
     ['attestation not a string', { username: 'a#idp.example.test', attestation: 1 }, /attestation must be one of/],
     ['extensions an array', { username: 'a#idp.example.test', extensions: [] }, /extensions must be an object/],
@@ -257,7 +347,11 @@ describe('options request schemas', () => {
     }
     // An empty user part is a sign-in without a user name: a registration always names its user.
     expectFailure(await h.post(PATHS.attestationOptions, { username: '#idp.example.test' }), 'INVALID_USERNAME', 400);
-    expectFailure(await h.post(PATHS.attestationOptions, { username: '#localhost' }, { origin: null }), 'INVALID_USERNAME', 400);
+    expectFailure(
+      await h.post(PATHS.attestationOptions, { username: '#localhost' }, { origin: null }),
+      'INVALID_USERNAME',
+      400,
+    );
     expectFailure(await h.post(PATHS.assertionOptions, { username: '#' }), 'RPID_NOT_FOUND', 400);
   });
 
@@ -265,7 +359,12 @@ describe('options request schemas', () => {
     // UTF-8 turns every lone surrogate into U+FFFD: accepted, these three would be one user.
     const h = new Harness();
     for (const path of [PATHS.attestationOptions, PATHS.assertionOptions]) {
-      for (const name of ['\ud800x#idp.example.test', '\udbffx#idp.example.test', 'x\udc00#idp.example.test', 'x#idp.example.test\ud83d']) {
+      for (const name of [
+        '\ud800x#idp.example.test',
+        '\udbffx#idp.example.test',
+        'x\udc00#idp.example.test',
+        'x#idp.example.test\ud83d',
+      ]) {
         await unchanged(h, async () => {
           // The raw JSON text carries the escape, as a hostile client would send it.
           const raw = JSON.stringify({ username: name });
@@ -277,7 +376,12 @@ describe('options request schemas', () => {
     const raw = JSON.stringify({ username: username('dn'), displayName: 'Al\udfffice' });
     expectFailure(await h.post(PATHS.attestationOptions, raw), 'INVALID_DISPLAY_NAME', 400);
     // Surrogate pairs (an emoji) and U+FFFD itself are well-formed.
-    expectOk(await h.post(PATHS.attestationOptions, { username: '\ud83d\ude00\ufffd#idp.example.test', displayName: 'A \ud83d\ude00' }));
+    expectOk(
+      await h.post(PATHS.attestationOptions, {
+        username: '\ud83d\ude00\ufffd#idp.example.test',
+        displayName: 'A \ud83d\ude00',
+      }),
+    );
   });
 });
 
@@ -289,12 +393,32 @@ describe('variants allowed per application and deployment', () => {
 
   it('local without "local" in variants → 403 VARIANT_NOT_ALLOWED; local off → 403 LOCAL_VARIANT_DISABLED', async () => {
     const noLocal = new Harness({ apps: [applicationConfig({ variants: ['standard'] })] });
-    expectFailure(await noLocal.post(PATHS.attestationOptions, { username: 'a#localhost' }, { origin: null }), 'VARIANT_NOT_ALLOWED', 403);
+    expectFailure(
+      await noLocal.post(PATHS.attestationOptions, { username: 'a#localhost' }, { origin: null }),
+      'VARIANT_NOT_ALLOWED',
+      403,
+    );
     const off = new Harness({ config: { local: { enabled: false } } });
-    expectFailure(await off.post(PATHS.attestationOptions, { username: 'a#localhost' }, { origin: null }), 'LOCAL_VARIANT_DISABLED', 403);
-    expectFailure(await off.post(PATHS.attestationResult, {
-      id: 'AA', rawId: 'AA', type: 'public-key', response: { clientDataJSON: 'AA', attestationObject: 'AA' }, extensions: { localhost: true },
-    }, { origin: null }), 'LOCAL_VARIANT_DISABLED', 403);
+    expectFailure(
+      await off.post(PATHS.attestationOptions, { username: 'a#localhost' }, { origin: null }),
+      'LOCAL_VARIANT_DISABLED',
+      403,
+    );
+    expectFailure(
+      await off.post(
+        PATHS.attestationResult,
+        {
+          id: 'AA',
+          rawId: 'AA',
+          type: 'public-key',
+          response: { clientDataJSON: 'AA', attestationObject: 'AA' },
+          extensions: { localhost: true },
+        },
+        { origin: null },
+      ),
+      'LOCAL_VARIANT_DISABLED',
+      403,
+    );
   });
 });
 
@@ -302,7 +426,12 @@ describe('rate limiting, store outages and unexpected errors', () => {
   it('admit refuses → 429 RATE_LIMITED with Retry-After, before the body is read', async () => {
     const asked: unknown[] = [];
     const h = new Harness({
-      hooks: { admit: async (request) => { asked.push(request); return { allowed: false, retryAfterSeconds: 2.2 }; } },
+      hooks: {
+        admit: async (request) => {
+          asked.push(request);
+          return { allowed: false, retryAfterSeconds: 2.2 };
+        },
+      },
     });
     const res = await h.post(PATHS.attestationOptions, 'not even json');
     expectFailure(res, 'RATE_LIMITED', 429);
@@ -317,7 +446,9 @@ describe('rate limiting, store outages and unexpected errors', () => {
 
   it('a store that is unreachable → 503 SERVICE_UNAVAILABLE, logged with the request id', async () => {
     const broken: CredentialStore = Object.assign(Object.create(MemoryCredentialStore.prototype) as CredentialStore, {
-      listByUser: async () => { throw new StoreUnavailableError('connection refused'); },
+      listByUser: async () => {
+        throw new StoreUnavailableError('connection refused');
+      },
     });
     const h = new Harness({ credentials: broken });
     const res = await h.post(PATHS.assertionOptions, OPTIONS_BODY);
@@ -326,7 +457,14 @@ describe('rate limiting, store outages and unexpected errors', () => {
   });
 
   it('an unexpected exception → 500 INTERNAL_SERVER_ERROR with a generic text; the detail goes only to the log', async () => {
-    const h = new Harness({ credentials: { ...new MemoryCredentialStore(), listByUser: async () => { throw new TypeError('secret internal detail'); } } as unknown as CredentialStore });
+    const h = new Harness({
+      credentials: {
+        ...new MemoryCredentialStore(),
+        listByUser: async () => {
+          throw new TypeError('secret internal detail');
+        },
+      } as unknown as CredentialStore,
+    });
     const res = await h.post(PATHS.assertionOptions, OPTIONS_BODY);
     const detail = expectFailure(res, 'INTERNAL_SERVER_ERROR', 500);
     assert.doesNotMatch(res.body, /secret internal detail/);
@@ -337,7 +475,13 @@ describe('rate limiting, store outages and unexpected errors', () => {
   });
 
   it('an outcome hook that throws never changes the answer', async () => {
-    const h = new Harness({ hooks: { onOutcome: () => { throw new Error('metrics down'); } } });
+    const h = new Harness({
+      hooks: {
+        onOutcome: () => {
+          throw new Error('metrics down');
+        },
+      },
+    });
     expectOk(await h.post(PATHS.attestationOptions, OPTIONS_BODY));
   });
 

@@ -20,17 +20,28 @@ function exchange(port: number, head: string | Buffer, bodyBytes = 0, endAfterHe
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     let error: string | null = null;
-    const timer = setTimeout(() => { socket.destroy(); reject(new Error('socket test timed out')); }, 20_000);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error('socket test timed out'));
+    }, 20_000);
     socket.on('data', (c) => chunks.push(c));
-    socket.on('error', (e: NodeJS.ErrnoException) => { error ??= e.code ?? e.message; });
-    socket.on('close', () => { clearTimeout(timer); resolve({ text: Buffer.concat(chunks).toString('latin1'), error }); });
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      error ??= e.code ?? e.message;
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text: Buffer.concat(chunks).toString('latin1'), error });
+    });
     socket.write(head);
     const piece = Buffer.alloc(64 * 1024, 0x61);
     let sent = 0;
     const pump = (): void => {
       while (sent < bodyBytes && !socket.destroyed) {
         sent += piece.length;
-        if (!socket.write(piece)) { socket.once('drain', pump); return; }
+        if (!socket.write(piece)) {
+          socket.once('drain', pump);
+          return;
+        }
       }
       if (endAfterHead && !socket.destroyed) socket.end();
     };
@@ -74,30 +85,59 @@ describe('answers the HTTP parser would give itself: the envelope, over a real s
   });
 
   it('Content-Length together with Transfer-Encoding → 400 MALFORMED_HTTP_REQUEST', async () => {
-    expectEnvelope(await exchange(port, `${request(['Host: x', ...HEADERS, 'Content-Length: 2', 'Transfer-Encoding: chunked'])}2\r\n{}\r\n0\r\n\r\n`), 400, 'MALFORMED_HTTP_REQUEST');
+    expectEnvelope(
+      await exchange(
+        port,
+        `${request(['Host: x', ...HEADERS, 'Content-Length: 2', 'Transfer-Encoding: chunked'])}2\r\n{}\r\n0\r\n\r\n`,
+      ),
+      400,
+      'MALFORMED_HTTP_REQUEST',
+    );
   });
 
   it('a NUL or another control byte in a header → 400 MALFORMED_HTTP_REQUEST', async () => {
-    expectEnvelope(await exchange(port, request(['Host: x', ...HEADERS, 'X-Evil: a\u0000b', 'Content-Length: 0'])), 400, 'MALFORMED_HTTP_REQUEST');
-    expectEnvelope(await exchange(port, request(['Host: x', ...HEADERS, 'X-Evil: a\u0001b', 'Content-Length: 0'])), 400, 'MALFORMED_HTTP_REQUEST');
+    expectEnvelope(
+      await exchange(port, request(['Host: x', ...HEADERS, 'X-Evil: a\u0000b', 'Content-Length: 0'])),
+      400,
+      'MALFORMED_HTTP_REQUEST',
+    );
+    expectEnvelope(
+      await exchange(port, request(['Host: x', ...HEADERS, 'X-Evil: a\u0001b', 'Content-Length: 0'])),
+      400,
+      'MALFORMED_HTTP_REQUEST',
+    );
   });
 
   it('HTTP/1.1 without Host → 400 MALFORMED_HTTP_REQUEST; HTTP/1.0 without Host is served', async () => {
     const body = '{"username":"ghost#idp.example.test"}';
-    expectEnvelope(await exchange(port, `${request([...HEADERS, `Content-Length: ${body.length}`])}${body}`), 400, 'MALFORMED_HTTP_REQUEST');
-    const old = await exchange(port, `${request([...HEADERS, `Content-Length: ${body.length}`], PATHS.assertionOptions, '1.0')}${body}`);
+    expectEnvelope(
+      await exchange(port, `${request([...HEADERS, `Content-Length: ${body.length}`])}${body}`),
+      400,
+      'MALFORMED_HTTP_REQUEST',
+    );
+    const old = await exchange(
+      port,
+      `${request([...HEADERS, `Content-Length: ${body.length}`], PATHS.assertionOptions, '1.0')}${body}`,
+    );
     assert.match(old.text, /^HTTP\/1\.1 200 /);
   });
 
   it('a header block over 16 KiB → 431 REQUEST_HEADERS_TOO_LARGE', async () => {
-    expectEnvelope(await exchange(port, request(['Host: x', ...HEADERS, `X-Big: ${'a'.repeat(17 * 1024)}`, 'Content-Length: 0'])), 431, 'REQUEST_HEADERS_TOO_LARGE');
+    expectEnvelope(
+      await exchange(port, request(['Host: x', ...HEADERS, `X-Big: ${'a'.repeat(17 * 1024)}`, 'Content-Length: 0'])),
+      431,
+      'REQUEST_HEADERS_TOO_LARGE',
+    );
   });
 
   it('a client too slow to send its headers → 408 REQUEST_TIMEOUT', async () => {
     // Half a request line and then nothing: the server's header timeout answers.
-    expectEnvelope(await exchange(port, 'POST /api/assertion/options HTTP/1.1\r\nHost: x\r\n', 0, false), 408, 'REQUEST_TIMEOUT');
+    expectEnvelope(
+      await exchange(port, 'POST /api/assertion/options HTTP/1.1\r\nHost: x\r\n', 0, false),
+      408,
+      'REQUEST_TIMEOUT',
+    );
   });
-
 });
 
 describe('a body too large, still being uploaded: the client reads the 413', () => {
@@ -108,8 +148,11 @@ describe('a body too large, still being uploaded: the client reads the 413', () 
     const port = (server.address() as AddressInfo).port;
     try {
       const size = 5 * 1024 * 1024;
-      const answers = await Promise.all(Array.from({ length: 20 }, () =>
-        exchange(port, request(['Host: x', ...HEADERS, `Content-Length: ${size}`]), size)));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          exchange(port, request(['Host: x', ...HEADERS, `Content-Length: ${size}`]), size),
+        ),
+      );
       for (const answer of answers) {
         assert.equal(answer.error, null, 'the client saw a socket error');
         expectEnvelope(answer, 413, 'PAYLOAD_TOO_LARGE');

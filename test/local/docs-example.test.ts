@@ -61,7 +61,9 @@ describe('docs/local-variant.md: the relay example', () => {
       for (let round = 0; round < 2; round += 1) {
         const request = await relay('assertion/options', {}, 'alice');
         assert.equal(request.body.status, 'ok');
-        assert.deepEqual(request.body.allowCredentials, [{ type: 'public-key', id: credential.id, transports: ['internal', 'hybrid'] }]);
+        assert.deepEqual(request.body.allowCredentials, [
+          { type: 'public-key', id: credential.id, transports: ['internal', 'hybrid'] },
+        ]);
         const assertion = authenticator.authenticate(request.body);
         const signedIn = await relay('assertion/result', assertion, 'alice');
         assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
@@ -71,7 +73,11 @@ describe('docs/local-variant.md: the relay example', () => {
       // Another user of the IdP presenting Alice's authenticator gets nothing from the relay.
       const other = await relay('assertion/options', {}, 'mallory');
       assert.deepEqual(other.body.allowCredentials, []);
-      const stolen = await relay('assertion/result', authenticator.authenticate(other.body, { credentialId: credential.id }), 'mallory');
+      const stolen = await relay(
+        'assertion/result',
+        authenticator.authenticate(other.body, { credentialId: credential.id }),
+        'mallory',
+      );
       assert.equal(stolen.body.status, 'failed');
       assert.deepEqual(rig.store.calls, []);
     } finally {

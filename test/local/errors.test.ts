@@ -6,7 +6,10 @@ import { LOCAL_BLOB_MAX_CHARS } from '../../src/ceremonies/local-blob.js';
 import { PATHS, applicationConfig, expectFailure, expectOk } from '../http/harness.js';
 import { LOCAL_PAGE, LocalFlow, LocalRig, blobKeyId, local, type Kept } from './support.js';
 
-async function registeredFlow(user = 'alice', rig = new LocalRig()): Promise<{ rig: LocalRig; flow: LocalFlow; kept: Kept }> {
+async function registeredFlow(
+  user = 'alice',
+  rig = new LocalRig(),
+): Promise<{ rig: LocalRig; flow: LocalFlow; kept: Kept }> {
   const flow = new LocalFlow(rig, user);
   return { rig, flow, kept: await flow.registered() };
 }
@@ -26,11 +29,20 @@ function blobBytes(kept: Kept): Buffer {
 }
 
 describe('local variant: extensions.localhost on the attestation result', () => {
-  for (const [name, marker] of [['false', false], ['the string "true"', 'true'], ['1', 1], ['null', null], ['an object', {}]] as const) {
+  for (const [name, marker] of [
+    ['false', false],
+    ['the string "true"', 'true'],
+    ['1', 1],
+    ['null', null],
+    ['an object', {}],
+  ] as const) {
     it(`LOCAL_EXTENSION_MISSING when it is ${name}; nothing is answered or stored`, async () => {
       const rig = new LocalRig();
       const flow = new LocalFlow(rig, 'alice');
-      const { res } = await flow.register({}, {}, (c) => ({ ...c, extensions: { ...c.extensions, localhost: marker } }));
+      const { res } = await flow.register({}, {}, (c) => ({
+        ...c,
+        extensions: { ...c.extensions, localhost: marker },
+      }));
       const text = expectFailure(res, 'LOCAL_EXTENSION_MISSING', 400);
       assert.match(text, /true/);
       assert.equal(res.json().localhost, undefined);
@@ -49,7 +61,9 @@ describe('local variant: extensions.localhost on the attestation result', () => 
   it('other client extension results next to localhost are allowed', async () => {
     const rig = new LocalRig();
     const flow = new LocalFlow(rig, 'alice');
-    const { res } = await flow.register({ clientExtensionResults: { credProps: { rk: true }, 'example.extension': 'x' } });
+    const { res } = await flow.register({
+      clientExtensionResults: { credProps: { rk: true }, 'example.extension': 'x' },
+    });
     expectOk(res);
   });
 });
@@ -80,7 +94,13 @@ describe('local variant: the blob on the assertion result (each named error)', (
   it('LOCAL_BLOB_MALFORMED for text that is not base64url (padding, "+", "/", spaces) or absurdly long', async () => {
     const { flow, kept } = await registeredFlow();
     const b = kept.localhost;
-    for (const marker of [`${b}==`, `+${b.slice(1)}`, `/${b.slice(1)}`, `${b.slice(0, 10)} ${b.slice(10)}`, 'A'.repeat(LOCAL_BLOB_MAX_CHARS + 4)]) {
+    for (const marker of [
+      `${b}==`,
+      `+${b.slice(1)}`,
+      `/${b.slice(1)}`,
+      `${b.slice(0, 10)} ${b.slice(10)}`,
+      'A'.repeat(LOCAL_BLOB_MAX_CHARS + 4),
+    ]) {
       expectFailure((await signInWithMarker(flow, kept, marker)).res, 'LOCAL_BLOB_MALFORMED', 400);
     }
   });
@@ -89,7 +109,11 @@ describe('local variant: the blob on the assertion result (each named error)', (
     const { flow, kept } = await registeredFlow();
     const bytes = blobBytes(kept);
     for (const length of [1, 5, 20, bytes.length - 16, bytes.length - 1]) {
-      const text = expectFailure((await signInWithMarker(flow, kept, bytes.subarray(0, length).toString('base64url'))).res, 'LOCAL_BLOB_MALFORMED', 400);
+      const text = expectFailure(
+        (await signInWithMarker(flow, kept, bytes.subarray(0, length).toString('base64url'))).res,
+        'LOCAL_BLOB_MALFORMED',
+        400,
+      );
       assert.match(text, /truncated/);
     }
     const longer = Buffer.concat([bytes, Buffer.from([1, 2, 3])]).toString('base64url');
@@ -103,14 +127,21 @@ describe('local variant: the blob on the assertion result (each named error)', (
     for (const index of [headerLength, headerLength + 12, Math.floor(bytes.length / 2), bytes.length - 1]) {
       const altered = Buffer.from(bytes);
       altered[index] = altered[index]! ^ 0x20;
-      expectFailure((await signInWithMarker(flow, kept, altered.toString('base64url'))).res, 'LOCAL_BLOB_TAMPERED', 400);
+      expectFailure(
+        (await signInWithMarker(flow, kept, altered.toString('base64url'))).res,
+        'LOCAL_BLOB_TAMPERED',
+        400,
+      );
     }
   });
 
   it('LOCAL_BLOB_KEY_UNKNOWN for a blob sealed by a key this service does not hold (retired, or another deployment)', async () => {
     const { rig, flow, kept } = await registeredFlow();
     const sealedWith = blobKeyId(kept.localhost);
-    rig.useSecrets({ userHandleKey: rig.secrets.userHandleKey, localBlobKeys: [{ id: 'elsewhere', key: Buffer.alloc(32, 0x42) }] });
+    rig.useSecrets({
+      userHandleKey: rig.secrets.userHandleKey,
+      localBlobKeys: [{ id: 'elsewhere', key: Buffer.alloc(32, 0x42) }],
+    });
     const text = expectFailure((await flow.authenticate(kept)).res, 'LOCAL_BLOB_KEY_UNKNOWN', 400);
     assert.ok(text.includes(sealedWith), 'the text names the key id, which is no secret');
     assert.deepEqual(rig.store.calls, []);
@@ -120,11 +151,19 @@ describe('local variant: the blob on the assertion result (each named error)', (
     const { flow, kept } = await registeredFlow();
     const bytes = blobBytes(kept);
     bytes[0] = 2;
-    expectFailure((await signInWithMarker(flow, kept, bytes.toString('base64url'))).res, 'LOCAL_BLOB_VERSION_UNSUPPORTED', 400);
+    expectFailure(
+      (await signInWithMarker(flow, kept, bytes.toString('base64url'))).res,
+      'LOCAL_BLOB_VERSION_UNSUPPORTED',
+      400,
+    );
   });
 
   it('LOCAL_BLOB_APPLICATION_MISMATCH for a blob issued to another application of the same deployment', async () => {
-    const other = applicationConfig({ clientId: 'other-client', domain: 'other.example.test', origins: ['https://other.example.test'] });
+    const other = applicationConfig({
+      clientId: 'other-client',
+      domain: 'other.example.test',
+      origins: ['https://other.example.test'],
+    });
     const rig = new LocalRig({ apps: [applicationConfig(), other] });
     const theirs = new LocalFlow(rig, 'alice', {}, { clientId: 'other-client' });
     const kept = await theirs.registered();
@@ -146,7 +185,10 @@ describe('local variant: the blob on the assertion result (each named error)', (
   it('LOCAL_BLOB_CREDENTIAL_MISMATCH for the blob of another credential of the same user', async () => {
     const { flow, kept } = await registeredFlow();
     const second = await flow.registered();
-    const { res } = await flow.authenticate(second, {}, {}, (c) => ({ ...c, extensions: { ...c.extensions, localhost: kept.localhost } }));
+    const { res } = await flow.authenticate(second, {}, {}, (c) => ({
+      ...c,
+      extensions: { ...c.extensions, localhost: kept.localhost },
+    }));
     expectFailure(res, 'LOCAL_BLOB_CREDENTIAL_MISMATCH', 400);
   });
 
@@ -154,7 +196,11 @@ describe('local variant: the blob on the assertion result (each named error)', (
     const { rig, flow, kept } = await registeredFlow();
     const { res, credential } = await signInWithMarker(flow, kept, 'AAAA');
     expectFailure(res, 'LOCAL_BLOB_VERSION_UNSUPPORTED', 400);
-    expectFailure(await rig.post(PATHS.assertionResult, { ...credential, extensions: { localhost: kept.localhost } }), 'SESSION_ALREADY_REVOKED', 400);
+    expectFailure(
+      await rig.post(PATHS.assertionResult, { ...credential, extensions: { localhost: kept.localhost } }),
+      'SESSION_ALREADY_REVOKED',
+      400,
+    );
     expectOk((await flow.authenticate(kept)).res);
   });
 
@@ -177,20 +223,31 @@ describe('local variant: the blob on the assertion result (each named error)', (
 });
 
 describe('local variant: the same verification as the standard variant', () => {
-  it('the response\'s userHandle must be the blob\'s user (USER_HANDLE_NOT_MATCHED)', async () => {
+  it("the response's userHandle must be the blob's user (USER_HANDLE_NOT_MATCHED)", async () => {
     const { flow, kept } = await registeredFlow();
     expectFailure((await flow.authenticate(kept, { breaks: 'userHandle' })).res, 'USER_HANDLE_NOT_MATCHED', 400);
   });
 
   it('a signature by another key than the one in the blob fails (ASSERTION_SIGNATURE_VERIFICATION_FAIL)', async () => {
     const { flow, kept } = await registeredFlow();
-    expectFailure((await flow.authenticate(kept, { breaks: 'flipSignature' })).res, 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', 400);
+    expectFailure(
+      (await flow.authenticate(kept, { breaks: 'flipSignature' })).res,
+      'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+      400,
+    );
   });
 
   it('user verification required by the options is enforced (USER_VERIFICATION_FLAG_NOT_SET)', async () => {
     const { flow, kept } = await registeredFlow();
-    expectFailure((await flow.authenticate(kept, { flags: { uv: false } }, { userVerification: 'required' })).res, 'USER_VERIFICATION_FLAG_NOT_SET', 400);
-    const reg = await flow.register({ flags: { uv: false } }, { authenticatorSelection: { userVerification: 'required' } });
+    expectFailure(
+      (await flow.authenticate(kept, { flags: { uv: false } }, { userVerification: 'required' })).res,
+      'USER_VERIFICATION_FLAG_NOT_SET',
+      400,
+    );
+    const reg = await flow.register(
+      { flags: { uv: false } },
+      { authenticatorSelection: { userVerification: 'required' } },
+    );
     expectFailure(reg.res, 'USER_VERIFICATION_FLAG_NOT_SET', 400);
   });
 });
@@ -204,13 +261,26 @@ describe('local variant: origins (clientDataJSON.origin against localOrigins) an
   };
 
   it('default https://localhost accepts any port of https://localhost', async () => {
-    for (const origin of ['https://localhost', 'https://localhost:8443', 'https://localhost:3000', 'https://localhost:65535']) {
+    for (const origin of [
+      'https://localhost',
+      'https://localhost:8443',
+      'https://localhost:3000',
+      'https://localhost:65535',
+    ]) {
       expectOk((await outcome(undefined, origin)).res);
     }
   });
 
   it('default refuses other schemes, hosts and look-alikes (ORIGIN_NOT_MATCHED)', async () => {
-    for (const origin of ['http://localhost:8443', 'https://localhost.evil.example', 'https://evil.example', 'https://sub.localhost:8443', 'https://idp.example.test', 'https://localhost:8443/path', 'https://localhost:8443/']) {
+    for (const origin of [
+      'http://localhost:8443',
+      'https://localhost.evil.example',
+      'https://evil.example',
+      'https://sub.localhost:8443',
+      'https://idp.example.test',
+      'https://localhost:8443/path',
+      'https://localhost:8443/',
+    ]) {
       const { res, rig } = await outcome(undefined, origin);
       expectFailure(res, 'ORIGIN_NOT_MATCHED', 400);
       assert.deepEqual(rig.store.calls, []);
@@ -218,14 +288,20 @@ describe('local variant: origins (clientDataJSON.origin against localOrigins) an
   });
 
   it('an origin that is no URL at all is INVALID_ORIGIN, as in the standard variant', async () => {
-    for (const origin of ['null', 'https://']) expectFailure((await outcome(undefined, origin)).res, 'INVALID_ORIGIN', 400);
+    for (const origin of ['null', 'https://'])
+      expectFailure((await outcome(undefined, origin)).res, 'INVALID_ORIGIN', 400);
   });
 
   it('an entry with a port allows only that port; a development hostname can be listed', async () => {
     const list = ['https://dev.example.test:8443', 'http://localhost:3000'];
     expectOk((await outcome(list, 'https://dev.example.test:8443')).res);
     expectOk((await outcome(list, 'http://localhost:3000')).res);
-    for (const origin of ['https://dev.example.test:8444', 'https://dev.example.test', 'https://localhost:8443', 'http://localhost:3001']) {
+    for (const origin of [
+      'https://dev.example.test:8444',
+      'https://dev.example.test',
+      'https://localhost:8443',
+      'http://localhost:3001',
+    ]) {
       expectFailure((await outcome(list, origin)).res, 'ORIGIN_NOT_MATCHED', 400);
     }
   });
@@ -254,7 +330,6 @@ describe('local variant: selection and switches', () => {
     expectOk((await flow.authenticate(kept)).res);
   });
 
-
   it('VARIANT_NOT_ALLOWED for an application without "local" in variants, on options and results', async () => {
     const rig = new LocalRig({ apps: [applicationConfig({ variants: ['standard'] })] });
     expectFailure(await rig.post(PATHS.attestationOptions, { username: local('alice') }), 'VARIANT_NOT_ALLOWED', 403);
@@ -266,7 +341,11 @@ describe('local variant: selection and switches', () => {
 
   it('LOCAL_VARIANT_DISABLED when the deployment switched the local variant off, on every operation', async () => {
     const rig = new LocalRig({ config: { local: { enabled: false } } });
-    expectFailure(await rig.post(PATHS.attestationOptions, { username: local('alice') }), 'LOCAL_VARIANT_DISABLED', 403);
+    expectFailure(
+      await rig.post(PATHS.attestationOptions, { username: local('alice') }),
+      'LOCAL_VARIANT_DISABLED',
+      403,
+    );
     expectFailure(await rig.post(PATHS.assertionOptions, { username: local('alice') }), 'LOCAL_VARIANT_DISABLED', 403);
     const enabled = await registeredFlow();
     const reg = await new LocalFlow(enabled.rig, 'bob').register();

@@ -21,7 +21,10 @@ describe('local variant: options', () => {
     assert.equal(body.user.displayName, 'Alice');
     assert.equal(body.user.id, deriveUserHandle(rig.secrets.userHandleKey, CLIENT_ID, 'alice#localhost'));
     assert.deepEqual(body.excludeCredentials, []);
-    assert.deepEqual(body.pubKeyCredParams, DEFAULT_ALGORITHMS.map((alg) => ({ type: 'public-key', alg })));
+    assert.deepEqual(
+      body.pubKeyCredParams,
+      DEFAULT_ALGORITHMS.map((alg) => ({ type: 'public-key', alg })),
+    );
     assert.deepEqual(body.extensions, { credProps: true });
     assert.equal(body.timeout, 180000);
     assert.deepEqual(rig.store.calls, [], 'local options never read the credential store');
@@ -33,7 +36,9 @@ describe('local variant: options', () => {
     const kept = await flow.registered();
     const body = await flow.assertionOptions({ userVerification: 'required' });
     assert.equal(body.rpId, 'localhost');
-    assert.deepEqual(body.allowCredentials, [{ type: 'public-key', id: kept.credentialId, transports: ['internal', 'hybrid'] }]);
+    assert.deepEqual(body.allowCredentials, [
+      { type: 'public-key', id: kept.credentialId, transports: ['internal', 'hybrid'] },
+    ]);
     assert.equal(body.userVerification, 'required');
     assert.match(body.challenge, /^[A-Za-z0-9_-]{43}$/);
     assert.deepEqual(rig.store.calls, []);
@@ -67,7 +72,11 @@ describe('local variant: registration and sign-in for every format and algorithm
 
   it('covers several formats and every algorithm of the COSE table', () => {
     assert.ok(new Set(all.map((c) => c.fmt)).size >= 3, 'at least none, packed and fido-u2f');
-    for (const { alg } of COSE_ALGORITHMS) assert.ok(all.some((c) => c.alg === alg), `algorithm ${alg} is covered`);
+    for (const { alg } of COSE_ALGORITHMS)
+      assert.ok(
+        all.some((c) => c.alg === alg),
+        `algorithm ${alg} is covered`,
+      );
   });
 
   for (const { fmt, alg } of all) {
@@ -77,9 +86,24 @@ describe('local variant: registration and sign-in for every format and algorithm
       const { res, credential, options } = await flow.register({ alg });
       const body = expectOk(res);
       assert.deepEqual(Object.keys(body).sort(), [
-        'aaguid', 'attestationFormat', 'attestationTrusted', 'attestationType', 'authenticatorName', 'authenticatorVerified', 'backupEligible',
-        'backupState', 'credentialId', 'discoverable', 'errorMessage', 'localhost', 'sessionId', 'signCount', 'status',
-        'userHandle', 'userVerified', 'username',
+        'aaguid',
+        'attestationFormat',
+        'attestationTrusted',
+        'attestationType',
+        'authenticatorName',
+        'authenticatorVerified',
+        'backupEligible',
+        'backupState',
+        'credentialId',
+        'discoverable',
+        'errorMessage',
+        'localhost',
+        'sessionId',
+        'signCount',
+        'status',
+        'userHandle',
+        'userVerified',
+        'username',
       ]);
       assert.equal(body.username, 'dave#localhost');
       assert.equal(body.credentialId, credential.id);
@@ -87,7 +111,10 @@ describe('local variant: registration and sign-in for every format and algorithm
       assert.equal(body.attestationFormat, fmt);
       assert.match(body.localhost, /^[A-Za-z0-9_-]+$/);
 
-      const inside = openLocalCredential(body.localhost, rig.secrets.localBlobKeys, { clientId: CLIENT_ID, credentialId: credential.id });
+      const inside = openLocalCredential(body.localhost, rig.secrets.localBlobKeys, {
+        clientId: CLIENT_ID,
+        credentialId: credential.id,
+      });
       const soft = flow.authenticator.credential(credential.id)!;
       assert.equal(inside.clientId, CLIENT_ID);
       assert.equal(inside.rpId, 'localhost');
@@ -107,10 +134,19 @@ describe('local variant: registration and sign-in for every format and algorithm
         const signIn = await flow.authenticate(kept);
         const { localhost: _blob, ...identity } = { localhost: undefined, ...expectOk(signIn.res) };
         assert.deepEqual(identity, {
-          status: 'ok', errorMessage: '', sessionId: '',
-          username: 'dave#localhost', userHandle: options.user.id, credentialId: credential.id,
-          userVerified: true, backupEligible: false, backupState: false, aaguid: inside.aaguid,
-          authenticatorName: null, authenticatorVerified: false, signCount: inside.signCount + round + 1,
+          status: 'ok',
+          errorMessage: '',
+          sessionId: '',
+          username: 'dave#localhost',
+          userHandle: options.user.id,
+          credentialId: credential.id,
+          userVerified: true,
+          backupEligible: false,
+          backupState: false,
+          aaguid: inside.aaguid,
+          authenticatorName: null,
+          authenticatorVerified: false,
+          signCount: inside.signCount + round + 1,
         });
         assert.equal(_blob, undefined, 'an assertion answer carries no blob');
       }
@@ -124,8 +160,14 @@ describe('local variant: what the blob records', () => {
     const rig = new LocalRig();
     const aaguid = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
     const flow = new LocalFlow(rig, 'erin', { fmt: 'packed', aaguid, flags: { be: true, bs: true, uv: false } });
-    const { res, credential } = await flow.register({ clientExtensionResults: { credProps: { rk: false } } }, { authenticatorSelection: { userVerification: 'discouraged' } });
-    const inside = openLocalCredential(expectOk(res).localhost, rig.secrets.localBlobKeys, { clientId: CLIENT_ID, credentialId: credential.id });
+    const { res, credential } = await flow.register(
+      { clientExtensionResults: { credProps: { rk: false } } },
+      { authenticatorSelection: { userVerification: 'discouraged' } },
+    );
+    const inside = openLocalCredential(expectOk(res).localhost, rig.secrets.localBlobKeys, {
+      clientId: CLIENT_ID,
+      credentialId: credential.id,
+    });
     assert.equal(inside.aaguid, '00112233-4455-6677-8899-aabbccddeeff');
     assert.equal(inside.attestationType, 'self');
     assert.equal(inside.backupEligible, true);
@@ -135,7 +177,15 @@ describe('local variant: what the blob records', () => {
   });
 
   it('the blob is sealed under the newest configured key and never shows the public key or username', async () => {
-    const rig = new LocalRig({ secrets: { userHandleKey: Buffer.alloc(32, 1), localBlobKeys: [{ id: 'newest', key: Buffer.alloc(32, 2) }, { id: 'older', key: Buffer.alloc(32, 3) }] } });
+    const rig = new LocalRig({
+      secrets: {
+        userHandleKey: Buffer.alloc(32, 1),
+        localBlobKeys: [
+          { id: 'newest', key: Buffer.alloc(32, 2) },
+          { id: 'older', key: Buffer.alloc(32, 3) },
+        ],
+      },
+    });
     const flow = new LocalFlow(rig, 'frank');
     const { res, credential } = await flow.register();
     const blob = Buffer.from(expectOk(res).localhost, 'base64url');

@@ -41,14 +41,18 @@ const DAY = 86_400_000;
 
 describe('local variant: assertion options list the credential ids it registered (over the socket)', () => {
   let rig: SocketLocalRig;
-  before(async () => { rig = await SocketLocalRig.start(); });
+  before(async () => {
+    rig = await SocketLocalRig.start();
+  });
   after(() => rig.close());
 
   it('a security key registered through the three steps is listed with its transports, and signs in', async () => {
     const flow = new LocalFlow(rig, 'keyholder');
     const kept = await flow.registered(SECURITY_KEY);
     const options = await flow.assertionOptions();
-    assert.deepEqual(options.allowCredentials, [{ type: 'public-key', id: kept.credentialId, transports: ['nfc', 'usb'] }]);
+    assert.deepEqual(options.allowCredentials, [
+      { type: 'public-key', id: kept.credentialId, transports: ['nfc', 'usb'] },
+    ]);
     // The authenticator is not told which credential to use: like a browser with a security key, it finds
     // the one the options name (soft-authenticator.ts `pick`).
     const assertion = flow.authenticator.authenticate(options);
@@ -63,14 +67,17 @@ describe('local variant: assertion options list the credential ids it registered
     const first = await flow.registered(SECURITY_KEY);
     const second = await flow.registered({ transports: ['hybrid', 'internal'] });
     const listed = (await flow.assertionOptions()).allowCredentials;
-    assert.deepEqual(listed.map((d: { id: string }) => d.id), [first.credentialId, second.credentialId]);
+    assert.deepEqual(
+      listed.map((d: { id: string }) => d.id),
+      [first.credentialId, second.credentialId],
+    );
     assert.deepEqual(listed[1].transports, ['hybrid', 'internal']);
     const stranger = (await new LocalFlow(rig, 'stranger').assertionOptions()).allowCredentials;
     assert.equal(stranger.length, 1);
     assert.ok(![first.credentialId, second.credentialId].includes(stranger[0].id));
   });
 
-  it('an unknown user gets a stand-in like the standard variant\'s: stable, hybrid/internal, 20 bytes', async () => {
+  it("an unknown user gets a stand-in like the standard variant's: stable, hybrid/internal, 20 bytes", async () => {
     const unknown = new LocalFlow(rig, 'nobody');
     const one = (await unknown.assertionOptions()).allowCredentials;
     const two = (await unknown.assertionOptions()).allowCredentials;
@@ -85,7 +92,9 @@ describe('local variant: assertion options list the credential ids it registered
     const flow = new LocalFlow(rig, 'registers-twice');
     const kept = await flow.registered(SECURITY_KEY);
     const again = await flow.attestationOptions();
-    assert.deepEqual(again.excludeCredentials, [{ type: 'public-key', id: kept.credentialId, transports: ['nfc', 'usb'] }]);
+    assert.deepEqual(again.excludeCredentials, [
+      { type: 'public-key', id: kept.credentialId, transports: ['nfc', 'usb'] },
+    ]);
     // As the standard variant answers a user without credentials: nothing to exclude, no stand-in.
     assert.deepEqual((await new LocalFlow(rig, 'newcomer').attestationOptions()).excludeCredentials, []);
     assert.deepEqual(rig.store.calls, [], 'the local variant still never touches the credential store');
@@ -106,7 +115,10 @@ describe('local variant: the remembered ids expire and are bounded (injected clo
       const flow = new LocalFlow(rig, 'forgetful');
       const kept = await flow.registered(SECURITY_KEY);
       rig.h.clock.advance(LOCAL_CREDENTIAL_LIFETIME_MS);
-      assert.deepEqual((await flow.assertionOptions()).allowCredentials.map((d: { id: string }) => d.id), [kept.credentialId]);
+      assert.deepEqual(
+        (await flow.assertionOptions()).allowCredentials.map((d: { id: string }) => d.id),
+        [kept.credentialId],
+      );
       rig.h.clock.advance(1);
       const after = (await flow.assertionOptions()).allowCredentials;
       assert.equal(after.length, 1);
@@ -127,7 +139,10 @@ describe('local variant: the remembered ids expire and are bounded (injected clo
         rig.h.clock.advance(1000);
       }
       const listed = (await flow.assertionOptions()).allowCredentials.map((d: { id: string }) => d.id);
-      assert.deepEqual(listed, kept.slice(2).map((k) => k.credentialId));
+      assert.deepEqual(
+        listed,
+        kept.slice(2).map((k) => k.credentialId),
+      );
     } finally {
       await rig.close();
     }

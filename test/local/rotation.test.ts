@@ -8,7 +8,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/run.js';
-import { LOCAL_BLOB_KEYS_ENV, loadSecrets, writeSecretsFile, type Secrets, type SecretsFile } from '../../src/config/secrets.js';
+import {
+  LOCAL_BLOB_KEYS_ENV,
+  loadSecrets,
+  writeSecretsFile,
+  type Secrets,
+  type SecretsFile,
+} from '../../src/config/secrets.js';
 import type { Logger } from '../../src/util/log.js';
 import { applicationConfig, expectFailure, expectOk } from '../http/harness.js';
 import { LocalFlow, LocalRig, blobKeyId } from './support.js';
@@ -19,7 +25,10 @@ interface Folder {
   readonly secretsFile: string;
   readonly logs: string[];
   load(env?: Record<string, string>): Secrets;
-  cli(args: readonly string[], env?: Record<string, string>): Promise<{ code: number | undefined; stdout: string; stderr: string }>;
+  cli(
+    args: readonly string[],
+    env?: Record<string, string>,
+  ): Promise<{ code: number | undefined; stdout: string; stderr: string }>;
   close(): void;
 }
 
@@ -28,11 +37,22 @@ function folder(): Folder {
   const dir = mkdtempSync(join(tmpdir(), 'passkey-local-keys-'));
   const configFile = join(dir, 'config.json');
   const app = applicationConfig();
-  writeFileSync(configFile, JSON.stringify({
-    dataDir: './data',
-    local: { enabled: true },
-    applications: [{ clientId: app.clientId, name: app.name, domain: app.domain, origins: app.origins, variants: ['standard', 'local'] }],
-  }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      dataDir: './data',
+      local: { enabled: true },
+      applications: [
+        {
+          clientId: app.clientId,
+          name: app.name,
+          domain: app.domain,
+          origins: app.origins,
+          variants: ['standard', 'local'],
+        },
+      ],
+    }),
+  );
   const secretsFile = join(dir, 'data', 'secrets.json');
   const logs: string[] = [];
   const log: Logger = {
@@ -41,15 +61,35 @@ function folder(): Folder {
     error: (fields, message) => logs.push(JSON.stringify({ fields, message })),
   };
   return {
-    dir, configFile, secretsFile, logs,
-    load: (env = {}) => loadSecrets({ config: { secretsFile, database: { kind: 'sqlite', path: join(dir, 'data', 'fido2.db') } }, env, randomBytes, log }),
+    dir,
+    configFile,
+    secretsFile,
+    logs,
+    load: (env = {}) =>
+      loadSecrets({
+        config: { secretsFile, database: { kind: 'sqlite', path: join(dir, 'data', 'fido2.db') } },
+        env,
+        randomBytes,
+        log,
+      }),
     cli: async (args, env = {}) => {
       let stdout = '';
       let stderr = '';
       const io = {
-        stdout: { write: (chunk: string) => { stdout += chunk; return true; } },
-        stderr: { write: (chunk: string) => { stderr += chunk; return true; } },
-        env, cwd: dir,
+        stdout: {
+          write: (chunk: string) => {
+            stdout += chunk;
+            return true;
+          },
+        },
+        stderr: {
+          write: (chunk: string) => {
+            stderr += chunk;
+            return true;
+          },
+        },
+        env,
+        cwd: dir,
       };
       const code = await runCli(args, io as never);
       return { code, stdout, stderr };
@@ -145,7 +185,9 @@ describe('local-blob keys: generation, rotation, retirement', () => {
       const old = await alice.registered();
       assert.equal(blobKeyId(old.localhost), 'old');
 
-      rig.useSecrets(f.load({ [LOCAL_BLOB_KEYS_ENV]: `new:${newKey.toString('base64url')},old:${oldKey.toString('base64')}` }));
+      rig.useSecrets(
+        f.load({ [LOCAL_BLOB_KEYS_ENV]: `new:${newKey.toString('base64url')},old:${oldKey.toString('base64')}` }),
+      );
       expectOk((await alice.authenticate(old)).res);
       const fresh = await new LocalFlow(rig, 'bob').registered();
       assert.equal(blobKeyId(fresh.localhost), 'new');
@@ -154,9 +196,13 @@ describe('local-blob keys: generation, rotation, retirement', () => {
     }
   });
 
-  it('two deployments with different keys cannot open each other\'s blobs, even under the same key id', async () => {
-    const one = new LocalRig({ secrets: { userHandleKey: Buffer.alloc(32, 1), localBlobKeys: [{ id: 'k1', key: randomBytes(32) }] } });
-    const other = new LocalRig({ secrets: { userHandleKey: Buffer.alloc(32, 1), localBlobKeys: [{ id: 'k1', key: randomBytes(32) }] } });
+  it("two deployments with different keys cannot open each other's blobs, even under the same key id", async () => {
+    const one = new LocalRig({
+      secrets: { userHandleKey: Buffer.alloc(32, 1), localBlobKeys: [{ id: 'k1', key: randomBytes(32) }] },
+    });
+    const other = new LocalRig({
+      secrets: { userHandleKey: Buffer.alloc(32, 1), localBlobKeys: [{ id: 'k1', key: randomBytes(32) }] },
+    });
     const flow = new LocalFlow(one, 'alice');
     const kept = await flow.registered();
     const moved = new LocalFlow(other, 'alice');

@@ -43,7 +43,10 @@ export class SpyCredentialStore implements CredentialStore {
     return this.inner.recordUse(clientId, credentialId, use);
   }
 
-  listByApplication(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]> {
+  listByApplication(
+    clientId: string,
+    page: { readonly limit: number; readonly after?: string },
+  ): Promise<CredentialRecord[]> {
     this.calls.push('listByApplication');
     return this.inner.listByApplication(clientId, page);
   }
@@ -124,7 +127,12 @@ export interface Kept {
 export class LocalFlow {
   readonly authenticator: SoftAuthenticator;
 
-  constructor(readonly rig: LocalRig, readonly user: string, options: SoftAuthenticatorOptions = {}, readonly request: RequestOptions = {}) {
+  constructor(
+    readonly rig: LocalRig,
+    readonly user: string,
+    options: SoftAuthenticatorOptions = {},
+    readonly request: RequestOptions = {},
+  ) {
     this.authenticator = new SoftAuthenticator({ origin: LOCAL_PAGE, ...options });
   }
 
@@ -155,13 +163,18 @@ export class LocalFlow {
   ): Promise<{ res: InjectResponse; credential: any; options: any; kept: Kept | undefined }> {
     const options = await this.attestationOptions(optionsBody);
     // The authenticator stamps the ceremony clock (the rig's fake clock) into timestamped statements (SafetyNet).
-    const made = JSON.parse(JSON.stringify(this.authenticator.register(options, { now: new Date(this.rig.h.clock.now()), ...registerOptions })));
+    const made = JSON.parse(
+      JSON.stringify(
+        this.authenticator.register(options, { now: new Date(this.rig.h.clock.now()), ...registerOptions }),
+      ),
+    );
     const credential = mutate({ ...made, extensions: { ...made.extensions, localhost: true } });
     const res = await this.rig.post(PATHS.attestationResult, credential, this.request);
     const body = res.json();
-    const kept = body.status === 'ok' && typeof body.localhost === 'string'
-      ? { credentialId: credential.id as string, localhost: body.localhost as string }
-      : undefined;
+    const kept =
+      body.status === 'ok' && typeof body.localhost === 'string'
+        ? { credentialId: credential.id as string, localhost: body.localhost as string }
+        : undefined;
     return { res, credential, options, kept };
   }
 
@@ -183,7 +196,11 @@ export class LocalFlow {
     mutate: (credential: any) => any = (c) => c,
   ): Promise<{ res: InjectResponse; credential: any; options: any }> {
     const options = await this.assertionOptions(optionsBody);
-    const made = JSON.parse(JSON.stringify(this.authenticator.authenticate(options, { credentialId: kept.credentialId, ...authenticateOptions })));
+    const made = JSON.parse(
+      JSON.stringify(
+        this.authenticator.authenticate(options, { credentialId: kept.credentialId, ...authenticateOptions }),
+      ),
+    );
     const credential = mutate({ ...made, extensions: { ...made.extensions, localhost: kept.localhost } });
     const res = await this.rig.post(PATHS.assertionResult, credential, this.request);
     return { res, credential, options };

@@ -11,7 +11,10 @@ describe('local and standard variants never cross', () => {
   it('a standard registration carrying extensions.localhost = true is refused (LOCAL_EXTENSION_UNEXPECTED); nothing stored, no blob', async () => {
     const rig = new LocalRig();
     const flow = new Flow(rig.h, username('alice'));
-    const { res, credential } = await flow.register({}, {}, (c) => ({ ...c, extensions: { ...c.extensions, localhost: true } }));
+    const { res, credential } = await flow.register({}, {}, (c) => ({
+      ...c,
+      extensions: { ...c.extensions, localhost: true },
+    }));
     expectFailure(res, 'LOCAL_EXTENSION_UNEXPECTED', 400);
     assert.equal(res.json().localhost, undefined);
     assert.equal(await rig.store.inner.find(CLIENT_ID, credential.id), undefined);
@@ -45,7 +48,7 @@ describe('local and standard variants never cross', () => {
     expectFailure(res, 'CREDENTIAL_ID_NOT_FOUND', 400);
   });
 
-  it('a credential registered in the standard variant cannot sign in locally, even with a blob of the user\'s local credential', async () => {
+  it("a credential registered in the standard variant cannot sign in locally, even with a blob of the user's local credential", async () => {
     const rig = new LocalRig();
     const standard = new Flow(rig.h, username('alice'));
     const { credential } = await standard.register();
@@ -71,12 +74,19 @@ describe('local and standard variants never cross', () => {
     expectOk((await standard.register()).res);
     const standardOptions = await standard.assertionOptions();
     const standardSigned = standard.authenticator.authenticate(standardOptions);
-    expectFailure(await rig.post(PATHS.assertionResult, { ...standardSigned, extensions: { localhost: kept.localhost } }), 'LOCAL_EXTENSION_UNEXPECTED', 400);
+    expectFailure(
+      await rig.post(PATHS.assertionResult, { ...standardSigned, extensions: { localhost: kept.localhost } }),
+      'LOCAL_EXTENSION_UNEXPECTED',
+      400,
+    );
   });
 
-  it('a username with the application\'s domain is standard even when the relay adds the local marker to options', async () => {
+  it("a username with the application's domain is standard even when the relay adds the local marker to options", async () => {
     const rig = new LocalRig();
-    const res = await rig.h.post(PATHS.attestationOptions, { username: username('alice'), extensions: { localhost: true } });
+    const res = await rig.h.post(PATHS.attestationOptions, {
+      username: username('alice'),
+      extensions: { localhost: true },
+    });
     assert.equal(expectOk(res).rp.id, 'idp.example.test');
   });
 });
@@ -84,10 +94,22 @@ describe('local and standard variants never cross', () => {
 /** Runs one registration with `brk` in the given variant; answers the error name, or 'ok'. */
 async function registrationOutcome(variant: 'standard' | 'local', brk: RegistrationBreak): Promise<string> {
   const rig = new LocalRig();
-  const options = { breaks: brk, ...(brk === 'flipSignature' || brk === 'attStmtAlg' || brk === 'signedData' ? { fmt: 'packed' } : {}) };
-  const res = variant === 'local'
-    ? (await new LocalFlow(rig, 'alice').register(options, { authenticatorSelection: { userVerification: 'required' } })).res
-    : (await new Flow(rig.h, username('alice')).register(options, { authenticatorSelection: { userVerification: 'required' } })).res;
+  const options = {
+    breaks: brk,
+    ...(brk === 'flipSignature' || brk === 'attStmtAlg' || brk === 'signedData' ? { fmt: 'packed' } : {}),
+  };
+  const res =
+    variant === 'local'
+      ? (
+          await new LocalFlow(rig, 'alice').register(options, {
+            authenticatorSelection: { userVerification: 'required' },
+          })
+        ).res
+      : (
+          await new Flow(rig.h, username('alice')).register(options, {
+            authenticatorSelection: { userVerification: 'required' },
+          })
+        ).res;
   const body = res.json();
   return body.status === 'ok' ? 'ok' : body.errorMessage[0];
 }
@@ -110,9 +132,25 @@ async function authenticationOutcome(variant: 'standard' | 'local', brk: Authent
 
 describe('local verification is the standard verification (each defect fails the same way)', () => {
   const registrationBreaks: RegistrationBreak[] = [
-    'type', 'challenge', 'origin', 'crossOrigin', 'topOrigin', 'tokenBindingNotObject', 'tokenBindingStatus', 'rpIdHash',
-    'up', 'uv', 'bsWithoutBe', 'trailingBytes', 'signedData', 'flipSignature', 'atFlagCleared', 'attStmtAlg', 'unknownFmt',
-    'credentialIdMismatch', 'rawIdMismatch',
+    'type',
+    'challenge',
+    'origin',
+    'crossOrigin',
+    'topOrigin',
+    'tokenBindingNotObject',
+    'tokenBindingStatus',
+    'rpIdHash',
+    'up',
+    'uv',
+    'bsWithoutBe',
+    'trailingBytes',
+    'signedData',
+    'flipSignature',
+    'atFlagCleared',
+    'attStmtAlg',
+    'unknownFmt',
+    'credentialIdMismatch',
+    'rawIdMismatch',
   ];
   for (const brk of registrationBreaks) {
     it(`registration, ${brk}`, async () => {
@@ -123,8 +161,22 @@ describe('local verification is the standard verification (each defect fails the
   }
 
   const authenticationBreaks: AuthenticationBreak[] = [
-    'type', 'challenge', 'origin', 'crossOrigin', 'topOrigin', 'tokenBindingNotObject', 'tokenBindingStatus', 'rpIdHash',
-    'up', 'uv', 'bsWithoutBe', 'trailingBytes', 'signedData', 'flipSignature', 'userHandle', 'rawIdMismatch',
+    'type',
+    'challenge',
+    'origin',
+    'crossOrigin',
+    'topOrigin',
+    'tokenBindingNotObject',
+    'tokenBindingStatus',
+    'rpIdHash',
+    'up',
+    'uv',
+    'bsWithoutBe',
+    'trailingBytes',
+    'signedData',
+    'flipSignature',
+    'userHandle',
+    'rawIdMismatch',
   ];
   for (const brk of authenticationBreaks) {
     it(`authentication, ${brk}`, async () => {

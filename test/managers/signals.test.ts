@@ -14,16 +14,38 @@ import type { InjectResponse } from '../../src/http/app.js';
 
 const GOOGLE = Buffer.from('ea9b8d664d011d213ce4b6b48cb575d4', 'hex');
 const DOCUMENT = openApiDocument();
-const IDENTITY = ['username', 'userHandle', 'credentialId', 'userVerified', 'backupEligible', 'backupState', 'aaguid', 'authenticatorName', 'authenticatorVerified', 'signCount'];
+const IDENTITY = [
+  'username',
+  'userHandle',
+  'credentialId',
+  'userVerified',
+  'backupEligible',
+  'backupState',
+  'aaguid',
+  'authenticatorName',
+  'authenticatorVerified',
+  'signCount',
+];
 
 /** The answer conforms to the OpenAPI document (its signals included). */
 function conforms(path: string, res: InjectResponse): void {
-  assert.deepEqual(checkResponse(DOCUMENT, { path, method: 'POST', status: res.status, contentType: res.headers['content-type'] ?? '', body: res.body }), []);
+  assert.deepEqual(
+    checkResponse(DOCUMENT, {
+      path,
+      method: 'POST',
+      status: res.status,
+      contentType: res.headers['content-type'] ?? '',
+      body: res.body,
+    }),
+    [],
+  );
 }
 
 describe('signals on the result answers (standard variant, real socket)', () => {
   let h: SocketHarness;
-  before(async () => { h = await SocketHarness.start(); });
+  before(async () => {
+    h = await SocketHarness.start();
+  });
   after(async () => h.close());
 
   it('a registration answers every credential of the user and the details its options gave', async () => {
@@ -38,7 +60,10 @@ describe('signals on the result answers (standard variant, real socket)', () => 
     h.clock.advance(1000);
     const second = await flow.register({}, { displayName: 'Alice E.' });
     const body = expectOk(second.res);
-    assert.deepEqual(body.signals.allAcceptedCredentials.allAcceptedCredentialIds, [first.credential.id, second.credential.id]);
+    assert.deepEqual(body.signals.allAcceptedCredentials.allAcceptedCredentialIds, [
+      first.credential.id,
+      second.credential.id,
+    ]);
     // The newest registration's display name is what the IdP said last.
     assert.equal(body.signals.currentUserDetails.displayName, 'Alice E.');
   });
@@ -51,7 +76,10 @@ describe('signals on the result answers (standard variant, real socket)', () => 
     const userId = kept.options.user.id;
     const before = await flow.authenticate({ credentialId: kept.credential.id });
     conforms(PATHS.assertionResult, before.res);
-    assert.deepEqual(expectOk(before.res).signals.allAcceptedCredentials.allAcceptedCredentialIds, [kept.credential.id, dropped.credential.id]);
+    assert.deepEqual(expectOk(before.res).signals.allAcceptedCredentials.allAcceptedCredentialIds, [
+      kept.credential.id,
+      dropped.credential.id,
+    ]);
     assert.equal(await h.deps.credentials.delete(CLIENT_ID, dropped.credential.id), true);
     const afterDelete = expectOk((await flow.authenticate({ credentialId: kept.credential.id })).res);
     assert.deepEqual(afterDelete.signals, {
@@ -70,7 +98,11 @@ describe('signals on the result answers (standard variant, real socket)', () => 
     conforms(PATHS.assertionResult, res);
     const body = expectOk(res);
     assert.equal(body.username, 'carol#idp.example.test');
-    assert.deepEqual(body.signals.allAcceptedCredentials, { rpId: DOMAIN, userId: options.user.id, allAcceptedCredentialIds: [credential.id] });
+    assert.deepEqual(body.signals.allAcceptedCredentials, {
+      rpId: DOMAIN,
+      userId: options.user.id,
+      allAcceptedCredentialIds: [credential.id],
+    });
     assert.equal(body.signals.currentUserDetails.displayName, 'Carol');
   });
 
@@ -102,12 +134,16 @@ describe('signals on the result answers (standard variant, real socket)', () => 
     const nobody = new Flow(h, username('nobody'));
     const stand = await nobody.assertionOptions();
     const forged = flow.authenticator.authenticate(stand, { credentialId: credential.id });
-    const res = await h.post(PATHS.assertionResult, { ...forged, id: stand.allowCredentials[0].id, rawId: stand.allowCredentials[0].id });
+    const res = await h.post(PATHS.assertionResult, {
+      ...forged,
+      id: stand.allowCredentials[0].id,
+      rawId: stand.allowCredentials[0].id,
+    });
     assert.equal(res.json().status, 'failed');
     assert.deepEqual(Object.keys(res.json()).sort(), ['errorMessage', 'sessionId', 'status']);
   });
 
-  it('the authenticator\'s name comes from the bundled lists, unverified without a trusted attestation', async () => {
+  it("the authenticator's name comes from the bundled lists, unverified without a trusted attestation", async () => {
     const flow = new Flow(h, username('gina'), { aaguid: GOOGLE });
     const registered = expectOk((await flow.register()).res);
     assert.equal(registered.authenticatorName, 'Google Password Manager');
@@ -120,14 +156,20 @@ describe('signals on the result answers (standard variant, real socket)', () => 
 
 describe('signals in the local variant (real socket)', () => {
   let h: SocketHarness;
-  before(async () => { h = await SocketHarness.start(); });
+  before(async () => {
+    h = await SocketHarness.start();
+  });
   after(async () => h.close());
 
   it('carry none: the service keeps no credential list there (docs/decisions.md "Beyond the specification")', async () => {
     const flow = new Flow(h, 'lena#localhost', {}, LOCAL_PAGE);
     const options = await flow.attestationOptions({}, { origin: null });
     const made = flow.authenticator.register(options);
-    const res = await h.post(PATHS.attestationResult, { ...made, extensions: { ...made.extensions, localhost: true } }, { origin: null });
+    const res = await h.post(
+      PATHS.attestationResult,
+      { ...made, extensions: { ...made.extensions, localhost: true } },
+      { origin: null },
+    );
     const body = expectOk(res);
     assert.equal(body.signals, undefined);
     assert.equal(typeof body.localhost, 'string');

@@ -28,7 +28,11 @@ export class SocketHarness extends Harness {
 }
 
 /** One POST through node:http with fetch (bounded), answered in the shape `inject` answers. */
-export async function postOverSocket(url: string, requestHeaders: Record<string, string>, body: unknown): Promise<InjectResponse> {
+export async function postOverSocket(
+  url: string,
+  requestHeaders: Record<string, string>,
+  body: unknown,
+): Promise<InjectResponse> {
   const response = await fetch(url, {
     method: 'POST',
     headers: requestHeaders,
@@ -37,6 +41,8 @@ export async function postOverSocket(url: string, requestHeaders: Record<string,
   });
   const text = await response.text();
   const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => { headers[name] = value; });
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   return { status: response.status, headers, body: text, json: () => JSON.parse(text) };
 }

@@ -32,11 +32,12 @@ describe('deleting every credential of a user', () => {
   let server: AdminServer;
   let token = '';
   const add = async (username: string, count: number) => {
-    for (let i = 0; i < count; i += 1) await credentials.create(credential({ username, userHandle: handleOf(username) }));
+    for (let i = 0; i < count; i += 1)
+      await credentials.create(credential({ username, userHandle: handleOf(username) }));
   };
   const call = async (method: string, path: string) => {
     const response = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
-    return { status: response.status, json: await response.json() as any };
+    return { status: response.status, json: (await response.json()) as any };
   };
 
   before(async () => {
@@ -46,14 +47,25 @@ describe('deleting every credential of a user', () => {
     await add('carol#idp.example.test', 1);
     token = (await tokens.create('erasure')).token;
     server = await startAdminServer({
-      host: '127.0.0.1', port: 0, operations, audit, tokens, readiness: new Readiness([], 500), registry: new MetricsRegistry(),
-      runtime, log: captureLog(), openapi: () => ({}),
+      host: '127.0.0.1',
+      port: 0,
+      operations,
+      audit,
+      tokens,
+      readiness: new Readiness([], 500),
+      registry: new MetricsRegistry(),
+      runtime,
+      log: captureLog(),
+      openapi: () => ({}),
     });
   });
   after(async () => server.close());
 
-  it('the admin API deletes all of one user\'s credentials, answers how many, and audits it; other users keep theirs', async () => {
-    const answer = await call('DELETE', `/admin/applications/${APP}/credentials?username=${encodeURIComponent('alice#idp.example.test')}`);
+  it("the admin API deletes all of one user's credentials, answers how many, and audits it; other users keep theirs", async () => {
+    const answer = await call(
+      'DELETE',
+      `/admin/applications/${APP}/credentials?username=${encodeURIComponent('alice#idp.example.test')}`,
+    );
     assert.deepEqual(answer, { status: 200, json: { clientId: APP, username: 'alice#idp.example.test', deleted: 3 } });
     assert.equal((await credentials.listByUser(APP, handleOf('alice#idp.example.test'))).length, 0);
     assert.equal((await credentials.listByUser(APP, handleOf('bob#idp.example.test'))).length, 2);
@@ -65,23 +77,49 @@ describe('deleting every credential of a user', () => {
   });
 
   it('a user without credentials (again) deletes 0; no user named is refused, never "everyone"', async () => {
-    assert.deepEqual((await call('DELETE', `/admin/applications/${APP}/credentials?username=${encodeURIComponent('alice#idp.example.test')}`)).json.deleted, 0);
+    assert.deepEqual(
+      (
+        await call(
+          'DELETE',
+          `/admin/applications/${APP}/credentials?username=${encodeURIComponent('alice#idp.example.test')}`,
+        )
+      ).json.deleted,
+      0,
+    );
     const refused = await call('DELETE', `/admin/applications/${APP}/credentials`);
     assert.equal(refused.status, 400);
     assert.equal(refused.json.error, 'INVALID_REQUEST');
     assert.equal((await credentials.listByUser(APP, handleOf('bob#idp.example.test'))).length, 2);
-    assert.equal((await call('DELETE', `/admin/applications/nope/credentials?username=x%23y`)).json.error, 'APPLICATION_NOT_FOUND');
+    assert.equal(
+      (await call('DELETE', `/admin/applications/nope/credentials?username=x%23y`)).json.error,
+      'APPLICATION_NOT_FOUND',
+    );
   });
 
   it('the CLI does the same: admin credential delete <clientId> --username …, and by --user-handle', async () => {
     const run = async (...args: string[]) => {
       let stdout = '';
       let stderr = '';
-      const code = await runAdminCli(args, { stdout: { write: (t: string) => { stdout += t; } }, stderr: { write: (t: string) => { stderr += t; } } }, {
-        tokens: async () => tokens as never,
-        open: async () => ({ operations, audit, close: async () => {} }),
-        actor: 'cli:tester',
-      });
+      const code = await runAdminCli(
+        args,
+        {
+          stdout: {
+            write: (t: string) => {
+              stdout += t;
+            },
+          },
+          stderr: {
+            write: (t: string) => {
+              stderr += t;
+            },
+          },
+        },
+        {
+          tokens: async () => tokens as never,
+          open: async () => ({ operations, audit, close: async () => {} }),
+          actor: 'cli:tester',
+        },
+      );
       return { code, stdout, stderr };
     };
     const byName = await run('credential', 'delete', APP, '--username', 'bob#idp.example.test');

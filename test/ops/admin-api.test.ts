@@ -14,9 +14,19 @@ import { MemoryCredentialStore } from '../../src/stores/memory.js';
 import { captureLog, credential, testRuntime } from './fixtures.js';
 
 const demo: ApplicationConfig = {
-  clientId: 'demo-client', name: 'Demo IdP', icon: '', domain: 'demo.localhost', origins: ['https://demo.localhost:8443'],
-  variants: ['standard', 'local'], localOrigins: ['https://localhost:8443'], timeoutMs: 180_000, algorithms: [-7, -257],
-  userVerification: null, counterPolicy: 'strict', revealUnknownUsers: false, allowCrossOrigin: false,
+  clientId: 'demo-client',
+  name: 'Demo IdP',
+  icon: '',
+  domain: 'demo.localhost',
+  origins: ['https://demo.localhost:8443'],
+  variants: ['standard', 'local'],
+  localOrigins: ['https://localhost:8443'],
+  timeoutMs: 180_000,
+  algorithms: [-7, -257],
+  userVerification: null,
+  counterPolicy: 'strict',
+  revealUnknownUsers: false,
+  allowCrossOrigin: false,
   attestation: { trustAnchors: [], requireTrusted: false, metadata: null, aaguidAllow: [], aaguidDeny: [] },
 };
 
@@ -30,9 +40,26 @@ describe('admin API over a real socket (memory stores)', () => {
   const tokens = new MemoryAdminTokenStore(runtime);
   const userHandleKey = Buffer.alloc(32, 7);
   const changed: string[] = [];
-  const operations = new AdminOperations({ applications, credentials, audit, runtime, userHandleKey, onApplicationChange: (id) => changed.push(id) });
+  const operations = new AdminOperations({
+    applications,
+    credentials,
+    audit,
+    runtime,
+    userHandleKey,
+    onApplicationChange: (id) => changed.push(id),
+  });
   let ready = true;
-  const readiness = new Readiness([{ name: 'credentials', check: async () => { if (!ready) throw new Error('connection refused'); } }], 500);
+  const readiness = new Readiness(
+    [
+      {
+        name: 'credentials',
+        check: async () => {
+          if (!ready) throw new Error('connection refused');
+        },
+      },
+    ],
+    500,
+  );
   const registry = new MetricsRegistry();
   registry.counter('example_total', 'Example.').inc();
   let server: AdminServer;
@@ -42,21 +69,55 @@ describe('admin API over a real socket (memory stores)', () => {
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${server.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     const text = await response.text();
     const type = response.headers.get('content-type') ?? '';
-    return { status: response.status, headers: response.headers, text, json: type.startsWith('application/json') ? JSON.parse(text) : undefined };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json: type.startsWith('application/json') ? JSON.parse(text) : undefined,
+    };
   };
 
   before(async () => {
     await seedApplications(applications, [demo], runtime.now());
     await credentials.create(credential({ credentialId: 'cred-a', userHandle: alice }));
-    await credentials.create(credential({ credentialId: 'cred-b', userHandle: alice, aaguid: '00000000-0000-0000-0000-000000000000', authenticatorName: 'Metadata Name' }));
-    await credentials.create(credential({ credentialId: 'cred-c', userHandle: 'b3RoZXI', username: 'bob#demo.localhost', lastUsedAt: runtime.now() }));
+    await credentials.create(
+      credential({
+        credentialId: 'cred-b',
+        userHandle: alice,
+        aaguid: '00000000-0000-0000-0000-000000000000',
+        authenticatorName: 'Metadata Name',
+      }),
+    );
+    await credentials.create(
+      credential({
+        credentialId: 'cred-c',
+        userHandle: 'b3RoZXI',
+        username: 'bob#demo.localhost',
+        lastUsedAt: runtime.now(),
+      }),
+    );
     token = (await tokens.create('ops-test')).token;
-    server = await startAdminServer({ host: '127.0.0.1', port: 0, operations, audit, tokens, readiness, registry, runtime, log, openapi: () => ({ openapi: '3.1.0' }) });
+    server = await startAdminServer({
+      host: '127.0.0.1',
+      port: 0,
+      operations,
+      audit,
+      tokens,
+      readiness,
+      registry,
+      runtime,
+      log,
+      openapi: () => ({ openapi: '3.1.0' }),
+    });
   });
   after(async () => server.close());
 
@@ -89,7 +150,11 @@ describe('admin API over a real socket (memory stores)', () => {
   });
 
   it('refuses /admin/ without a valid bearer token (401, WWW-Authenticate), and never logs the token', async () => {
-    for (const headers of [{ authorization: '' }, { authorization: 'Bearer pks_admin_wrong' }, { authorization: `Basic ${token}` }]) {
+    for (const headers of [
+      { authorization: '' },
+      { authorization: 'Bearer pks_admin_wrong' },
+      { authorization: `Basic ${token}` },
+    ]) {
       const answer = await call('GET', '/admin/applications', undefined, headers);
       assert.equal(answer.status, 401);
       assert.equal(answer.json.error, 'UNAUTHORIZED');
@@ -101,7 +166,10 @@ describe('admin API over a real socket (memory stores)', () => {
   it('lists and shows applications, with approval and active variants', async () => {
     const list = await call('GET', '/admin/applications');
     assert.equal(list.status, 200);
-    assert.deepEqual(list.json.applications.map((a: { clientId: string }) => a.clientId), ['demo-client']);
+    assert.deepEqual(
+      list.json.applications.map((a: { clientId: string }) => a.clientId),
+      ['demo-client'],
+    );
     const shown = await call('GET', '/admin/applications/demo-client');
     assert.equal(shown.json.approved, true);
     assert.deepEqual(shown.json.activeVariants, ['standard', 'local']);
@@ -110,14 +178,22 @@ describe('admin API over a real socket (memory stores)', () => {
   });
 
   it('creates an application with a generated Client ID, updates, approves, disables, enables and deletes it, auditing each step', async () => {
-    const created = await call('POST', '/admin/applications', { name: 'Shop', domain: 'shop.example.test', origins: ['https://shop.example.test'], variants: ['standard', 'local'] });
+    const created = await call('POST', '/admin/applications', {
+      name: 'Shop',
+      domain: 'shop.example.test',
+      origins: ['https://shop.example.test'],
+      variants: ['standard', 'local'],
+    });
     assert.equal(created.status, 201, created.text);
     const id: string = created.json.clientId;
     assert.match(id, /^app-[a-z2-7]{24}$/);
     assert.equal(created.json.approved, false);
     assert.deepEqual(created.json.activeVariants, ['local']);
 
-    const updated = await call('PATCH', `/admin/applications/${id}`, { origins: ['https://shop.example.test', 'https://www.shop.example.test'], attestation: { requireTrusted: false } });
+    const updated = await call('PATCH', `/admin/applications/${id}`, {
+      origins: ['https://shop.example.test', 'https://www.shop.example.test'],
+      attestation: { requireTrusted: false },
+    });
     assert.equal(updated.status, 200, updated.text);
     assert.deepEqual(updated.json.origins, ['https://shop.example.test', 'https://www.shop.example.test']);
 
@@ -125,7 +201,10 @@ describe('admin API over a real socket (memory stores)', () => {
     assert.equal(approved.json.approved, true);
     assert.deepEqual(approved.json.activeVariants, ['standard', 'local']);
     // A new domain needs a new approval.
-    const moved = await call('PATCH', `/admin/applications/${id}`, { domain: 'shop2.example.test', origins: ['https://shop2.example.test'] });
+    const moved = await call('PATCH', `/admin/applications/${id}`, {
+      domain: 'shop2.example.test',
+      origins: ['https://shop2.example.test'],
+    });
     assert.equal(moved.json.approved, false);
 
     assert.equal((await call('POST', `/admin/applications/${id}/disable`)).json.disabled, true);
@@ -136,18 +215,37 @@ describe('admin API over a real socket (memory stores)', () => {
     assert.ok(changed.includes(id));
 
     const events = (await call('GET', `/admin/audit?clientId=${id}`)).json.events;
-    assert.deepEqual(events.map((e: { action: string }) => e.action), [
-      'application.create', 'application.update', 'application.approve', 'application.update', 'application.disable', 'application.enable', 'application.delete',
-    ]);
-    assert.ok(events.every((e: { actor: string; result: string }) => e.actor === 'admin:ops-test' && e.result === 'ok'));
+    assert.deepEqual(
+      events.map((e: { action: string }) => e.action),
+      [
+        'application.create',
+        'application.update',
+        'application.approve',
+        'application.update',
+        'application.disable',
+        'application.enable',
+        'application.delete',
+      ],
+    );
+    assert.ok(
+      events.every((e: { actor: string; result: string }) => e.actor === 'admin:ops-test' && e.result === 'ok'),
+    );
   });
 
   it('refuses invalid applications with every problem listed, and audits the failure', async () => {
-    const bad = await call('POST', '/admin/applications', { name: 'X', domain: 'not a domain', origins: ['ftp://x'], bogus: 1 });
+    const bad = await call('POST', '/admin/applications', {
+      name: 'X',
+      domain: 'not a domain',
+      origins: ['ftp://x'],
+      bogus: 1,
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.json.error, 'INVALID_REQUEST');
     assert.ok(bad.json.problems.length >= 2, bad.text);
-    assert.equal((await call('POST', '/admin/applications', { clientId: 'mine', name: 'X', domain: 'x.example.test' })).status, 400);
+    assert.equal(
+      (await call('POST', '/admin/applications', { clientId: 'mine', name: 'X', domain: 'x.example.test' })).status,
+      400,
+    );
     assert.equal((await call('POST', '/admin/applications', '{not json')).json.error, 'MALFORMED_JSON');
     assert.equal((await call('POST', '/admin/applications', 'x', { 'content-type': 'text/plain' })).status, 415);
     assert.equal((await call('POST', '/admin/applications', { name: 'x'.repeat(70_000) })).status, 413);
@@ -165,9 +263,15 @@ describe('admin API over a real socket (memory stores)', () => {
   });
 
   it('lists the credentials of a user by username or user handle, with authenticator names', async () => {
-    const byName = await call('GET', `/admin/applications/demo-client/credentials?username=${encodeURIComponent('alice#demo.localhost')}`);
+    const byName = await call(
+      'GET',
+      `/admin/applications/demo-client/credentials?username=${encodeURIComponent('alice#demo.localhost')}`,
+    );
     assert.equal(byName.status, 200);
-    assert.deepEqual(byName.json.credentials.map((c: { credentialId: string }) => c.credentialId).sort(), ['cred-a', 'cred-b']);
+    assert.deepEqual(byName.json.credentials.map((c: { credentialId: string }) => c.credentialId).sort(), [
+      'cred-a',
+      'cred-b',
+    ]);
     const a = byName.json.credentials.find((c: { credentialId: string }) => c.credentialId === 'cred-a');
     assert.equal(a.authenticatorName, 'Google Password Manager');
     assert.deepEqual(a.transports, ['internal', 'hybrid']);
@@ -184,29 +288,49 @@ describe('admin API over a real socket (memory stores)', () => {
 
   it('pages through every credential of an application', async () => {
     const first = await call('GET', '/admin/applications/demo-client/credentials?limit=2');
-    assert.deepEqual(first.json.credentials.map((c: { credentialId: string }) => c.credentialId), ['cred-a', 'cred-b']);
+    assert.deepEqual(
+      first.json.credentials.map((c: { credentialId: string }) => c.credentialId),
+      ['cred-a', 'cred-b'],
+    );
     assert.equal(first.json.next, 'cred-b');
     const second = await call('GET', `/admin/applications/demo-client/credentials?limit=2&after=${first.json.next}`);
-    assert.deepEqual(second.json.credentials.map((c: { credentialId: string }) => c.credentialId), ['cred-c']);
+    assert.deepEqual(
+      second.json.credentials.map((c: { credentialId: string }) => c.credentialId),
+      ['cred-c'],
+    );
     assert.equal(second.json.next, null);
     assert.equal((await call('GET', '/admin/applications/demo-client/credentials?limit=0')).status, 400);
   });
 
   it('shows, renames and deletes a credential, auditing who did it', async () => {
-    assert.equal((await call('GET', '/admin/applications/demo-client/credentials/cred-c')).json.username, 'bob#demo.localhost');
-    const renamed = await call('PATCH', '/admin/applications/demo-client/credentials/cred-c', { nickname: 'Work phone' });
+    assert.equal(
+      (await call('GET', '/admin/applications/demo-client/credentials/cred-c')).json.username,
+      'bob#demo.localhost',
+    );
+    const renamed = await call('PATCH', '/admin/applications/demo-client/credentials/cred-c', {
+      nickname: 'Work phone',
+    });
     assert.equal(renamed.status, 200, renamed.text);
     assert.equal(renamed.json.nickname, 'Work phone');
-    assert.equal((await call('PATCH', '/admin/applications/demo-client/credentials/cred-c', { nickname: '' })).status, 400);
-    assert.equal((await call('PATCH', '/admin/applications/demo-client/credentials/cred-c', { nickname: 'x', signCount: 9 })).status, 400);
+    assert.equal(
+      (await call('PATCH', '/admin/applications/demo-client/credentials/cred-c', { nickname: '' })).status,
+      400,
+    );
+    assert.equal(
+      (await call('PATCH', '/admin/applications/demo-client/credentials/cred-c', { nickname: 'x', signCount: 9 }))
+        .status,
+      400,
+    );
     assert.equal((await call('DELETE', '/admin/applications/demo-client/credentials/cred-c')).json.deleted, true);
     const again = await call('DELETE', '/admin/applications/demo-client/credentials/cred-c');
     assert.equal(again.status, 404);
     assert.equal(again.json.error, 'CREDENTIAL_NOT_FOUND');
     assert.equal(await credentials.find('demo-client', 'cred-c'), undefined);
     const events = (await call('GET', '/admin/audit?action=credential.')).json.events;
-    assert.deepEqual(events.map((e: { action: string; result: string }) => `${e.action}:${e.result}`),
-      ['credential.rename:ok', 'credential.rename:failed', 'credential.delete:ok', 'credential.delete:failed']);
+    assert.deepEqual(
+      events.map((e: { action: string; result: string }) => `${e.action}:${e.result}`),
+      ['credential.rename:ok', 'credential.rename:failed', 'credential.delete:ok', 'credential.delete:failed'],
+    );
     assert.equal(events[2].target, 'cred-c');
     assert.equal(events[2].subject, 'bob#demo.localhost');
     assert.equal(events[2].actor, 'admin:ops-test');
@@ -221,7 +345,10 @@ describe('admin API over a real socket (memory stores)', () => {
     assert.equal(lines.pop(), '');
     const events = lines.map((line) => JSON.parse(line));
     assert.ok(events.length >= 10);
-    assert.deepEqual(events.map((e) => e.id), [...events.map((e) => e.id)].sort());
+    assert.deepEqual(
+      events.map((e) => e.id),
+      [...events.map((e) => e.id)].sort(),
+    );
     const page = await call('GET', '/admin/audit?limit=3');
     assert.equal(page.json.events.length, 3);
     const next = await call('GET', `/admin/audit?limit=3&after=${page.json.next}`);
@@ -244,12 +371,29 @@ describe('admin listener options', () => {
     const tokens = new MemoryAdminTokenStore(runtime);
     const token = (await tokens.create('scraper')).token;
     const audit = new AuditLog(new MemoryAuditStore(), runtime);
-    const operations = new AdminOperations({ applications: new MemoryApplicationStore(), credentials: new MemoryCredentialStore(), audit, runtime });
-    const deps = { operations, audit, tokens, readiness: new Readiness([]), registry: new MetricsRegistry(), runtime, log, metricsRequireToken: true };
+    const operations = new AdminOperations({
+      applications: new MemoryApplicationStore(),
+      credentials: new MemoryCredentialStore(),
+      audit,
+      runtime,
+    });
+    const deps = {
+      operations,
+      audit,
+      tokens,
+      readiness: new Readiness([]),
+      registry: new MetricsRegistry(),
+      runtime,
+      log,
+      metricsRequireToken: true,
+    };
     const server = await startAdminServer({ ...deps, port: 0 });
     try {
       assert.equal((await fetch(`${server.url}/metrics`)).status, 401);
-      assert.equal((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+      assert.equal(
+        (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status,
+        200,
+      );
       assert.equal((await fetch(`${server.url}/health`)).status, 200);
       await assert.rejects(startAdminServer({ ...deps, port: server.port }), /EADDRINUSE/);
     } finally {
@@ -264,8 +408,13 @@ describe('StoredApplicationDirectory', () => {
     const store = new MemoryApplicationStore();
     let built = 0;
     const directory = new StoredApplicationDirectory({
-      store, now: runtime.now, cacheMs: 1000,
-      buildTrust: () => { built += 1; return {} as never; },
+      store,
+      now: runtime.now,
+      cacheMs: 1000,
+      buildTrust: () => {
+        built += 1;
+        return {} as never;
+      },
     });
     await store.create({ config: demo, approved: false, disabled: false, source: 'admin', createdAt: 0, updatedAt: 0 });
     const found = await directory.find('demo-client');
@@ -286,7 +435,12 @@ describe('StoredApplicationDirectory', () => {
   it('isKnown works without a cache too (metrics labels), and forgets disabled applications', async () => {
     const runtime = testRuntime();
     const store = new MemoryApplicationStore();
-    const directory = new StoredApplicationDirectory({ store, now: runtime.now, cacheMs: 0, buildTrust: () => ({}) as never });
+    const directory = new StoredApplicationDirectory({
+      store,
+      now: runtime.now,
+      cacheMs: 0,
+      buildTrust: () => ({}) as never,
+    });
     await store.create({ config: demo, approved: true, disabled: false, source: 'admin', createdAt: 0, updatedAt: 0 });
     assert.equal(directory.isKnown('demo-client'), false);
     assert.ok(await directory.find('demo-client'));

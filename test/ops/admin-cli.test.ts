@@ -18,21 +18,66 @@ function rig() {
   const applications = new MemoryApplicationStore();
   const credentials = new MemoryCredentialStore();
   const audit = new AuditLog(new MemoryAuditStore(), runtime, captureLog());
-  const operations = new AdminOperations({ applications, credentials, audit, runtime, userHandleKey: Buffer.alloc(32, 7) });
+  const operations = new AdminOperations({
+    applications,
+    credentials,
+    audit,
+    runtime,
+    userHandleKey: Buffer.alloc(32, 7),
+  });
   let opened = 0;
   let closed = 0;
   const configs: (string | undefined)[] = [];
   const run = async (...args: string[]) => {
     let stdout = '';
     let stderr = '';
-    const code = await runAdminCli(args, { stdout: { write: (t: string) => { stdout += t; } }, stderr: { write: (t: string) => { stderr += t; } } }, {
-      tokens: async (config) => { configs.push(config); return new FileAdminTokenStore(tokensFile, runtime); },
-      open: async (config) => { configs.push(config); opened += 1; return { operations, audit, close: async () => { closed += 1; } }; },
-      actor: 'cli:tester',
-    });
+    const code = await runAdminCli(
+      args,
+      {
+        stdout: {
+          write: (t: string) => {
+            stdout += t;
+          },
+        },
+        stderr: {
+          write: (t: string) => {
+            stderr += t;
+          },
+        },
+      },
+      {
+        tokens: async (config) => {
+          configs.push(config);
+          return new FileAdminTokenStore(tokensFile, runtime);
+        },
+        open: async (config) => {
+          configs.push(config);
+          opened += 1;
+          return {
+            operations,
+            audit,
+            close: async () => {
+              closed += 1;
+            },
+          };
+        },
+        actor: 'cli:tester',
+      },
+    );
     return { code, stdout, stderr, json: () => JSON.parse(stdout) };
   };
-  return { dir, tokensFile, runtime, applications, credentials, audit, run, counts: () => ({ opened, closed }), configs, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    tokensFile,
+    runtime,
+    applications,
+    credentials,
+    audit,
+    run,
+    counts: () => ({ opened, closed }),
+    configs,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 describe('admin CLI', () => {
@@ -54,7 +99,10 @@ describe('admin CLI', () => {
       assert.equal((await store.verify(token))?.name, 'ci bot');
       assert.equal(await store.verify(`${token}x`), undefined);
       assert.equal(await store.verify('not-a-token'), undefined);
-      assert.deepEqual((await r.run('token', 'list')).json().tokens.map((t: { id: string }) => t.id), [id]);
+      assert.deepEqual(
+        (await r.run('token', 'list')).json().tokens.map((t: { id: string }) => t.id),
+        [id],
+      );
       assert.equal((await r.run('token', 'revoke', id)).code, 0);
       assert.equal(await store.verify(token), undefined, 'a revoked token stops working');
       assert.equal((await r.run('token', 'revoke', id)).code, 1);
@@ -68,11 +116,27 @@ describe('admin CLI', () => {
   it('app create/update/approve/disable/enable/show/list/delete, audited as the CLI user', async () => {
     const r = rig();
     try {
-      const created = await r.run('app', 'create', '--name', 'Shop', '--domain', 'shop.example.test', '--origin', 'https://shop.example.test', '--variant', 'standard', '--variant', 'local');
+      const created = await r.run(
+        'app',
+        'create',
+        '--name',
+        'Shop',
+        '--domain',
+        'shop.example.test',
+        '--origin',
+        'https://shop.example.test',
+        '--variant',
+        'standard',
+        '--variant',
+        'local',
+      );
       assert.equal(created.code, 0, created.stderr);
       const id = created.json().clientId as string;
       assert.match(id, /^app-[a-z2-7]{24}$/);
-      assert.equal((await r.run('app', 'update', id, '--json', '{"userVerification":"required"}', '--name', 'Shop 2')).json().name, 'Shop 2');
+      assert.equal(
+        (await r.run('app', 'update', id, '--json', '{"userVerification":"required"}', '--name', 'Shop 2')).json().name,
+        'Shop 2',
+      );
       assert.equal((await r.run('app', 'approve', id)).json().approved, true);
       assert.equal((await r.run('app', 'disable', id)).json().disabled, true);
       assert.equal((await r.run('app', 'enable', id)).json().disabled, false);
@@ -107,8 +171,14 @@ describe('admin CLI', () => {
       assert.equal((await r.run('credential', 'show', id, 'c1')).code, 1);
       const exported = await r.run('audit', 'export', '--action', 'credential.');
       assert.equal(exported.code, 0, exported.stderr);
-      const lines = exported.stdout.trim().split('\n').map((l) => JSON.parse(l));
-      assert.deepEqual(lines.map((e) => e.action), ['credential.rename', 'credential.rename', 'credential.delete']);
+      const lines = exported.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      assert.deepEqual(
+        lines.map((e) => e.action),
+        ['credential.rename', 'credential.rename', 'credential.delete'],
+      );
       assert.equal((await r.run('audit', 'list', '--result', 'maybe')).code, 2);
       assert.equal((await r.run('credential', 'list', id, '--limit', 'x')).code, 2);
       assert.equal((await r.run('nonsense')).code, 2);

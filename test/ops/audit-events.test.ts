@@ -11,8 +11,26 @@ describe('createIsoTime', () => {
     const iso = createIsoTime();
     const base = Date.UTC(2026, 10, 22, 23, 59, 58);
     const times = [
-      base, base + 1, base + 9, base + 10, base + 99, base + 100, base + 999, base + 1000, base + 1999, base + 2000,
-      base - 1, 0, -1, -999, -1000, -1001, Date.UTC(10_000, 0, 1) + 5, Date.UTC(-1, 0, 1) + 123, 1.5, 8.64e15,
+      base,
+      base + 1,
+      base + 9,
+      base + 10,
+      base + 99,
+      base + 100,
+      base + 999,
+      base + 1000,
+      base + 1999,
+      base + 2000,
+      base - 1,
+      0,
+      -1,
+      -999,
+      -1000,
+      -1001,
+      Date.UTC(10_000, 0, 1) + 5,
+      Date.UTC(-1, 0, 1) + 123,
+      1.5,
+      8.64e15,
     ];
     for (const ms of times) assert.equal(iso(ms), new Date(ms).toISOString(), String(ms));
   });
@@ -28,9 +46,18 @@ describe('createAuditIdSource', () => {
   it('draws randomness in batches, and every id keeps its 8-hex-digit random part', () => {
     const sizes: number[] = [];
     let now = Date.UTC(2026, 10, 22);
-    const runtime: Runtime = { now: () => now, randomBytes: (n) => { sizes.push(n); return randomBytes(n); } };
+    const runtime: Runtime = {
+      now: () => now,
+      randomBytes: (n) => {
+        sizes.push(n);
+        return randomBytes(n);
+      },
+    };
     const next = createAuditIdSource(runtime);
-    const ids = Array.from({ length: 200 }, (_, i) => { if (i % 7 === 0) now += 1; return next(); });
+    const ids = Array.from({ length: 200 }, (_, i) => {
+      if (i % 7 === 0) now += 1;
+      return next();
+    });
     assert.equal(new Set(ids).size, 200);
     assert.deepEqual([...ids].sort(), ids);
     for (const id of ids) assert.match(id, /^[0-9a-z]{11}-[0-9a-z]{4}-[0-9a-f]{8}$/);
@@ -58,11 +85,26 @@ describe('auditEvent', () => {
     const at = Date.UTC(2026, 10, 22, 6, 0, 0, 42);
     const plain = auditEvent('id-1', at, { actor: 'system', action: 'x', result: 'ok' });
     assert.deepEqual(plain, {
-      id: 'id-1', time: '2026-11-22T06:00:00.042Z', actor: 'system', action: 'x', clientId: null, subject: null, target: null,
-      result: 'ok', errorName: null, requestId: null, remoteAddress: null,
+      id: 'id-1',
+      time: '2026-11-22T06:00:00.042Z',
+      actor: 'system',
+      action: 'x',
+      clientId: null,
+      subject: null,
+      target: null,
+      result: 'ok',
+      errorName: null,
+      requestId: null,
+      remoteAddress: null,
     });
     assert.equal('details' in plain, false);
-    const detailed = auditEvent('id-2', at, { actor: 'system', action: 'x', result: 'failed', errorName: 'E', details: { n: 1 } });
+    const detailed = auditEvent('id-2', at, {
+      actor: 'system',
+      action: 'x',
+      result: 'failed',
+      errorName: 'E',
+      details: { n: 1 },
+    });
     assert.deepEqual(detailed.details, { n: 1 });
     assert.deepEqual(Object.keys(detailed).at(-1), 'details');
   });

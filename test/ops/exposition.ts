@@ -17,7 +17,8 @@ export function parseExposition(text: string): { samples: Sample[]; types: Map<s
     if (line.startsWith('# HELP ')) continue;
     if (line.startsWith('# TYPE ')) {
       const [, , name, type] = line.split(' ');
-      if (!name || !type || !['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(type)) throw new Error(`bad TYPE line: ${line}`);
+      if (!name || !type || !['counter', 'gauge', 'histogram', 'summary', 'untyped'].includes(type))
+        throw new Error(`bad TYPE line: ${line}`);
       if (types.has(name)) throw new Error(`TYPE repeated for ${name}`);
       types.set(name, type);
       continue;
@@ -41,6 +42,10 @@ export function parseExposition(text: string): { samples: Sample[]; types: Map<s
   return { samples, types };
 }
 
-export function valueOf(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+export function valueOf(
+  samples: readonly Sample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   return samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
 }

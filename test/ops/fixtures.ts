@@ -9,7 +9,13 @@ export const T0 = Date.UTC(2026, 10, 22, 4, 0, 0);
 /** A clock the test moves by hand; real randomness (ids must differ). */
 export function testRuntime(start = T0): Runtime & { advance(ms: number): void } {
   let now = start;
-  return { now: () => now, randomBytes: (n) => randomBytes(n), advance: (ms) => { now += ms; } };
+  return {
+    now: () => now,
+    randomBytes: (n) => randomBytes(n),
+    advance: (ms) => {
+      now += ms;
+    },
+  };
 }
 
 export interface CapturedLog extends Logger {
@@ -18,7 +24,9 @@ export interface CapturedLog extends Logger {
 
 export function captureLog(): CapturedLog {
   const lines: CapturedLog['lines'] = [];
-  const at = (level: string) => (fields: Record<string, unknown>, message: string) => { lines.push({ level, fields, message }); };
+  const at = (level: string) => (fields: Record<string, unknown>, message: string) => {
+    lines.push({ level, fields, message });
+  };
   return { lines, info: at('info'), warn: at('warn'), error: at('error') };
 }
 

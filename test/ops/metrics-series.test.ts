@@ -36,13 +36,20 @@ describe('metrics registry: series by label values', () => {
     counter.inc({ a: '1' });
     assert.throws(() => counter.inc(), /do not match declared/);
     assert.throws(() => counter.inc({ a: '2', b: '3' }), /do not match declared/);
-    assert.throws(() => counter.inc({ a: '1', b: '3' }), /do not match declared/, 'also where the declared labels name a series');
+    assert.throws(
+      () => counter.inc({ a: '1', b: '3' }),
+      /do not match declared/,
+      'also where the declared labels name a series',
+    );
     assert.throws(() => counter.series({ a: '1', b: '3' }), /do not match declared/);
     assert.throws(() => counter.inc({ a: '2' }, -1), /cannot add/);
     const gauge = registry.gauge('g', 'G.', ['a']);
     assert.throws(() => gauge.set(undefined, 1), /do not match declared/);
     const { samples } = parseExposition(await registry.expose());
-    assert.deepEqual(samples.filter((s) => s.name === 'c_total').map((s) => s.labels.a), ['1']);
+    assert.deepEqual(
+      samples.filter((s) => s.name === 'c_total').map((s) => s.labels.a),
+      ['1'],
+    );
     assert.equal(samples.filter((s) => s.name === 'g').length, 0);
   });
 
@@ -95,7 +102,12 @@ describe('metrics registry: series by label values', () => {
 class RecordingRegistry extends MetricsRegistry {
   readonly observed: Labels[] = [];
 
-  override histogram(name: string, help: string, labelNames?: readonly string[], buckets?: readonly number[]): Histogram {
+  override histogram(
+    name: string,
+    help: string,
+    labelNames?: readonly string[],
+    buckets?: readonly number[],
+  ): Histogram {
     const histogram = super.histogram(name, help, labelNames, buckets);
     return {
       observe: (labels, value) => {
@@ -118,7 +130,12 @@ class RecordingRegistry extends MetricsRegistry {
 describe('store latency wrapper', () => {
   it('makes one timed function per method, and times a method replaced at run time', async () => {
     const registry = new MetricsRegistry();
-    const store: { get(id: string): Promise<string>; size: number } = { async get(id) { return `a:${id}`; }, size: 3 };
+    const store: { get(id: string): Promise<string>; size: number } = {
+      async get(id) {
+        return `a:${id}`;
+      },
+      size: 3,
+    };
     const wrapped = createStoreMetrics(registry).instrument('things', store);
     assert.equal(wrapped.get, wrapped.get, 'the wrapper is made once, not at every read');
     assert.equal(await wrapped.get('1'), 'a:1');
@@ -126,7 +143,14 @@ describe('store latency wrapper', () => {
     assert.equal(await wrapped.get('2'), 'b:2');
     assert.equal(wrapped.size, 3);
     const { samples } = parseExposition(await registry.expose());
-    assert.equal(valueOf(samples, 'passkey_store_operation_duration_seconds_count', { store: 'things', operation: 'get', outcome: 'ok' }), 2);
+    assert.equal(
+      valueOf(samples, 'passkey_store_operation_duration_seconds_count', {
+        store: 'things',
+        operation: 'get',
+        outcome: 'ok',
+      }),
+      2,
+    );
   });
 
   it('hands the caller the promise the store returned, and has timed it by the time the caller resumes', async () => {
@@ -139,7 +163,9 @@ describe('store latency wrapper', () => {
     assert.equal(await wrapped.find(), 'stored');
     // Read synchronously right after the caller resumed (exposition would add turns of its own).
     const count = (operation: string, outcome: string) =>
-      registry.observed.filter((labels) => labels.store === 'own' && labels.operation === operation && labels.outcome === outcome).length;
+      registry.observed.filter(
+        (labels) => labels.store === 'own' && labels.operation === operation && labels.outcome === outcome,
+      ).length;
     assert.equal(count('find', 'ok'), 2);
     await assert.rejects(wrapped.fail(), /refused/);
     assert.equal(count('fail', 'error'), 1);
@@ -148,14 +174,21 @@ describe('store latency wrapper', () => {
   it('creates the ok series only when a call succeeds, and times synchronous results and throws', async () => {
     const registry = new MetricsRegistry();
     const store = {
-      fail(): never { throw new Error('sync failure'); },
-      now(): number { return 7; },
+      fail(): never {
+        throw new Error('sync failure');
+      },
+      now(): number {
+        return 7;
+      },
     };
     const wrapped = createStoreMetrics(registry).instrument('sync', store);
     assert.throws(() => wrapped.fail(), /sync failure/);
     assert.equal(wrapped.now(), 7);
     const { samples } = parseExposition(await registry.expose());
     const series = samples.filter((s) => s.name === 'passkey_store_operation_duration_seconds_count');
-    assert.deepEqual(series.map((s) => `${s.labels.operation}:${s.labels.outcome}:${s.value}`).sort(), ['fail:error:1', 'now:ok:1']);
+    assert.deepEqual(series.map((s) => `${s.labels.operation}:${s.labels.outcome}:${s.value}`).sort(), [
+      'fail:error:1',
+      'now:ok:1',
+    ]);
   });
 });

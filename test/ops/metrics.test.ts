@@ -1,14 +1,27 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MetricsRegistry, createMetricsHooks, createStoreMetrics, registerProcessMetrics, UNKNOWN_CLIENT_LABEL } from '../../src/metrics/index.js';
+import {
+  MetricsRegistry,
+  createMetricsHooks,
+  createStoreMetrics,
+  registerProcessMetrics,
+  UNKNOWN_CLIENT_LABEL,
+} from '../../src/metrics/index.js';
 import type { OperationOutcome } from '../../src/service.js';
 import { StoreUnavailableError } from '../../src/errors.js';
 import { parseExposition, valueOf } from './exposition.js';
 
 function outcome(over: Partial<OperationOutcome>): OperationOutcome {
   return {
-    operation: 'attestation/options', clientId: 'demo-client', variant: 'standard', httpStatus: 200,
-    errorName: null, durationMs: 12, requestId: 'r1', remoteAddress: '127.0.0.1', ...over,
+    operation: 'attestation/options',
+    clientId: 'demo-client',
+    variant: 'standard',
+    httpStatus: 200,
+    errorName: null,
+    durationMs: 12,
+    requestId: 'r1',
+    remoteAddress: '127.0.0.1',
+    ...over,
   };
 }
 
@@ -85,21 +98,48 @@ describe('createMetricsHooks: requests, latency and the ceremony funnel from onO
     const registry = new MetricsRegistry();
     const hooks = createMetricsHooks(registry);
     hooks.onOutcome(outcome({}));
-    hooks.onOutcome(outcome({ operation: 'attestation/result', httpStatus: 400, errorName: 'CHALLENGE_NOT_MATCHED', durationMs: 30 }));
+    hooks.onOutcome(
+      outcome({ operation: 'attestation/result', httpStatus: 400, errorName: 'CHALLENGE_NOT_MATCHED', durationMs: 30 }),
+    );
     hooks.onOutcome(outcome({ operation: 'attestation/result', durationMs: 40 }));
     hooks.onOutcome(outcome({ operation: 'assertion/options', variant: 'local' }));
-    hooks.onOutcome(outcome({ operation: 'assertion/result', variant: 'local', httpStatus: 429, errorName: 'RATE_LIMITED' }));
+    hooks.onOutcome(
+      outcome({ operation: 'assertion/result', variant: 'local', httpStatus: 429, errorName: 'RATE_LIMITED' }),
+    );
     const { samples } = parseExposition(await registry.expose());
-    assert.equal(valueOf(samples, 'passkey_requests_total', { operation: 'attestation/result', client_id: 'demo-client', outcome: 'failed', error: 'CHALLENGE_NOT_MATCHED' }), 1);
-    assert.equal(valueOf(samples, 'passkey_requests_total', { operation: 'attestation/result', outcome: 'ok', error: '' }), 1);
-    assert.equal(valueOf(samples, 'passkey_ceremony_options_issued_total', { ceremony: 'registration', client_id: 'demo-client' }), 1);
+    assert.equal(
+      valueOf(samples, 'passkey_requests_total', {
+        operation: 'attestation/result',
+        client_id: 'demo-client',
+        outcome: 'failed',
+        error: 'CHALLENGE_NOT_MATCHED',
+      }),
+      1,
+    );
+    assert.equal(
+      valueOf(samples, 'passkey_requests_total', { operation: 'attestation/result', outcome: 'ok', error: '' }),
+      1,
+    );
+    assert.equal(
+      valueOf(samples, 'passkey_ceremony_options_issued_total', { ceremony: 'registration', client_id: 'demo-client' }),
+      1,
+    );
     assert.equal(valueOf(samples, 'passkey_ceremony_options_issued_total', { ceremony: 'authentication' }), 1);
     assert.equal(valueOf(samples, 'passkey_ceremony_results_total', { ceremony: 'registration', result: 'failed' }), 1);
     assert.equal(valueOf(samples, 'passkey_ceremony_results_total', { ceremony: 'registration', result: 'ok' }), 1);
-    assert.equal(valueOf(samples, 'passkey_ceremony_results_total', { ceremony: 'authentication', result: 'failed' }), 1);
+    assert.equal(
+      valueOf(samples, 'passkey_ceremony_results_total', { ceremony: 'authentication', result: 'failed' }),
+      1,
+    );
     assert.equal(valueOf(samples, 'passkey_rate_limited_total', { operation: 'assertion/result' }), 1);
-    assert.equal(valueOf(samples, 'passkey_request_duration_seconds_count', { operation: 'attestation/result', outcome: 'ok' }), 1);
-    assert.equal(valueOf(samples, 'passkey_request_duration_seconds_sum', { operation: 'attestation/result', outcome: 'ok' }), 0.04);
+    assert.equal(
+      valueOf(samples, 'passkey_request_duration_seconds_count', { operation: 'attestation/result', outcome: 'ok' }),
+      1,
+    );
+    assert.equal(
+      valueOf(samples, 'passkey_request_duration_seconds_sum', { operation: 'attestation/result', outcome: 'ok' }),
+      0.04,
+    );
   });
 
   it('never labels by a Client ID the service did not recognise, and caps distinct client labels', async () => {
@@ -121,7 +161,10 @@ describe('createMetricsHooks: requests, latency and the ceremony funnel from onO
     hooks.onOutcome(outcome({ clientId: 'other', httpStatus: 400, errorName: 'MALFORMED_JSON' }));
     hooks.onOutcome(outcome({}));
     const { samples } = parseExposition(await registry.expose());
-    assert.equal(valueOf(samples, 'passkey_requests_total', { client_id: UNKNOWN_CLIENT_LABEL, error: 'MALFORMED_JSON' }), 1);
+    assert.equal(
+      valueOf(samples, 'passkey_requests_total', { client_id: UNKNOWN_CLIENT_LABEL, error: 'MALFORMED_JSON' }),
+      1,
+    );
     assert.equal(valueOf(samples, 'passkey_requests_total', { client_id: 'demo-client', outcome: 'ok' }), 1);
   });
 });
@@ -132,9 +175,16 @@ describe('store latency', () => {
     const metrics = createStoreMetrics(registry);
     const store = {
       calls: 0,
-      async find(id: string) { this.calls += 1; return id === 'x' ? { id } : undefined; },
-      async close() { throw new StoreUnavailableError('down'); },
-      async broken() { throw new Error('boom'); },
+      async find(id: string) {
+        this.calls += 1;
+        return id === 'x' ? { id } : undefined;
+      },
+      async close() {
+        throw new StoreUnavailableError('down');
+      },
+      async broken() {
+        throw new Error('boom');
+      },
     };
     const wrapped = metrics.instrument('credentials', store);
     assert.deepEqual(await wrapped.find('x'), { id: 'x' });
@@ -144,8 +194,24 @@ describe('store latency', () => {
     await assert.rejects(wrapped.broken(), /boom/);
     assert.equal((wrapped as { missing?: unknown }).missing, undefined);
     const { samples } = parseExposition(await registry.expose());
-    assert.equal(valueOf(samples, 'passkey_store_operation_duration_seconds_count', { store: 'credentials', operation: 'find', outcome: 'ok' }), 2);
-    assert.equal(valueOf(samples, 'passkey_store_operation_duration_seconds_count', { operation: 'close', outcome: 'unavailable' }), 1);
-    assert.equal(valueOf(samples, 'passkey_store_operation_duration_seconds_count', { operation: 'broken', outcome: 'error' }), 1);
+    assert.equal(
+      valueOf(samples, 'passkey_store_operation_duration_seconds_count', {
+        store: 'credentials',
+        operation: 'find',
+        outcome: 'ok',
+      }),
+      2,
+    );
+    assert.equal(
+      valueOf(samples, 'passkey_store_operation_duration_seconds_count', {
+        operation: 'close',
+        outcome: 'unavailable',
+      }),
+      1,
+    );
+    assert.equal(
+      valueOf(samples, 'passkey_store_operation_duration_seconds_count', { operation: 'broken', outcome: 'error' }),
+      1,
+    );
   });
 });

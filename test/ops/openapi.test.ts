@@ -25,9 +25,18 @@ import { captureLog, testRuntime } from './fixtures.js';
 
 const document = openApiDocument();
 
-function expectConforms(path: string, method: string, response: { status: number; headers: Record<string, string>; body: string }): void {
+function expectConforms(
+  path: string,
+  method: string,
+  response: { status: number; headers: Record<string, string>; body: string },
+): void {
   const problems = checkResponse(document, {
-    path, method, status: response.status, contentType: response.headers['content-type'] ?? '', body: response.body, headers: response.headers,
+    path,
+    method,
+    status: response.status,
+    contentType: response.headers['content-type'] ?? '',
+    body: response.body,
+    headers: response.headers,
   });
   assert.deepEqual(problems, [], `${method} ${path} → ${response.status} ${response.body.slice(0, 300)}`);
 }
@@ -40,14 +49,25 @@ describe('the OpenAPI 3.1 document', () => {
     assert.equal(document.openapi, '3.1.0');
     const paths = Object.keys(document.paths as object);
     for (const path of Object.values(PATHS)) assert.ok(paths.includes(path), path);
-    for (const path of ['/health', '/ready', '/metrics', '/admin/applications', '/admin/applications/{clientId}/credentials/{credentialId}', '/admin/audit/export']) {
+    for (const path of [
+      '/health',
+      '/ready',
+      '/metrics',
+      '/admin/applications',
+      '/admin/applications/{clientId}/credentials/{credentialId}',
+      '/admin/audit/export',
+    ]) {
       assert.ok(paths.includes(path), path);
     }
     const refs: string[] = [];
-    JSON.stringify(document, (key, value) => { if (key === '$ref') refs.push(value as string); return value; });
+    JSON.stringify(document, (key, value) => {
+      if (key === '$ref') refs.push(value as string);
+      return value;
+    });
     assert.ok(refs.length > 20);
     const components = (document.components as { schemas: Record<string, unknown> }).schemas;
-    for (const ref of refs) assert.ok(ref.startsWith('#/components/schemas/') && Object.hasOwn(components, ref.slice(21)), ref);
+    for (const ref of refs)
+      assert.ok(ref.startsWith('#/components/schemas/') && Object.hasOwn(components, ref.slice(21)), ref);
   });
 
   it('is plain JSON Schema 2020-12: no tuple `items` arrays, every component generated from its TypeBox schema', () => {
@@ -55,20 +75,33 @@ describe('the OpenAPI 3.1 document', () => {
     assert.doesNotMatch(text, /"additionalItems"|"detail"|"patternDetail"/);
     const components = (document.components as { schemas: Record<string, { prefixItems?: unknown }> }).schemas;
     assert.deepEqual(Object.keys(components).sort(), Object.keys(openApiSchemas()).sort());
-    const envelope = components.FailedEnvelope as { properties: { errorMessage: { prefixItems: unknown[]; items: unknown } } };
-    assert.deepEqual([envelope.properties.errorMessage.prefixItems.length, envelope.properties.errorMessage.items], [2, false]);
+    const envelope = components.FailedEnvelope as {
+      properties: { errorMessage: { prefixItems: unknown[]; items: unknown } };
+    };
+    assert.deepEqual(
+      [envelope.properties.errorMessage.prefixItems.length, envelope.properties.errorMessage.items],
+      [2, false],
+    );
   });
 
   it('the AttestationPolicy schema lists every key the config accepts (metadataCrls among them), each described', () => {
-    const policy = component('AttestationPolicy') as { properties: Record<string, { description?: string; type?: unknown; items?: { type?: unknown } }> };
+    const policy = component('AttestationPolicy') as {
+      properties: Record<string, { description?: string; type?: unknown; items?: { type?: unknown } }>;
+    };
     assert.deepEqual(Object.keys(policy.properties).sort(), [...ATTESTATION_KEYS].sort());
-    for (const [key, schema] of Object.entries(policy.properties)) assert.ok((schema.description ?? '').length > 0, `${key} has no description`);
-    assert.deepEqual([policy.properties.metadataCrls?.type, policy.properties.metadataCrls?.items?.type], ['array', 'string']);
+    for (const [key, schema] of Object.entries(policy.properties))
+      assert.ok((schema.description ?? '').length > 0, `${key} has no description`);
+    assert.deepEqual(
+      [policy.properties.metadataCrls?.type, policy.properties.metadataCrls?.items?.type],
+      ['array', 'string'],
+    );
   });
 
   it('bounds the options requests by the configured limits', () => {
     const bounded = openApiDocument({ limits: { usernameLength: 64, displayNameLength: 32 } });
-    const request = (bounded.components as { schemas: Record<string, { properties: Record<string, { maxLength?: number }> }> }).schemas.AttestationOptionsRequest!;
+    const request = (
+      bounded.components as { schemas: Record<string, { properties: Record<string, { maxLength?: number }> }> }
+    ).schemas.AttestationOptionsRequest!;
     assert.deepEqual([request.properties.username?.maxLength, request.properties.displayName?.maxLength], [64, 32]);
   });
 
@@ -81,19 +114,35 @@ describe('the OpenAPI 3.1 document', () => {
 });
 
 describe('real answers of the four operations conform to the document', () => {
-  const hooks = createRateLimitHooks({ perApplication: null, perAddress: { burst: 1000, perSecond: 0.001 }, applications: {} }, { store: new MemoryBucketStore(), now: () => 0 });
+  const hooks = createRateLimitHooks(
+    { perApplication: null, perAddress: { burst: 1000, perSecond: 0.001 }, applications: {} },
+    { store: new MemoryBucketStore(), now: () => 0 },
+  );
 
   it('registration and authentication, standard variant, success and failure', async () => {
     const h = new Harness({ hooks });
     const flow = new Flow(h, username('alice'));
-    const options = await h.post(PATHS.attestationOptions, { username: username('alice'), displayName: 'Alice', authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' }, attestation: 'none' });
+    const options = await h.post(PATHS.attestationOptions, {
+      username: username('alice'),
+      displayName: 'Alice',
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      attestation: 'none',
+    });
     expectConforms(PATHS.attestationOptions, 'POST', fromInject(options));
     const registered = await flow.register();
     assert.equal(registered.res.status, 200, registered.res.body);
     expectConforms(PATHS.attestationResult, 'POST', fromInject(registered.res));
     // excludeCredentials now lists the credential.
-    expectConforms(PATHS.attestationOptions, 'POST', fromInject(await h.post(PATHS.attestationOptions, { username: username('alice') })));
-    expectConforms(PATHS.assertionOptions, 'POST', fromInject(await h.post(PATHS.assertionOptions, { username: username('alice'), userVerification: 'required' })));
+    expectConforms(
+      PATHS.attestationOptions,
+      'POST',
+      fromInject(await h.post(PATHS.attestationOptions, { username: username('alice') })),
+    );
+    expectConforms(
+      PATHS.assertionOptions,
+      'POST',
+      fromInject(await h.post(PATHS.assertionOptions, { username: username('alice'), userVerification: 'required' })),
+    );
     const signedIn = await flow.authenticate();
     assert.equal(signedIn.res.status, 200, signedIn.res.body);
     expectConforms(PATHS.assertionResult, 'POST', fromInject(signedIn.res));
@@ -102,20 +151,66 @@ describe('real answers of the four operations conform to the document', () => {
     assert.equal(replay.status, 400);
     expectConforms(PATHS.assertionResult, 'POST', fromInject(replay));
     // Unknown user: fake allowCredentials, same shape.
-    expectConforms(PATHS.assertionOptions, 'POST', fromInject(await h.post(PATHS.assertionOptions, { username: username('nobody') })));
+    expectConforms(
+      PATHS.assertionOptions,
+      'POST',
+      fromInject(await h.post(PATHS.assertionOptions, { username: username('nobody') })),
+    );
   });
 
   it('the check fails when the document and a real answer disagree', async () => {
     const h = new Harness();
     const res = fromInject(await h.post(PATHS.attestationOptions, { username: username('dora') }));
     const schemas = openApiSchemas();
-    const { extensions: _dropped, ...properties } = (schemas.AttestationOptionsResponse as TSchema & { properties: Record<string, TSchema> }).properties;
-    const altered = { ...schemas, AttestationOptionsResponse: Type.Object({ ...properties, timeout: Type.String() }, { additionalProperties: false }) };
-    const problems = checkResponse(document, { path: PATHS.attestationOptions, method: 'POST', status: res.status, contentType: res.headers['content-type']!, body: res.body }, altered);
-    assert.ok(problems.some((p) => p.startsWith('/extensions: Unexpected property')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.startsWith('/timeout: Expected string')), problems.join('\n'));
-    assert.deepEqual(checkResponse(document, { path: '/api/other', method: 'POST', status: 404, contentType: 'application/json', body: '{}' }), ['/api/other: not in the document']);
-    assert.match(checkResponse(document, { path: PATHS.attestationOptions, method: 'POST', status: 418, contentType: 'application/json', body: '{}' })[0] ?? '', /status 418 not in the document/);
+    const { extensions: _dropped, ...properties } = (
+      schemas.AttestationOptionsResponse as TSchema & { properties: Record<string, TSchema> }
+    ).properties;
+    const altered = {
+      ...schemas,
+      AttestationOptionsResponse: Type.Object(
+        { ...properties, timeout: Type.String() },
+        { additionalProperties: false },
+      ),
+    };
+    const problems = checkResponse(
+      document,
+      {
+        path: PATHS.attestationOptions,
+        method: 'POST',
+        status: res.status,
+        contentType: res.headers['content-type']!,
+        body: res.body,
+      },
+      altered,
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('/extensions: Unexpected property')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('/timeout: Expected string')),
+      problems.join('\n'),
+    );
+    assert.deepEqual(
+      checkResponse(document, {
+        path: '/api/other',
+        method: 'POST',
+        status: 404,
+        contentType: 'application/json',
+        body: '{}',
+      }),
+      ['/api/other: not in the document'],
+    );
+    assert.match(
+      checkResponse(document, {
+        path: PATHS.attestationOptions,
+        method: 'POST',
+        status: 418,
+        contentType: 'application/json',
+        body: '{}',
+      })[0] ?? '',
+      /status 418 not in the document/,
+    );
   });
 
   it('local variant registration answers the localhost blob', async () => {
@@ -128,7 +223,12 @@ describe('real answers of the four operations conform to the document', () => {
   });
 
   it('failures: 400, 403, 405, 413, 415 and 429 (with Retry-After) are the failed envelope', async () => {
-    const limited = new Harness({ hooks: createRateLimitHooks({ perApplication: { burst: 1, perSecond: 0.01 }, perAddress: null }, { store: new MemoryBucketStore(), now: () => 0 }) });
+    const limited = new Harness({
+      hooks: createRateLimitHooks(
+        { perApplication: { burst: 1, perSecond: 0.01 }, perAddress: null },
+        { store: new MemoryBucketStore(), now: () => 0 },
+      ),
+    });
     const first = await limited.post(PATHS.assertionOptions, { username: username('x') });
     expectConforms(PATHS.assertionOptions, 'POST', fromInject(first));
     const refused = await limited.post(PATHS.assertionOptions, { username: username('x') });
@@ -141,12 +241,36 @@ describe('real answers of the four operations conform to the document', () => {
     const cases: [string, InjectResponse][] = [
       [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: 42 })],
       [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, '{nope')],
-      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: username('a') }, { clientId: 'unknown-client' })],
-      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: username('a') }, { clientId: null })],
-      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: username('a') }, { origin: 'https://evil.example' })],
-      [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: username('a') }, { headers: { 'content-type': 'text/plain' } })],
+      [
+        PATHS.attestationOptions,
+        await h.post(PATHS.attestationOptions, { username: username('a') }, { clientId: 'unknown-client' }),
+      ],
+      [
+        PATHS.attestationOptions,
+        await h.post(PATHS.attestationOptions, { username: username('a') }, { clientId: null }),
+      ],
+      [
+        PATHS.attestationOptions,
+        await h.post(PATHS.attestationOptions, { username: username('a') }, { origin: 'https://evil.example' }),
+      ],
+      [
+        PATHS.attestationOptions,
+        await h.post(
+          PATHS.attestationOptions,
+          { username: username('a') },
+          { headers: { 'content-type': 'text/plain' } },
+        ),
+      ],
       [PATHS.attestationOptions, await h.post(PATHS.attestationOptions, { username: 'x'.repeat(70_000) })],
-      [PATHS.assertionResult, await h.post(PATHS.assertionResult, { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' } })],
+      [
+        PATHS.assertionResult,
+        await h.post(PATHS.assertionResult, {
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+        }),
+      ],
     ];
     const statuses = new Set<number>();
     for (const [path, res] of cases) {
@@ -167,9 +291,22 @@ describe('real answers of the admin listener conform to the document', () => {
   const credentials = new MemoryCredentialStore();
   const audit = new AuditLog(new MemoryAuditStore(), runtime, log);
   const tokens = new MemoryAdminTokenStore(runtime);
-  const operations = new AdminOperations({ applications, credentials, audit, runtime, userHandleKey: Buffer.alloc(32, 7) });
+  const operations = new AdminOperations({
+    applications,
+    credentials,
+    audit,
+    runtime,
+    userHandleKey: Buffer.alloc(32, 7),
+  });
   let healthy = true;
-  const readiness = new Readiness([{ name: 'credentials', check: async () => { if (!healthy) throw new Error('down'); } }]);
+  const readiness = new Readiness([
+    {
+      name: 'credentials',
+      check: async () => {
+        if (!healthy) throw new Error('down');
+      },
+    },
+  ]);
   let server: AdminServer;
   let token = '';
 
@@ -180,18 +317,38 @@ describe('real answers of the admin listener conform to the document', () => {
     const { res } = await new Flow(h, username('alice')).register();
     assert.equal(res.status, 200, res.body);
     token = (await tokens.create('openapi')).token;
-    server = await startAdminServer({ port: 0, operations, audit, tokens, readiness, registry: new MetricsRegistry(), runtime, log, openapi: () => document });
+    server = await startAdminServer({
+      port: 0,
+      operations,
+      audit,
+      tokens,
+      readiness,
+      registry: new MetricsRegistry(),
+      runtime,
+      log,
+      openapi: () => document,
+    });
   });
   after(async () => server.close());
 
-  async function call(method: string, path: string, body?: unknown, auth = true): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    auth = true,
+  ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
     const response = await fetch(`${server.url}${path}`, {
       method,
-      headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(auth ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => { headers[name] = value; });
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
     const answer = { status: response.status, headers, body: await response.text() };
     expectConforms(path, method, answer);
     return answer;
@@ -209,15 +366,26 @@ describe('real answers of the admin listener conform to the document', () => {
   it('applications: list, create, show, update, approve, unapprove, disable, enable, delete, and their errors', async () => {
     await call('GET', '/admin/applications');
     assert.equal((await call('GET', '/admin/applications', undefined, false)).status, 401);
-    const created = JSON.parse((await call('POST', '/admin/applications', { name: 'Shop', domain: 'shop.example.test', origins: ['https://shop.example.test'] })).body);
+    const created = JSON.parse(
+      (
+        await call('POST', '/admin/applications', {
+          name: 'Shop',
+          domain: 'shop.example.test',
+          origins: ['https://shop.example.test'],
+        })
+      ).body,
+    );
     assert.equal((await call('POST', '/admin/applications', { name: 'Bad', domain: '' })).status, 400);
     const id = encodeURIComponent(created.clientId);
     await call('GET', `/admin/applications/${id}`);
     await call('PATCH', `/admin/applications/${id}`, { name: 'Shop 2', userVerification: 'required' });
-    for (const action of ['approve', 'unapprove', 'disable', 'enable']) await call('POST', `/admin/applications/${id}/${action}`);
+    for (const action of ['approve', 'unapprove', 'disable', 'enable'])
+      await call('POST', `/admin/applications/${id}/${action}`);
     await call('DELETE', `/admin/applications/${id}`);
     assert.equal((await call('GET', `/admin/applications/${id}`)).status, 404);
-    const bare = JSON.parse((await call('POST', '/admin/applications', { name: 'Local only', domain: 'dev.example.test' })).body);
+    const bare = JSON.parse(
+      (await call('POST', '/admin/applications', { name: 'Local only', domain: 'dev.example.test' })).body,
+    );
     assert.equal((await call('POST', `/admin/applications/${bare.clientId}/approve`)).status, 409);
   });
 

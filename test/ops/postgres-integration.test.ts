@@ -14,7 +14,17 @@ import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { migratePostgres, openPostgresCredentialStore } from '../../src/stores/postgres.js';
 import { MemoryChallengeStore } from '../../src/stores/memory.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
-import { CLIENT_ID, Flow, type Harness, ORIGIN, PATHS, VENDOR, applicationConfig, serviceConfig, username } from '../http/harness.js';
+import {
+  CLIENT_ID,
+  Flow,
+  type Harness,
+  ORIGIN,
+  PATHS,
+  VENDOR,
+  applicationConfig,
+  serviceConfig,
+  username,
+} from '../http/harness.js';
 import { captureLog, testRuntime } from './fixtures.js';
 
 const BASE_URL = process.env.PASSKEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -42,27 +52,57 @@ async function instance(runtime: ReturnType<typeof testRuntime>) {
   const opsStores = await openOpsStores(config);
   const base = defaultOpsOptions('/nonexistent');
   const ops = await startOperations({
-    config, runtime, log: captureLog(), tokens, secrets,
-    options: { ...base, admin: { ...base.admin, port: 0 }, rateLimits: { ...base.rateLimits, store: 'redis://127.0.0.1:6379', keyPrefix: prefix } },
+    config,
+    runtime,
+    log: captureLog(),
+    tokens,
+    secrets,
+    options: {
+      ...base,
+      admin: { ...base.admin, port: 0 },
+      rateLimits: { ...base.rateLimits, store: 'redis://127.0.0.1:6379', keyPrefix: prefix },
+    },
     credentials: await openPostgresCredentialStore(url),
     challenges: new MemoryChallengeStore({ clock: runtime.now }),
     applicationStore: opsStores.applications,
     auditStore: opsStores.audit,
     buildTrust: (policy) => createTrustEvaluator({ anchors: [], requireTrusted: policy.requireTrusted }),
   });
-  const app = buildApp({ config, applications: ops.applications, credentials: ops.credentials, challenges: ops.challenges, secrets, runtime, log: captureLog(), hooks: ops.hooks });
-  const post = (path: string, body: unknown) => app.inject({
-    method: 'POST', url: path, body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json', 'user-agent': `${VENDOR} AppID: ${CLIENT_ID}`, origin: ORIGIN },
+  const app = buildApp({
+    config,
+    applications: ops.applications,
+    credentials: ops.credentials,
+    challenges: ops.challenges,
+    secrets,
+    runtime,
+    log: captureLog(),
+    hooks: ops.hooks,
   });
+  const post = (path: string, body: unknown) =>
+    app.inject({
+      method: 'POST',
+      url: path,
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', 'user-agent': `${VENDOR} AppID: ${CLIENT_ID}`, origin: ORIGIN },
+    });
   const admin = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${ops.admin!.url}${path}`, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: response.status, json: await response.json() as any };
+    return { status: response.status, json: (await response.json()) as any };
   };
-  return { ops, post, admin, runtime, flow: (user: string) => new Flow({ post } as unknown as Harness, username(user)) };
+  return {
+    ops,
+    post,
+    admin,
+    runtime,
+    flow: (user: string) => new Flow({ post } as unknown as Harness, username(user)),
+  };
 }
 
 describe('two instances on PostgreSQL and Redis', () => {
@@ -74,12 +114,22 @@ describe('two instances on PostgreSQL and Redis', () => {
     try {
       assert.equal((await a.flow('pat').register()).res.status, 200);
       clock.advance(1);
-      const list = await b.admin('GET', `/admin/applications/${CLIENT_ID}/credentials?username=${encodeURIComponent(username('pat'))}`);
+      const list = await b.admin(
+        'GET',
+        `/admin/applications/${CLIENT_ID}/credentials?username=${encodeURIComponent(username('pat'))}`,
+      );
       assert.equal(list.json.credentials.length, 1);
       const id = list.json.credentials[0].credentialId as string;
-      assert.equal((await b.admin('PATCH', `/admin/applications/${CLIENT_ID}/credentials/${id}`, { nickname: 'Tablet' })).json.nickname, 'Tablet');
+      assert.equal(
+        (await b.admin('PATCH', `/admin/applications/${CLIENT_ID}/credentials/${id}`, { nickname: 'Tablet' })).json
+          .nickname,
+        'Tablet',
+      );
       clock.advance(1);
-      assert.equal((await a.admin('GET', `/admin/applications/${CLIENT_ID}/credentials/${id}`)).json.nickname, 'Tablet');
+      assert.equal(
+        (await a.admin('GET', `/admin/applications/${CLIENT_ID}/credentials/${id}`)).json.nickname,
+        'Tablet',
+      );
 
       // B has looked the application up (cached); A disables it; B sees it once its cache interval passed.
       assert.equal((await b.post(PATHS.assertionOptions, { username: username('pat') })).status, 200);
@@ -91,10 +141,24 @@ describe('two instances on PostgreSQL and Redis', () => {
       clock.advance(1); // audit ids order events by time; within one millisecond only per instance
 
       assert.equal((await a.admin('DELETE', `/admin/applications/${CLIENT_ID}/credentials/${id}`)).json.deleted, true);
-      const events = (await b.admin('GET', '/admin/audit?limit=100')).json.events.map((e: { action: string }) => e.action);
-      assert.deepEqual(events, ['ceremony.registration', 'credential.rename', 'application.disable', 'application.enable', 'credential.delete']);
-      const ready = await (await fetch(`${a.ops.admin!.url}/ready`)).json() as { checks: Record<string, string> };
-      assert.deepEqual(ready.checks, { credentials: 'ok', challenges: 'ok', applications: 'ok', audit: 'ok', 'rate-limits': 'ok' });
+      const events = (await b.admin('GET', '/admin/audit?limit=100')).json.events.map(
+        (e: { action: string }) => e.action,
+      );
+      assert.deepEqual(events, [
+        'ceremony.registration',
+        'credential.rename',
+        'application.disable',
+        'application.enable',
+        'credential.delete',
+      ]);
+      const ready = (await (await fetch(`${a.ops.admin!.url}/ready`)).json()) as { checks: Record<string, string> };
+      assert.deepEqual(ready.checks, {
+        credentials: 'ok',
+        challenges: 'ok',
+        applications: 'ok',
+        audit: 'ok',
+        'rate-limits': 'ok',
+      });
     } finally {
       await a.ops.shutdown([]);
       await b.ops.shutdown([]);

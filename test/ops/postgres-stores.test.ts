@@ -34,15 +34,32 @@ after(async () => {
 applicationContract('postgres', async () => {
   await ensureSchema();
   // Opened together: the DDL is serialised by the advisory lock.
-  const [store, other] = await Promise.all([PostgresApplicationStore.open(URL, { schema }), PostgresApplicationStore.open(URL, { schema })]);
-  return { store, other, close: async () => { await store.close(); await other.close(); } };
+  const [store, other] = await Promise.all([
+    PostgresApplicationStore.open(URL, { schema }),
+    PostgresApplicationStore.open(URL, { schema }),
+  ]);
+  return {
+    store,
+    other,
+    close: async () => {
+      await store.close();
+      await other.close();
+    },
+  };
 });
 
 auditContract('postgres', async () => {
   await ensureSchema();
   const store = await PostgresAuditStore.open(`${URL}?schema=${schema}`);
   const other = await PostgresAuditStore.open(URL, { schema });
-  return { store, other, close: async () => { await store.close(); await other.close(); } };
+  return {
+    store,
+    other,
+    close: async () => {
+      await store.close();
+      await other.close();
+    },
+  };
 });
 
 describe('postgres ops stores: seeding, pruning, unreachable database', () => {
@@ -51,7 +68,11 @@ describe('postgres ops stores: seeding, pruning, unreachable database', () => {
     const apps = await PostgresApplicationStore.open(URL, { schema });
     try {
       const seeded = record('seeded');
-      assert.deepEqual(await seedApplications(apps, [seeded.config], T0), { created: ['seeded'], updated: [], kept: [] });
+      assert.deepEqual(await seedApplications(apps, [seeded.config], T0), {
+        created: ['seeded'],
+        updated: [],
+        kept: [],
+      });
       assert.deepEqual(await seedApplications(apps, [seeded.config], T0 + 1), { created: [], updated: [], kept: [] });
     } finally {
       await apps.close();
@@ -64,12 +85,18 @@ describe('postgres ops stores: seeding, pruning, unreachable database', () => {
       await audit.record({ actor: 'system', action: 'prune.old', result: 'ok' });
       runtime.advance(10_000);
       await audit.record({ actor: 'system', action: 'prune.new', result: 'ok' });
-      assert.ok(await auditStore.prune(start + 5000) >= 1);
+      assert.ok((await auditStore.prune(start + 5000)) >= 1);
       assert.equal((await auditStore.query({ limit: 100, until: start + 5000 })).length, 0);
-      assert.deepEqual((await auditStore.query({ limit: 10, action: 'prune.' })).map((e) => e.action), ['prune.new']);
+      assert.deepEqual(
+        (await auditStore.query({ limit: 10, action: 'prune.' })).map((e) => e.action),
+        ['prune.new'],
+      );
     } finally {
       await auditStore.close();
     }
-    await assert.rejects(PostgresApplicationStore.open('postgres://postgres@127.0.0.1:1/test', { connectTimeoutMs: 500 }), StoreUnavailableError);
+    await assert.rejects(
+      PostgresApplicationStore.open('postgres://postgres@127.0.0.1:1/test', { connectTimeoutMs: 500 }),
+      StoreUnavailableError,
+    );
   });
 });

@@ -6,13 +6,21 @@ import { createRateLimitHooks, MemoryBucketStore } from '../../src/ratelimit/ind
 describe('createRateLimitHooks with repeated clients and addresses', () => {
   it('still takes a token per request from the same application and address buckets', async () => {
     const store = new MemoryBucketStore();
-    const hooks = createRateLimitHooks({ perApplication: { burst: 5, perSecond: 0.001 }, perAddress: { burst: 3, perSecond: 0.001 } }, { store, now: () => 1_800_000_000_000 });
+    const hooks = createRateLimitHooks(
+      { perApplication: { burst: 5, perSecond: 0.001 }, perAddress: { burst: 3, perSecond: 0.001 } },
+      { store, now: () => 1_800_000_000_000 },
+    );
     const decisions = [];
-    for (let i = 0; i < 4; i++) decisions.push((await hooks.admit({ clientId: 'app', remoteAddress: '::ffff:198.51.100.4' })).allowed);
+    for (let i = 0; i < 4; i++)
+      decisions.push((await hooks.admit({ clientId: 'app', remoteAddress: '::ffff:198.51.100.4' })).allowed);
     assert.deepEqual(decisions, [true, true, true, false], 'the address bucket (3) runs out, under its IPv4 key');
     assert.equal((await hooks.admit({ clientId: 'app', remoteAddress: '198.51.100.5' })).allowed, true);
     assert.equal((await hooks.admit({ clientId: 'app', remoteAddress: '198.51.100.6' })).allowed, true);
-    assert.equal((await hooks.admit({ clientId: 'app', remoteAddress: '198.51.100.7' })).allowed, false, 'the application bucket (5) runs out');
+    assert.equal(
+      (await hooks.admit({ clientId: 'app', remoteAddress: '198.51.100.7' })).allowed,
+      false,
+      'the application bucket (5) runs out',
+    );
     assert.equal((await hooks.admit({ clientId: 'other', remoteAddress: null })).allowed, true);
   });
 });

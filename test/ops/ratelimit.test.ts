@@ -2,14 +2,23 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
-import { addressKey, createRateLimitHooks, MemoryBucketStore, RedisBucketStore, type BucketStore } from '../../src/ratelimit/index.js';
+import {
+  addressKey,
+  createRateLimitHooks,
+  MemoryBucketStore,
+  RedisBucketStore,
+  type BucketStore,
+} from '../../src/ratelimit/index.js';
 import { StoreUnavailableError } from '../../src/errors.js';
 
 const rule = (burst: number, perSecond: number) => ({ burst, perSecond });
 const T0 = 1_800_000_000_000;
 
 /** The same behaviour from every bucket store; `second` is another instance on the same backend (or the same one). */
-function bucketContract(name: string, open: () => Promise<{ store: BucketStore; second: BucketStore; close: () => Promise<void> }>) {
+function bucketContract(
+  name: string,
+  open: () => Promise<{ store: BucketStore; second: BucketStore; close: () => Promise<void> }>,
+) {
   describe(`${name} bucket store`, () => {
     let store: BucketStore;
     let second: BucketStore;
@@ -21,8 +30,15 @@ function bucketContract(name: string, open: () => Promise<{ store: BucketStore; 
 
     it('admits a burst, then refuses with Retry-After until a token has refilled', async () => {
       const k = key('burst');
-      for (let i = 0; i < 3; i++) assert.deepEqual(await store.consume([{ key: k, rule: rule(3, 0.5) }], T0), { allowed: true, retryAfterSeconds: 0 });
-      assert.deepEqual(await store.consume([{ key: k, rule: rule(3, 0.5) }], T0), { allowed: false, retryAfterSeconds: 2 });
+      for (let i = 0; i < 3; i++)
+        assert.deepEqual(await store.consume([{ key: k, rule: rule(3, 0.5) }], T0), {
+          allowed: true,
+          retryAfterSeconds: 0,
+        });
+      assert.deepEqual(await store.consume([{ key: k, rule: rule(3, 0.5) }], T0), {
+        allowed: false,
+        retryAfterSeconds: 2,
+      });
       assert.equal((await store.consume([{ key: k, rule: rule(3, 0.5) }], T0 + 1999)).allowed, false);
       assert.equal((await store.consume([{ key: k, rule: rule(3, 0.5) }], T0 + 2000)).allowed, true);
       assert.equal((await store.consume([{ key: k, rule: rule(3, 0.5) }], T0 + 2000)).allowed, false);
@@ -31,10 +47,16 @@ function bucketContract(name: string, open: () => Promise<{ store: BucketStore; 
     it('rounds Retry-After up to whole seconds, at least 1', async () => {
       const k = key('round');
       await store.consume([{ key: k, rule: rule(1, 100) }], T0);
-      assert.deepEqual(await store.consume([{ key: k, rule: rule(1, 100) }], T0), { allowed: false, retryAfterSeconds: 1 });
+      assert.deepEqual(await store.consume([{ key: k, rule: rule(1, 100) }], T0), {
+        allowed: false,
+        retryAfterSeconds: 1,
+      });
       const slow = key('slow');
       await store.consume([{ key: slow, rule: rule(1, 1 / 90) }], T0);
-      assert.deepEqual(await store.consume([{ key: slow, rule: rule(1, 1 / 90) }], T0 + 500), { allowed: false, retryAfterSeconds: 90 });
+      assert.deepEqual(await store.consume([{ key: slow, rule: rule(1, 1 / 90) }], T0 + 500), {
+        allowed: false,
+        retryAfterSeconds: 90,
+      });
     });
 
     it('takes from every bucket or from none', async () => {
@@ -42,7 +64,18 @@ function bucketContract(name: string, open: () => Promise<{ store: BucketStore; 
       const addr = key('addr');
       assert.equal((await store.consume([{ key: addr, rule: rule(1, 0.001) }], T0)).allowed, true);
       // The address bucket is empty: the request is refused and the application bucket keeps its token.
-      assert.equal((await store.consume([{ key: app, rule: rule(1, 0.001) }, { key: addr, rule: rule(1, 0.001) }], T0)).allowed, false);
+      assert.equal(
+        (
+          await store.consume(
+            [
+              { key: app, rule: rule(1, 0.001) },
+              { key: addr, rule: rule(1, 0.001) },
+            ],
+            T0,
+          )
+        ).allowed,
+        false,
+      );
       assert.equal((await store.consume([{ key: app, rule: rule(1, 0.001) }], T0)).allowed, true);
     });
 
@@ -64,7 +97,9 @@ function bucketContract(name: string, open: () => Promise<{ store: BucketStore; 
 
     it('never admits more than the burst under concurrent calls from two instances', async () => {
       const k = key('race');
-      const calls = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? store : second).consume([{ key: k, rule: rule(10, 0.001) }], T0));
+      const calls = Array.from({ length: 40 }, (_, i) =>
+        (i % 2 === 0 ? store : second).consume([{ key: k, rule: rule(10, 0.001) }], T0),
+      );
       const decisions = await Promise.all(calls);
       assert.equal(decisions.filter((d) => d.allowed).length, 10);
     });
@@ -142,7 +177,10 @@ describe('createRateLimitHooks (ServiceHooks.admit)', () => {
   const now = () => T0;
 
   it('limits per application across addresses and per address across applications', async () => {
-    const hooks = createRateLimitHooks({ perApplication: rule(2, 0.001), perAddress: rule(3, 0.001) }, { store: new MemoryBucketStore(), now });
+    const hooks = createRateLimitHooks(
+      { perApplication: rule(2, 0.001), perAddress: rule(3, 0.001) },
+      { store: new MemoryBucketStore(), now },
+    );
     assert.equal((await hooks.admit({ clientId: 'a', remoteAddress: '10.0.0.1' })).allowed, true);
     assert.equal((await hooks.admit({ clientId: 'a', remoteAddress: '10.0.0.2' })).allowed, true);
     const refused = await hooks.admit({ clientId: 'a', remoteAddress: '10.0.0.3' });
@@ -150,39 +188,77 @@ describe('createRateLimitHooks (ServiceHooks.admit)', () => {
     assert.ok(refused.retryAfterSeconds >= 1);
     assert.equal((await hooks.admit({ clientId: 'b', remoteAddress: '10.0.0.1' })).allowed, true);
     assert.equal((await hooks.admit({ clientId: 'c', remoteAddress: '10.0.0.1' })).allowed, true);
-    assert.equal((await hooks.admit({ clientId: 'd', remoteAddress: '10.0.0.1' })).allowed, false, 'address bucket (3) is empty');
+    assert.equal(
+      (await hooks.admit({ clientId: 'd', remoteAddress: '10.0.0.1' })).allowed,
+      false,
+      'address bucket (3) is empty',
+    );
     assert.equal((await hooks.admit({ clientId: 'd', remoteAddress: '::ffff:10.0.0.9' })).allowed, true);
   });
 
   it('applies per-application overrides and address exemptions, and can switch limits off', async () => {
-    const hooks = createRateLimitHooks({
-      perApplication: rule(1, 0.001), perAddress: rule(1, 0.001),
-      applications: { big: rule(3, 0.001), free: null }, exemptAddresses: ['::ffff:192.0.2.1'],
-    }, { store: new MemoryBucketStore(), now });
-    for (let i = 0; i < 3; i++) assert.equal((await hooks.admit({ clientId: 'big', remoteAddress: '192.0.2.1' })).allowed, true);
+    const hooks = createRateLimitHooks(
+      {
+        perApplication: rule(1, 0.001),
+        perAddress: rule(1, 0.001),
+        applications: { big: rule(3, 0.001), free: null },
+        exemptAddresses: ['::ffff:192.0.2.1'],
+      },
+      { store: new MemoryBucketStore(), now },
+    );
+    for (let i = 0; i < 3; i++)
+      assert.equal((await hooks.admit({ clientId: 'big', remoteAddress: '192.0.2.1' })).allowed, true);
     assert.equal((await hooks.admit({ clientId: 'big', remoteAddress: '192.0.2.1' })).allowed, false);
-    for (let i = 0; i < 5; i++) assert.equal((await hooks.admit({ clientId: 'free', remoteAddress: '192.0.2.1' })).allowed, true);
-    const off = createRateLimitHooks({ perApplication: null, perAddress: null }, { store: new MemoryBucketStore(), now });
+    for (let i = 0; i < 5; i++)
+      assert.equal((await hooks.admit({ clientId: 'free', remoteAddress: '192.0.2.1' })).allowed, true);
+    const off = createRateLimitHooks(
+      { perApplication: null, perAddress: null },
+      { store: new MemoryBucketStore(), now },
+    );
     for (let i = 0; i < 5; i++) assert.equal((await off.admit({ clientId: 'x', remoteAddress: null })).allowed, true);
   });
 
   it('admits (and logs) or refuses when the bucket store fails, as configured', async () => {
     const failing: BucketStore = {
-      consume: async () => { throw new StoreUnavailableError('down'); },
-      ping: async () => { throw new StoreUnavailableError('down'); },
+      consume: async () => {
+        throw new StoreUnavailableError('down');
+      },
+      ping: async () => {
+        throw new StoreUnavailableError('down');
+      },
       close: async () => {},
     };
     const warnings: Record<string, unknown>[] = [];
-    const log = { info() {}, error() {}, warn: (fields: Record<string, unknown>) => { warnings.push(fields); } };
+    const log = {
+      info() {},
+      error() {},
+      warn: (fields: Record<string, unknown>) => {
+        warnings.push(fields);
+      },
+    };
     const open = createRateLimitHooks({ perApplication: rule(1, 1), perAddress: null }, { store: failing, now, log });
     assert.deepEqual(await open.admit({ clientId: 'a', remoteAddress: null }), { allowed: true, retryAfterSeconds: 0 });
     assert.equal(warnings[0]?.event, 'rate_limit_store_error');
-    const closed = createRateLimitHooks({ perApplication: rule(1, 1), perAddress: null, onStoreError: 'deny' }, { store: failing, now });
-    assert.deepEqual(await closed.admit({ clientId: 'a', remoteAddress: null }), { allowed: false, retryAfterSeconds: 1 });
+    const closed = createRateLimitHooks(
+      { perApplication: rule(1, 1), perAddress: null, onStoreError: 'deny' },
+      { store: failing, now },
+    );
+    assert.deepEqual(await closed.admit({ clientId: 'a', remoteAddress: null }), {
+      allowed: false,
+      retryAfterSeconds: 1,
+    });
   });
 
   it('refuses invalid rules at construction', () => {
-    assert.throws(() => createRateLimitHooks({ perApplication: rule(0, 1), perAddress: null }, { store: new MemoryBucketStore(), now }), /burst/);
-    assert.throws(() => createRateLimitHooks({ perApplication: null, perAddress: rule(1, 0) }, { store: new MemoryBucketStore(), now }), /perSecond/);
+    assert.throws(
+      () =>
+        createRateLimitHooks({ perApplication: rule(0, 1), perAddress: null }, { store: new MemoryBucketStore(), now }),
+      /burst/,
+    );
+    assert.throws(
+      () =>
+        createRateLimitHooks({ perApplication: null, perAddress: rule(1, 0) }, { store: new MemoryBucketStore(), now }),
+      /perSecond/,
+    );
   });
 });

@@ -35,18 +35,35 @@ describe('readiness with real backends going away', () => {
     await setup.query(`CREATE SCHEMA ${schema}`);
     await setup.end();
     await migratePostgres(BASE_URL, { schema });
-    const buckets = await RedisBucketStore.open({ url: redisProxy.url('redis://127.0.0.1:6379'), keyPrefix: `test:ready:${randomBytes(4).toString('hex')}:` });
-    const apps = await PostgresApplicationStore.open(pgProxy.url(BASE_URL), { schema, connectTimeoutMs: 500, queryTimeoutMs: 1000 });
+    const buckets = await RedisBucketStore.open({
+      url: redisProxy.url('redis://127.0.0.1:6379'),
+      keyPrefix: `test:ready:${randomBytes(4).toString('hex')}:`,
+    });
+    const apps = await PostgresApplicationStore.open(pgProxy.url(BASE_URL), {
+      schema,
+      connectTimeoutMs: 500,
+      queryTimeoutMs: 1000,
+    });
     const sqlite = new SqliteApplicationStore(join(dir, 'ready.db'));
-    const readiness = new Readiness([
-      { name: 'rate-limits', check: () => buckets.ping() },
-      storeCheck('applications', apps),
-      storeCheck('local-applications', sqlite),
-    ], 1500);
+    const readiness = new Readiness(
+      [
+        { name: 'rate-limits', check: () => buckets.ping() },
+        storeCheck('applications', apps),
+        storeCheck('local-applications', sqlite),
+      ],
+      1500,
+    );
     const log = captureLog();
-    const hooks = createRateLimitHooks({ perApplication: { burst: 100, perSecond: 1 }, perAddress: null }, { store: buckets, now: () => 0, log });
+    const hooks = createRateLimitHooks(
+      { perApplication: { burst: 100, perSecond: 1 }, perAddress: null },
+      { store: buckets, now: () => 0, log },
+    );
     try {
-      assert.deepEqual(await readiness.report(), { ready: true, status: 'ready', checks: { 'rate-limits': 'ok', applications: 'ok', 'local-applications': 'ok' } });
+      assert.deepEqual(await readiness.report(), {
+        ready: true,
+        status: 'ready',
+        checks: { 'rate-limits': 'ok', applications: 'ok', 'local-applications': 'ok' },
+      });
 
       redisProxy.cut();
       pgProxy.cut();
@@ -57,7 +74,10 @@ describe('readiness with real backends going away', () => {
       assert.match(down.checks.applications!, /^unavailable: /);
       assert.equal(down.checks['local-applications'], 'ok');
       // Admission fails open (logged) while Redis is away.
-      assert.deepEqual(await hooks.admit({ clientId: 'a', remoteAddress: null }), { allowed: true, retryAfterSeconds: 0 });
+      assert.deepEqual(await hooks.admit({ clientId: 'a', remoteAddress: null }), {
+        allowed: true,
+        retryAfterSeconds: 0,
+      });
       assert.equal(log.lines.at(-1)?.fields.event, 'rate_limit_store_error');
 
       redisProxy.restore();

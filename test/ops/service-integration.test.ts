@@ -14,7 +14,17 @@ import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { MemoryChallengeStore, MemoryCredentialStore } from '../../src/stores/memory.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { Runtime } from '../../src/util/runtime.js';
-import { CLIENT_ID, Flow, type Harness, ORIGIN, PATHS, VENDOR, applicationConfig, serviceConfig, username } from '../http/harness.js';
+import {
+  CLIENT_ID,
+  Flow,
+  type Harness,
+  ORIGIN,
+  PATHS,
+  VENDOR,
+  applicationConfig,
+  serviceConfig,
+  username,
+} from '../http/harness.js';
 import { parseExposition, valueOf } from './exposition.js';
 import { captureLog, testRuntime } from './fixtures.js';
 
@@ -24,37 +34,54 @@ interface Instance {
   readonly app: App;
   readonly runtime: Runtime & { advance(ms: number): void };
   readonly token: string;
-  post(path: string, body: unknown, options?: { origin?: string | null; clientId?: string | null }): ReturnType<App['inject']>;
+  post(
+    path: string,
+    body: unknown,
+    options?: { origin?: string | null; clientId?: string | null },
+  ): ReturnType<App['inject']>;
 }
 
 async function instance(options: OpsOptions): Promise<Instance> {
   const runtime = testRuntime();
   const log = captureLog();
   // A user name bound other than the default, which the served OpenAPI document must show.
-  const config = serviceConfig([applicationConfig()], { limits: { bodyBytes: 65_536, usernameLength: 200, displayNameLength: 256 } });
+  const config = serviceConfig([applicationConfig()], {
+    limits: { bodyBytes: 65_536, usernameLength: 200, displayNameLength: 256 },
+  });
   const tokens = new MemoryAdminTokenStore(runtime);
   const token = (await tokens.create('integration')).token;
   const ops = await startOperations({
-    config, options, runtime, log, tokens,
+    config,
+    options,
+    runtime,
+    log,
+    tokens,
     credentials: new MemoryCredentialStore(),
     challenges: new MemoryChallengeStore({ clock: runtime.now }),
     secrets: { userHandleKey: Buffer.alloc(32, 7), localBlobKeys: [{ id: 'k1', key: Buffer.alloc(32, 9) }] },
     buildTrust: (policy) => createTrustEvaluator({ anchors: [], requireTrusted: policy.requireTrusted }),
   });
   const app = buildApp({
-    config, applications: ops.applications, credentials: ops.credentials, challenges: ops.challenges,
+    config,
+    applications: ops.applications,
+    credentials: ops.credentials,
+    challenges: ops.challenges,
     secrets: { userHandleKey: Buffer.alloc(32, 7), localBlobKeys: [{ id: 'k1', key: Buffer.alloc(32, 9) }] },
-    runtime, log, hooks: ops.hooks,
+    runtime,
+    log,
+    hooks: ops.hooks,
   });
-  const post: Instance['post'] = (path, body, o = {}) => app.inject({
-    method: 'POST', url: path,
-    headers: {
-      'content-type': 'application/json',
-      ...(o.clientId === null ? {} : { 'user-agent': `${VENDOR} AppID: ${o.clientId ?? CLIENT_ID}` }),
-      ...(o.origin === null ? {} : { origin: o.origin ?? ORIGIN }),
-    },
-    body: JSON.stringify(body),
-  });
+  const post: Instance['post'] = (path, body, o = {}) =>
+    app.inject({
+      method: 'POST',
+      url: path,
+      headers: {
+        'content-type': 'application/json',
+        ...(o.clientId === null ? {} : { 'user-agent': `${VENDOR} AppID: ${o.clientId ?? CLIENT_ID}` }),
+        ...(o.origin === null ? {} : { origin: o.origin ?? ORIGIN }),
+      },
+      body: JSON.stringify(body),
+    });
   return { ops, log, app, runtime, token, post };
 }
 
@@ -64,12 +91,19 @@ function options(over: Partial<OpsOptions['rateLimits']> = {}): OpsOptions {
 }
 
 /** A Flow (the http engineer's test driver) over an instance's inject. */
-const flowFor = (inst: Instance, user: string) => new Flow({ post: (path: string, body: unknown, o: object) => inst.post(path, body, o) } as unknown as Harness, username(user));
+const flowFor = (inst: Instance, user: string) =>
+  new Flow(
+    { post: (path: string, body: unknown, o: object) => inst.post(path, body, o) } as unknown as Harness,
+    username(user),
+  );
 
 async function adminCall(inst: Instance, method: string, path: string, body?: unknown) {
   const response = await fetch(`${inst.ops.admin!.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${inst.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${inst.token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, text: await response.text() };
@@ -77,7 +111,9 @@ async function adminCall(inst: Instance, method: string, path: string, body?: un
 
 describe('startOperations with the HTTP app', () => {
   const started: Instance[] = [];
-  after(async () => { for (const inst of started) await inst.ops.shutdown([]); });
+  after(async () => {
+    for (const inst of started) await inst.ops.shutdown([]);
+  });
 
   it('ceremonies feed the metrics funnel, the store-latency histogram and the audit log', async () => {
     const inst = await instance(options());
@@ -87,28 +123,59 @@ describe('startOperations with the HTTP app', () => {
     assert.equal((await flow.authenticate()).res.status, 200);
     const replay = await flow.authenticate({}, {}, (c) => ({ ...c, response: { ...c.response, signature: 'AAAA' } }));
     assert.equal(replay.res.status, 400);
-    assert.equal((await inst.post(PATHS.attestationOptions, { username: username('x') }, { clientId: 'nobody' })).status, 403);
+    assert.equal(
+      (await inst.post(PATHS.attestationOptions, { username: username('x') }, { clientId: 'nobody' })).status,
+      403,
+    );
 
     // The served OpenAPI document bounds the options requests by this configuration's limits.
-    const served = await (await fetch(`${inst.ops.admin!.url}/openapi.json`)).json() as { components: { schemas: Record<string, { properties: { username: { maxLength: number } } }> } };
+    const served = (await (await fetch(`${inst.ops.admin!.url}/openapi.json`)).json()) as {
+      components: { schemas: Record<string, { properties: { username: { maxLength: number } } }> };
+    };
     assert.equal(served.components.schemas.AssertionOptionsRequest!.properties.username.maxLength, 200);
 
     const metrics = await fetch(`${inst.ops.admin!.url}/metrics`);
     const { samples } = parseExposition(await metrics.text());
-    assert.equal(valueOf(samples, 'passkey_ceremony_options_issued_total', { ceremony: 'registration', client_id: CLIENT_ID }), 1);
-    assert.equal(valueOf(samples, 'passkey_ceremony_options_issued_total', { ceremony: 'authentication', client_id: CLIENT_ID }), 2);
+    assert.equal(
+      valueOf(samples, 'passkey_ceremony_options_issued_total', { ceremony: 'registration', client_id: CLIENT_ID }),
+      1,
+    );
+    assert.equal(
+      valueOf(samples, 'passkey_ceremony_options_issued_total', { ceremony: 'authentication', client_id: CLIENT_ID }),
+      2,
+    );
     assert.equal(valueOf(samples, 'passkey_ceremony_results_total', { ceremony: 'registration', result: 'ok' }), 1);
     assert.equal(valueOf(samples, 'passkey_ceremony_results_total', { ceremony: 'authentication', result: 'ok' }), 1);
-    assert.equal(valueOf(samples, 'passkey_ceremony_results_total', { ceremony: 'authentication', result: 'failed' }), 1);
+    assert.equal(
+      valueOf(samples, 'passkey_ceremony_results_total', { ceremony: 'authentication', result: 'failed' }),
+      1,
+    );
     assert.equal(valueOf(samples, 'passkey_requests_total', { client_id: '_unknown', error: 'CLIENT_ID_UNKNOWN' }), 1);
-    assert.ok((valueOf(samples, 'passkey_store_operation_duration_seconds_count', { store: 'credentials', operation: 'create', outcome: 'ok' }) ?? 0) >= 1);
-    assert.ok((valueOf(samples, 'passkey_store_operation_duration_seconds_count', { store: 'challenges', operation: 'take', outcome: 'ok' }) ?? 0) >= 3);
+    assert.ok(
+      (valueOf(samples, 'passkey_store_operation_duration_seconds_count', {
+        store: 'credentials',
+        operation: 'create',
+        outcome: 'ok',
+      }) ?? 0) >= 1,
+    );
+    assert.ok(
+      (valueOf(samples, 'passkey_store_operation_duration_seconds_count', {
+        store: 'challenges',
+        operation: 'take',
+        outcome: 'ok',
+      }) ?? 0) >= 3,
+    );
     assert.ok((valueOf(samples, 'process_resident_memory_bytes') ?? 0) > 0);
 
     const events = await inst.ops.audit.query({ limit: 100, action: 'ceremony.' });
-    assert.deepEqual(events.map((e) => `${e.action}:${e.result}:${e.errorName ?? ''}`), [
-      'ceremony.registration:ok:', 'ceremony.authentication:ok:', 'ceremony.authentication:failed:ASSERTION_SIGNATURE_VERIFICATION_FAIL',
-    ]);
+    assert.deepEqual(
+      events.map((e) => `${e.action}:${e.result}:${e.errorName ?? ''}`),
+      [
+        'ceremony.registration:ok:',
+        'ceremony.authentication:ok:',
+        'ceremony.authentication:failed:ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+      ],
+    );
     assert.ok(events.every((e) => e.clientId === CLIENT_ID && e.actor === `client:${CLIENT_ID}` && e.requestId));
     // Never a challenge, a key or a signature in the audit log.
     const text = JSON.stringify(events);
@@ -122,11 +189,24 @@ describe('startOperations with the HTTP app', () => {
     const refused = await inst.post(PATHS.attestationOptions, { username: username('logged') }, { clientId: 'nobody' });
     const lines = inst.log.lines.filter((l) => l.fields.event === 'request');
     assert.equal(lines.length, 2);
-    assert.deepEqual(lines.map((l) => l.fields.requestId), [ok.headers['x-request-id'], refused.headers['x-request-id']]);
-    assert.deepEqual({ ...lines[1]!.fields, durationMs: 0 }, {
-      event: 'request', requestId: refused.headers['x-request-id'], operation: 'attestation/options', clientId: 'nobody', variant: null,
-      status: 403, error: 'CLIENT_ID_UNKNOWN', durationMs: 0, remoteAddress: '127.0.0.1',
-    });
+    assert.deepEqual(
+      lines.map((l) => l.fields.requestId),
+      [ok.headers['x-request-id'], refused.headers['x-request-id']],
+    );
+    assert.deepEqual(
+      { ...lines[1]!.fields, durationMs: 0 },
+      {
+        event: 'request',
+        requestId: refused.headers['x-request-id'],
+        operation: 'attestation/options',
+        clientId: 'nobody',
+        variant: null,
+        status: 403,
+        error: 'CLIENT_ID_UNKNOWN',
+        durationMs: 0,
+        remoteAddress: '127.0.0.1',
+      },
+    );
     const text = JSON.stringify(lines);
     assert.ok(!text.includes('logged#') && !text.includes(ok.json().challenge));
   });
@@ -145,7 +225,15 @@ describe('startOperations with the HTTP app', () => {
     const standardRefused = await inst.post(PATHS.assertionOptions, { username: username('bob') });
     assert.equal(standardRefused.json().errorMessage[0], 'VARIANT_NOT_ALLOWED');
     assert.equal((await adminCall(inst, 'POST', `/admin/applications/${CLIENT_ID}/approve`)).status, 200);
-    const list = JSON.parse((await adminCall(inst, 'GET', `/admin/applications/${CLIENT_ID}/credentials?username=${encodeURIComponent(username('bob'))}`)).text);
+    const list = JSON.parse(
+      (
+        await adminCall(
+          inst,
+          'GET',
+          `/admin/applications/${CLIENT_ID}/credentials?username=${encodeURIComponent(username('bob'))}`,
+        )
+      ).text,
+    );
     assert.equal(list.credentials.length, 1);
     const id = list.credentials[0].credentialId as string;
     // Signed before the deletion, sent after it.
@@ -165,22 +253,35 @@ describe('startOperations with the HTTP app', () => {
     assert.equal((await inst.post(PATHS.assertionOptions, { username: username('c') })).status, 200);
     const limited = await inst.post(PATHS.assertionOptions, { username: username('c') });
     assert.equal(limited.status, 429);
-    assert.deepEqual(limited.json(), { status: 'failed', errorMessage: ['RATE_LIMITED', limited.json().errorMessage[1]], sessionId: '' });
+    assert.deepEqual(limited.json(), {
+      status: 'failed',
+      errorMessage: ['RATE_LIMITED', limited.json().errorMessage[1]],
+      sessionId: '',
+    });
     assert.equal(limited.headers['retry-after'], '2');
     inst.runtime.advance(2000);
     assert.equal((await inst.post(PATHS.assertionOptions, { username: username('c') })).status, 200);
     const { samples } = parseExposition(await inst.ops.registry.expose());
-    assert.equal(valueOf(samples, 'passkey_rate_limited_total', { operation: 'assertion/options', client_id: CLIENT_ID }), 1);
+    assert.equal(
+      valueOf(samples, 'passkey_rate_limited_total', { operation: 'assertion/options', client_id: CLIENT_ID }),
+      1,
+    );
   });
 
   it('shares rate limits between two instances through Redis', async () => {
     const prefix = `test:rl:${randomBytes(6).toString('hex')}:`;
-    const shared = options({ store: 'redis://127.0.0.1:6379', keyPrefix: prefix, perApplication: { burst: 3, perSecond: 0.001 }, perAddress: null });
+    const shared = options({
+      store: 'redis://127.0.0.1:6379',
+      keyPrefix: prefix,
+      perApplication: { burst: 3, perSecond: 0.001 },
+      perAddress: null,
+    });
     const a = await instance(shared);
     const b = await instance(shared);
     started.push(a, b);
     const statuses: number[] = [];
-    for (const inst of [a, b, a, b, a]) statuses.push((await inst.post(PATHS.assertionOptions, { username: username('d') })).status);
+    for (const inst of [a, b, a, b, a])
+      statuses.push((await inst.post(PATHS.assertionOptions, { username: username('d') })).status);
     assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
     const report = JSON.parse(await (await fetch(`${a.ops.admin!.url}/ready`)).text());
     assert.equal(report.checks['rate-limits'], 'ok');
@@ -200,13 +301,27 @@ describe('startOperations with the HTTP app', () => {
     const body = JSON.stringify({ username: username('eve') });
     // Start a request and hold back the last byte of its body: it is in flight when shutdown begins.
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: PATHS.attestationOptions, headers: {
-        'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': `${VENDOR} AppID: ${CLIENT_ID}`, origin: ORIGIN,
-      } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: PATHS.attestationOptions,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+            'user-agent': `${VENDOR} AppID: ${CLIENT_ID}`,
+            origin: ORIGIN,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, -1));
       setTimeout(() => req.end(body.slice(-1)), 150);

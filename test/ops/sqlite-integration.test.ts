@@ -14,7 +14,16 @@ import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { openSqliteCredentialStore } from '../../src/stores/sqlite.js';
 import { MemoryChallengeStore } from '../../src/stores/memory.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
-import { CLIENT_ID, Flow, type Harness, ORIGIN, VENDOR, applicationConfig, serviceConfig, username } from '../http/harness.js';
+import {
+  CLIENT_ID,
+  Flow,
+  type Harness,
+  ORIGIN,
+  VENDOR,
+  applicationConfig,
+  serviceConfig,
+  username,
+} from '../http/harness.js';
 import { captureLog, testRuntime } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ops-sqlite-e2e-'));
@@ -29,7 +38,11 @@ async function boot(runtime: ReturnType<typeof testRuntime>) {
   const token = (await tokens.create('e2e')).token;
   const base = defaultOpsOptions(dir);
   const ops: Ops = await startOperations({
-    config, runtime, log, tokens, secrets,
+    config,
+    runtime,
+    log,
+    tokens,
+    secrets,
     options: { ...base, admin: { ...base.admin, port: 0 } },
     credentials: await openSqliteCredentialStore(file),
     challenges: new MemoryChallengeStore({ clock: runtime.now }),
@@ -37,17 +50,37 @@ async function boot(runtime: ReturnType<typeof testRuntime>) {
     auditStore: new SqliteAuditStore(file),
     buildTrust: (policy) => createTrustEvaluator({ anchors: [], requireTrusted: policy.requireTrusted }),
   });
-  const app = buildApp({ config, applications: ops.applications, credentials: ops.credentials, challenges: ops.challenges, secrets, runtime, log, hooks: ops.hooks });
-  const post = (path: string, body: unknown, o: { origin?: string | null } = {}) => app.inject({
-    method: 'POST', url: path, body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json', 'user-agent': `${VENDOR} AppID: ${CLIENT_ID}`, ...(o.origin === null ? {} : { origin: o.origin ?? ORIGIN }) },
+  const app = buildApp({
+    config,
+    applications: ops.applications,
+    credentials: ops.credentials,
+    challenges: ops.challenges,
+    secrets,
+    runtime,
+    log,
+    hooks: ops.hooks,
   });
+  const post = (path: string, body: unknown, o: { origin?: string | null } = {}) =>
+    app.inject({
+      method: 'POST',
+      url: path,
+      body: JSON.stringify(body),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': `${VENDOR} AppID: ${CLIENT_ID}`,
+        ...(o.origin === null ? {} : { origin: o.origin ?? ORIGIN }),
+      },
+    });
   const admin = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${ops.admin!.url}${path}`, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: response.status, json: await response.json() as any };
+    return { status: response.status, json: (await response.json()) as any };
   };
   return { ops, post, admin, flow: (user: string) => new Flow({ post } as unknown as Harness, username(user)) };
 }
@@ -62,15 +95,31 @@ describe('admin on the SQLite stores, across a restart', () => {
       assert.equal(all.status, 200, JSON.stringify(all.json));
       assert.equal(all.json.credentials.length, 2);
       assert.ok(all.json.next);
-      const rest = await first.admin('GET', `/admin/applications/${CLIENT_ID}/credentials?limit=2&after=${all.json.next}`);
+      const rest = await first.admin(
+        'GET',
+        `/admin/applications/${CLIENT_ID}/credentials?limit=2&after=${all.json.next}`,
+      );
       assert.equal(rest.json.credentials.length, 1);
       assert.equal(rest.json.next, null);
-      const ann = await first.admin('GET', `/admin/applications/${CLIENT_ID}/credentials?username=${encodeURIComponent(username('ann'))}`);
+      const ann = await first.admin(
+        'GET',
+        `/admin/applications/${CLIENT_ID}/credentials?username=${encodeURIComponent(username('ann'))}`,
+      );
       assert.equal(ann.json.credentials.length, 2);
       const id = ann.json.credentials[0].credentialId as string;
-      assert.equal((await first.admin('PATCH', `/admin/applications/${CLIENT_ID}/credentials/${id}`, { nickname: 'Laptop' })).json.nickname, 'Laptop');
-      assert.equal((await first.admin('DELETE', `/admin/applications/${CLIENT_ID}/credentials/${id}`)).json.deleted, true);
-      assert.equal((await first.admin('PATCH', `/admin/applications/${CLIENT_ID}`, { name: 'Renamed by admin' })).status, 200);
+      assert.equal(
+        (await first.admin('PATCH', `/admin/applications/${CLIENT_ID}/credentials/${id}`, { nickname: 'Laptop' })).json
+          .nickname,
+        'Laptop',
+      );
+      assert.equal(
+        (await first.admin('DELETE', `/admin/applications/${CLIENT_ID}/credentials/${id}`)).json.deleted,
+        true,
+      );
+      assert.equal(
+        (await first.admin('PATCH', `/admin/applications/${CLIENT_ID}`, { name: 'Renamed by admin' })).status,
+        200,
+      );
       const ready = await fetch(`${first.ops.admin!.url}/ready`);
       assert.equal(ready.status, 200);
     } finally {
@@ -85,9 +134,17 @@ describe('admin on the SQLite stores, across a restart', () => {
       const left = await second.admin('GET', `/admin/applications/${CLIENT_ID}/credentials`);
       assert.equal(left.json.credentials.length, 2);
       const audit = await second.admin('GET', '/admin/audit?limit=100');
-      assert.deepEqual(audit.json.events.map((e: { action: string }) => e.action), [
-        'ceremony.registration', 'ceremony.registration', 'ceremony.registration', 'credential.rename', 'credential.delete', 'application.update',
-      ]);
+      assert.deepEqual(
+        audit.json.events.map((e: { action: string }) => e.action),
+        [
+          'ceremony.registration',
+          'ceremony.registration',
+          'ceremony.registration',
+          'credential.rename',
+          'credential.delete',
+          'application.update',
+        ],
+      );
       const deleted = await second.admin('DELETE', `/admin/applications/${CLIENT_ID}`);
       assert.deepEqual(deleted.json, { clientId: CLIENT_ID, deletedCredentials: 2 });
       assert.equal((await second.post('/api/assertion/options', { username: username('ben') })).status, 403);

@@ -28,13 +28,27 @@ applicationContract('sqlite', () => {
   const file = join(dir, 'apps.db');
   const store = new SqliteApplicationStore(file);
   const other = new SqliteApplicationStore(file);
-  return { store, other, close: async () => { await store.close(); await other.close(); } };
+  return {
+    store,
+    other,
+    close: async () => {
+      await store.close();
+      await other.close();
+    },
+  };
 });
 auditContract('sqlite', () => {
   const file = join(dir, 'audit.db');
   const store = new SqliteAuditStore(file);
   const other = new SqliteAuditStore(file);
-  return { store, other, close: async () => { await store.close(); await other.close(); } };
+  return {
+    store,
+    other,
+    close: async () => {
+      await store.close();
+      await other.close();
+    },
+  };
 });
 
 describe('sqlite ops stores: lifecycle', () => {
@@ -55,7 +69,10 @@ describe('sqlite ops stores: lifecycle', () => {
     runtime.advance(10_000);
     await audit.record({ actor: 'system', action: 'new', result: 'ok' });
     assert.equal(await auditStore.prune(T0 + 5000), 1);
-    assert.deepEqual((await auditStore.query({ limit: 10 })).map((e) => e.action), ['new']);
+    assert.deepEqual(
+      (await auditStore.query({ limit: 10 })).map((e) => e.action),
+      ['new'],
+    );
     await auditStore.close();
   });
 });

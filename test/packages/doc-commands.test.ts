@@ -14,7 +14,9 @@ const repo = resolve(here, '..', '..', '..');
 const cli = resolve(here, '..', '..', 'src', 'cli.js');
 
 function documents(): string[] {
-  const docs = readdirSync(join(repo, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name));
+  const docs = readdirSync(join(repo, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name));
   const packages = readdirSync(join(repo, 'packages')).map((name) => join('packages', name, 'README.md'));
   return ['README.md', ...docs, ...packages];
 }
@@ -23,11 +25,13 @@ function documents(): string[] {
 function commandUses(): [string, string, string][] {
   const uses: [string, string, string][] = [];
   for (const file of documents()) {
-    readFileSync(join(repo, file), 'utf8').split('\n').forEach((line, index) => {
-      for (const match of line.matchAll(/(?<![\w/.@-])((?:npx (?:--no-install )?)?)passkey-server ([a-z][\w-]*)/g)) {
-        uses.push([`${file}:${index + 1}`, match[1]!, match[2]!]);
-      }
-    });
+    readFileSync(join(repo, file), 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        for (const match of line.matchAll(/(?<![\w/.@-])((?:npx (?:--no-install )?)?)passkey-server ([a-z][\w-]*)/g)) {
+          uses.push([`${file}:${index + 1}`, match[1]!, match[2]!]);
+        }
+      });
   }
   return uses;
 }
@@ -39,8 +43,16 @@ describe('packages: the commands the docs show', () => {
     assert.ok(commands.has('serve') && commands.has('admin'), stdout);
     const uses = commandUses();
     assert.ok(uses.length > 10, 'the docs show commands');
-    assert.deepEqual(uses.filter(([, prefix]) => prefix === ''), [], 'without npx the command is not found in a clone');
-    assert.deepEqual(uses.filter(([, , command]) => !commands.has(command)), [], 'not a command of the CLI');
+    assert.deepEqual(
+      uses.filter(([, prefix]) => prefix === ''),
+      [],
+      'without npx the command is not found in a clone',
+    );
+    assert.deepEqual(
+      uses.filter(([, , command]) => !commands.has(command)),
+      [],
+      'not a command of the CLI',
+    );
   });
 
   it('the root package names its bin, built with a shebang so npx can run it', () => {

@@ -10,6 +10,9 @@ describe('packages: a user sentence for every error name', () => {
   it('every name of src/errors.ts and of the relay has a sentence other than the default', () => {
     const names = [...Object.keys(ERRORS), ...Object.keys(RELAY_ERRORS)];
     assert.ok(names.length > 100);
-    assert.deepEqual(names.filter((name) => sentenceKeyOf(name) === 'unknown'), []);
+    assert.deepEqual(
+      names.filter((name) => sentenceKeyOf(name) === 'unknown'),
+      [],
+    );
   });
 });

@@ -13,7 +13,12 @@ import { SoftAuthenticator } from '../support/soft-authenticator.js';
 type Variant = 'standard' | 'local';
 
 async function post(url: string, body: unknown): Promise<any> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
   return response.json();
 }
 
@@ -37,7 +42,10 @@ for (const variant of ['standard', 'local'] as const satisfies readonly Variant[
     async function instance(): Promise<Instance> {
       const results: CeremonyResult[] = [];
       const relay = createRelay({
-        serviceUrl: service.url, clientId: CLIENT_ID, vendor: VENDOR, variant,
+        serviceUrl: service.url,
+        clientId: CLIENT_ID,
+        vendor: VENDOR,
+        variant,
         ...(variant === 'standard' ? { origin: ORIGIN } : { localStore: shared }),
         mayRegister: () => true,
         onResult: (result) => void results.push(result),
@@ -59,39 +67,64 @@ for (const variant of ['standard', 'local'] as const satisfies readonly Variant[
     it('registers through two instances, then signs in by name through them the other way round', async () => {
       const [a, b] = [await instance(), await instance()];
       const username = `alice#${domain}`;
-      const options = await post(`${a.url}/attestation/options`, { username, displayName: 'Alice', authenticatorSelection: { residentKey: 'required' } });
+      const options = await post(`${a.url}/attestation/options`, {
+        username,
+        displayName: 'Alice',
+        authenticatorSelection: { residentKey: 'required' },
+      });
       assert.equal(options.status, 'ok', JSON.stringify(options));
       const registered = await post(`${b.url}/attestation/result`, authenticator.register(options));
       assert.equal(registered.status, 'ok', JSON.stringify(registered));
-      assert.deepEqual(b.results.map((r) => [r.operation, r.ok, r.username]), [['attestation', true, username]]);
+      assert.deepEqual(
+        b.results.map((r) => [r.operation, r.ok, r.username]),
+        [['attestation', true, username]],
+      );
       assert.equal(a.results.length, 0);
-      if (variant === 'local') assert.equal((await shared.list(username)).length, 1, 'B filed the blob under the owner the service named');
+      if (variant === 'local')
+        assert.equal((await shared.list(username)).length, 1, 'B filed the blob under the owner the service named');
 
       const signIn = await post(`${b.url}/assertion/options`, { username });
       const signedIn = await post(`${a.url}/assertion/result`, authenticator.authenticate(signIn));
       assert.equal(signedIn.status, 'ok', JSON.stringify(signedIn));
-      assert.deepEqual(a.results.map((r) => [r.operation, r.ok, r.username]), [['assertion', true, username]]);
+      assert.deepEqual(
+        a.results.map((r) => [r.operation, r.ok, r.username]),
+        [['assertion', true, username]],
+      );
     });
 
     it('signs in without a name: options through one instance, the result through another', async () => {
       const [a, b] = [await instance(), await instance()];
       const username = `bob#${domain}`;
-      const reg = await post(`${a.url}/attestation/options`, { username, displayName: 'Bob', authenticatorSelection: { residentKey: 'required' } });
+      const reg = await post(`${a.url}/attestation/options`, {
+        username,
+        displayName: 'Bob',
+        authenticatorSelection: { residentKey: 'required' },
+      });
       const made = authenticator.register(reg);
       assert.equal((await post(`${a.url}/attestation/result`, made)).status, 'ok');
       const options = await post(`${a.url}/assertion/options`, { username: `#${domain}` });
       assert.deepEqual(options.allowCredentials, []);
-      const answer = await post(`${b.url}/assertion/result`, authenticator.authenticate(options, { credentialId: made.id }));
+      const answer = await post(
+        `${b.url}/assertion/result`,
+        authenticator.authenticate(options, { credentialId: made.id }),
+      );
       assert.equal(answer.status, 'ok', JSON.stringify(answer));
       assert.equal(answer.username, username);
       assert.equal(answer.credentialId, made.id);
-      assert.deepEqual(b.results.map((r) => [r.operation, r.ok, r.username, r.credentialId]), [['assertion', true, username, made.id]]);
+      assert.deepEqual(
+        b.results.map((r) => [r.operation, r.ok, r.username, r.credentialId]),
+        [['assertion', true, username, made.id]],
+      );
     });
 
     it('a relay restarted between the options call and the result still names the user (by name and without a name)', async () => {
       const before = await instance();
       const username = `carol#${domain}`;
-      const reg = await post(`${before.url}/attestation/options`, { username, displayName: 'Carol', authenticatorSelection: { residentKey: 'required' } });
+      const reg = await post(`${before.url}/attestation/options`, {
+        username,
+        displayName: 'Carol',
+        authenticatorSelection: { residentKey: 'required' },
+      });
       await before.close();
       const restarted = await instance();
       const made = authenticator.register(reg);
@@ -103,23 +136,40 @@ for (const variant of ['standard', 'local'] as const satisfies readonly Variant[
         const options = await post(`${first.url}/assertion/options`, { username: name });
         await first.close();
         const second = await instance();
-        const answer = await post(`${second.url}/assertion/result`, authenticator.authenticate(options, { credentialId: made.id }));
+        const answer = await post(
+          `${second.url}/assertion/result`,
+          authenticator.authenticate(options, { credentialId: made.id }),
+        );
         assert.equal(answer.status, 'ok', `${name}: ${JSON.stringify(answer)}`);
-        assert.deepEqual(second.results.map((r) => [r.ok, r.username]), [[true, username]], name);
+        assert.deepEqual(
+          second.results.map((r) => [r.ok, r.username]),
+          [[true, username]],
+          name,
+        );
       }
     });
 
     it('a failed result names nobody, whichever instance relays it', async () => {
       const [a, b] = [await instance(), await instance()];
       const username = `dave#${domain}`;
-      const reg = await post(`${a.url}/attestation/options`, { username, displayName: 'Dave', authenticatorSelection: { residentKey: 'required' } });
+      const reg = await post(`${a.url}/attestation/options`, {
+        username,
+        displayName: 'Dave',
+        authenticatorSelection: { residentKey: 'required' },
+      });
       const made = authenticator.register(reg);
       assert.equal((await post(`${a.url}/attestation/result`, made)).status, 'ok');
       const options = await post(`${a.url}/assertion/options`, { username: `#${domain}` });
-      const answer = await post(`${b.url}/assertion/result`, authenticator.authenticate(options, { credentialId: made.id, userHandle: null }));
+      const answer = await post(
+        `${b.url}/assertion/result`,
+        authenticator.authenticate(options, { credentialId: made.id, userHandle: null }),
+      );
       assert.equal(answer.status, 'failed');
       assert.equal(answer.errorMessage[0], 'USER_HANDLE_MISSING');
-      assert.deepEqual(b.results.map((r) => [r.ok, r.username]), [[false, undefined]]);
+      assert.deepEqual(
+        b.results.map((r) => [r.ok, r.username]),
+        [[false, undefined]],
+      );
     });
   });
 }

@@ -9,7 +9,7 @@ import { CLIENT_ID, DOMAIN, Harness, ORIGIN, VENDOR } from '../http/harness.js';
 import { listen } from '../support/listen.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 
-describe('relay: a signed-in user\'s own passkeys, in front of the real service (real sockets)', () => {
+describe("relay: a signed-in user's own passkeys, in front of the real service (real sockets)", () => {
   const harness = new Harness();
   const results: CeremonyResult[] = [];
   // The integrator's sessions, by a cookie the page sends: what onResult learnt from the service's answer.
@@ -19,7 +19,10 @@ describe('relay: a signed-in user\'s own passkeys, in front of the real service 
 
   async function call(path: string, body: unknown, sid: string): Promise<{ status: number; json: any }> {
     const response = await fetch(`${relay.url}${path}`, {
-      method: 'POST', headers: { 'content-type': 'application/json', cookie: `sid=${sid}` }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `sid=${sid}` },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
     });
     return { status: response.status, json: await response.json() };
   }
@@ -37,7 +40,11 @@ describe('relay: a signed-in user\'s own passkeys, in front of the real service 
   before(async () => {
     service = await listen(harness.app.handler);
     const created = createRelay({
-      serviceUrl: service.url, clientId: CLIENT_ID, vendor: VENDOR, origin: ORIGIN, mayRegister: () => true,
+      serviceUrl: service.url,
+      clientId: CLIENT_ID,
+      vendor: VENDOR,
+      origin: ORIGIN,
+      mayRegister: () => true,
       onResult: (result) => {
         results.push(result);
         const sid = String(result.request.headers.cookie ?? '').replace('sid=', '');
@@ -54,7 +61,7 @@ describe('relay: a signed-in user\'s own passkeys, in front of the real service 
     await service.close();
   });
 
-  it('lists and deletes the signed-in user\'s passkeys, and refuses another user\'s', async () => {
+  it("lists and deletes the signed-in user's passkeys, and refuses another user's", async () => {
     const first = await register('alice', 'alice-session');
     const second = await register('alice', 'alice-session');
     const bob = await register('bob', 'bob-session');
@@ -64,13 +71,19 @@ describe('relay: a signed-in user\'s own passkeys, in front of the real service 
     const signedIn = (await call('/assertion/result', first.authenticator.authenticate(options), 'alice-session')).json;
     assert.equal(signedIn.status, 'ok');
     assert.equal(signedIn.credentialsToken, undefined);
-    assert.deepEqual([...signedIn.signals.allAcceptedCredentials.allAcceptedCredentialIds].sort(), [first.id, second.id].sort());
+    assert.deepEqual(
+      [...signedIn.signals.allAcceptedCredentials.allAcceptedCredentialIds].sort(),
+      [first.id, second.id].sort(),
+    );
     assert.match(String(results.at(-1)!.body.credentialsToken), /^v1\./);
     assert.deepEqual(results.at(-1)!.signals, signedIn.signals);
 
     const listed = await call('/credentials/list', {}, 'alice-session');
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.json.credentials.map((c: { credentialId: string }) => c.credentialId).sort(), [first.id, second.id].sort());
+    assert.deepEqual(
+      listed.json.credentials.map((c: { credentialId: string }) => c.credentialId).sort(),
+      [first.id, second.id].sort(),
+    );
 
     // Bob's credential through alice's session: refused as unknown, and it stays.
     const theirs = await call('/credentials/delete', { credentialId: bob.id }, 'alice-session');
@@ -78,7 +91,11 @@ describe('relay: a signed-in user\'s own passkeys, in front of the real service 
     assert.equal(theirs.json.errorMessage[0], 'CREDENTIAL_ID_NOT_FOUND');
     assert.ok(await harness.deps.credentials.find(CLIENT_ID, bob.id));
     // What the browser sends as the user is ignored: the session says who is signed in.
-    await call('/credentials/delete', { username: `bob#${DOMAIN}`, credentialsToken: 'x', credentialId: bob.id }, 'alice-session');
+    await call(
+      '/credentials/delete',
+      { username: `bob#${DOMAIN}`, credentialsToken: 'x', credentialId: bob.id },
+      'alice-session',
+    );
     assert.ok(await harness.deps.credentials.find(CLIENT_ID, bob.id));
 
     const deleted = await call('/credentials/delete', { credentialId: second.id }, 'alice-session');

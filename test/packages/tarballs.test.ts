@@ -21,21 +21,37 @@ const LIMIT_MS = 90_000;
 const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
 
 async function npmIn(cwd: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await run(npm, [...args], { cwd, timeout: LIMIT_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const { stdout } = await run(npm, [...args], {
+    cwd,
+    timeout: LIMIT_MS,
+    maxBuffer: 16 * 1024 * 1024,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   return stdout;
 }
 
 /** `npm pack --json` → the tarball's path and its file list. */
-async function pack(cwd: string, destination: string, extra: readonly string[] = []): Promise<{ tarball: string; files: string[] }[]> {
-  const answer = JSON.parse(await npmIn(cwd, ['pack', '--ignore-scripts', '--json', '--pack-destination', destination, ...extra])) as
-    { filename: string; files: { path: string }[] }[];
-  return answer.map((entry) => ({ tarball: join(destination, entry.filename), files: entry.files.map((file) => file.path) }));
+async function pack(
+  cwd: string,
+  destination: string,
+  extra: readonly string[] = [],
+): Promise<{ tarball: string; files: string[] }[]> {
+  const answer = JSON.parse(
+    await npmIn(cwd, ['pack', '--ignore-scripts', '--json', '--pack-destination', destination, ...extra]),
+  ) as { filename: string; files: { path: string }[] }[];
+  return answer.map((entry) => ({
+    tarball: join(destination, entry.filename),
+    files: entry.files.map((file) => file.path),
+  }));
 }
 
 async function makeApp(root: string, name: string, type: 'commonjs' | 'module'): Promise<string> {
   const dir = join(root, name);
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name, version: '1.0.0', private: true, type }, null, 2)}\n`);
+  await writeFile(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name, version: '1.0.0', private: true, type }, null, 2)}\n`,
+  );
   return dir;
 }
 
@@ -55,7 +71,15 @@ async function runApp(dir: string): Promise<AppReport> {
 function assertRelayed(report: AppReport): void {
   assert.equal(report.httpStatus, 200);
   assert.equal(report.envelope.status, 'ok');
-  assert.deepEqual(report.seen, [{ path: '/api/assertion/options', userAgent: 'Vendor AppID: app-client', origin: 'https://idp.example.com', cookie: null, body: { username: 'alice#idp.example.com' } }]);
+  assert.deepEqual(report.seen, [
+    {
+      path: '/api/assertion/options',
+      userAgent: 'Vendor AppID: app-client',
+      origin: 'https://idp.example.com',
+      cookie: null,
+      body: { username: 'alice#idp.example.com' },
+    },
+  ]);
   assert.deepEqual(report.challengeBytes, [1, 2, 3]);
   assert.ok(report.errors > 5);
 }
@@ -64,7 +88,8 @@ function assertRelayed(report: AppReport): void {
 async function packService(root: string): Promise<{ tarball: string; files: string[] }> {
   const stage = join(root, 'service');
   await mkdir(stage);
-  for (const entry of ['package.json', 'README.md', 'LICENSE', 'demo/public', 'assets']) await cp(join(repo, entry), join(stage, entry), { recursive: true });
+  for (const entry of ['package.json', 'README.md', 'LICENSE', 'demo/public', 'assets'])
+    await cp(join(repo, entry), join(stage, entry), { recursive: true });
   await cp(join(build, 'src'), join(stage, 'dist'), { recursive: true });
   return (await pack(stage, root))[0]!;
 }
@@ -77,7 +102,12 @@ describe('packages: installed from their npm pack tarballs', { timeout: 3 * LIMI
   // The installs run side by side (each test awaits its own): npm spends most of its time waiting.
   const installs = new Map<string, Promise<string>>();
 
-  async function install(name: string, type: 'commonjs' | 'module', flags: readonly string[], tarballs: () => string[]): Promise<string> {
+  async function install(
+    name: string,
+    type: 'commonjs' | 'module',
+    flags: readonly string[],
+    tarballs: () => string[],
+  ): Promise<string> {
     const dir = await makeApp(root, name, type);
     await npmIn(dir, ['install', ...flags, ...quiet, ...tarballs()]);
     return dir;
@@ -92,17 +122,32 @@ describe('packages: installed from their npm pack tarballs', { timeout: 3 * LIMI
     const both = () => [relay.tarball, browser.tarball];
     installs.set('cjs', install('app-cjs', 'commonjs', ['--offline'], both));
     installs.set('esm', install('app-esm', 'module', ['--offline'], both));
-    installs.set('service', install('app-service', 'commonjs', ['--prefer-offline', '--ignore-scripts'], () => [...both(), service.tarball]));
+    installs.set(
+      'service',
+      install('app-service', 'commonjs', ['--prefer-offline', '--ignore-scripts'], () => [...both(), service.tarball]),
+    );
     for (const pending of installs.values()) pending.catch(() => undefined); // each test reports its own failure
   });
   after(() => rm(root, { recursive: true, force: true }));
 
   it('the relay tarball holds both builds with their types, the helper its ES module build; no tests', () => {
-    for (const file of ['package.json', 'README.md', 'dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json']) {
+    for (const file of [
+      'package.json',
+      'README.md',
+      'dist/esm/index.js',
+      'dist/esm/index.d.ts',
+      'dist/cjs/index.js',
+      'dist/cjs/index.d.ts',
+      'dist/cjs/package.json',
+    ]) {
       assert.ok(relay.files.includes(file), `relay tarball lacks ${file}`);
     }
-    for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts']) assert.ok(browser.files.includes(file), `browser tarball lacks ${file}`);
-    assert.deepEqual([...relay.files, ...browser.files].filter((file) => file.startsWith('test/')), []);
+    for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts'])
+      assert.ok(browser.files.includes(file), `browser tarball lacks ${file}`);
+    assert.deepEqual(
+      [...relay.files, ...browser.files].filter((file) => file.startsWith('test/')),
+      [],
+    );
   });
 
   it('a CommonJS app installs both offline, relays a call and converts its answer', async () => {
@@ -127,16 +172,25 @@ describe('packages: installed from their npm pack tarballs', { timeout: 3 * LIMI
     await writeFile(join(dir, 'index.ts'), TYPESCRIPT_APP);
     await writeFile(join(dir, 'legacy.cts'), TYPESCRIPT_COMMONJS_APP);
     const compiled = await run(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: dir, timeout: LIMIT_MS }).then(
-      () => '', (error: { stdout?: string }) => error.stdout ?? String(error));
+      () => '',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
     assert.equal(compiled, '', 'tsc reported errors');
   });
 
   it('the service tarball holds the command, the demo page and the bundled lists, and its command runs', async () => {
-    for (const file of ['dist/cli.js', 'demo/public/index.html', 'README.md']) assert.ok(service.files.includes(file), `service tarball lacks ${file}`);
+    for (const file of ['dist/cli.js', 'demo/public/index.html', 'README.md'])
+      assert.ok(service.files.includes(file), `service tarball lacks ${file}`);
     assert.ok(service.files.some((file) => file.startsWith('assets/aaguids/')));
-    assert.deepEqual(service.files.filter((file) => /^(test|packages|src|bench)\//.test(file) || file.endsWith('.test.js')), []);
+    assert.deepEqual(
+      service.files.filter((file) => /^(test|packages|src|bench)\//.test(file) || file.endsWith('.test.js')),
+      [],
+    );
     const dir = await installs.get('service')!;
-    const { stdout } = await run(join(dir, 'node_modules', '.bin', 'passkey-server'), ['--help'], { cwd: dir, timeout: 20_000 });
+    const { stdout } = await run(join(dir, 'node_modules', '.bin', 'passkey-server'), ['--help'], {
+      cwd: dir,
+      timeout: 20_000,
+    });
     assert.match(stdout, /^Usage: passkey-server <command>/);
     assert.match(stdout, /check-config/);
   });

@@ -6,10 +6,25 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { freshPrefix, freshSchema, POSTGRES_URL, REDIS_URL, sql, type TestPrefix, type TestSchema } from './support/backends.js';
+import {
+  freshPrefix,
+  freshSchema,
+  POSTGRES_URL,
+  REDIS_URL,
+  sql,
+  type TestPrefix,
+  type TestSchema,
+} from './support/backends.js';
 import { errorName, post, User, type Answer } from './support/client.js';
 import { startProxy, type ControlledProxy } from './support/proxy.js';
-import { CLIENT_ID, sharedSecretsEnv, startInstance, workDir, type Instance, type InstanceSettings } from './support/service.js';
+import {
+  CLIENT_ID,
+  sharedSecretsEnv,
+  startInstance,
+  workDir,
+  type Instance,
+  type InstanceSettings,
+} from './support/service.js';
 
 interface Attempt {
   readonly user: User;
@@ -23,7 +38,12 @@ interface Attempt {
  * registrations were answered ok, the next worker to send a result triggers `kill` just after sending, so
  * the process dies with registrations in flight.
  */
-async function registrationLoadUntilKilled(url: string, workers: number, killAfterOk: number, kill: () => void): Promise<Attempt[]> {
+async function registrationLoadUntilKilled(
+  url: string,
+  workers: number,
+  killAfterOk: number,
+  kill: () => void,
+): Promise<Attempt[]> {
   const attempts: Attempt[] = [];
   let killed = false;
   const deadline = Date.now() + 60_000;
@@ -64,12 +84,21 @@ async function checkAfterRestart(url: string, attempts: readonly Attempt[]): Pro
   for (const attempt of attempts) {
     const options = await attempt.user.authenticationOptions(url);
     const offered = (options.allowCredentials ?? []).some((c) => c.id === attempt.credentialId);
-    if (attempt.outcome === 'ok') assert.ok(offered, `credential ${attempt.credentialId} was answered ok, so it must be stored`);
+    if (attempt.outcome === 'ok')
+      assert.ok(offered, `credential ${attempt.credentialId} was answered ok, so it must be stored`);
     if (!offered) continue;
     stored.add(attempt.credentialId);
     // Offered means stored: then it must be whole, i.e. authenticate (a half-written row could not).
-    const answer = await post(url, '/api/assertion/result', attempt.user.authenticator.authenticate(options, { credentialId: attempt.credentialId }));
-    assert.equal(answer.body.status, 'ok', `${attempt.outcome} credential ${attempt.credentialId}: ${JSON.stringify(answer.body)}`);
+    const answer = await post(
+      url,
+      '/api/assertion/result',
+      attempt.user.authenticator.authenticate(options, { credentialId: attempt.credentialId }),
+    );
+    assert.equal(
+      answer.body.status,
+      'ok',
+      `${attempt.outcome} credential ${attempt.credentialId}: ${JSON.stringify(answer.body)}`,
+    );
   }
   return { stored };
 }
@@ -80,7 +109,9 @@ function summary(attempts: readonly Attempt[], stored: ReadonlySet<string>): str
   return `answered ok ${count('ok')}, failed ${count('failed')}, in flight at the kill ${count('lost')} (of which stored ${lostStored})`;
 }
 
-async function killDuringRegistrations(settings: InstanceSettings): Promise<{ attempts: Attempt[]; stored: Set<string>; instance: Instance }> {
+async function killDuringRegistrations(
+  settings: InstanceSettings,
+): Promise<{ attempts: Attempt[]; stored: Set<string>; instance: Instance }> {
   const first = await startInstance(settings);
   const attempts = await registrationLoadUntilKilled(first.url, 6, 25, () => first.process.kill('SIGKILL'));
   await first.kill('SIGKILL');
@@ -89,7 +120,11 @@ async function killDuringRegistrations(settings: InstanceSettings): Promise<{ at
   const instance = await startInstance(settings);
   const { stored } = await checkAfterRestart(instance.url, attempts);
   const failed = attempts.filter((a) => a.outcome === 'failed');
-  assert.deepEqual(failed.map((a) => a.credentialId).filter((id) => stored.has(id)), [], 'a registration answered failed stored nothing');
+  assert.deepEqual(
+    failed.map((a) => a.credentialId).filter((id) => stored.has(id)),
+    [],
+    'a registration answered failed stored nothing',
+  );
   return { attempts, stored, instance };
 }
 
@@ -104,7 +139,11 @@ describe('kill -9 during a registration load', () => {
   it('SQLite: every credential answered ok is there after the restart and authenticates; nothing half-written', async (t) => {
     const dir = workDir('kill-sqlite');
     dirs.push(dir);
-    const { attempts, stored, instance } = await killDuringRegistrations({ dir: dir.path, database: `sqlite:${dir.path}/data/fido2.db`, challenges: 'memory' });
+    const { attempts, stored, instance } = await killDuringRegistrations({
+      dir: dir.path,
+      database: `sqlite:${dir.path}/data/fido2.db`,
+      challenges: 'memory',
+    });
     cleanups.push(() => instance.kill());
     t.diagnostic(summary(attempts, stored));
     assert.ok(attempts.filter((a) => a.outcome === 'ok').length >= 25);
@@ -116,7 +155,10 @@ describe('kill -9 during a registration load', () => {
     dirs.push(dir);
     const schema = await freshSchema('kill');
     const prefix = freshPrefix('kill');
-    cleanups.push(() => schema.drop(), () => prefix.drop());
+    cleanups.push(
+      () => schema.drop(),
+      () => prefix.drop(),
+    );
     const { attempts, stored, instance } = await killDuringRegistrations({
       dir: dir.path,
       database: `${POSTGRES_URL}?schema=${schema.schema}`,
@@ -128,7 +170,9 @@ describe('kill -9 during a registration load', () => {
     assert.ok(attempts.filter((a) => a.outcome === 'ok').length >= 25);
     // The database holds exactly the credentials found through the API, each a complete row.
     const rows = await sql<{ credential_id: string; public_key: Buffer; sign_count: string }>(
-      `SELECT credential_id, public_key, sign_count FROM "${schema.schema}".credentials WHERE client_id = $1`, [CLIENT_ID]);
+      `SELECT credential_id, public_key, sign_count FROM "${schema.schema}".credentials WHERE client_id = $1`,
+      [CLIENT_ID],
+    );
     assert.deepEqual(rows.map((r) => r.credential_id).sort(), [...stored].sort());
     for (const row of rows) assert.ok(row.public_key.length > 0);
   });
@@ -180,7 +224,11 @@ describe('a backend stops while the service is serving', () => {
     const database = `${via === 'postgres' ? postgres.url(POSTGRES_URL) : POSTGRES_URL}?schema=${schema.schema}`;
     const redisUrl = via === 'redis' ? redis.url(REDIS_URL) : REDIS_URL;
     const instance = await startInstance({
-      dir: dir.path, database, challenges: `${redisUrl}?prefix=${encodeURIComponent(prefix.prefix)}`, env: secrets, name: `via-${via}`,
+      dir: dir.path,
+      database,
+      challenges: `${redisUrl}?prefix=${encodeURIComponent(prefix.prefix)}`,
+      env: secrets,
+      name: `via-${via}`,
     });
     instances.push(instance);
     return instance;
@@ -193,8 +241,14 @@ describe('a backend stops while the service is serving', () => {
     const pending = await user.signedAssertion(instance.url); // ceremony in Redis, credential in PostgreSQL
 
     postgres.cut();
-    assertUnavailable(await post(instance.url, '/api/assertion/options', { username: user.username }, 20_000), 'assertion/options');
-    assertUnavailable(await post(instance.url, '/api/attestation/options', { username: new User().username }, 20_000), 'attestation/options');
+    assertUnavailable(
+      await post(instance.url, '/api/assertion/options', { username: user.username }, 20_000),
+      'assertion/options',
+    );
+    assertUnavailable(
+      await post(instance.url, '/api/attestation/options', { username: new User().username }, 20_000),
+      'attestation/options',
+    );
     assertUnavailable(await post(instance.url, '/api/assertion/result', pending, 20_000), 'assertion/result');
     assert.ok(instance.running(), instance.output());
 
@@ -212,7 +266,10 @@ describe('a backend stops while the service is serving', () => {
     assert.equal((await user.register(instance.url)).answer.body.status, 'ok');
     postgres.freeze();
     try {
-      assertUnavailable(await post(instance.url, '/api/assertion/options', { username: user.username }, 30_000), 'assertion/options');
+      assertUnavailable(
+        await post(instance.url, '/api/assertion/options', { username: user.username }, 30_000),
+        'assertion/options',
+      );
       assert.ok(instance.running(), instance.output());
     } finally {
       postgres.restore();
@@ -229,7 +286,10 @@ describe('a backend stops while the service is serving', () => {
     const pending = await user.signedAssertion(instance.url);
 
     redis.cut();
-    assertUnavailable(await post(instance.url, '/api/assertion/options', { username: user.username }, 20_000), 'assertion/options');
+    assertUnavailable(
+      await post(instance.url, '/api/assertion/options', { username: user.username }, 20_000),
+      'assertion/options',
+    );
     assertUnavailable(await post(instance.url, '/api/assertion/result', pending, 20_000), 'assertion/result');
     assert.ok(instance.running(), instance.output());
 

@@ -5,9 +5,25 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { freshPrefix, freshSchema, POSTGRES_URL, REDIS_URL, sql, type TestPrefix, type TestSchema } from './support/backends.js';
+import {
+  freshPrefix,
+  freshSchema,
+  POSTGRES_URL,
+  REDIS_URL,
+  sql,
+  type TestPrefix,
+  type TestSchema,
+} from './support/backends.js';
 import { errorName, post, User } from './support/client.js';
-import { CLIENT_ID, configFile, runCli, sharedSecretsEnv, startInstance, workDir, type Instance } from './support/service.js';
+import {
+  CLIENT_ID,
+  configFile,
+  runCli,
+  sharedSecretsEnv,
+  startInstance,
+  workDir,
+  type Instance,
+} from './support/service.js';
 
 describe('three instances on one PostgreSQL and one Redis', () => {
   const dir = workDir('multi');
@@ -24,8 +40,9 @@ describe('three instances on one PostgreSQL and one Redis', () => {
     prefix = freshPrefix('multi');
     database = `${POSTGRES_URL}?schema=${schema.schema}`;
     challenges = `${REDIS_URL}?prefix=${encodeURIComponent(prefix.prefix)}`;
-    instances = await Promise.all(['a', 'b', 'c'].map((name) =>
-      startInstance({ dir: dir.path, database, challenges, env: secrets, name })));
+    instances = await Promise.all(
+      ['a', 'b', 'c'].map((name) => startInstance({ dir: dir.path, database, challenges, env: secrets, name })),
+    );
   });
 
   after(async () => {
@@ -78,15 +95,25 @@ describe('three instances on one PostgreSQL and one Redis', () => {
     const credential = user.authenticator.register(options);
     const answers = await Promise.all(instances.map((i) => post(i.url, '/api/attestation/result', credential)));
     assert.equal(answers.filter((a) => a.body.status === 'ok').length, 1, JSON.stringify(answers.map((a) => a.body)));
-    const rows = await sql(`SELECT 1 FROM "${schema.schema}".credentials WHERE client_id = $1 AND credential_id = $2`, [CLIENT_ID, credential.id]);
+    const rows = await sql(`SELECT 1 FROM "${schema.schema}".credentials WHERE client_id = $1 AND credential_id = $2`, [
+      CLIENT_ID,
+      credential.id,
+    ]);
     assert.equal(rows.length, 1);
   });
 
   it('concurrent authentications of one credential never move its counter backwards', async () => {
     const user = new User();
     const { credentialId } = await user.register(at(0));
-    const storedCounter = async () => Number((await sql<{ sign_count: string }>(
-      `SELECT sign_count FROM "${schema.schema}".credentials WHERE client_id = $1 AND credential_id = $2`, [CLIENT_ID, credentialId]))[0]!.sign_count);
+    const storedCounter = async () =>
+      Number(
+        (
+          await sql<{ sign_count: string }>(
+            `SELECT sign_count FROM "${schema.schema}".credentials WHERE client_id = $1 AND credential_id = $2`,
+            [CLIENT_ID, credentialId],
+          )
+        )[0]!.sign_count,
+      );
     let highestAccepted = 0;
     for (let round = 0; round < 4; round += 1) {
       // Sign 12 assertions in order (rising counters), then post them all at once to the three instances,
@@ -99,7 +126,11 @@ describe('three instances on one PostgreSQL and one Redis', () => {
       const answers = await Promise.all(assertions.map((a, i) => post(at(i), '/api/assertion/result', a.body)));
       const accepted = assertions.filter((_, i) => answers[i]!.body.status === 'ok').map((a) => a.counter);
       const refused = answers.filter((a) => a.body.status !== 'ok').map(errorName);
-      assert.deepEqual([...new Set(refused)].filter((name) => name !== 'SIGNATURE_COUNTER_NOT_INCREASED'), [], `refusals: ${refused}`);
+      assert.deepEqual(
+        [...new Set(refused)].filter((name) => name !== 'SIGNATURE_COUNTER_NOT_INCREASED'),
+        [],
+        `refusals: ${refused}`,
+      );
       highestAccepted = Math.max(highestAccepted, ...accepted);
       // Read-then-write would let a slower, lower counter overwrite a higher one that was accepted.
       assert.equal(await storedCounter(), highestAccepted, `round ${round}: accepted ${accepted}`);
@@ -110,7 +141,8 @@ describe('three instances on one PostgreSQL and one Redis', () => {
   });
 
   it('every instance kept running', () => {
-    for (const instance of instances) assert.ok(instance.running(), `${instance.name} is running:\n${instance.output()}`);
+    for (const instance of instances)
+      assert.ok(instance.running(), `${instance.name} is running:\n${instance.output()}`);
   });
 });
 
@@ -124,8 +156,9 @@ describe('two instances with ceremonies in PostgreSQL (challenges: "database"), 
   before(async () => {
     schema = await freshSchema('multidb');
     const database = `${POSTGRES_URL}?schema=${schema.schema}`;
-    instances = await Promise.all(['a', 'b'].map((name) =>
-      startInstance({ dir: dir.path, database, challenges: 'database', env: secrets, name })));
+    instances = await Promise.all(
+      ['a', 'b'].map((name) => startInstance({ dir: dir.path, database, challenges: 'database', env: secrets, name })),
+    );
   });
 
   after(async () => {
@@ -147,8 +180,15 @@ describe('two instances with ceremonies in PostgreSQL (challenges: "database"), 
     assert.equal((await user.register(at(0))).answer.body.status, 'ok');
     for (let round = 0; round < 8; round += 1) {
       const assertion = await user.signedAssertion(at(round));
-      const answers = await Promise.all([post(at(0), '/api/assertion/result', assertion), post(at(1), '/api/assertion/result', assertion)]);
-      assert.equal(answers.filter((a) => a.body.status === 'ok').length, 1, `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`);
+      const answers = await Promise.all([
+        post(at(0), '/api/assertion/result', assertion),
+        post(at(1), '/api/assertion/result', assertion),
+      ]);
+      assert.equal(
+        answers.filter((a) => a.body.status === 'ok').length,
+        1,
+        `round ${round}: ${JSON.stringify(answers.map((a) => a.body))}`,
+      );
       assert.equal(errorName(answers.find((a) => a.body.status !== 'ok')!), 'SESSION_ALREADY_REVOKED');
     }
     // Taken ceremonies leave no pending row behind; their used-markers remain until expiry.
@@ -168,7 +208,10 @@ describe('starting an instance of a multi-instance deployment', () => {
   it('refuses to generate its own secrets on PostgreSQL (others would not share them), saying what to set', async () => {
     const schema = await freshSchema('nosecrets');
     schemas.push(schema);
-    const config = configFile({ dir: dir.path, database: `${POSTGRES_URL}?schema=${schema.schema}`, challenges: REDIS_URL }, 'no-secrets');
+    const config = configFile(
+      { dir: dir.path, database: `${POSTGRES_URL}?schema=${schema.schema}`, challenges: REDIS_URL },
+      'no-secrets',
+    );
     const { code, output } = await runCli(['serve', '--config', config], { cwd: dir.path });
     assert.notEqual(code, 0, output);
     assert.match(output, /PASSKEY_USER_HANDLE_KEY/);
@@ -179,12 +222,20 @@ describe('starting an instance of a multi-instance deployment', () => {
     const schema = await freshSchema('mismatch');
     schemas.push(schema);
     const shared = sharedSecretsEnv();
-    const settings = { dir: dir.path, database: `${POSTGRES_URL}?schema=${schema.schema}`, challenges: REDIS_URL, env: shared };
+    const settings = {
+      dir: dir.path,
+      database: `${POSTGRES_URL}?schema=${schema.schema}`,
+      challenges: REDIS_URL,
+      env: shared,
+    };
     const first = await startInstance(settings);
     try {
       const other = { ...shared, PASSKEY_USER_HANDLE_KEY: sharedSecretsEnv().PASSKEY_USER_HANDLE_KEY! };
       const config = configFile({ ...settings, env: other }, 'mismatch');
-      const refused = await runCli(['serve', '--config', config, '--port', '0', '--no-demo'], { cwd: dir.path, env: other });
+      const refused = await runCli(['serve', '--config', config, '--port', '0', '--no-demo'], {
+        cwd: dir.path,
+        env: other,
+      });
       assert.notEqual(refused.code, 0, refused.output);
       assert.match(refused.output, /secrets differ/);
       const same = await startInstance(settings);
@@ -197,7 +248,12 @@ describe('starting an instance of a multi-instance deployment', () => {
   it('refuses to start on an unmigrated database, naming the migrate command; starts after `migrate`', async () => {
     const schema = await freshSchema('unmigrated', { migrate: false });
     schemas.push(schema);
-    const settings = { dir: dir.path, database: `${POSTGRES_URL}?schema=${schema.schema}`, challenges: 'database', env: sharedSecretsEnv() };
+    const settings = {
+      dir: dir.path,
+      database: `${POSTGRES_URL}?schema=${schema.schema}`,
+      challenges: 'database',
+      env: sharedSecretsEnv(),
+    };
     const config = configFile(settings, 'unmigrated');
     const refused = await runCli(['serve', '--config', config], { cwd: dir.path, env: settings.env });
     assert.notEqual(refused.code, 0, refused.output);

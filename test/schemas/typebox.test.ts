@@ -6,18 +6,36 @@ import { compile, jsonSchema, Type } from '../../src/schemas/typebox.js';
 
 describe('jsonSchema', () => {
   it('drops our sentence keywords, but never a property that bears their name', () => {
-    const schema = Type.Object({ detail: Type.String({ detail: 'must be text', patternDetail: 'no', pattern: '^a' }) }, { detail: 'an object' });
-    assert.deepEqual(jsonSchema(schema), { type: 'object', required: ['detail'], properties: { detail: { type: 'string', pattern: '^a' } } });
+    const schema = Type.Object(
+      { detail: Type.String({ detail: 'must be text', patternDetail: 'no', pattern: '^a' }) },
+      { detail: 'an object' },
+    );
+    assert.deepEqual(jsonSchema(schema), {
+      type: 'object',
+      required: ['detail'],
+      properties: { detail: { type: 'string', pattern: '^a' } },
+    });
   });
 
   it('writes tuples as prefixItems and shared schemas as references', () => {
     const Name = Type.String({ minLength: 1 });
-    const Pair = Type.Object({ both: Type.Tuple([Name, Type.Integer()]), maybe: Type.Optional(Type.Object({ n: Name })) });
+    const Pair = Type.Object({
+      both: Type.Tuple([Name, Type.Integer()]),
+      maybe: Type.Optional(Type.Object({ n: Name })),
+    });
     const Inner = Pair.properties.maybe;
     const out = jsonSchema(Pair, new Map([[Name, 'Name']])) as { properties: Record<string, Record<string, unknown>> };
-    assert.deepEqual(out.properties.both, { type: 'array', prefixItems: [{ $ref: '#/components/schemas/Name' }, { type: 'integer' }], items: false, minItems: 2, maxItems: 2 });
+    assert.deepEqual(out.properties.both, {
+      type: 'array',
+      prefixItems: [{ $ref: '#/components/schemas/Name' }, { type: 'integer' }],
+      items: false,
+      minItems: 2,
+      maxItems: 2,
+    });
     // An optional copy of a shared object schema (same properties) is a reference too.
-    const refs = jsonSchema(Type.Object({ a: Type.Optional(Inner) }), new Map([[Inner, 'Inner']])) as { properties: Record<string, unknown> };
+    const refs = jsonSchema(Type.Object({ a: Type.Optional(Inner) }), new Map([[Inner, 'Inner']])) as {
+      properties: Record<string, unknown>;
+    };
     assert.deepEqual(refs.properties.a, { $ref: '#/components/schemas/Inner' });
   });
 });

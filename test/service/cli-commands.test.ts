@@ -27,7 +27,9 @@ describe('cli: migrate, local-keys rotate, secrets init, apps list', () => {
     const rotated = await runCliCommand(['local-keys', 'rotate', '--config', file], { cwd: dir });
     assert.equal(rotated.code, 0, rotated.stderr);
     const id = /added local-blob key (\S+)/.exec(rotated.stdout)?.[1];
-    const keys = (JSON.parse(readFileSync(join(dir, 'data', 'secrets.json'), 'utf8')) as { localBlobKeys: { id: string }[] }).localBlobKeys;
+    const keys = (
+      JSON.parse(readFileSync(join(dir, 'data', 'secrets.json'), 'utf8')) as { localBlobKeys: { id: string }[] }
+    ).localBlobKeys;
     assert.equal(keys.length, 2);
     assert.equal(keys[0]!.id, id);
   });
@@ -42,12 +44,17 @@ describe('cli: migrate, local-keys rotate, secrets init, apps list', () => {
   });
 
   it('apps list, as text and as JSON', async () => {
-    const { dir, file } = configDir({ applications: [minimalApp(), minimalApp({ clientId: 'app-2', name: 'Two', variants: ['local'], origins: [] })] });
+    const { dir, file } = configDir({
+      applications: [minimalApp(), minimalApp({ clientId: 'app-2', name: 'Two', variants: ['local'], origins: [] })],
+    });
     const text = await runCliCommand(['apps', 'list', '--config', file], { cwd: dir });
     assert.equal(text.code, 0);
     assert.match(text.stdout, /app-1 {2}App One/);
     assert.match(text.stdout, /app-2 {2}Two\n {2}domain: +idp\.example\.test\n {2}variants: +local/);
     const json = await runCliCommand(['apps', 'list', '--json', '--config', file], { cwd: dir });
-    assert.deepEqual((JSON.parse(json.stdout) as { clientId: string }[]).map((a) => a.clientId), ['app-1', 'app-2']);
+    assert.deepEqual(
+      (JSON.parse(json.stdout) as { clientId: string }[]).map((a) => a.clientId),
+      ['app-1', 'app-2'],
+    );
   });
 });

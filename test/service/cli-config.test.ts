@@ -22,10 +22,24 @@ describe('cli: check-config', () => {
   });
 
   it('every problem printed at once, exit 1', async () => {
-    const { dir, file } = configDir({ listen: { port: 'x' }, vendor: 'a b', applications: [minimalApp({ domain: 'BAD_' }), minimalApp()] });
-    const result = await runCliCommand(['check-config', '--config', file], { cwd: dir, env: { PASSKEY_LOCAL_ENABLED: 'perhaps' } });
+    const { dir, file } = configDir({
+      listen: { port: 'x' },
+      vendor: 'a b',
+      applications: [minimalApp({ domain: 'BAD_' }), minimalApp()],
+    });
+    const result = await runCliCommand(['check-config', '--config', file], {
+      cwd: dir,
+      env: { PASSKEY_LOCAL_ENABLED: 'perhaps' },
+    });
     assert.equal(result.code, 1);
-    for (const words of ['5 problems', 'PASSKEY_LOCAL_ENABLED', 'listen.port', 'vendor', 'applications[0].domain', 'applications[1].clientId']) {
+    for (const words of [
+      '5 problems',
+      'PASSKEY_LOCAL_ENABLED',
+      'listen.port',
+      'vendor',
+      'applications[0].domain',
+      'applications[1].clientId',
+    ]) {
       assert.ok(result.stderr.includes(words), `${words} missing from:\n${result.stderr}`);
     }
     assert.ok(!/\n\s+at /.test(result.stderr), 'no stack trace');
@@ -39,8 +53,17 @@ describe('cli: check-config', () => {
 });
 
 describe('cli: bad calls exit 2 with the usage', () => {
-  for (const args of [['frobnicate'], ['check-config', '--colour'], ['check-config', 'extra'], ['serve', '--port', 'abc'],
-    ['serve', '--port', '70000'], ['local-keys'], ['apps', 'remove'], ['secrets', 'init', '--file', ''], ['check-config', '--config']]) {
+  for (const args of [
+    ['frobnicate'],
+    ['check-config', '--colour'],
+    ['check-config', 'extra'],
+    ['serve', '--port', 'abc'],
+    ['serve', '--port', '70000'],
+    ['local-keys'],
+    ['apps', 'remove'],
+    ['secrets', 'init', '--file', ''],
+    ['check-config', '--config'],
+  ]) {
     it(args.join(' '), async () => {
       const result = await runCliCommand(args, { cwd: tempDir() });
       assert.equal(result.code, 2, result.stderr);

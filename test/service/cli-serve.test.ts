@@ -13,7 +13,8 @@ import { configDir, registrationOptions } from './support.js';
 describe('cli: serve, the SQLite writer', () => {
   it('sqliteWriter auto: the writer thread with two or more cores, inline when taskset confines the process to one', async () => {
     const { file } = configDir({ local: { enabled: false } });
-    const started = (text: string) => /"sqliteWriter":"(\w+)"/.exec(text.split('\n').find((line) => line.includes('service started')) ?? '')?.[1];
+    const started = (text: string) =>
+      /"sqliteWriter":"(\w+)"/.exec(text.split('\n').find((line) => line.includes('service started')) ?? '')?.[1];
     const free = await startServe(['--config', file], { cwd: tempDir() });
     assert.equal(await free.stop(), 0);
     assert.equal(started(free.stdout() + free.stderr()), availableParallelism() >= 2 ? 'thread' : 'inline');
@@ -36,7 +37,10 @@ describe('cli: serve', () => {
     assert.equal(await served.stop('SIGTERM'), 0);
     assert.match(served.stderr(), /local variant is enabled|LOCAL variant is ENABLED/);
     assert.ok(existsSync(join(dir, 'data', 'fido2.db')), 'SQLite file next to the config file');
-    assert.equal((JSON.parse(readFileSync(join(dir, 'data', 'secrets.json'), 'utf8')) as { version: number }).version, 1);
+    assert.equal(
+      (JSON.parse(readFileSync(join(dir, 'data', 'secrets.json'), 'utf8')) as { version: number }).version,
+      1,
+    );
   });
 
   it('stops on SIGINT too, and the secrets generated at the first start are kept at the next', async () => {
@@ -52,7 +56,12 @@ describe('cli: serve', () => {
   it('without a config: the built-in default (SQLite in ./data, demo application), --port and --no-demo', async () => {
     const cwd = tempDir();
     const served = await startServe(['--port', '0', '--no-demo'], { cwd });
-    const answer = await registrationOptions(served.url, 'demo-client', 'https://demo.localhost:8443', 'alice#demo.localhost');
+    const answer = await registrationOptions(
+      served.url,
+      'demo-client',
+      'https://demo.localhost:8443',
+      'alice#demo.localhost',
+    );
     assert.equal(answer.body.status, 'ok', JSON.stringify(answer.body));
     assert.equal(await served.stop(), 0);
     assert.ok(existsSync(join(cwd, 'data', 'fido2.db')));
@@ -61,7 +70,10 @@ describe('cli: serve', () => {
 
   it('environment overrides apply (PASSKEY_PORT=0, PASSKEY_LOCAL_ENABLED=false: no warning)', async () => {
     const { dir, file } = configDir({ listen: { port: 1 } });
-    const served = await startServe(['--config', file], { cwd: dir, env: { PASSKEY_PORT: '0', PASSKEY_LOCAL_ENABLED: 'false' } });
+    const served = await startServe(['--config', file], {
+      cwd: dir,
+      env: { PASSKEY_PORT: '0', PASSKEY_LOCAL_ENABLED: 'false' },
+    });
     assert.equal(await served.stop(), 0);
     assert.doesNotMatch(served.stderr(), /LOCAL variant is ENABLED/);
   });

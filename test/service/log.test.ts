@@ -5,7 +5,12 @@ import { createLogger, type LogLevel } from '../../src/util/log.js';
 
 function capture(level?: LogLevel) {
   const lines: string[] = [];
-  const log = createLogger({ level, clock: () => 0, sink: { write: (line: string) => lines.push(line) }, base: { service: 'test' } });
+  const log = createLogger({
+    level,
+    clock: () => 0,
+    sink: { write: (line: string) => lines.push(line) },
+    base: { service: 'test' },
+  });
   return { lines, log, entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
@@ -15,7 +20,14 @@ describe('log', () => {
     log.info({ requestId: 'r1', status: 200 }, 'done');
     assert.equal(lines.length, 1);
     assert.ok(lines[0]!.endsWith('\n') && !lines[0]!.slice(0, -1).includes('\n'));
-    assert.deepEqual(entries()[0], { time: '1970-01-01T00:00:00.000Z', level: 'info', msg: 'done', service: 'test', requestId: 'r1', status: 200 });
+    assert.deepEqual(entries()[0], {
+      time: '1970-01-01T00:00:00.000Z',
+      level: 'info',
+      msg: 'done',
+      service: 'test',
+      requestId: 'r1',
+      status: 200,
+    });
   });
 
   it('drops lines below its level', () => {
@@ -24,7 +36,10 @@ describe('log', () => {
     log.info({}, 'i');
     log.warn({}, 'w');
     log.error({}, 'e');
-    assert.deepEqual(entries().map((e) => e.level), ['warn', 'error']);
+    assert.deepEqual(
+      entries().map((e) => e.level),
+      ['warn', 'error'],
+    );
   });
 
   it('silent writes nothing', () => {
@@ -36,10 +51,18 @@ describe('log', () => {
   it('never writes secret-looking fields or bytes, at any depth', () => {
     const { log, lines, entries } = capture();
     const secret = 'c2VjcmV0LXZhbHVlLXRoYXQtbXVzdC1ub3QtbGVhaw';
-    log.info({
-      userHandleKey: secret, password: secret, token: secret, localBlobKeys: [secret],
-      nested: { apiKey: secret, deeper: { client_secret: secret } }, raw: Buffer.from(secret), localBlobKeyIds: ['k1'],
-    }, 'careless');
+    log.info(
+      {
+        userHandleKey: secret,
+        password: secret,
+        token: secret,
+        localBlobKeys: [secret],
+        nested: { apiKey: secret, deeper: { client_secret: secret } },
+        raw: Buffer.from(secret),
+        localBlobKeyIds: ['k1'],
+      },
+      'careless',
+    );
     assert.ok(!lines[0]!.includes(secret), lines[0]);
     const entry = entries()[0]!;
     assert.equal(entry.userHandleKey, '[redacted]');
@@ -60,7 +83,13 @@ describe('log', () => {
   });
 
   it('a failing sink never throws into the caller', () => {
-    const log = createLogger({ sink: { write: () => { throw new Error('closed'); } } });
+    const log = createLogger({
+      sink: {
+        write: () => {
+          throw new Error('closed');
+        },
+      },
+    });
     assert.doesNotThrow(() => log.error({}, 'x'));
   });
 });

@@ -31,19 +31,34 @@ const NOW = new Date('2030-06-01T00:00:00Z');
 /** The config file of the fixture's application (SQLite in `dir`, port 0: the admin listener on a free port). */
 function configWith(dir: string, applications: readonly Record<string, unknown>[]): string {
   return writeFile(dir, 'config.json', {
-    listen: { host: '127.0.0.1', port: 0 }, database: `sqlite:${join(dir, 'passkeys.db')}`, dataDir: join(dir, 'data'),
-    local: { enabled: false }, demo: { enabled: false }, applications,
+    listen: { host: '127.0.0.1', port: 0 },
+    database: `sqlite:${join(dir, 'passkeys.db')}`,
+    dataDir: join(dir, 'data'),
+    local: { enabled: false },
+    demo: { enabled: false },
+    applications,
   });
 }
 
 function capture() {
   let text = '';
-  return { stream: { write: (chunk: string) => { text += chunk; return true; } }, text: () => text };
+  return {
+    stream: {
+      write: (chunk: string) => {
+        text += chunk;
+        return true;
+      },
+    },
+    text: () => text,
+  };
 }
 
 /** The JSON lines of a captured service log. */
 function logLines(text: string): Record<string, unknown>[] {
-  return text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /**
@@ -53,7 +68,10 @@ function logLines(text: string): Record<string, unknown>[] {
 function writeCrls(dir: string, mds: TestMds, thisUpdate: string, nextUpdate: string): string[] {
   const at = { thisUpdate: new Date(thisUpdate), nextUpdate: new Date(nextUpdate) };
   const crls = createTestMdsCrls(mds, { root: at, intermediate: at });
-  return [['mds-ca.crl', crls.intermediate.der], ['mds-root.crl', crls.root.der]].map(([name, der]) => {
+  return [
+    ['mds-ca.crl', crls.intermediate.der],
+    ['mds-root.crl', crls.root.der],
+  ].map(([name, der]) => {
     const file = join(dir, name as string);
     writeFileSync(`${file}.tmp`, der as Buffer);
     renameSync(`${file}.tmp`, file);
@@ -68,7 +86,7 @@ function foreignBlob(file: string): void {
 }
 
 describe('prepareTrust', () => {
-  it('builds an evaluator of a policy it did not prepare at the runtime clock\'s time, not the system clock\'s', () => {
+  it("builds an evaluator of a policy it did not prepare at the runtime clock's time, not the system clock's", () => {
     const seen: (Date | undefined)[] = [];
     const load = (_policy: AttestationPolicy, options: { now?: Date }): LoadedTrustEvaluator => {
       seen.push(options.now);
@@ -96,10 +114,16 @@ describe('prepareTrust', () => {
     renameSync(fixture.writeBlob('newer.jwt', 2, true), fixture.blobFile);
     const [taken] = trust.reloadMetadata(NOW);
     assert.equal(taken?.error, undefined);
-    assert.deepEqual([taken?.clientIds, taken?.before?.serial, taken?.after?.serial], [[config.applications[0]!.clientId], 1, 2]);
+    assert.deepEqual(
+      [taken?.clientIds, taken?.before?.serial, taken?.after?.serial],
+      [[config.applications[0]!.clientId], 1, 2],
+    );
     const now = trust.buildTrust(policy);
     assert.notEqual(now, first);
-    assert.throws(() => now.checkAuthentication?.({ aaguid: MODEL_AAGUID, now: NOW }), /AUTHENTICATOR_STATUS_NOT_ACCEPTED/);
+    assert.throws(
+      () => now.checkAuthentication?.({ aaguid: MODEL_AAGUID, now: NOW }),
+      /AUTHENTICATOR_STATUS_NOT_ACCEPTED/,
+    );
   });
 });
 
@@ -108,12 +132,18 @@ describe('StoredApplicationDirectory.reloadMetadataTrust (admin-created applicat
     const dir = tempDir('passkey-reload-');
     const fixture = metadataFixture(dir);
     const [raw] = fixture.applications;
-    const config = loadConfig({ file: configWith(dir, [{ ...raw, clientId: 'admin-made' }]), env: {}, cwd: dir }).applications[0]!;
+    const config = loadConfig({ file: configWith(dir, [{ ...raw, clientId: 'admin-made' }]), env: {}, cwd: dir })
+      .applications[0]!;
     const store = new MemoryApplicationStore();
     await store.create({ config, approved: true, disabled: false, source: 'admin', createdAt: 0, updatedAt: 0 });
     // Not a configured application: prepareTrust builds it on demand, at the clock's time.
     const trust = prepareTrust([], NOW, 'test', { clock: () => NOW.getTime() });
-    const directory = new StoredApplicationDirectory({ store, buildTrust: trust.buildTrust, now: () => NOW.getTime(), cacheMs: 60_000 });
+    const directory = new StoredApplicationDirectory({
+      store,
+      buildTrust: trust.buildTrust,
+      now: () => NOW.getTime(),
+      cacheMs: 60_000,
+    });
     const before = (await directory.find('admin-made'))!.trust;
     assert.deepEqual(directory.metadataFiles(), [fixture.blobFile]);
 
@@ -128,7 +158,10 @@ describe('StoredApplicationDirectory.reloadMetadataTrust (admin-created applicat
     assert.equal(taken?.error, undefined);
     const after = (await directory.find('admin-made'))!.trust;
     assert.notEqual(after, before, 'the cached lookup was dropped and the new evaluator is used');
-    assert.throws(() => after.checkAuthentication?.({ aaguid: MODEL_AAGUID, now: NOW }), /AUTHENTICATOR_STATUS_NOT_ACCEPTED/);
+    assert.throws(
+      () => after.checkAuthentication?.({ aaguid: MODEL_AAGUID, now: NOW }),
+      /AUTHENTICATOR_STATUS_NOT_ACCEPTED/,
+    );
   });
 });
 
@@ -136,9 +169,17 @@ describe('createMetadataReloader', () => {
   it('reports per application, logs a failure naming the application and the error, and never rejects for a BLOB', async () => {
     const dir = tempDir('passkey-reload-');
     const fixture = metadataFixture(dir);
-    const configs: readonly ApplicationConfig[] = loadConfig({ file: configWith(dir, fixture.applications), env: {}, cwd: dir }).applications;
+    const configs: readonly ApplicationConfig[] = loadConfig({
+      file: configWith(dir, fixture.applications),
+      env: {},
+      cwd: dir,
+    }).applications;
     const trust = prepareTrust(configs, NOW, 'test');
-    const directory = new StoredApplicationDirectory({ store: new MemoryApplicationStore(), buildTrust: trust.buildTrust, now: () => NOW.getTime() });
+    const directory = new StoredApplicationDirectory({
+      store: new MemoryApplicationStore(),
+      buildTrust: trust.buildTrust,
+      now: () => NOW.getTime(),
+    });
     const log = captureLog();
     const reload = createMetadataReloader({ trust, directory, now: () => NOW.getTime(), log });
     const clientId = configs[0]!.clientId;
@@ -147,11 +188,17 @@ describe('createMetadataReloader', () => {
     assert.equal(same.ok, true);
     assert.equal(same.changed, false);
     assert.equal(same.at, NOW.toISOString());
-    assert.deepEqual(same.applications.map((a) => [a.clientId, a.source, a.serialBefore, a.serial, a.entries]), [[clientId, 'config', 1, 1, 1]]);
+    assert.deepEqual(
+      same.applications.map((a) => [a.clientId, a.source, a.serialBefore, a.serial, a.entries]),
+      [[clientId, 'config', 1, 1, 1]],
+    );
     // No attestation.metadataCrls: the report and the log line say the chain's revocation was not checked.
     assert.equal(same.applications[0]?.revocationChecked, false);
     const reloaded = log.lines.find((line) => line.fields.event === 'metadata_reloaded');
-    assert.deepEqual([reloaded?.message, reloaded?.fields.serial, reloaded?.fields.revocationChecked], ['metadata BLOB loaded', 1, false]);
+    assert.deepEqual(
+      [reloaded?.message, reloaded?.fields.serial, reloaded?.fields.revocationChecked],
+      ['metadata BLOB loaded', 1, false],
+    );
 
     rmSync(fixture.blobFile);
     const gone = await reload();
@@ -165,12 +212,23 @@ describe('createMetadataReloader', () => {
     assert.equal(logged.length, 2);
     assert.equal(logged[1]?.fields.clientId, clientId);
     assert.match(String(logged[1]?.fields.error), /^METADATA_BLOB_INVALID/);
-    assert.match(logged[1]?.message ?? '', /the previous BLOB stays in use: install a valid BLOB \(docs\/attestation\.md\)$/);
+    assert.match(
+      logged[1]?.message ?? '',
+      /the previous BLOB stays in use: install a valid BLOB \(docs\/attestation\.md\)$/,
+    );
 
     renameSync(fixture.writeBlob('newer.jwt', 5, false), fixture.blobFile);
     const newer = await reload();
-    assert.deepEqual([newer.ok, newer.changed, newer.applications[0]?.serialBefore, newer.applications[0]?.serial], [true, true, 1, 5]);
-    assert.ok(log.lines.some((line) => line.fields.event === 'metadata_reloaded' && line.fields.serial === 5 && line.fields.previousSerial === 1));
+    assert.deepEqual(
+      [newer.ok, newer.changed, newer.applications[0]?.serialBefore, newer.applications[0]?.serial],
+      [true, true, 1, 5],
+    );
+    assert.ok(
+      log.lines.some(
+        (line) =>
+          line.fields.event === 'metadata_reloaded' && line.fields.serial === 5 && line.fields.previousSerial === 1,
+      ),
+    );
   });
 });
 
@@ -187,14 +245,17 @@ describe('the periodic metadata check', () => {
     };
   }
 
-  it('reloads when a file\'s mtime, size or inode changed, not when it vanished, and survives a failing reload', async () => {
+  it("reloads when a file's mtime, size or inode changed, not when it vanished, and survives a failing reload", async () => {
     const files = fakeFiles();
     files.set('/m/a.jwt', { mtimeMs: 1, size: 10, ino: 1 });
     const changes: (readonly string[])[] = [];
     let fail = false;
     const log = captureLog();
     const watch = watchMetadataFiles({
-      files: () => ['/m/a.jwt', '/m/a.jwt'], intervalMs: 0, log, stat: files.stat,
+      files: () => ['/m/a.jwt', '/m/a.jwt'],
+      intervalMs: 0,
+      log,
+      stat: files.stat,
       baseline: new Map([['/m/a.jwt', { mtimeMs: 1, size: 10, ino: 1 }]]),
       onChange: async (changed) => {
         changes.push(changed);
@@ -223,7 +284,15 @@ describe('the periodic metadata check', () => {
     const files = fakeFiles();
     files.set('/m/b.jwt', { mtimeMs: 1, size: 1, ino: 1 });
     let calls = 0;
-    const watch = watchMetadataFiles({ files: () => ['/m/b.jwt'], intervalMs: 0, log: captureLog(), stat: files.stat, onChange: async () => { calls += 1; } });
+    const watch = watchMetadataFiles({
+      files: () => ['/m/b.jwt'],
+      intervalMs: 0,
+      log: captureLog(),
+      stat: files.stat,
+      onChange: async () => {
+        calls += 1;
+      },
+    });
     assert.equal(await watch.check(), false);
     files.set('/m/b.jwt', { mtimeMs: 2, size: 1, ino: 1 });
     assert.equal(await watch.check(), true);
@@ -233,7 +302,12 @@ describe('the periodic metadata check', () => {
 
   it('watches the CRL files of a BLOB too (attestation.metadataCrls): a changed CRL alone reloads', async () => {
     const policy: AttestationPolicy = {
-      trustAnchors: [], requireTrusted: false, metadata: '/m/c.jwt', aaguidAllow: [], aaguidDeny: [], metadataCrls: ['/m/ca.crl', '/m/root.crl'],
+      trustAnchors: [],
+      requireTrusted: false,
+      metadata: '/m/c.jwt',
+      aaguidAllow: [],
+      aaguidDeny: [],
+      metadataCrls: ['/m/ca.crl', '/m/root.crl'],
     };
     assert.deepEqual(metadataFilesOf(policy), ['/m/c.jwt', '/m/ca.crl', '/m/root.crl']);
     assert.deepEqual(metadataFilesOf({ ...policy, metadata: null }), [], 'no BLOB, nothing to reload');
@@ -243,9 +317,18 @@ describe('the periodic metadata check', () => {
     // The stored directory lists the CRLs of the policies it built (admin-created applications).
     const store = new MemoryApplicationStore();
     const config = loadConfig({ env: {}, cwd: tempDir('passkey-reload-') }).applications[0]!;
-    await store.create({ config: { ...config, clientId: 'with-crls', attestation: policy }, approved: true, disabled: false, source: 'admin', createdAt: 0, updatedAt: 0 });
+    await store.create({
+      config: { ...config, clientId: 'with-crls', attestation: policy },
+      approved: true,
+      disabled: false,
+      source: 'admin',
+      createdAt: 0,
+      updatedAt: 0,
+    });
     const directory = new StoredApplicationDirectory({
-      store, buildTrust: () => ({ evaluate: () => ({ trusted: false, aaguidProven: false, authenticatorName: null }) }), now: () => NOW.getTime(),
+      store,
+      buildTrust: () => ({ evaluate: () => ({ trusted: false, aaguidProven: false, authenticatorName: null }) }),
+      now: () => NOW.getTime(),
     });
     assert.ok(await directory.find('with-crls'));
     assert.deepEqual(directory.metadataFiles(), ['/m/c.jwt', '/m/ca.crl', '/m/root.crl']);
@@ -255,13 +338,21 @@ describe('the periodic metadata check', () => {
     const changes: (readonly string[])[] = [];
     const log = captureLog();
     const watch = watchMetadataFiles({
-      files: () => directory.metadataFiles(), intervalMs: 0, log, stat: files.stat, onChange: async (changed) => { changes.push(changed); },
+      files: () => directory.metadataFiles(),
+      intervalMs: 0,
+      log,
+      stat: files.stat,
+      onChange: async (changed) => {
+        changes.push(changed);
+      },
     });
     assert.equal(await watch.check(), false, 'first sight');
     files.set('/m/ca.crl', { mtimeMs: 2, size: 11, ino: 9 });
     assert.equal(await watch.check(), true, 'a refreshed CRL');
     assert.deepEqual(changes, [['/m/ca.crl']]);
-    assert.ok(log.lines.some((line) => line.fields.event === 'metadata_file_changed' && /BLOB or CRL/.test(line.message)));
+    assert.ok(
+      log.lines.some((line) => line.fields.event === 'metadata_file_changed' && /BLOB or CRL/.test(line.message)),
+    );
     watch.stop();
   });
 
@@ -272,7 +363,8 @@ describe('the periodic metadata check', () => {
     assert.equal(metadataCheckIntervalMs({ PASSKEY_METADATA_CHECK_INTERVAL_MS: '0' }, problems), 0);
     assert.equal(metadataCheckIntervalMs({ PASSKEY_METADATA_CHECK_INTERVAL_MS: '1500' }, problems), 1500);
     assert.deepEqual(problems, []);
-    for (const bad of ['-1', '1.5', 'soon', '86400001']) metadataCheckIntervalMs({ PASSKEY_METADATA_CHECK_INTERVAL_MS: bad }, problems);
+    for (const bad of ['-1', '1.5', 'soon', '86400001'])
+      metadataCheckIntervalMs({ PASSKEY_METADATA_CHECK_INTERVAL_MS: bad }, problems);
     assert.equal(problems.length, 4);
     assert.match(problems[0]!, /^PASSKEY_METADATA_CHECK_INTERVAL_MS: /);
   });
@@ -286,7 +378,11 @@ describe('RunningService.reloadMetadata', () => {
     const stdout = capture();
     const stderr = capture();
     const running = await startService({
-      configFile: file, env: { PASSKEY_METADATA_CHECK_INTERVAL_MS: '0' }, cwd: dir, stdout: stdout.stream, stderr: stderr.stream,
+      configFile: file,
+      env: { PASSKEY_METADATA_CHECK_INTERVAL_MS: '0' },
+      cwd: dir,
+      stdout: stdout.stream,
+      stderr: stderr.stream,
     });
     try {
       const user = new ModelUser('bob');
@@ -303,11 +399,18 @@ describe('RunningService.reloadMetadata', () => {
       assert.match(failed.applications[0]?.error ?? '', /^METADATA_BLOB_/);
       assert.equal(failed.applications[0]?.serial, 1);
       assert.match(stderr.text(), /"level":"error"[^\n]*"clientId":"scale-client"[^\n]*METADATA_BLOB_/);
-      assert.equal(outcome(await user.signIn(running.url)), 'ok', 'the previous BLOB is still in use and the service serves');
+      assert.equal(
+        outcome(await user.signIn(running.url)),
+        'ok',
+        'the previous BLOB is still in use and the service serves',
+      );
 
       renameSync(fixture.writeBlob('newer.jwt', 2, true), fixture.blobFile);
       const taken = await running.reloadMetadata();
-      assert.deepEqual([taken.ok, taken.changed, taken.applications[0]?.serialBefore, taken.applications[0]?.serial], [true, true, 1, 2]);
+      assert.deepEqual(
+        [taken.ok, taken.changed, taken.applications[0]?.serialBefore, taken.applications[0]?.serial],
+        [true, true, 1, 2],
+      );
       assert.equal(outcome(await user.signIn(running.url)), 'AUTHENTICATOR_STATUS_NOT_ACCEPTED');
     } finally {
       await running.close();
@@ -319,9 +422,17 @@ describe('RunningService.reloadMetadata', () => {
     const fixture = metadataFixture(dir);
     const file = configWith(dir, fixture.applications);
     const out = capture();
-    const running = await startService({ configFile: file, env: { PASSKEY_METADATA_CHECK_INTERVAL_MS: '0' }, cwd: dir, stdout: out.stream, stderr: capture().stream });
+    const running = await startService({
+      configFile: file,
+      env: { PASSKEY_METADATA_CHECK_INTERVAL_MS: '0' },
+      cwd: dir,
+      stdout: out.stream,
+      stderr: capture().stream,
+    });
     try {
-      const { token } = await new FileAdminTokenStore(running.config.ops!.admin.tokensFile, systemRuntime).create('ops');
+      const { token } = await new FileAdminTokenStore(running.config.ops!.admin.tokensFile, systemRuntime).create(
+        'ops',
+      );
       const path = '/admin/metadata/reload';
       const url = `${running.adminUrl}${path}`;
       assert.equal((await fetch(url, { method: 'POST' })).status, 401);
@@ -333,10 +444,27 @@ describe('RunningService.reloadMetadata', () => {
       const answer = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
       const body = await answer.text();
       assert.equal(answer.status, 200, body);
-      const report = JSON.parse(body) as { ok: boolean; changed: boolean; applications: { clientId: string; serial: number }[] };
-      assert.deepEqual([report.ok, report.changed, report.applications.map((a) => [a.clientId, a.serial])], [true, true, [['scale-client', 3]]]);
+      const report = JSON.parse(body) as {
+        ok: boolean;
+        changed: boolean;
+        applications: { clientId: string; serial: number }[];
+      };
+      assert.deepEqual(
+        [report.ok, report.changed, report.applications.map((a) => [a.clientId, a.serial])],
+        [true, true, [['scale-client', 3]]],
+      );
       const headers = Object.fromEntries(answer.headers);
-      assert.deepEqual(checkResponse(openApiDocument(), { path, method: 'POST', status: 200, contentType: headers['content-type'] ?? '', body, headers }), []);
+      assert.deepEqual(
+        checkResponse(openApiDocument(), {
+          path,
+          method: 'POST',
+          status: 200,
+          contentType: headers['content-type'] ?? '',
+          body,
+          headers,
+        }),
+        [],
+      );
 
       // A BLOB that does not verify: 422 (so `curl -f` fails), the admin error envelope around the same report.
       foreignBlob(fixture.blobFile);
@@ -344,21 +472,49 @@ describe('RunningService.reloadMetadata', () => {
       const refusedBody = await refused.text();
       assert.equal(refused.status, 422, refusedBody);
       const failed = JSON.parse(refusedBody) as {
-        error: string; message: string; problems: string[]; ok: boolean; changed: boolean; at: string;
+        error: string;
+        message: string;
+        problems: string[];
+        ok: boolean;
+        changed: boolean;
+        at: string;
         applications: { clientId: string; ok: boolean; serial: number; error: string }[];
       };
       assert.equal(failed.error, 'METADATA_RELOAD_FAILED');
       assert.match(failed.message, /previous BLOB stays in use/);
       assert.deepEqual([failed.ok, failed.changed, typeof failed.at], [false, false, 'string']);
-      assert.deepEqual(failed.applications.map((a) => [a.clientId, a.ok, a.serial]), [['scale-client', false, 3]], 'the previous BLOB is still in use');
+      assert.deepEqual(
+        failed.applications.map((a) => [a.clientId, a.ok, a.serial]),
+        [['scale-client', false, 3]],
+        'the previous BLOB is still in use',
+      );
       assert.match(failed.applications[0]?.error ?? '', /^METADATA_BLOB_/);
       assert.deepEqual(failed.problems, [`scale-client: ${failed.applications[0]?.error}`]);
       const refusedHeaders = Object.fromEntries(refused.headers);
-      assert.deepEqual(checkResponse(openApiDocument(), { path, method: 'POST', status: 422, contentType: refusedHeaders['content-type'] ?? '', body: refusedBody, headers: refusedHeaders }), []);
+      assert.deepEqual(
+        checkResponse(openApiDocument(), {
+          path,
+          method: 'POST',
+          status: 422,
+          contentType: refusedHeaders['content-type'] ?? '',
+          body: refusedBody,
+          headers: refusedHeaders,
+        }),
+        [],
+      );
 
-      const audit = await fetch(`${running.adminUrl}/admin/audit?action=metadata.reload`, { headers: { authorization: `Bearer ${token}` } });
-      const events = (await audit.json() as { events: { actor: string; result: string; errorName: string | null }[] }).events;
-      assert.deepEqual(events.map((e) => [e.actor, e.result]), [['admin:ops', 'ok'], ['admin:ops', 'failed']]);
+      const audit = await fetch(`${running.adminUrl}/admin/audit?action=metadata.reload`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const events = ((await audit.json()) as { events: { actor: string; result: string; errorName: string | null }[] })
+        .events;
+      assert.deepEqual(
+        events.map((e) => [e.actor, e.result]),
+        [
+          ['admin:ops', 'ok'],
+          ['admin:ops', 'failed'],
+        ],
+      );
       assert.match(events[1]?.errorName ?? '', /^METADATA_BLOB_/);
     } finally {
       await running.close();
@@ -366,22 +522,33 @@ describe('RunningService.reloadMetadata', () => {
   });
 });
 
-describe('the periodic check and the CRLs of the BLOB\'s signing chain (a running service)', () => {
+describe("the periodic check and the CRLs of the BLOB's signing chain (a running service)", () => {
   it('a refreshed CRL alone triggers a reload: the BLOB refused for stale CRLs is taken once current CRLs are in place', async () => {
     const dir = tempDir('passkey-reload-crl-');
     const fixture = metadataFixture(dir);
     const crlFiles = writeCrls(dir, fixture.mds, '2030-05-01T00:00:00Z', '2030-07-01T00:00:00Z');
     const [raw] = fixture.applications;
-    const file = configWith(dir, [{ ...raw, attestation: { ...(raw!.attestation as Record<string, unknown>), metadataCrls: crlFiles } }]);
+    const file = configWith(dir, [
+      { ...raw, attestation: { ...(raw!.attestation as Record<string, unknown>), metadataCrls: crlFiles } },
+    ]);
     let now = Date.parse('2030-06-01T00:00:00Z');
     const runtime: Runtime = { now: () => now, randomBytes: systemRuntime.randomBytes };
     const stderr = capture();
     const running = await startService({
-      configFile: file, env: { PASSKEY_METADATA_CHECK_INTERVAL_MS: '100' }, cwd: dir, stdout: capture().stream, stderr: stderr.stream, runtime,
+      configFile: file,
+      env: { PASSKEY_METADATA_CHECK_INTERVAL_MS: '100' },
+      cwd: dir,
+      stdout: capture().stream,
+      stderr: stderr.stream,
+      runtime,
     });
     try {
       const started = logLines(stderr.text()).find((line) => line.msg === 'metadata BLOB loaded');
-      assert.deepEqual([started?.clientId, started?.serial, started?.revocationChecked], ['scale-client', 1, true], stderr.text());
+      assert.deepEqual(
+        [started?.clientId, started?.serial, started?.revocationChecked],
+        ['scale-client', 1, true],
+        stderr.text(),
+      );
       assert.doesNotMatch(stderr.text(), /signing chain is not checked/);
       const user = new ModelUser('carol');
       assert.equal(outcome(await user.register(running.url)), 'ok', stderr.text());
@@ -392,17 +559,26 @@ describe('the periodic check and the CRLs of the BLOB\'s signing chain (a runnin
       const failure = () => logLines(stderr.text()).find((line) => line.event === 'metadata_reload_failed');
       assert.ok(await eventually(() => failure() !== undefined, 15_000), stderr.text());
       assert.match(String(failure()?.error), /^METADATA_BLOB_CRL_INVALID: .* is stale/);
-      assert.match(String(failure()?.msg), /the previous BLOB stays in use: install current CRLs of the BLOB's signing chain/);
+      assert.match(
+        String(failure()?.msg),
+        /the previous BLOB stays in use: install current CRLs of the BLOB's signing chain/,
+      );
       assert.equal(outcome(await user.signIn(running.url)), 'ok', 'the previous BLOB stays in use');
 
       // Only the CRL files change (an operator's fetch script): the periodic check notices and the BLOB is taken.
       writeCrls(dir, fixture.mds, '2030-07-31T00:00:00Z', '2030-09-01T00:00:00Z');
-      const taken = () => logLines(stderr.text()).find((line) => line.event === 'metadata_reloaded' && line.serial === 2);
+      const taken = () =>
+        logLines(stderr.text()).find((line) => line.event === 'metadata_reloaded' && line.serial === 2);
       assert.ok(await eventually(() => taken() !== undefined, 15_000), stderr.text());
       assert.deepEqual([taken()?.previousSerial, taken()?.changed, taken()?.revocationChecked], [1, true, true]);
-      const [blobChange, ...crlChanges] = logLines(stderr.text()).filter((line) => line.event === 'metadata_file_changed').map((line) => line.files as string[]);
+      const [blobChange, ...crlChanges] = logLines(stderr.text())
+        .filter((line) => line.event === 'metadata_file_changed')
+        .map((line) => line.files as string[]);
       assert.deepEqual(blobChange, [fixture.blobFile]);
-      assert.ok(crlChanges.length > 0 && crlChanges.every((files) => files.every((changed) => crlFiles.includes(changed))), JSON.stringify(crlChanges));
+      assert.ok(
+        crlChanges.length > 0 && crlChanges.every((files) => files.every((changed) => crlFiles.includes(changed))),
+        JSON.stringify(crlChanges),
+      );
       assert.equal(outcome(await user.signIn(running.url)), 'AUTHENTICATOR_STATUS_NOT_ACCEPTED');
     } finally {
       await running.close();

@@ -18,9 +18,9 @@ import { minimalApp, tempDir, writeFile } from '../config/support.js';
 import { runCliCommand, startServe } from '../support/cli-process.js';
 import { configDir, registrationOptions } from './support.js';
 
-
 /** `configDir` of ./support.ts without the local variant (the admin listener's tests do not need it). */
-const opsConfigDir = (content: Record<string, unknown> = {}) => configDir({ local: { enabled: false }, ...content }, 'passkey-ops-wiring-');
+const opsConfigDir = (content: Record<string, unknown> = {}) =>
+  configDir({ local: { enabled: false }, ...content }, 'passkey-ops-wiring-');
 
 async function registrationStatus(url: string): Promise<number> {
   return (await registrationOptions(url)).status;
@@ -30,8 +30,18 @@ function capture() {
   let stdout = '';
   let stderr = '';
   return {
-    stdout: { write: (text: string) => { stdout += text; return true; } },
-    stderr: { write: (text: string) => { stderr += text; return true; } },
+    stdout: {
+      write: (text: string) => {
+        stdout += text;
+        return true;
+      },
+    },
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+        return true;
+      },
+    },
     out: () => stdout,
     err: () => stderr,
   };
@@ -43,14 +53,18 @@ describe('serve with the operations module', () => {
     const served = await startServe(['--config', file], { cwd: dir, admin: true });
     try {
       assert.match(served.adminUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
-      assert.doesNotMatch(served.adminUrl ?? '', /:(0|8788)$/, 'next to a service on port 0, the admin listener takes a free port too');
+      assert.doesNotMatch(
+        served.adminUrl ?? '',
+        /:(0|8788)$/,
+        'next to a service on port 0, the admin listener takes a free port too',
+      );
       assert.notEqual(served.adminUrl, served.url);
 
       const health = await fetch(`${served.adminUrl}/health`);
       assert.equal(health.status, 200);
       assert.deepEqual(await health.json(), { status: 'ok' });
       const ready = await fetch(`${served.adminUrl}/ready`);
-      const readyBody = await ready.json() as { status: string; checks: Record<string, string> };
+      const readyBody = (await ready.json()) as { status: string; checks: Record<string, string> };
       assert.equal(ready.status, 200, JSON.stringify(readyBody));
       assert.equal(readyBody.status, 'ready');
       for (const store of ['credentials', 'challenges', 'applications', 'audit', 'rate-limits']) {
@@ -63,7 +77,10 @@ describe('serve with the operations module', () => {
       assert.equal(metrics.status, 200);
       assert.match(metrics.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
       const text = await metrics.text();
-      assert.match(text, /passkey_requests_total\{[^}]*operation="attestation\/options"[^}]*client_id="app-1"[^}]*\} 1/);
+      assert.match(
+        text,
+        /passkey_requests_total\{[^}]*operation="attestation\/options"[^}]*client_id="app-1"[^}]*\} 1/,
+      );
       assert.match(text, /passkey_ceremony_options_issued_total\{[^}]*client_id="app-1"[^}]*\} 1/);
       assert.match(served.output(), /"event":"request"/, 'one log line per request');
 
@@ -71,10 +88,19 @@ describe('serve with the operations module', () => {
       // /metrics counts.
       const failed = await fetch(`${served.url}/api/attestation/result`, {
         method: 'POST',
-        headers: { 'User-agent': 'Vendor AppID: app-1', origin: 'https://idp.example.test', 'content-type': 'application/json' },
-        body: JSON.stringify({ id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' } }),
+        headers: {
+          'User-agent': 'Vendor AppID: app-1',
+          origin: 'https://idp.example.test',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+        }),
       });
-      assert.equal((await failed.json() as { status: string }).status, 'failed');
+      assert.equal(((await failed.json()) as { status: string }).status, 'failed');
       // The audit row is written after the answer (it never delays it): poll, bounded.
       let after = '';
       const total = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(after)?.[1]);
@@ -98,13 +124,18 @@ describe('serve with the operations module', () => {
     assert.match(first.token, /^pks_admin_/);
     const served = await startServe(['--config', file], { cwd: dir, admin: true });
     try {
-      const list = async (token?: string) => fetch(`${served.adminUrl}/admin/applications`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+      const list = async (token?: string) =>
+        fetch(`${served.adminUrl}/admin/applications`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
       assert.equal((await list()).status, 401);
       assert.equal((await list('pks_admin_not-a-token')).status, 401);
       const answer = await list(first.token);
       assert.equal(answer.status, 200);
-      const body = await answer.json() as { applications: { clientId: string; approved: boolean }[] };
-      assert.deepEqual(body.applications.map((a) => [a.clientId, a.approved]), [['app-1', true]], 'the config file\'s applications were seeded');
+      const body = (await answer.json()) as { applications: { clientId: string; approved: boolean }[] };
+      assert.deepEqual(
+        body.applications.map((a) => [a.clientId, a.approved]),
+        [['app-1', true]],
+        "the config file's applications were seeded",
+      );
 
       const during = await runCliCommand(['admin', 'token', 'create', 'during', '--config', file], { cwd: dir });
       assert.equal(during.code, 0, during.stderr);
@@ -112,7 +143,10 @@ describe('serve with the operations module', () => {
       assert.equal((await list(second.token)).status, 200, 'the running service re-reads the token file');
 
       // A change through the admin API reaches the four operations: a disabled application is unknown.
-      const disabled = await fetch(`${served.adminUrl}/admin/applications/app-1/disable`, { method: 'POST', headers: { authorization: `Bearer ${second.token}` } });
+      const disabled = await fetch(`${served.adminUrl}/admin/applications/app-1/disable`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${second.token}` },
+      });
       assert.equal(disabled.status, 200);
       assert.equal(await registrationStatus(served.url), 403);
     } finally {
@@ -122,7 +156,9 @@ describe('serve with the operations module', () => {
     const shown = await runCliCommand(['admin', 'app', 'show', 'app-1', '--config', file], { cwd: dir });
     assert.equal(shown.code, 0, shown.stderr);
     assert.equal((JSON.parse(shown.stdout) as { disabled: boolean }).disabled, true);
-    const audit = await runCliCommand(['admin', 'audit', 'list', '--action', 'application.', '--config', file], { cwd: dir });
+    const audit = await runCliCommand(['admin', 'audit', 'list', '--action', 'application.', '--config', file], {
+      cwd: dir,
+    });
     assert.equal(audit.code, 0, audit.stderr);
     assert.match(audit.stdout, /"actor": "admin:during"/);
   });
@@ -133,7 +169,10 @@ describe('serve with the operations module', () => {
     const { port } = blocker.address() as { port: number };
     try {
       const { dir, file } = opsConfigDir();
-      const result = await runCliCommand(['serve', '--config', file], { cwd: dir, env: { PASSKEY_ADMIN_PORT: String(port) } });
+      const result = await runCliCommand(['serve', '--config', file], {
+        cwd: dir,
+        env: { PASSKEY_ADMIN_PORT: String(port) },
+      });
       assert.equal(result.code, 1, result.stderr);
       assert.match(result.stderr, new RegExp(`admin listener cannot listen on 127\\.0\\.0\\.1:${port}: EADDRINUSE`));
       assert.match(result.stderr, /PASSKEY_ADMIN_PORT/);
@@ -146,7 +185,13 @@ describe('serve with the operations module', () => {
   it('PASSKEY_ADMIN_ENABLED=false: no admin listener', async () => {
     const { dir, file } = opsConfigDir();
     const io = capture();
-    const running = await startService({ configFile: file, env: { PASSKEY_ADMIN_ENABLED: 'false' }, cwd: dir, stdout: io.stdout, stderr: io.stderr });
+    const running = await startService({
+      configFile: file,
+      env: { PASSKEY_ADMIN_ENABLED: 'false' },
+      cwd: dir,
+      stdout: io.stdout,
+      stderr: io.stderr,
+    });
     try {
       assert.equal(running.adminUrl, null);
       assert.doesNotMatch(io.out(), /admin listening/);
@@ -157,7 +202,9 @@ describe('serve with the operations module', () => {
   });
 
   it('the configured rate limits answer 429 with Retry-After on the service listener', async () => {
-    const { dir, file } = opsConfigDir({ rateLimits: { perApplication: null, perAddress: { burst: 2, perSecond: 0.01 } } });
+    const { dir, file } = opsConfigDir({
+      rateLimits: { perApplication: null, perAddress: { burst: 2, perSecond: 0.01 } },
+    });
     const io = capture();
     const running = await startService({ configFile: file, env: {}, cwd: dir, stdout: io.stdout, stderr: io.stderr });
     try {
@@ -165,7 +212,11 @@ describe('serve with the operations module', () => {
       assert.equal(await registrationStatus(running.url), 200);
       const refused = await fetch(`${running.url}/api/attestation/options`, {
         method: 'POST',
-        headers: { 'User-agent': 'Vendor AppID: app-1', origin: 'https://idp.example.test', 'content-type': 'application/json' },
+        headers: {
+          'User-agent': 'Vendor AppID: app-1',
+          origin: 'https://idp.example.test',
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ username: 'alice#idp.example.test', displayName: 'Alice' }),
       });
       assert.equal(refused.status, 429);
@@ -192,32 +243,54 @@ describe('metadata at start and `metadata check` (the attestation module)', () =
     writeFile(dir, 'mds/root.pem', mds.root.pem);
     writeFile(dir, 'mds/blob.jwt', blobText ?? mds.sign(blobPayload([], { no: 7, nextUpdate })));
     const file = writeFile(dir, 'config.json', {
-      listen: { host: '127.0.0.1', port: 0 }, local: { enabled: false },
+      listen: { host: '127.0.0.1', port: 0 },
+      local: { enabled: false },
       applications: [minimalApp({ attestation: { metadata: './mds/blob.jwt', metadataRoots: ['./mds/root.pem'] } })],
     });
     return { dir, file };
   }
 
-  it('`metadata check` runs with the CLI\'s streams, environment and working folder', async () => {
+  it("`metadata check` runs with the CLI's streams, environment and working folder", async () => {
     const { dir } = metadataConfig('2049-12-31');
     const io = capture();
     const code = await runCli(['metadata', 'check', '--config', 'config.json'], { ...io, env: {}, cwd: dir });
     assert.equal(code, 0, io.err());
     assert.match(io.out(), /app-1: metadata BLOB no 7, next update 2049-12-31/);
     const bad = capture();
-    assert.equal(await runCli(['metadata', 'check', '--config', 'config.json'], { ...bad, env: { PASSKEY_PORT: 'eighty' }, cwd: dir }), 1);
-    assert.match(bad.err(), /PASSKEY_PORT/, 'the environment given to the CLI, not the process\'s');
+    assert.equal(
+      await runCli(['metadata', 'check', '--config', 'config.json'], {
+        ...bad,
+        env: { PASSKEY_PORT: 'eighty' },
+        cwd: dir,
+      }),
+      1,
+    );
+    assert.match(bad.err(), /PASSKEY_PORT/, "the environment given to the CLI, not the process's");
     const usage = capture();
     assert.equal(await runCli(['metadata', 'list'], { ...usage, env: {}, cwd: dir }), 2);
   });
 
-  it('at start, the BLOB is logged (whether its chain\'s revocation was checked); a stale one is a warning', async () => {
+  it("at start, the BLOB is logged (whether its chain's revocation was checked); a stale one is a warning", async () => {
     const { dir, file } = metadataConfig('2026-01-31');
     const io = capture();
-    const clock: Runtime = { now: () => Date.parse('2026-03-01T00:00:00Z'), randomBytes: (n: number) => randomBytes(n) };
-    const running = await startService({ configFile: file, env: {}, cwd: dir, stdout: io.stdout, stderr: io.stderr, runtime: clock });
+    const clock: Runtime = {
+      now: () => Date.parse('2026-03-01T00:00:00Z'),
+      randomBytes: (n: number) => randomBytes(n),
+    };
+    const running = await startService({
+      configFile: file,
+      env: {},
+      cwd: dir,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      runtime: clock,
+    });
     await running.close();
-    const lines = io.err().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = io
+      .err()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const loaded = lines.find((l) => l.msg === 'metadata BLOB loaded');
     assert.ok(loaded, io.err());
     assert.equal(loaded.clientId, 'app-1');
@@ -225,15 +298,27 @@ describe('metadata at start and `metadata check` (the attestation module)', () =
     assert.equal(loaded.nextUpdate, '2026-01-31');
     // Without attestation.metadataCrls the chain's revocation is not checked: a field, and one info line per application.
     assert.equal(loaded.revocationChecked, false);
-    const unchecked = lines.filter((l) => String(l.msg).includes('revocation of the metadata BLOB\'s signing chain is not checked'));
-    assert.deepEqual(unchecked.map((l) => [l.level, l.clientId, l.revocationChecked]), [['info', 'app-1', false]], io.err());
+    const unchecked = lines.filter((l) =>
+      String(l.msg).includes("revocation of the metadata BLOB's signing chain is not checked"),
+    );
+    assert.deepEqual(
+      unchecked.map((l) => [l.level, l.clientId, l.revocationChecked]),
+      [['info', 'app-1', false]],
+      io.err(),
+    );
     assert.match(String(unchecked[0]?.msg), /no attestation\.metadataCrls configured \(docs\/attestation\.md\)/);
     const stale = lines.find((l) => l.level === 'warn' && String(l.msg).includes('past its nextUpdate'));
     assert.ok(stale, io.err());
 
     const fresh = capture();
-    const now = await startService({ configFile: file, env: {}, cwd: dir, stdout: fresh.stdout, stderr: fresh.stderr,
-      runtime: { ...clock, now: () => Date.parse('2026-01-15T00:00:00Z') } });
+    const now = await startService({
+      configFile: file,
+      env: {},
+      cwd: dir,
+      stdout: fresh.stdout,
+      stderr: fresh.stderr,
+      runtime: { ...clock, now: () => Date.parse('2026-01-15T00:00:00Z') },
+    });
     await now.close();
     assert.match(fresh.err(), /metadata BLOB loaded/);
     assert.doesNotMatch(fresh.err(), /past its nextUpdate/);
@@ -244,7 +329,10 @@ describe('metadata at start and `metadata check` (the attestation module)', () =
     const result = await runCliCommand(['serve', '--config', file], { cwd: dir });
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /Invalid configuration/);
-    assert.match(result.stderr, /applications\[0\]\.attestation\.metadata: .*blob\.jwt cannot be used \(METADATA_BLOB_/);
+    assert.match(
+      result.stderr,
+      /applications\[0\]\.attestation\.metadata: .*blob\.jwt cannot be used \(METADATA_BLOB_/,
+    );
     assert.ok(!/\n\s+at /.test(result.stderr), `no stack trace:\n${result.stderr}`);
   });
 
@@ -264,7 +352,8 @@ describe('the demo from the configuration', () => {
   it('gets demo.devHostnames, and its CA certificate path is printed', async () => {
     const dir = tempDir('passkey-ops-demo-');
     const file = writeFile(dir, 'config.json', {
-      listen: { host: '127.0.0.1', port: 0 }, local: { enabled: true },
+      listen: { host: '127.0.0.1', port: 0 },
+      local: { enabled: true },
       demo: { enabled: true, host: '127.0.0.1', port: 0, devHostnames: ['dev.example.test'] },
       applications: [minimalApp({ localOrigins: ['https://localhost', 'https://dev.example.test'] })],
     });
@@ -273,16 +362,31 @@ describe('the demo from the configuration', () => {
     try {
       const caPath = join(dir, 'data', 'demo-tls', 'ca.pem');
       assert.equal(running.demoCaPath, caPath);
-      assert.ok(io.out().includes(`passkey-server: demo CA certificate at ${caPath} (trust it once: docs/demo.md)\n`), io.out());
+      assert.ok(
+        io.out().includes(`passkey-server: demo CA certificate at ${caPath} (trust it once: docs/demo.md)\n`),
+        io.out(),
+      );
       const demoUrl = running.demoUrls.find((u) => u.startsWith('https://localhost:'));
       assert.ok(demoUrl, running.demoUrls.join(' '));
       const port = Number(new URL(demoUrl).port);
       const body = await new Promise<string>((resolve, reject) => {
-        const req = httpsRequest({ host: '127.0.0.1', port, path: '/.well-known/webauthn', servername: 'localhost', headers: { host: `localhost:${port}` }, ca: readFileSync(caPath) }, (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-          res.on('end', () => resolve(text));
-        });
+        const req = httpsRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/.well-known/webauthn',
+            servername: 'localhost',
+            headers: { host: `localhost:${port}` },
+            ca: readFileSync(caPath),
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => {
+              text += chunk.toString();
+            });
+            res.on('end', () => resolve(text));
+          },
+        );
         req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
         req.on('error', reject);
         req.end();

@@ -5,13 +5,23 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  initSecretsFile, loadSecrets, rotateLocalBlobKey, SecretsError, type SecretsFile,
+  initSecretsFile,
+  loadSecrets,
+  rotateLocalBlobKey,
+  SecretsError,
+  type SecretsFile,
 } from '../../src/config/secrets.js';
 import { createLogger } from '../../src/util/log.js';
 import { tempDir } from '../config/support.js';
 
-const sqlite = (dir: string) => ({ secretsFile: join(dir, 'data', 'secrets.json'), database: { kind: 'sqlite' as const, path: join(dir, 'x.db') } });
-const postgres = (dir: string) => ({ secretsFile: join(dir, 'secrets.json'), database: { kind: 'postgres' as const, url: 'postgres://h/d' } });
+const sqlite = (dir: string) => ({
+  secretsFile: join(dir, 'data', 'secrets.json'),
+  database: { kind: 'sqlite' as const, path: join(dir, 'x.db') },
+});
+const postgres = (dir: string) => ({
+  secretsFile: join(dir, 'secrets.json'),
+  database: { kind: 'postgres' as const, url: 'postgres://h/d' },
+});
 const key = () => randomBytes(32);
 
 function capture() {
@@ -40,7 +50,11 @@ describe('secrets', () => {
     const dir = tempDir();
     const config = sqlite(dir);
     // The other process: it writes its file while this one is generating its own (after finding none).
-    const theirs = { version: 1, userHandleKey: key().toString('base64url'), localBlobKeys: [{ id: 'kOther', key: key().toString('base64url') }] };
+    const theirs = {
+      version: 1,
+      userHandleKey: key().toString('base64url'),
+      localBlobKeys: [{ id: 'kOther', key: key().toString('base64url') }],
+    };
     let raced = false;
     const racingRandom = (size: number): Buffer => {
       if (!raced) {
@@ -54,7 +68,10 @@ describe('secrets', () => {
     assert.ok(raced, 'the race was staged');
     assert.deepEqual(JSON.parse(readFileSync(config.secretsFile, 'utf8')), theirs, 'the first file was replaced');
     assert.equal(ours.userHandleKey.toString('base64url'), theirs.userHandleKey);
-    assert.deepEqual(ours.localBlobKeys.map((k) => k.id), ['kOther']);
+    assert.deepEqual(
+      ours.localBlobKeys.map((k) => k.id),
+      ['kOther'],
+    );
     assert.deepEqual(readdirSync(join(dir, 'data')), ['secrets.json'], 'no temporary file left behind');
   });
 
@@ -62,10 +79,20 @@ describe('secrets', () => {
     const dir = tempDir();
     const [h, k1, k2] = [key(), key(), key()];
     const secrets = loadSecrets({
-      config: postgres(dir), randomBytes,
-      env: { PASSKEY_USER_HANDLE_KEY: h.toString('base64'), PASSKEY_LOCAL_BLOB_KEYS: ` new:${k1.toString('base64url')}, old:${k2.toString('base64')} ` },
+      config: postgres(dir),
+      randomBytes,
+      env: {
+        PASSKEY_USER_HANDLE_KEY: h.toString('base64'),
+        PASSKEY_LOCAL_BLOB_KEYS: ` new:${k1.toString('base64url')}, old:${k2.toString('base64')} `,
+      },
     });
-    assert.deepEqual(secrets, { userHandleKey: h, localBlobKeys: [{ id: 'new', key: k1 }, { id: 'old', key: k2 }] });
+    assert.deepEqual(secrets, {
+      userHandleKey: h,
+      localBlobKeys: [
+        { id: 'new', key: k1 },
+        { id: 'old', key: k2 },
+      ],
+    });
   });
 
   it('one secret from the environment, the other from the file', () => {
@@ -79,9 +106,19 @@ describe('secrets', () => {
 
   it('with PostgreSQL they are never generated: a clear refusal naming the variables', () => {
     const dir = tempDir();
-    assert.throws(() => loadSecrets({ config: postgres(dir), env: {}, randomBytes }), (error: unknown) =>
-      error instanceof SecretsError && /PASSKEY_USER_HANDLE_KEY/.test(error.message) && /PASSKEY_LOCAL_BLOB_KEYS/.test(error.message) && /PostgreSQL/.test(error.message));
-    assert.throws(() => loadSecrets({ config: postgres(dir), env: { PASSKEY_USER_HANDLE_KEY: key().toString('base64') }, randomBytes }), SecretsError);
+    assert.throws(
+      () => loadSecrets({ config: postgres(dir), env: {}, randomBytes }),
+      (error: unknown) =>
+        error instanceof SecretsError &&
+        /PASSKEY_USER_HANDLE_KEY/.test(error.message) &&
+        /PASSKEY_LOCAL_BLOB_KEYS/.test(error.message) &&
+        /PostgreSQL/.test(error.message),
+    );
+    assert.throws(
+      () =>
+        loadSecrets({ config: postgres(dir), env: { PASSKEY_USER_HANDLE_KEY: key().toString('base64') }, randomBytes }),
+      SecretsError,
+    );
   });
 
   it('with PostgreSQL a shared key file works', () => {
@@ -103,8 +140,11 @@ describe('secrets', () => {
       { PASSKEY_LOCAL_BLOB_KEYS: `a:${key().toString('base64')},a:${key().toString('base64')}` },
       { PASSKEY_LOCAL_BLOB_KEYS: ' , ' },
     ]) {
-      assert.throws(() => loadSecrets({ config: sqlite(dir), env, randomBytes }), (error: unknown) =>
-        error instanceof SecretsError && !error.message.includes(short), JSON.stringify(env));
+      assert.throws(
+        () => loadSecrets({ config: sqlite(dir), env, randomBytes }),
+        (error: unknown) => error instanceof SecretsError && !error.message.includes(short),
+        JSON.stringify(env),
+      );
     }
   });
 
@@ -113,8 +153,13 @@ describe('secrets', () => {
     const config = sqlite(dir);
     loadSecrets({ config, env: {}, randomBytes });
     const good = readFileSync(config.secretsFile, 'utf8');
-    for (const bad of ['{', '[]', '{"version":2}', JSON.stringify({ ...JSON.parse(good), userHandleKey: 'AAAA' }),
-      JSON.stringify({ ...JSON.parse(good), localBlobKeys: [] })]) {
+    for (const bad of [
+      '{',
+      '[]',
+      '{"version":2}',
+      JSON.stringify({ ...JSON.parse(good), userHandleKey: 'AAAA' }),
+      JSON.stringify({ ...JSON.parse(good), localBlobKeys: [] }),
+    ]) {
       writeFileSync(config.secretsFile, bad);
       assert.throws(() => loadSecrets({ config, env: {}, randomBytes }), SecretsError, bad);
       assert.equal(readFileSync(config.secretsFile, 'utf8'), bad, 'the file is left as it was');

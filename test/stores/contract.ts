@@ -103,7 +103,10 @@ function normalized(record: CredentialRecord | undefined): unknown {
   };
 }
 
-async function withStore<S extends { close(): Promise<void> }>(factory: StoreFactory<S>, body: (store: S) => Promise<void>): Promise<void> {
+async function withStore<S extends { close(): Promise<void> }>(
+  factory: StoreFactory<S>,
+  body: (store: S) => Promise<void>,
+): Promise<void> {
   const store = await factory();
   try {
     await body(store);
@@ -130,7 +133,11 @@ async function withTwoHandles<S extends { close(): Promise<void> }>(
   });
 }
 
-export function challengeStoreContract(name: string, factory: StoreFactory<ChallengeStore>, options: ContractOptions<ChallengeStore> = {}): void {
+export function challengeStoreContract(
+  name: string,
+  factory: StoreFactory<ChallengeStore>,
+  options: ContractOptions<ChallengeStore> = {},
+): void {
   describe(`ChallengeStore contract: ${name}`, () => {
     it('take returns exactly the record that was put (standard variant, with allowCredentials)', async () => {
       await withStore(factory, async (store) => {
@@ -142,7 +149,12 @@ export function challengeStoreContract(name: string, factory: StoreFactory<Chall
 
     it('take returns exactly the record that was put (local variant, null origin, no allowCredentials)', async () => {
       await withStore(factory, async (store) => {
-        const record = ceremony({ variant: 'local', origin: null, username: 'bob#localhost', userVerification: 'required' });
+        const record = ceremony({
+          variant: 'local',
+          origin: null,
+          username: 'bob#localhost',
+          userVerification: 'required',
+        });
         await store.put(record);
         const result = await store.take(record.clientId, record.challenge, Date.now());
         assert.deepEqual(result, { state: 'taken', record });
@@ -152,18 +164,32 @@ export function challengeStoreContract(name: string, factory: StoreFactory<Chall
 
     it('take returns the marks of a sign-in without a user name and of a conditional create', async () => {
       await withStore(factory, async (store) => {
-        const signIn = ceremony({ type: 'authentication', username: '#idp.example.test', userHandle: '', allowCredentials: [], discoverable: true });
+        const signIn = ceremony({
+          type: 'authentication',
+          username: '#idp.example.test',
+          userHandle: '',
+          allowCredentials: [],
+          discoverable: true,
+        });
         const upgrade = ceremony({ type: 'registration', conditional: true });
         await store.put(signIn);
         await store.put(upgrade);
-        assert.deepEqual(await store.take(signIn.clientId, signIn.challenge, Date.now()), { state: 'taken', record: signIn });
-        assert.deepEqual(await store.take(upgrade.clientId, upgrade.challenge, Date.now()), { state: 'taken', record: upgrade });
+        assert.deepEqual(await store.take(signIn.clientId, signIn.challenge, Date.now()), {
+          state: 'taken',
+          record: signIn,
+        });
+        assert.deepEqual(await store.take(upgrade.clientId, upgrade.challenge, Date.now()), {
+          state: 'taken',
+          record: upgrade,
+        });
       });
     });
 
     it('an unknown challenge is missing', async () => {
       await withStore(factory, async (store) => {
-        assert.deepEqual(await store.take(freshClientId(), randomBytes(32).toString('base64url'), Date.now()), { state: 'missing' });
+        assert.deepEqual(await store.take(freshClientId(), randomBytes(32).toString('base64url'), Date.now()), {
+          state: 'missing',
+        });
       });
     });
 
@@ -182,7 +208,9 @@ export function challengeStoreContract(name: string, factory: StoreFactory<Chall
         const record = ceremony();
         await store.put(record);
         assert.equal((await store.take(record.clientId, record.challenge, Date.now())).state, 'taken');
-        assert.deepEqual(await store.take(record.clientId, record.challenge, record.expiresAt + 1), { state: 'missing' });
+        assert.deepEqual(await store.take(record.clientId, record.challenge, record.expiresAt + 1), {
+          state: 'missing',
+        });
       });
     });
 
@@ -190,8 +218,12 @@ export function challengeStoreContract(name: string, factory: StoreFactory<Chall
       await withStore(factory, async (store) => {
         const record = ceremony();
         await store.put(record);
-        assert.deepEqual(await store.take(record.clientId, record.challenge, record.expiresAt + 1), { state: 'missing' });
-        assert.deepEqual(await store.take(record.clientId, record.challenge, record.expiresAt + 2), { state: 'missing' });
+        assert.deepEqual(await store.take(record.clientId, record.challenge, record.expiresAt + 1), {
+          state: 'missing',
+        });
+        assert.deepEqual(await store.take(record.clientId, record.challenge, record.expiresAt + 2), {
+          state: 'missing',
+        });
       });
     });
 
@@ -218,8 +250,14 @@ export function challengeStoreContract(name: string, factory: StoreFactory<Chall
         const second = ceremony({ challenge: first.challenge, username: 'carol#other.example.test' });
         await store.put(first);
         await store.put(second);
-        assert.deepEqual(await store.take(second.clientId, second.challenge, Date.now()), { state: 'taken', record: second });
-        assert.deepEqual(await store.take(first.clientId, first.challenge, Date.now()), { state: 'taken', record: first });
+        assert.deepEqual(await store.take(second.clientId, second.challenge, Date.now()), {
+          state: 'taken',
+          record: second,
+        });
+        assert.deepEqual(await store.take(first.clientId, first.challenge, Date.now()), {
+          state: 'taken',
+          record: first,
+        });
       });
     });
 
@@ -228,8 +266,10 @@ export function challengeStoreContract(name: string, factory: StoreFactory<Chall
         const clientId = freshClientId();
         const records = Array.from({ length: 20 }, () => ceremony({ clientId }));
         await Promise.all(records.map((r) => store.put(r)));
-        for (const r of records.slice(0, 10)) assert.equal((await store.take(clientId, r.challenge, Date.now())).state, 'taken');
-        for (const r of records.slice(10)) assert.deepEqual(await store.take(clientId, r.challenge, Date.now()), { state: 'taken', record: r });
+        for (const r of records.slice(0, 10))
+          assert.equal((await store.take(clientId, r.challenge, Date.now())).state, 'taken');
+        for (const r of records.slice(10))
+          assert.deepEqual(await store.take(clientId, r.challenge, Date.now()), { state: 'taken', record: r });
       });
     });
 
@@ -249,8 +289,11 @@ export function challengeStoreContract(name: string, factory: StoreFactory<Chall
       await withTwoHandles(factory, options, async (first, second) => {
         const record = ceremony();
         await first.put(record);
-        const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-          (i % 2 === 0 ? first : second).take(record.clientId, record.challenge, Date.now())));
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 === 0 ? first : second).take(record.clientId, record.challenge, Date.now()),
+          ),
+        );
         assert.equal(results.filter((r) => r.state === 'taken').length, 1);
         assert.equal(results.filter((r) => r.state === 'used').length, 9);
       });
@@ -258,7 +301,11 @@ export function challengeStoreContract(name: string, factory: StoreFactory<Chall
   });
 }
 
-export function credentialStoreContract(name: string, factory: StoreFactory<CredentialStore>, options: ContractOptions<CredentialStore> = {}): void {
+export function credentialStoreContract(
+  name: string,
+  factory: StoreFactory<CredentialStore>,
+  options: ContractOptions<CredentialStore> = {},
+): void {
   describe(`CredentialStore contract: ${name}`, () => {
     it('create then find returns the same record, every field', async () => {
       await withStore(factory, async (store) => {
@@ -285,7 +332,7 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
           cloneWarning: true,
           createdAt: 1_800_000_000_123,
           lastUsedAt: 1_800_000_000_456,
-          username: 'zoë.o\'brien+test@example.com#idp.example.test',
+          username: "zoë.o'brien+test@example.com#idp.example.test",
         });
         await store.create(record);
         assert.deepEqual(normalized(await store.find(record.clientId, record.credentialId)), normalized(record));
@@ -294,7 +341,11 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
 
     it('keeps the optional names (nickname, authenticatorName, displayName)', async () => {
       await withStore(factory, async (store) => {
-        const named = credential({ nickname: 'Work laptop', authenticatorName: 'YubiKey 5 Series', displayName: 'Alice Example' });
+        const named = credential({
+          nickname: 'Work laptop',
+          authenticatorName: 'YubiKey 5 Series',
+          displayName: 'Alice Example',
+        });
         const unnamed = credential({ nickname: null, authenticatorName: null, displayName: null });
         await store.create(named);
         await store.create(unnamed);
@@ -313,7 +364,11 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
       await withStore(factory, async (store) => {
         const record = credential();
         await store.create(record);
-        const other = credential({ clientId: record.clientId, credentialId: record.credentialId, username: 'mallory#idp.example.test' });
+        const other = credential({
+          clientId: record.clientId,
+          credentialId: record.credentialId,
+          username: 'mallory#idp.example.test',
+        });
         assert.equal(await store.create(other), 'duplicate');
         assert.deepEqual(normalized(await store.find(record.clientId, record.credentialId)), normalized(record));
         assert.deepEqual((await store.listByUser(other.clientId, other.userHandle)).length, 0);
@@ -334,12 +389,15 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
     it('race: two creates of one credential at once, exactly one is created', async () => {
       await withTwoHandles(factory, options, async (first, second) => {
         const record = credential();
-        const results = await Promise.all([first.create(record), second.create({ ...record, username: 'twin#idp.example.test' })]);
+        const results = await Promise.all([
+          first.create(record),
+          second.create({ ...record, username: 'twin#idp.example.test' }),
+        ]);
         assert.deepEqual([...results].sort(), ['created', 'duplicate']);
       });
     });
 
-    it('listByUser returns the user\'s credentials of that client only, oldest first', async () => {
+    it("listByUser returns the user's credentials of that client only, oldest first", async () => {
       await withStore(factory, async (store) => {
         const mine = credential({ createdAt: 3_000 });
         const older = credential({ clientId: mine.clientId, userHandle: mine.userHandle, createdAt: 1_000 });
@@ -350,7 +408,10 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
         const listed = await store.listByUser(mine.clientId, mine.userHandle);
         assert.deepEqual(listed.map(normalized), [older, middle, mine].map(normalized));
         assert.deepEqual(await store.listByUser(mine.clientId, 'bm9ib2R5'), []);
-        assert.deepEqual((await store.listByUser(otherClient.clientId, mine.userHandle)).map((r) => r.credentialId), [otherClient.credentialId]);
+        assert.deepEqual(
+          (await store.listByUser(otherClient.clientId, mine.userHandle)).map((r) => r.credentialId),
+          [otherClient.credentialId],
+        );
       });
     });
 
@@ -358,13 +419,33 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
       await withStore(factory, async (store) => {
         const record = credential({ signCount: 5, backupState: false, userVerified: true });
         await store.create(record);
-        const change = use({ expectedSignCount: 5, signCount: 9, backupState: true, userVerified: false, usedAt: 1_700_000_999_000 });
+        const change = use({
+          expectedSignCount: 5,
+          signCount: 9,
+          backupState: true,
+          userVerified: false,
+          usedAt: 1_700_000_999_000,
+        });
         assert.equal(await store.recordUse(record.clientId, record.credentialId, change), true);
-        assert.deepEqual(normalized(await store.find(record.clientId, record.credentialId)), normalized({
-          ...record, signCount: 9, backupState: true, userVerified: false, lastUsedAt: 1_700_000_999_000,
-        }));
+        assert.deepEqual(
+          normalized(await store.find(record.clientId, record.credentialId)),
+          normalized({
+            ...record,
+            signCount: 9,
+            backupState: true,
+            userVerified: false,
+            lastUsedAt: 1_700_000_999_000,
+          }),
+        );
         // A change of backup eligibility (BE) is stored with the backup state.
-        assert.equal(await store.recordUse(record.clientId, record.credentialId, use({ expectedSignCount: 9, signCount: 10, backupEligible: false, backupState: false })), true);
+        assert.equal(
+          await store.recordUse(
+            record.clientId,
+            record.credentialId,
+            use({ expectedSignCount: 9, signCount: 10, backupEligible: false, backupState: false }),
+          ),
+          true,
+        );
         const after = await store.find(record.clientId, record.credentialId);
         assert.deepEqual([after?.backupEligible, after?.backupState], [false, false]);
       });
@@ -374,12 +455,15 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
       await withStore(factory, async (store) => {
         const record = credential({ signCount: 5 });
         await store.create(record);
-        assert.equal(await store.recordUse(record.clientId, record.credentialId, use({ expectedSignCount: 4, signCount: 6 })), false);
+        assert.equal(
+          await store.recordUse(record.clientId, record.credentialId, use({ expectedSignCount: 4, signCount: 6 })),
+          false,
+        );
         assert.deepEqual(normalized(await store.find(record.clientId, record.credentialId)), normalized(record));
       });
     });
 
-    it('recordUse of an unknown credential (or another client\'s) answers false', async () => {
+    it("recordUse of an unknown credential (or another client's) answers false", async () => {
       await withStore(factory, async (store) => {
         const record = credential();
         await store.create(record);
@@ -393,8 +477,18 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
       await withStore(factory, async (store) => {
         const record = credential({ signCount: 0 });
         await store.create(record);
-        assert.equal(await store.recordUse(record.clientId, record.credentialId, use({ expectedSignCount: 0, signCount: 0 })), true);
-        assert.equal(await store.recordUse(record.clientId, record.credentialId, use({ expectedSignCount: 0, signCount: 0, usedAt: 1_700_000_200_000 })), true);
+        assert.equal(
+          await store.recordUse(record.clientId, record.credentialId, use({ expectedSignCount: 0, signCount: 0 })),
+          true,
+        );
+        assert.equal(
+          await store.recordUse(
+            record.clientId,
+            record.credentialId,
+            use({ expectedSignCount: 0, signCount: 0, usedAt: 1_700_000_200_000 }),
+          ),
+          true,
+        );
         assert.equal((await store.find(record.clientId, record.credentialId))?.lastUsedAt, 1_700_000_200_000);
       });
     });
@@ -403,9 +497,23 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
       await withStore(factory, async (store) => {
         const record = credential({ signCount: 10 });
         await store.create(record);
-        assert.equal(await store.recordUse(record.clientId, record.credentialId, use({ expectedSignCount: 10, signCount: 3, cloneWarning: true })), true);
+        assert.equal(
+          await store.recordUse(
+            record.clientId,
+            record.credentialId,
+            use({ expectedSignCount: 10, signCount: 3, cloneWarning: true }),
+          ),
+          true,
+        );
         assert.equal((await store.find(record.clientId, record.credentialId))?.cloneWarning, true);
-        assert.equal(await store.recordUse(record.clientId, record.credentialId, use({ expectedSignCount: 3, signCount: 4, cloneWarning: false })), true);
+        assert.equal(
+          await store.recordUse(
+            record.clientId,
+            record.credentialId,
+            use({ expectedSignCount: 3, signCount: 4, cloneWarning: false }),
+          ),
+          true,
+        );
         const after = await store.find(record.clientId, record.credentialId);
         assert.equal(after?.cloneWarning, true);
         assert.equal(after?.signCount, 4);
@@ -430,8 +538,15 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
       await withTwoHandles(factory, options, async (first, second) => {
         const record = credential({ signCount: 100 });
         await first.create(record);
-        const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-          (i % 2 === 0 ? first : second).recordUse(record.clientId, record.credentialId, use({ expectedSignCount: 100, signCount: 101 + i }))));
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 === 0 ? first : second).recordUse(
+              record.clientId,
+              record.credentialId,
+              use({ expectedSignCount: 100, signCount: 101 + i }),
+            ),
+          ),
+        );
         assert.equal(results.filter(Boolean).length, 1);
         const winner = results.indexOf(true);
         assert.equal((await second.find(record.clientId, record.credentialId))?.signCount, 101 + winner);
@@ -457,7 +572,9 @@ export function credentialStoreContract(name: string, factory: StoreFactory<Cred
 function adminContract(factory: StoreFactory<CredentialStore>): void {
   const admin = (store: CredentialStore) => {
     return {
-      list: store.listByApplication.bind(store), remove: store.delete.bind(store), rename: store.rename.bind(store),
+      list: store.listByApplication.bind(store),
+      remove: store.delete.bind(store),
+      rename: store.rename.bind(store),
       removeAll: store.deleteByApplication.bind(store),
     };
   };
@@ -466,13 +583,23 @@ function adminContract(factory: StoreFactory<CredentialStore>): void {
     await withStore(factory, async (store) => {
       const clientId = freshClientId();
       const ids = ['b', 'A', 'a', 'c-1', 'Z_', '0'];
-      for (const [i, id] of ids.entries()) await store.create(credential({ clientId, credentialId: id, createdAt: 1000 - i }));
+      for (const [i, id] of ids.entries())
+        await store.create(credential({ clientId, credentialId: id, createdAt: 1000 - i }));
       await store.create(credential({ credentialId: 'a' }));
       const { list } = admin(store);
       const sorted = [...ids].sort();
-      assert.deepEqual((await list(clientId, { limit: 100 })).map((r) => r.credentialId), sorted);
-      assert.deepEqual((await list(clientId, { limit: 2 })).map((r) => r.credentialId), sorted.slice(0, 2));
-      assert.deepEqual((await list(clientId, { limit: 2, after: sorted[1]! })).map((r) => r.credentialId), sorted.slice(2, 4));
+      assert.deepEqual(
+        (await list(clientId, { limit: 100 })).map((r) => r.credentialId),
+        sorted,
+      );
+      assert.deepEqual(
+        (await list(clientId, { limit: 2 })).map((r) => r.credentialId),
+        sorted.slice(0, 2),
+      );
+      assert.deepEqual(
+        (await list(clientId, { limit: 2, after: sorted[1]! })).map((r) => r.credentialId),
+        sorted.slice(2, 4),
+      );
       assert.deepEqual(await list(clientId, { limit: 0 }), []);
       assert.deepEqual(await list(freshClientId(), { limit: 10 }), []);
     });
@@ -481,13 +608,20 @@ function adminContract(factory: StoreFactory<CredentialStore>): void {
   it('admin: delete removes one credential (also from listByUser), false when there is none', async () => {
     await withStore(factory, async (store) => {
       const record = credential();
-      const sibling = credential({ clientId: record.clientId, userHandle: record.userHandle, createdAt: record.createdAt + 1 });
+      const sibling = credential({
+        clientId: record.clientId,
+        userHandle: record.userHandle,
+        createdAt: record.createdAt + 1,
+      });
       await store.create(record);
       await store.create(sibling);
       const { remove } = admin(store);
       assert.equal(await remove(record.clientId, record.credentialId), true);
       assert.equal(await store.find(record.clientId, record.credentialId), undefined);
-      assert.deepEqual((await store.listByUser(record.clientId, record.userHandle)).map((r) => r.credentialId), [sibling.credentialId]);
+      assert.deepEqual(
+        (await store.listByUser(record.clientId, record.userHandle)).map((r) => r.credentialId),
+        [sibling.credentialId],
+      );
       assert.equal(await remove(record.clientId, record.credentialId), false);
       assert.equal(await store.create(record), 'created', 'the id may be registered again');
     });

@@ -35,7 +35,10 @@ describe('ExpiringMap', () => {
     m.set('y', 10, 0);
     m.set('z', 70, 0);
     m.sweep(60);
-    assert.deepEqual(['x', 'y', 'z'].map((k) => m.get(k)), [undefined, undefined, 70]);
+    assert.deepEqual(
+      ['x', 'y', 'z'].map((k) => m.get(k)),
+      [undefined, undefined, 70],
+    );
     m.delete('z');
     assert.equal(m.size, 0);
     m.set('w', 1, 0);

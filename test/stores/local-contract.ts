@@ -19,8 +19,12 @@ const DAY = 86_400_000;
 
 function entry(overrides: Partial<LocalCredentialRecord> = {}): LocalCredentialRecord {
   return {
-    clientId: freshClientId(), userHandle: randomBytes(32).toString('base64url'), credentialId: randomBytes(16).toString('base64url'),
-    transports: ['usb'], expiresAt: T0 + 30 * DAY, ...overrides,
+    clientId: freshClientId(),
+    userHandle: randomBytes(32).toString('base64url'),
+    credentialId: randomBytes(16).toString('base64url'),
+    transports: ['usb'],
+    expiresAt: T0 + 30 * DAY,
+    ...overrides,
   };
 }
 
@@ -34,7 +38,11 @@ async function using(store: ChallengeStore, body: (store: ChallengeStore) => Pro
 
 const ids = (list: readonly LocalCredentialRecord[]) => list.map((e) => e.credentialId);
 
-export function localCredentialContract(name: string, open: (limits?: Partial<LocalCredentialLimits>) => Promise<ChallengeStore>, options: LocalContractOptions = {}): void {
+export function localCredentialContract(
+  name: string,
+  open: (limits?: Partial<LocalCredentialLimits>) => Promise<ChallengeStore>,
+  options: LocalContractOptions = {},
+): void {
   describe(`ChallengeStore contract, local variant's remembered credentials: ${name}`, () => {
     it('lists what was remembered for the user, oldest first, with transports; nothing for anyone else', async () => {
       await using(await open(), async (store) => {
@@ -66,27 +74,39 @@ export function localCredentialContract(name: string, open: (limits?: Partial<Lo
         const other = entry({ clientId: short.clientId, userHandle: short.userHandle });
         await store.rememberLocalCredential(short, T0);
         await store.rememberLocalCredential(other, T0);
-        assert.deepEqual(ids(await store.listLocalCredentials(short.clientId, short.userHandle, T0 + DAY)), [short.credentialId, other.credentialId]);
-        assert.deepEqual(ids(await store.listLocalCredentials(short.clientId, short.userHandle, T0 + DAY + 1)), [other.credentialId]);
+        assert.deepEqual(ids(await store.listLocalCredentials(short.clientId, short.userHandle, T0 + DAY)), [
+          short.credentialId,
+          other.credentialId,
+        ]);
+        assert.deepEqual(ids(await store.listLocalCredentials(short.clientId, short.userHandle, T0 + DAY + 1)), [
+          other.credentialId,
+        ]);
         // A remember after the expiry removes the entry itself: asked with an earlier time, it is gone.
         await store.rememberLocalCredential(entry(), T0 + DAY + 1);
-        assert.deepEqual(ids(await store.listLocalCredentials(short.clientId, short.userHandle, T0)), [other.credentialId]);
+        assert.deepEqual(ids(await store.listLocalCredentials(short.clientId, short.userHandle, T0)), [
+          other.credentialId,
+        ]);
       });
     });
 
-    it('bound per user: beyond it the user\'s oldest are forgotten, other users keep theirs', async () => {
+    it("bound per user: beyond it the user's oldest are forgotten, other users keep theirs", async () => {
       await using(await open({ perUser: 3, total: 100 }), async (store) => {
         const user = entry();
         const neighbour = entry({ clientId: user.clientId });
         await store.rememberLocalCredential(neighbour, T0);
         const mine = Array.from({ length: 5 }, () => entry({ clientId: user.clientId, userHandle: user.userHandle }));
         for (const [i, e] of mine.entries()) await store.rememberLocalCredential(e, T0 + i);
-        assert.deepEqual(ids(await store.listLocalCredentials(user.clientId, user.userHandle, T0 + 10)), ids(mine.slice(2)));
-        assert.deepEqual(ids(await store.listLocalCredentials(neighbour.clientId, neighbour.userHandle, T0 + 10)), [neighbour.credentialId]);
+        assert.deepEqual(
+          ids(await store.listLocalCredentials(user.clientId, user.userHandle, T0 + 10)),
+          ids(mine.slice(2)),
+        );
+        assert.deepEqual(ids(await store.listLocalCredentials(neighbour.clientId, neighbour.userHandle, T0 + 10)), [
+          neighbour.credentialId,
+        ]);
       });
     });
 
-    it('bound in total: beyond it the oldest of anyone\'s are forgotten', async () => {
+    it("bound in total: beyond it the oldest of anyone's are forgotten", async () => {
       await using(await open({ perUser: 10, total: 4 }), async (store) => {
         const x = entry();
         const y = entry();

@@ -88,7 +88,7 @@ describe('MemoryChallengeStore: bounded memory', () => {
     await store.close();
   });
 
-  it('a stored ceremony is a copy: changing the caller\'s object changes nothing', async () => {
+  it("a stored ceremony is a copy: changing the caller's object changes nothing", async () => {
     const store = new MemoryChallengeStore();
     const record = ceremony({ allowCredentials: ['AAAA'] });
     await store.put(record);

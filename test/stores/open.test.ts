@@ -32,11 +32,18 @@ describe('openStores', () => {
   for (const mode of ['thread', 'inline'] as const) {
     it(`SQLite with sqliteWriter "${mode}": credential writes go through the writer it hands out, and close commits them`, async () => {
       const path = join(tempDir(), 'fido2.db');
-      const stores = await openStores({ database: { kind: 'sqlite', path }, sqliteWriter: mode, challenges: { kind: 'memory' } }, { clock });
+      const stores = await openStores(
+        { database: { kind: 'sqlite', path }, sqliteWriter: mode, challenges: { kind: 'memory' } },
+        { clock },
+      );
       assert.ok(stores.sqliteWriter);
       assert.equal(stores.sqliteWriter.mode, mode);
       const records = [credential(), credential(), credential()];
-      assert.deepEqual(await Promise.all(records.map((r) => stores.credentials.create(r))), ['created', 'created', 'created']);
+      assert.deepEqual(await Promise.all(records.map((r) => stores.credentials.create(r))), [
+        'created',
+        'created',
+        'created',
+      ]);
       assert.equal(stores.sqliteWriter.stats().writes, 3);
       await stores.close();
       await assert.rejects(stores.sqliteWriter.ping());
@@ -48,13 +55,19 @@ describe('openStores', () => {
 
   it('SQLite + challenges "database": both on the one file', async () => {
     const path = join(tempDir(), 'fido2.db');
-    const stores = await openStores({ database: { kind: 'sqlite', path }, challenges: { kind: 'database' } }, { clock });
+    const stores = await openStores(
+      { database: { kind: 'sqlite', path }, challenges: { kind: 'database' } },
+      { clock },
+    );
     assert.ok(stores.challenges instanceof SqliteChallengeStore);
     const record = ceremony();
     await stores.challenges.put(record);
     await stores.close();
     const again = await openStores({ database: { kind: 'sqlite', path }, challenges: { kind: 'database' } }, { clock });
-    assert.deepEqual(await again.challenges.take(record.clientId, record.challenge, Date.now()), { state: 'taken', record });
+    assert.deepEqual(await again.challenges.take(record.clientId, record.challenge, Date.now()), {
+      state: 'taken',
+      record,
+    });
     await again.close();
   });
 
@@ -67,7 +80,12 @@ describe('openStores', () => {
 
   it('a credential store that opens is closed again when the challenge store cannot open', async () => {
     const path = join(tempDir(), 'fido2.db');
-    await assert.rejects(openStores({ database: { kind: 'sqlite', path }, challenges: { kind: 'redis', url: 'redis://127.0.0.1:1' } }, { clock }));
+    await assert.rejects(
+      openStores(
+        { database: { kind: 'sqlite', path }, challenges: { kind: 'redis', url: 'redis://127.0.0.1:1' } },
+        { clock },
+      ),
+    );
     // The file is not held: it can be opened and written again at once.
     const stores = await openStores({ database: { kind: 'sqlite', path }, challenges: { kind: 'memory' } }, { clock });
     assert.equal(await stores.credentials.create(credential()), 'created');
@@ -82,19 +100,34 @@ describe('openStores', () => {
     try {
       await admin.query(`CREATE SCHEMA ${schema}`);
       await migrateDatabase({ database: { kind: 'postgres', url } });
-      const stores = await openStores({ database: { kind: 'postgres', url }, challenges: { kind: 'database' } }, { clock });
+      const stores = await openStores(
+        { database: { kind: 'postgres', url }, challenges: { kind: 'database' } },
+        { clock },
+      );
       const record = credential();
       assert.equal(await stores.credentials.create(record), 'created');
-      assert.equal((await stores.credentials.find(record.clientId, record.credentialId))?.userHandle, record.userHandle);
+      assert.equal(
+        (await stores.credentials.find(record.clientId, record.credentialId))?.userHandle,
+        record.userHandle,
+      );
       const c = ceremony();
       await stores.challenges.put(c);
       assert.equal((await stores.challenges.take(c.clientId, c.challenge, Date.now())).state, 'taken');
       await stores.close();
 
-      const withRedis = await openStores({ database: { kind: 'postgres', url }, challenges: { kind: 'redis', url: `${REDIS}?prefix=open-test-${schema}:` } }, { clock });
+      const withRedis = await openStores(
+        {
+          database: { kind: 'postgres', url },
+          challenges: { kind: 'redis', url: `${REDIS}?prefix=open-test-${schema}:` },
+        },
+        { clock },
+      );
       const r = ceremony();
       await withRedis.challenges.put(r);
-      assert.deepEqual(await withRedis.challenges.take(r.clientId, r.challenge, Date.now()), { state: 'taken', record: r });
+      assert.deepEqual(await withRedis.challenges.take(r.clientId, r.challenge, Date.now()), {
+        state: 'taken',
+        record: r,
+      });
       await withRedis.close();
     } finally {
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

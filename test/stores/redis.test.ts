@@ -23,13 +23,23 @@ challengeStoreContract('redis', () => openRedisChallengeStore(REDIS_URL, { prefi
 const localPrefixes = new WeakMap<object, string>();
 const limitedNamespaces: ReturnType<typeof freshPrefix>[] = [];
 after(() => Promise.all(limitedNamespaces.map((n) => n.drop())));
-localCredentialContract('redis', async (localLimits) => {
-  const own = localLimits === undefined ? namespace : freshPrefix('redis-local');
-  if (own !== namespace) limitedNamespaces.push(own);
-  const store = await openRedisChallengeStore(REDIS_URL, { prefix: own.prefix, ...(localLimits ? { localLimits } : {}) });
-  localPrefixes.set(store, own.prefix);
-  return store;
-}, { reopen: (store, localLimits) => openRedisChallengeStore(REDIS_URL, { prefix: localPrefixes.get(store)!, localLimits }) });
+localCredentialContract(
+  'redis',
+  async (localLimits) => {
+    const own = localLimits === undefined ? namespace : freshPrefix('redis-local');
+    if (own !== namespace) limitedNamespaces.push(own);
+    const store = await openRedisChallengeStore(REDIS_URL, {
+      prefix: own.prefix,
+      ...(localLimits ? { localLimits } : {}),
+    });
+    localPrefixes.set(store, own.prefix);
+    return store;
+  },
+  {
+    reopen: (store, localLimits) =>
+      openRedisChallengeStore(REDIS_URL, { prefix: localPrefixes.get(store)!, localLimits }),
+  },
+);
 
 async function pttl(key: string): Promise<number> {
   const client = createClient({ url: REDIS_URL, socket: { reconnectStrategy: false } });
@@ -124,7 +134,10 @@ describe('Redis challenge store: keys and TTLs', () => {
       await admin.scriptFlush();
       const second = ceremony();
       await store.put(second);
-      assert.deepEqual(await store.take(second.clientId, second.challenge, Date.now()), { state: 'taken', record: second });
+      assert.deepEqual(await store.take(second.clientId, second.challenge, Date.now()), {
+        state: 'taken',
+        record: second,
+      });
     } finally {
       await admin.close();
       await store.close();
@@ -144,7 +157,11 @@ describe('Redis unreachable', () => {
   it('while Redis is cut every call fails with StoreUnavailableError, and works again once it returns', async () => {
     const own = freshPrefix('redis-fault');
     const proxy = await startProxy('127.0.0.1', 6379);
-    const store = await openRedisChallengeStore(proxy.url(REDIS_URL), { prefix: own.prefix, connectTimeoutMs: 1000, commandTimeoutMs: 1000 });
+    const store = await openRedisChallengeStore(proxy.url(REDIS_URL), {
+      prefix: own.prefix,
+      connectTimeoutMs: 1000,
+      commandTimeoutMs: 1000,
+    });
     try {
       const kept = ceremony();
       await store.put(kept);
@@ -159,7 +176,10 @@ describe('Redis unreachable', () => {
       let result: Awaited<ReturnType<typeof store.take>> | undefined;
       while (result === undefined && Date.now() < deadline) {
         result = await store.take(kept.clientId, kept.challenge, Date.now()).catch((error: unknown) => {
-          assert.ok(error instanceof StoreUnavailableError, `only unavailability while reconnecting, got ${String(error)}`);
+          assert.ok(
+            error instanceof StoreUnavailableError,
+            `only unavailability while reconnecting, got ${String(error)}`,
+          );
           return new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100));
         });
       }
@@ -174,12 +194,19 @@ describe('Redis unreachable', () => {
   it('a Redis that stops answering (hung, silent network) fails the call after the command bound, then recovers', async () => {
     const own = freshPrefix('redis-freeze');
     const proxy = await startProxy('127.0.0.1', 6379);
-    const store = await openRedisChallengeStore(proxy.url(REDIS_URL), { prefix: own.prefix, connectTimeoutMs: 1000, commandTimeoutMs: 1000 });
+    const store = await openRedisChallengeStore(proxy.url(REDIS_URL), {
+      prefix: own.prefix,
+      connectTimeoutMs: 1000,
+      commandTimeoutMs: 1000,
+    });
     try {
       const kept = ceremony();
       await store.put(kept);
       proxy.freeze();
-      await assert.rejects(store.put(ceremony()), (error: unknown) => error instanceof StoreUnavailableError && /no reply/.test(error.message));
+      await assert.rejects(
+        store.put(ceremony()),
+        (error: unknown) => error instanceof StoreUnavailableError && /no reply/.test(error.message),
+      );
       proxy.restore();
       assert.deepEqual(await store.take(kept.clientId, kept.challenge, Date.now()), { state: 'taken', record: kept });
     } finally {
@@ -192,12 +219,16 @@ describe('Redis unreachable', () => {
   it('close does not hang on a Redis that stopped answering (shutdown stays bounded)', async () => {
     const own = freshPrefix('redis-close');
     const proxy = await startProxy('127.0.0.1', 6379);
-    const store = await openRedisChallengeStore(proxy.url(REDIS_URL), { prefix: own.prefix, connectTimeoutMs: 1000, commandTimeoutMs: 1000 });
+    const store = await openRedisChallengeStore(proxy.url(REDIS_URL), {
+      prefix: own.prefix,
+      connectTimeoutMs: 1000,
+      commandTimeoutMs: 1000,
+    });
     try {
       proxy.freeze();
       const put = store.put(ceremony()).catch((error: unknown) => error);
       await store.close(); // the test's own timeout would catch a hang
-      assert.ok(await put instanceof StoreUnavailableError);
+      assert.ok((await put) instanceof StoreUnavailableError);
     } finally {
       await store.close();
       await proxy.close();

@@ -24,35 +24,68 @@ import { tempDir } from '../config/support.js';
 import { credential } from './contract.js';
 
 /** A database exactly as a build with only migration 1 left it (with one credential), optionally with the ad hoc ops tables. */
-async function versionOneDatabase(options: { adHocOpsTables: boolean }): Promise<{ file: string; record: ReturnType<typeof credential> }> {
+async function versionOneDatabase(options: {
+  adHocOpsTables: boolean;
+}): Promise<{ file: string; record: ReturnType<typeof credential> }> {
   const file = join(tempDir('passkey-sqlite-v1-'), 'fido2.db');
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT');
+  db.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
+  );
   const first = SQLITE_MIGRATIONS[0]!;
   for (const statement of first.statements) db.exec(statement);
   db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(1, first.name, 0);
   if (options.adHocOpsTables) {
     db.exec(AD_HOC_OPS_TABLES);
-    db.prepare('INSERT INTO ops_applications VALUES (?, ?, 1, 0, ?, 1, 2)').run('old-app', JSON.stringify({ clientId: 'old-app', name: 'Old' }), 'admin');
-    db.prepare('INSERT INTO ops_audit_events VALUES (?, ?, ?, ?, ?, ?, ?)').run('0001', 5, 'old-app', 'application.create', 'cli:root', 'ok', '{"id":"0001"}');
+    db.prepare('INSERT INTO ops_applications VALUES (?, ?, 1, 0, ?, 1, 2)').run(
+      'old-app',
+      JSON.stringify({ clientId: 'old-app', name: 'Old' }),
+      'admin',
+    );
+    db.prepare('INSERT INTO ops_audit_events VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      '0001',
+      5,
+      'old-app',
+      'application.create',
+      'cli:root',
+      'ok',
+      '{"id":"0001"}',
+    );
   }
   db.close();
   const record = credential();
   // Written by hand: a store of this build would migrate the file when it opens it.
   const raw = new Database(file);
-  raw.prepare(`INSERT INTO credentials (client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
+  raw
+    .prepare(`INSERT INTO credentials (client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
     aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state, user_verified, resident_key,
     clone_warning, created_at, last_used_at, nickname, authenticator_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 1, NULL, 0, ?, NULL, NULL, NULL)`)
-    .run(record.clientId, record.credentialId, record.userHandle, record.username, Buffer.from(record.publicKey), record.algorithm, record.signCount,
-      JSON.stringify(record.transports), record.aaguid, record.attestationFormat, record.attestationType, record.createdAt);
+    .run(
+      record.clientId,
+      record.credentialId,
+      record.userHandle,
+      record.username,
+      Buffer.from(record.publicKey),
+      record.algorithm,
+      record.signCount,
+      JSON.stringify(record.transports),
+      record.aaguid,
+      record.attestationFormat,
+      record.attestationType,
+      record.createdAt,
+    );
   raw.close();
   return { file, record };
 }
 
 function tables(file: string): string[] {
   const db = new Database(file, { readonly: true });
-  const names = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') AND name LIKE 'ops_%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  const names = (
+    db
+      .prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') AND name LIKE 'ops_%' ORDER BY name")
+      .all() as { name: string }[]
+  ).map((r) => r.name);
   db.close();
   return names;
 }
@@ -67,11 +100,21 @@ describe('SQLite migration 2: the operations tables', () => {
   it('upgrades a version-1 database: tables created, credentials kept', async () => {
     const { file, record } = await versionOneDatabase({ adHocOpsTables: false });
     assert.deepEqual(tables(file), []);
-    assert.deepEqual(migrateSqlite(file), { from: 1, to: 4, applied: [
-      { version: 2, name: 'operations: applications and audit log' }, { version: 3, name: 'local variant: remembered credential ids' },
-      { version: 4, name: 'credential display name' },
-    ] });
-    assert.deepEqual(tables(file), ['ops_applications', 'ops_audit_events', 'ops_audit_events_at', 'ops_audit_events_client']);
+    assert.deepEqual(migrateSqlite(file), {
+      from: 1,
+      to: 4,
+      applied: [
+        { version: 2, name: 'operations: applications and audit log' },
+        { version: 3, name: 'local variant: remembered credential ids' },
+        { version: 4, name: 'credential display name' },
+      ],
+    });
+    assert.deepEqual(tables(file), [
+      'ops_applications',
+      'ops_audit_events',
+      'ops_audit_events_at',
+      'ops_audit_events_client',
+    ]);
     const store = await openSqliteCredentialStore(file);
     const found = await store.find(record.clientId, record.credentialId);
     assert.equal(found?.username, record.username);
@@ -80,7 +123,10 @@ describe('SQLite migration 2: the operations tables', () => {
 
   it('upgrades a version-1 database whose operations tables were made on first use, keeping their rows', async () => {
     const { file } = await versionOneDatabase({ adHocOpsTables: true });
-    assert.deepEqual(migrateSqlite(file).applied.map((m) => m.version), [2, 3, 4]);
+    assert.deepEqual(
+      migrateSqlite(file).applied.map((m) => m.version),
+      [2, 3, 4],
+    );
     const applications = new SqliteApplicationStore(file);
     const old = await applications.get('old-app');
     assert.equal(old?.source, 'admin');
@@ -88,7 +134,10 @@ describe('SQLite migration 2: the operations tables', () => {
     await applications.close();
     const audit = new SqliteAuditStore(file);
     const events = await audit.query({ limit: 10 });
-    assert.deepEqual(events.map((e) => e.id), ['0001']);
+    assert.deepEqual(
+      events.map((e) => e.id),
+      ['0001'],
+    );
     await audit.close();
   });
 
@@ -96,8 +145,20 @@ describe('SQLite migration 2: the operations tables', () => {
     const file = join(tempDir('passkey-sqlite-v2-'), 'fido2.db');
     migrateSqlite(file);
     const applications = new SqliteApplicationStore(file);
-    const config = { clientId: 'new-app', name: 'New' } as unknown as Parameters<SqliteApplicationStore['create']>[0]['config'];
-    assert.equal(await applications.create({ config, approved: false, disabled: false, source: 'config', createdAt: 1, updatedAt: 1 }), 'created');
+    const config = { clientId: 'new-app', name: 'New' } as unknown as Parameters<
+      SqliteApplicationStore['create']
+    >[0]['config'];
+    assert.equal(
+      await applications.create({
+        config,
+        approved: false,
+        disabled: false,
+        source: 'config',
+        createdAt: 1,
+        updatedAt: 1,
+      }),
+      'created',
+    );
     assert.equal((await applications.get('new-app'))?.config.name, 'New');
     await applications.close();
   });

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteCredentialStore } from '../../src/stores/sqlite.js';
 import { openSqliteDatabase } from '../../src/stores/sqlite-open.js';
-import { openSqliteWriter, resolveWriterMode, SqliteWriteError, type SqliteWriter, type SqliteWriterMode } from '../../src/stores/sqlite-writer.js';
+import {
+  openSqliteWriter,
+  resolveWriterMode,
+  SqliteWriteError,
+  type SqliteWriter,
+  type SqliteWriterMode,
+} from '../../src/stores/sqlite-writer.js';
 import type { CredentialUse } from '../../src/stores/types.js';
 import { StoreUnavailableError } from '../../src/errors.js';
 import { SqliteAuditStore } from '../../src/audit/sqlite.js';
@@ -33,14 +39,21 @@ class StoreWithWriter extends SqliteCredentialStore {
 }
 
 for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriterMode[]) {
-  const storeWithWriter = async (path = newFile()): Promise<StoreWithWriter> => new StoreWithWriter(path, await openSqliteWriter(path, { mode }));
+  const storeWithWriter = async (path = newFile()): Promise<StoreWithWriter> =>
+    new StoreWithWriter(path, await openSqliteWriter(path, { mode }));
 
   credentialStoreContract(`sqlite with the ${mode} writer`, () => storeWithWriter(), {
     reopen: (store) => storeWithWriter((store as StoreWithWriter).path),
   });
 
   const use = (expectedSignCount: number, signCount: number): CredentialUse => ({
-    expectedSignCount, signCount, backupEligible: false, backupState: false, userVerified: true, cloneWarning: false, usedAt: 1_800_000_000_000,
+    expectedSignCount,
+    signCount,
+    backupEligible: false,
+    backupState: false,
+    userVerified: true,
+    cloneWarning: false,
+    usedAt: 1_800_000_000_000,
   });
 
   describe(`SQLite writer (${mode})`, () => {
@@ -57,7 +70,9 @@ for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriter
         const other = new Database(store.path, { readonly: true });
         try {
           for (const record of records) {
-            const row = other.prepare('SELECT count(*) AS n FROM credentials WHERE client_id = ? AND credential_id = ?').get(record.clientId, record.credentialId) as { n: number };
+            const row = other
+              .prepare('SELECT count(*) AS n FROM credentials WHERE client_id = ? AND credential_id = ?')
+              .get(record.clientId, record.credentialId) as { n: number };
             assert.equal(row.n, 1);
           }
         } finally {
@@ -73,7 +88,9 @@ for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriter
       try {
         const record = credential({ signCount: 5 });
         await store.create(record);
-        const applied = await Promise.all(Array.from({ length: 10 }, (_, i) => store.recordUse(record.clientId, record.credentialId, use(5, 6 + i))));
+        const applied = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => store.recordUse(record.clientId, record.credentialId, use(5, 6 + i))),
+        );
         assert.equal(applied.filter(Boolean).length, 1);
         const winner = applied.indexOf(true);
         assert.equal((await store.find(record.clientId, record.credentialId))?.signCount, 6 + winner);
@@ -164,13 +181,31 @@ for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriter
       const store = new SqliteCredentialStore(openSqliteDatabase(path), { writer });
       try {
         const event = (n: number) => ({
-          id: `evt-${String(n).padStart(4, '0')}`, time: new Date(1_800_000_000_000 + n).toISOString(), actor: 'client:app', action: 'ceremony.authentication',
-          result: 'ok' as const, clientId: 'app', subject: null, target: null, errorName: null, requestId: null, remoteAddress: null, details: {},
+          id: `evt-${String(n).padStart(4, '0')}`,
+          time: new Date(1_800_000_000_000 + n).toISOString(),
+          actor: 'client:app',
+          action: 'ceremony.authentication',
+          result: 'ok' as const,
+          clientId: 'app',
+          subject: null,
+          target: null,
+          errorName: null,
+          requestId: null,
+          remoteAddress: null,
+          details: {},
         });
-        await Promise.all([store.create(credential()), audit.append(event(1)), store.create(credential()), audit.append(event(2))]);
+        await Promise.all([
+          store.create(credential()),
+          audit.append(event(1)),
+          store.create(credential()),
+          audit.append(event(2)),
+        ]);
         assert.equal(writer.stats().writes, 4);
         assert.ok(writer.stats().groups < 4);
-        assert.deepEqual((await audit.query({ limit: 10 })).map((e) => e.id), ['evt-0001', 'evt-0002']);
+        assert.deepEqual(
+          (await audit.query({ limit: 10 })).map((e) => e.id),
+          ['evt-0001', 'evt-0002'],
+        );
       } finally {
         await audit.close();
         await store.close();
@@ -178,7 +213,7 @@ for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriter
       }
     });
 
-    it('readiness: ping answers from the thread\'s connection', async () => {
+    it("readiness: ping answers from the thread's connection", async () => {
       const store = await storeWithWriter();
       await store.ping();
       await store.close();
@@ -186,7 +221,10 @@ for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriter
 
     it('a file that cannot be opened fails at open with the path in the message', async () => {
       const dir = tempDir('passkey-writer-');
-      await assert.rejects(openSqliteWriter(dir, { mode }), (error: Error) => error instanceof StoreUnavailableError && error.message.includes(dir));
+      await assert.rejects(
+        openSqliteWriter(dir, { mode }),
+        (error: Error) => error instanceof StoreUnavailableError && error.message.includes(dir),
+      );
     });
   });
 }

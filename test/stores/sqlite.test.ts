@@ -5,7 +5,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openSqliteChallengeStore, openSqliteCredentialStore, SqliteChallengeStore, SqliteCredentialStore } from '../../src/stores/sqlite.js';
+import {
+  openSqliteChallengeStore,
+  openSqliteCredentialStore,
+  SqliteChallengeStore,
+  SqliteCredentialStore,
+} from '../../src/stores/sqlite.js';
 import { sqliteSchemaVersion } from '../../src/stores/sqlite-open.js';
 import { migrateSqlite } from '../../src/stores/sqlite-open.js';
 import { openSqliteDatabase } from '../../src/stores/sqlite-open.js';
@@ -20,26 +25,38 @@ import { localCredentialContract } from './local-contract.js';
 const files = new WeakMap<object, string>();
 const newFile = () => join(tempDir('passkey-sqlite-'), 'nested', 'fido2.db');
 
-credentialStoreContract('sqlite', async () => {
-  const file = newFile();
-  const store = await openSqliteCredentialStore(file);
-  files.set(store, file);
-  return store;
-}, { reopen: (store) => openSqliteCredentialStore(files.get(store)!) });
+credentialStoreContract(
+  'sqlite',
+  async () => {
+    const file = newFile();
+    const store = await openSqliteCredentialStore(file);
+    files.set(store, file);
+    return store;
+  },
+  { reopen: (store) => openSqliteCredentialStore(files.get(store)!) },
+);
 
-challengeStoreContract('sqlite (challenges: "database")', async () => {
-  const file = newFile();
-  const store = await openSqliteChallengeStore(file);
-  files.set(store, file);
-  return store;
-}, { reopen: (store) => openSqliteChallengeStore(files.get(store)!) });
+challengeStoreContract(
+  'sqlite (challenges: "database")',
+  async () => {
+    const file = newFile();
+    const store = await openSqliteChallengeStore(file);
+    files.set(store, file);
+    return store;
+  },
+  { reopen: (store) => openSqliteChallengeStore(files.get(store)!) },
+);
 
-localCredentialContract('sqlite (challenges: "database")', async (localLimits = {}) => {
-  const file = newFile();
-  const store = await openSqliteChallengeStore(file, { localLimits });
-  files.set(store, file);
-  return store;
-}, { reopen: (store, localLimits) => openSqliteChallengeStore(files.get(store)!, { localLimits }) });
+localCredentialContract(
+  'sqlite (challenges: "database")',
+  async (localLimits = {}) => {
+    const file = newFile();
+    const store = await openSqliteChallengeStore(file, { localLimits });
+    files.set(store, file);
+    return store;
+  },
+  { reopen: (store, localLimits) => openSqliteChallengeStore(files.get(store)!, { localLimits }) },
+);
 
 describe('SQLite: durability', () => {
   it('everything written is there after close and reopen', async () => {
@@ -49,9 +66,18 @@ describe('SQLite: durability', () => {
     const credentials = await openSqliteCredentialStore(file);
     const challenges = await openSqliteChallengeStore(file);
     for (const record of records) await credentials.create(record);
-    assert.equal(await credentials.recordUse(records[0]!.clientId, records[0]!.credentialId, {
-      expectedSignCount: 0, signCount: 5, backupEligible: true, backupState: true, userVerified: true, cloneWarning: false, usedAt: 42,
-    }), true);
+    assert.equal(
+      await credentials.recordUse(records[0]!.clientId, records[0]!.credentialId, {
+        expectedSignCount: 0,
+        signCount: 5,
+        backupEligible: true,
+        backupState: true,
+        userVerified: true,
+        cloneWarning: false,
+        usedAt: 42,
+      }),
+      true,
+    );
     for (const record of ceremonies) await challenges.put(record);
     await challenges.take(ceremonies[0]!.clientId, ceremonies[0]!.challenge, Date.now());
     await credentials.close();
@@ -64,8 +90,13 @@ describe('SQLite: durability', () => {
     assert.equal((await again.find(records[1]!.clientId, records[1]!.credentialId))?.nickname, 'Key');
     await again.close();
     const challengesAgain = await openSqliteChallengeStore(file);
-    assert.deepEqual(await challengesAgain.take(ceremonies[0]!.clientId, ceremonies[0]!.challenge, Date.now()), { state: 'used' });
-    assert.deepEqual(await challengesAgain.take(ceremonies[1]!.clientId, ceremonies[1]!.challenge, Date.now()), { state: 'taken', record: ceremonies[1] });
+    assert.deepEqual(await challengesAgain.take(ceremonies[0]!.clientId, ceremonies[0]!.challenge, Date.now()), {
+      state: 'used',
+    });
+    assert.deepEqual(await challengesAgain.take(ceremonies[1]!.clientId, ceremonies[1]!.challenge, Date.now()), {
+      state: 'taken',
+      record: ceremonies[1],
+    });
     await challengesAgain.close();
   });
 
@@ -79,11 +110,22 @@ describe('SQLite: durability', () => {
 
   it('has the unique (client_id, credential_id) and the (client_id, user_handle) indexes', () => {
     const db = openSqliteDatabase(newFile());
-    const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'credentials'").all() as { name: string; sql: string }[];
-    assert.ok(indexes.some((i) => /UNIQUE INDEX credentials_by_id ON credentials \(client_id, credential_id\)/.test(i.sql)));
+    const indexes = db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'credentials'")
+      .all() as { name: string; sql: string }[];
+    assert.ok(
+      indexes.some((i) => /UNIQUE INDEX credentials_by_id ON credentials \(client_id, credential_id\)/.test(i.sql)),
+    );
     assert.ok(indexes.some((i) => /INDEX credentials_by_user ON credentials \(client_id, user_handle/.test(i.sql)));
-    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT * FROM credentials WHERE client_id = ? AND user_handle = ? ORDER BY created_at, credential_id').all('a', 'b') as { detail: string }[];
-    assert.ok(plan.some((p) => /credentials_by_user/.test(p.detail)), JSON.stringify(plan));
+    const plan = db
+      .prepare(
+        'EXPLAIN QUERY PLAN SELECT * FROM credentials WHERE client_id = ? AND user_handle = ? ORDER BY created_at, credential_id',
+      )
+      .all('a', 'b') as { detail: string }[];
+    assert.ok(
+      plan.some((p) => /credentials_by_user/.test(p.detail)),
+      JSON.stringify(plan),
+    );
     db.close();
   });
 });
@@ -92,18 +134,28 @@ describe('SQLite: migrations', () => {
   it('are applied at open and recorded, once', () => {
     const file = newFile();
     const first = migrateSqlite(file);
-    assert.deepEqual(first, { from: 0, to: SQLITE_SCHEMA_VERSION, applied: SQLITE_MIGRATIONS.map((m) => ({ version: m.version, name: m.name })) });
+    assert.deepEqual(first, {
+      from: 0,
+      to: SQLITE_SCHEMA_VERSION,
+      applied: SQLITE_MIGRATIONS.map((m) => ({ version: m.version, name: m.name })),
+    });
     const second = migrateSqlite(file);
     assert.deepEqual(second, { from: SQLITE_SCHEMA_VERSION, to: SQLITE_SCHEMA_VERSION, applied: [] });
     const db = openSqliteDatabase(file);
     assert.equal(sqliteSchemaVersion(db), SQLITE_SCHEMA_VERSION);
     const rows = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
-    assert.deepEqual(rows, SQLITE_MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+    assert.deepEqual(
+      rows,
+      SQLITE_MIGRATIONS.map((m) => ({ version: m.version, name: m.name })),
+    );
     db.close();
   });
 
   it('versions are numbered 1, 2, 3 … without gaps', () => {
-    assert.deepEqual(SQLITE_MIGRATIONS.map((m) => m.version), SQLITE_MIGRATIONS.map((_, i) => i + 1));
+    assert.deepEqual(
+      SQLITE_MIGRATIONS.map((m) => m.version),
+      SQLITE_MIGRATIONS.map((_, i) => i + 1),
+    );
   });
 
   it('opening keeps the data of an already migrated file', async () => {
@@ -122,11 +174,19 @@ describe('SQLite: migrations', () => {
     const file = newFile();
     migrateSqlite(file);
     const raw = new Database(file);
-    raw.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(SQLITE_SCHEMA_VERSION + 1, 'future', 0);
+    raw
+      .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+      .run(SQLITE_SCHEMA_VERSION + 1, 'future', 0);
     raw.close();
-    assert.throws(() => openSqliteDatabase(file), (error: unknown) => error instanceof SqliteSchemaVersionError && /newer than this build/.test(error.message));
+    assert.throws(
+      () => openSqliteDatabase(file),
+      (error: unknown) => error instanceof SqliteSchemaVersionError && /newer than this build/.test(error.message),
+    );
     const check = new Database(file, { readonly: true });
-    assert.equal((check.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v, SQLITE_SCHEMA_VERSION + 1);
+    assert.equal(
+      (check.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v,
+      SQLITE_SCHEMA_VERSION + 1,
+    );
     check.close();
   });
 });
@@ -136,7 +196,12 @@ describe('SQLite: challenges sweep', () => {
     let now = 1_700_000_000_000;
     const db = openSqliteDatabase(newFile());
     const store = new SqliteChallengeStore(db, { clock: () => now, sweepEvery: 10 });
-    const count = () => (db.prepare('SELECT (SELECT count(*) FROM challenges) + (SELECT count(*) FROM used_challenges) AS n').get() as { n: number }).n;
+    const count = () =>
+      (
+        db.prepare('SELECT (SELECT count(*) FROM challenges) + (SELECT count(*) FROM used_challenges) AS n').get() as {
+          n: number;
+        }
+      ).n;
     const old = Array.from({ length: 9 }, () => ceremony({ clientId: 'c', expiresAt: now + 1000 }));
     for (const record of old) await store.put(record);
     await store.take('c', old[0]!.challenge, now);
@@ -185,6 +250,9 @@ describe('SQLite: unavailability', () => {
 
   it('a path that cannot be a database fails at open with the path in the message', () => {
     const dir = tempDir();
-    assert.throws(() => openSqliteDatabase(dir), (error: unknown) => error instanceof StoreUnavailableError && error.message.includes(dir));
+    assert.throws(
+      () => openSqliteDatabase(dir),
+      (error: unknown) => error instanceof StoreUnavailableError && error.message.includes(dir),
+    );
   });
 });

@@ -2,12 +2,22 @@
 // Android KeyDescription, Apple's nonce), declared with @peculiar/asn1-schema and encoded by it. The
 // library's decorators are applied as plain calls: the project compiles without experimentalDecorators.
 
-import { AsnConvert, AsnIntegerBigIntConverter, AsnIntegerConverter, AsnProp, AsnType, AsnTypeTypes } from '@peculiar/asn1-schema';
+import {
+  AsnConvert,
+  AsnIntegerBigIntConverter,
+  AsnIntegerConverter,
+  AsnProp,
+  AsnType,
+  AsnTypeTypes,
+} from '@peculiar/asn1-schema';
 
 type PropOptions = Parameters<typeof AsnProp>[0];
 
 /** Declares `target` as a SEQUENCE of the given fields, in the given order (the order DER writes them). */
-export function defineSequence<T>(target: new () => T, fields: readonly (readonly [keyof T & string, PropOptions])[]): void {
+export function defineSequence<T>(
+  target: new () => T,
+  fields: readonly (readonly [keyof T & string, PropOptions])[],
+): void {
   for (const [key, options] of fields) AsnProp(options)(target.prototype as object, key);
   AsnType({ type: AsnTypeTypes.Sequence })(target);
 }
@@ -23,5 +33,9 @@ export function derOf(value: unknown): Buffer {
  */
 export function integerDer(value: number | bigint): Buffer {
   const n = Number(value);
-  return derOf(Number.isSafeInteger(n) && BigInt(n) === BigInt(value) ? AsnIntegerConverter.toASN(n) : AsnIntegerBigIntConverter.toASN(BigInt(value)));
+  return derOf(
+    Number.isSafeInteger(n) && BigInt(n) === BigInt(value)
+      ? AsnIntegerConverter.toASN(n)
+      : AsnIntegerBigIntConverter.toASN(BigInt(value)),
+  );
 }

@@ -17,7 +17,8 @@ export const LIMIT_MS = 30_000;
 /** Environment without any PASSKEY_* of the machine running the tests, plus `extra`. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PASSKEY_') && value !== undefined) env[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith('PASSKEY_') && value !== undefined) env[name] = value;
   return { ...env, ...extra };
 }
 
@@ -41,16 +42,33 @@ export function runNode(args: readonly string[], options: RunOptions): Promise<C
     const child = spawn(process.execPath, [...args], { cwd: options.cwd, env: options.env });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`timed out after ${limit} ms: ${args.join(' ')}\n${stderr}`)); }, limit);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timed out after ${limit} ms: ${args.join(' ')}\n${stderr}`));
+    }, limit);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
 /** Runs `cli.js <args>` to its end, with the machine's environment minus PASSKEY_* plus `env`. */
-export function runCliCommand(args: readonly string[], options: { cwd: string; env?: Record<string, string>; limitMs?: number }): Promise<CliResult> {
-  return runNode([CLI, ...args], { cwd: options.cwd, env: cleanEnv(options.env), ...(options.limitMs ? { limitMs: options.limitMs } : {}) });
+export function runCliCommand(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; limitMs?: number },
+): Promise<CliResult> {
+  return runNode([CLI, ...args], {
+    cwd: options.cwd,
+    env: cleanEnv(options.env),
+    ...(options.limitMs ? { limitMs: options.limitMs } : {}),
+  });
 }
 
 export interface ServeOptions {
@@ -90,15 +108,22 @@ export function startServe(args: readonly string[], options: ServeOptions): Prom
   return new Promise((resolve, reject) => {
     const [command, ...wrapperArgs] = [...(options.wrapper ?? []), process.execPath];
     const child = spawn(command!, [...wrapperArgs, CLI, 'serve', ...args], {
-      cwd: options.cwd, env: { ...(options.baseEnv ?? cleanEnv()), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: options.cwd,
+      env: { ...(options.baseEnv ?? cleanEnv()), ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
     let started = false;
     const exited = new Promise<number | null>((done) => child.once('close', (code) => done(code)));
     const running = () => child.exitCode === null && child.signalCode === null;
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`serve did not start within ${limit} ms:\n${stdout}\n${stderr}`)); }, limit);
-    child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start within ${limit} ms:\n${stdout}\n${stderr}`));
+    }, limit);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const service = /service listening on (http:\/\/\S+)/.exec(stdout);

@@ -19,11 +19,27 @@ export function coseKeyMapFromKeyObject(alg: number, key: KeyObject): Map<number
   const bytes = (text: string | undefined) => Buffer.from(text ?? '', 'base64url');
   switch (algorithm.family) {
     case 'ecdsa':
-      return new Map<number, number | Buffer>([[KTY, KTY_EC2], [ALG, alg], [-1, CURVE_IDS[algorithm.crv]], [-2, bytes(jwk.x)], [-3, bytes(jwk.y)]]);
+      return new Map<number, number | Buffer>([
+        [KTY, KTY_EC2],
+        [ALG, alg],
+        [-1, CURVE_IDS[algorithm.crv]],
+        [-2, bytes(jwk.x)],
+        [-3, bytes(jwk.y)],
+      ]);
     case 'eddsa':
-      return new Map<number, number | Buffer>([[KTY, KTY_OKP], [ALG, alg], [-1, CURVE_IDS.Ed25519], [-2, bytes(jwk.x)]]);
+      return new Map<number, number | Buffer>([
+        [KTY, KTY_OKP],
+        [ALG, alg],
+        [-1, CURVE_IDS.Ed25519],
+        [-2, bytes(jwk.x)],
+      ]);
     case 'rsa-pss':
     case 'rsa-pkcs1':
-      return new Map<number, number | Buffer>([[KTY, KTY_RSA], [ALG, alg], [-1, bytes(jwk.n)], [-2, bytes(jwk.e)]]);
+      return new Map<number, number | Buffer>([
+        [KTY, KTY_RSA],
+        [ALG, alg],
+        [-1, bytes(jwk.n)],
+        [-2, bytes(jwk.e)],
+      ]);
   }
 }

@@ -7,7 +7,14 @@
 // stack: ExportJWK → GC → ~KeyGenJob → mutex lock). Keys imported from raw material have no such job, so
 // every key pair here is built from random bytes and imported.
 
-import { createECDH, createPrivateKey, createPublicKey, generatePrimeSync, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  createECDH,
+  createPrivateKey,
+  createPublicKey,
+  generatePrimeSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 
 export interface KeyPair {
   readonly privateKey: KeyObject;
@@ -35,7 +42,9 @@ export function generateKeyPair(kind: KeyKind): KeyPair {
     case 'ec':
       return fromPrivate(ecPrivateKey(kind.curve));
     case 'ed25519':
-      return fromPrivate(createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, randomBytes(32)]), format: 'der', type: 'pkcs8' }));
+      return fromPrivate(
+        createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, randomBytes(32)]), format: 'der', type: 'pkcs8' }),
+      );
     case 'rsa':
       return fromPrivate(rsaPrivateKey(kind.modulusLength));
   }
@@ -53,7 +62,8 @@ function ecPrivateKey(curve: keyof typeof EC_CURVES): KeyObject {
   return createPrivateKey({
     format: 'jwk',
     key: {
-      kty: 'EC', crv: curve,
+      kty: 'EC',
+      crv: curve,
       d: leftPad(d, size).toString('base64url'),
       x: point.subarray(1, 1 + size).toString('base64url'),
       y: point.subarray(1 + size).toString('base64url'),
@@ -73,8 +83,15 @@ function rsaPrivateKey(modulusLength: number): KeyObject {
     const d = modInverse(e, phi);
     if (d === undefined) continue; // e shares a factor with p-1 or q-1: draw again
     const jwk = {
-      kty: 'RSA', n: b64u(n), e: b64u(e), d: b64u(d), p: b64u(p), q: b64u(q),
-      dp: b64u(d % (p - 1n)), dq: b64u(d % (q - 1n)), qi: b64u(modInverse(q, p)!),
+      kty: 'RSA',
+      n: b64u(n),
+      e: b64u(e),
+      d: b64u(d),
+      p: b64u(p),
+      q: b64u(q),
+      dp: b64u(d % (p - 1n)),
+      dq: b64u(d % (q - 1n)),
+      qi: b64u(modInverse(q, p)!),
     };
     return createPrivateKey({ format: 'jwk', key: jwk });
   }

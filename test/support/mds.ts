@@ -29,9 +29,13 @@ const JWS_FOR_KEY: Record<string, { alg: string; hash: string; ecdsa: boolean }>
 export function createTestMds(keyKind: KeyKind = 'p256'): TestMds {
   const chain = createChain({
     root: { subject: { C: 'US', O: 'Test FIDO Alliance', OU: 'Test Metadata BLOB Root', CN: 'Test MDS Root' } },
-    intermediate: { subject: { C: 'US', O: 'Test FIDO Alliance', CN: 'Test MDS CA' }, extensions: [crlDistributionPointsExtension([TEST_MDS_CRL_URLS.root])] },
+    intermediate: {
+      subject: { C: 'US', O: 'Test FIDO Alliance', CN: 'Test MDS CA' },
+      extensions: [crlDistributionPointsExtension([TEST_MDS_CRL_URLS.root])],
+    },
     leaf: {
-      key: keyKind, subject: { C: 'US', O: 'Test FIDO Alliance', CN: 'Test MDS BLOB signer' },
+      key: keyKind,
+      subject: { C: 'US', O: 'Test FIDO Alliance', CN: 'Test MDS BLOB signer' },
       extensions: [crlDistributionPointsExtension([TEST_MDS_CRL_URLS.intermediate])],
     },
   });
@@ -44,9 +48,18 @@ export function createTestMds(keyKind: KeyKind = 'p256'): TestMds {
     sign(payload, header = {}) {
       const jws = JWS_FOR_KEY[signer.privateKey.asymmetricKeyType ?? ''];
       if (!jws) throw new Error('test MDS signer must be RSA or EC P-256');
-      const fullHeader = { alg: jws.alg, typ: 'JWT', x5c: [signer.der.toString('base64'), intermediate!.der.toString('base64')], ...header };
+      const fullHeader = {
+        alg: jws.alg,
+        typ: 'JWT',
+        x5c: [signer.der.toString('base64'), intermediate!.der.toString('base64')],
+        ...header,
+      };
       const input = `${b64url(JSON.stringify(fullHeader))}.${b64url(JSON.stringify(payload))}`;
-      const signature = sign(jws.hash, Buffer.from(input), jws.ecdsa ? { key: signer.privateKey, dsaEncoding: 'ieee-p1363' } : signer.privateKey);
+      const signature = sign(
+        jws.hash,
+        Buffer.from(input),
+        jws.ecdsa ? { key: signer.privateKey, dsaEncoding: 'ieee-p1363' } : signer.privateKey,
+      );
       return `${input}.${signature.toString('base64url')}`;
     },
   };
@@ -60,7 +73,10 @@ export interface TestMdsCrls {
 }
 
 /** The two CRLs that cover the test MDS chain; by default current at every test clock and listing nothing. */
-export function createTestMdsCrls(mds: TestMds, options: { root?: CrlOptions; intermediate?: CrlOptions } = {}): TestMdsCrls {
+export function createTestMdsCrls(
+  mds: TestMds,
+  options: { root?: CrlOptions; intermediate?: CrlOptions } = {},
+): TestMdsCrls {
   return { root: createCrl(mds.root, options.root), intermediate: createCrl(mds.intermediate, options.intermediate) };
 }
 
@@ -100,6 +116,14 @@ export function mdsEntry(options: EntryOptions): Record<string, unknown> {
   };
 }
 
-export function blobPayload(entries: readonly unknown[], options: { no?: number; nextUpdate?: string } = {}): Record<string, unknown> {
-  return { legalHeader: 'Test BLOB, not for production', no: options.no ?? 1, nextUpdate: options.nextUpdate ?? '2049-12-31', entries };
+export function blobPayload(
+  entries: readonly unknown[],
+  options: { no?: number; nextUpdate?: string } = {},
+): Record<string, unknown> {
+  return {
+    legalHeader: 'Test BLOB, not for production',
+    no: options.no ?? 1,
+    nextUpdate: options.nextUpdate ?? '2049-12-31',
+    entries,
+  };
 }

@@ -39,7 +39,10 @@ export function matchPath(document: Record<string, unknown>, path: string): stri
   if (templates.includes(segments.join('/'))) return segments.join('/');
   return templates.find((template) => {
     const parts = template.split('/');
-    return parts.length === segments.length && parts.every((part, i) => (part.startsWith('{') && part.endsWith('}') ? segments[i] !== '' : part === segments[i]));
+    return (
+      parts.length === segments.length &&
+      parts.every((part, i) => (part.startsWith('{') && part.endsWith('}') ? segments[i] !== '' : part === segments[i]))
+    );
   });
 }
 
@@ -49,7 +52,11 @@ interface Documented {
 }
 
 /** Every way a real response disagrees with the document (undocumented path/method/status/type, schema problems, headers). */
-export function checkResponse(document: Record<string, unknown>, response: ResponseToCheck, schemas: Schemas = DEFAULT_SCHEMAS): string[] {
+export function checkResponse(
+  document: Record<string, unknown>,
+  response: ResponseToCheck,
+  schemas: Schemas = DEFAULT_SCHEMAS,
+): string[] {
   const template = matchPath(document, response.path);
   if (!template) return [`${response.path}: not in the document`];
   const item = (document.paths as Record<string, Record<string, unknown>>)[template]!;
@@ -61,13 +68,23 @@ export function checkResponse(document: Record<string, unknown>, response: Respo
   for (const name of Object.keys(documented.headers ?? {})) {
     const value = response.headers?.[name.toLowerCase()];
     const schema = HEADERS[name];
-    if (value === undefined || value === null) problems.push(`${response.method} ${template} ${response.status}: header ${name} missing`);
+    if (value === undefined || value === null)
+      problems.push(`${response.method} ${template} ${response.status}: header ${name} missing`);
     else if (schema === undefined) problems.push(`header ${name}: no schema known to the lookup`);
-    else problems.push(...validator(schema).explain(/^\d+$/.test(value) ? Number(value) : value).map((p) => `header ${name} ${p}`));
+    else
+      problems.push(
+        ...validator(schema)
+          .explain(/^\d+$/.test(value) ? Number(value) : value)
+          .map((p) => `header ${name} ${p}`),
+      );
   }
   const mediaType = response.contentType.split(';', 1)[0]!.trim();
   const content = documented.content?.[mediaType];
-  if (!content) return [...problems, `${response.method} ${template} ${response.status}: content type ${mediaType} not in the document`];
+  if (!content)
+    return [
+      ...problems,
+      `${response.method} ${template} ${response.status}: content type ${mediaType} not in the document`,
+    ];
   if (mediaType !== 'application/json') return problems;
   let value: unknown;
   try {
@@ -79,7 +96,9 @@ export function checkResponse(document: Record<string, unknown>, response: Respo
   if (ref === undefined) {
     // Only /openapi.json documents an inline schema: any JSON object.
     const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-    return content.schema.type === 'object' && isObject ? problems : [...problems, `${template}: an inline schema the lookup does not read`];
+    return content.schema.type === 'object' && isObject
+      ? problems
+      : [...problems, `${template}: an inline schema the lookup does not read`];
   }
   return [...problems, ...checkComponent(ref.replace('#/components/schemas/', ''), value, schemas)];
 }

@@ -7,7 +7,14 @@ import { generateKeyPair } from './keys.js';
 import { BitString, OctetString } from '@peculiar/asn1-schema';
 import { derOf } from './asn1-schema.js';
 import {
-  buildCertificate, buildCrl, type BuiltCrl, type CertificateSpec, type CrlSpec, type Extension, type NameSpec, type RevokedEntrySpec,
+  buildCertificate,
+  buildCrl,
+  type BuiltCrl,
+  type CertificateSpec,
+  type CrlSpec,
+  type Extension,
+  type NameSpec,
+  type RevokedEntrySpec,
 } from './x509-builder.js';
 
 export type KeyKind = 'p256' | 'p384' | 'p521' | 'rsa2048' | 'rsa3072' | 'ed25519';
@@ -19,12 +26,18 @@ export interface KeyPair {
 
 export function generateKey(kind: KeyKind = 'p256'): KeyPair {
   switch (kind) {
-    case 'p256': return generateKeyPair({ type: 'ec', curve: 'P-256' });
-    case 'p384': return generateKeyPair({ type: 'ec', curve: 'P-384' });
-    case 'p521': return generateKeyPair({ type: 'ec', curve: 'P-521' });
-    case 'rsa2048': return generateKeyPair({ type: 'rsa', modulusLength: 2048 });
-    case 'rsa3072': return generateKeyPair({ type: 'rsa', modulusLength: 3072 });
-    case 'ed25519': return generateKeyPair({ type: 'ed25519' });
+    case 'p256':
+      return generateKeyPair({ type: 'ec', curve: 'P-256' });
+    case 'p384':
+      return generateKeyPair({ type: 'ec', curve: 'P-384' });
+    case 'p521':
+      return generateKeyPair({ type: 'ec', curve: 'P-521' });
+    case 'rsa2048':
+      return generateKeyPair({ type: 'rsa', modulusLength: 2048 });
+    case 'rsa3072':
+      return generateKeyPair({ type: 'rsa', modulusLength: 3072 });
+    case 'ed25519':
+      return generateKeyPair({ type: 'ed25519' });
   }
 }
 
@@ -53,7 +66,11 @@ function keyPairOf(key: IssueOptions['key'], fallback: KeyKind): KeyPair {
   return typeof key === 'object' ? key : generateKey(key ?? fallback);
 }
 
-function issue(issuer: Issued | undefined, options: IssueOptions, defaults: Partial<CertificateSpec> & { subject: NameSpec }): Issued {
+function issue(
+  issuer: Issued | undefined,
+  options: IssueOptions,
+  defaults: Partial<CertificateSpec> & { subject: NameSpec },
+): Issued {
   const { key, issuerName, ...spec } = options;
   const pair = keyPairOf(key, 'p256');
   const subject = spec.subject ?? defaults.subject;
@@ -68,7 +85,15 @@ function issue(issuer: Issued | undefined, options: IssueOptions, defaults: Part
     issuer: issuerName ?? (issuer ? issuer.subject : subject),
     ...(issuer ? { authorityKeyIdentifier: issuer.keyIdentifier } : {}),
   });
-  return { cert: built.cert, der: built.der, pem: built.pem, privateKey: pair.privateKey, publicKey: pair.publicKey, subject, keyIdentifier: built.keyIdentifier };
+  return {
+    cert: built.cert,
+    der: built.der,
+    pem: built.pem,
+    privateKey: pair.privateKey,
+    publicKey: pair.publicKey,
+    subject,
+    keyIdentifier: built.keyIdentifier,
+  };
 }
 
 /** A self-signed CA certificate. */
@@ -107,12 +132,17 @@ export interface TestChain {
 }
 
 /** Root → `intermediateCount` intermediates → leaf. */
-export function createChain(options: { intermediateCount?: number; root?: IssueOptions; intermediate?: IssueOptions; leaf?: IssueOptions } = {}): TestChain {
+export function createChain(
+  options: { intermediateCount?: number; root?: IssueOptions; intermediate?: IssueOptions; leaf?: IssueOptions } = {},
+): TestChain {
   const root = createRoot(options.root);
   const intermediates: Issued[] = [];
   let parent = root;
   for (let i = 0; i < (options.intermediateCount ?? 1); i++) {
-    parent = createIntermediate(parent, { subject: { C: 'US', O: 'Test PKI', CN: `Test Intermediate CA ${i + 1}` }, ...options.intermediate });
+    parent = createIntermediate(parent, {
+      subject: { C: 'US', O: 'Test PKI', CN: `Test Intermediate CA ${i + 1}` },
+      ...options.intermediate,
+    });
     intermediates.push(parent);
   }
   const leaf = createLeaf(parent, options.leaf);
@@ -138,7 +168,10 @@ export interface AttestationCa {
 /** A vendor's attestation CA: a root and the intermediate that issues attestation certificates. */
 export function createAttestationCa(vendor = 'Test Vendor', key: KeyKind = 'p256'): AttestationCa {
   const root = createRoot({ subject: { C: 'US', O: vendor, CN: `${vendor} Attestation Root` }, key });
-  const intermediate = createIntermediate(root, { subject: { C: 'US', O: vendor, CN: `${vendor} Attestation CA` }, key });
+  const intermediate = createIntermediate(root, {
+    subject: { C: 'US', O: vendor, CN: `${vendor} Attestation CA` },
+    key,
+  });
   return { root, intermediate };
 }
 

@@ -171,7 +171,14 @@ function b64u(bytes: Uint8Array): string {
 }
 
 function flagsByte(f: Required<Flags> & { at: boolean; ed: boolean }): number {
-  return (f.up ? 0x01 : 0) | (f.uv ? 0x04 : 0) | (f.be ? 0x08 : 0) | (f.bs ? 0x10 : 0) | (f.at ? 0x40 : 0) | (f.ed ? 0x80 : 0);
+  return (
+    (f.up ? 0x01 : 0) |
+    (f.uv ? 0x04 : 0) |
+    (f.be ? 0x08 : 0) |
+    (f.bs ? 0x10 : 0) |
+    (f.at ? 0x40 : 0) |
+    (f.ed ? 0x80 : 0)
+  );
 }
 
 function flipByte(sig: Buffer): Buffer {
@@ -203,12 +210,19 @@ export class SoftAuthenticator {
     return new URL(origin).hostname;
   }
 
-  private clientDataJSON(type: string, challenge: string, origin: string, opts: CommonOptions, brk: CommonBreak | undefined, otherType: string): Buffer {
+  private clientDataJSON(
+    type: string,
+    challenge: string,
+    origin: string,
+    opts: CommonOptions,
+    brk: CommonBreak | undefined,
+    otherType: string,
+  ): Buffer {
     const data: Record<string, unknown> = {
       type: brk === 'type' ? otherType : type,
       challenge: brk === 'challenge' ? b64u(randomBytes(32)) : challenge,
       origin: brk === 'origin' ? EVIL_ORIGIN : origin,
-      crossOrigin: brk === 'crossOrigin' ? true : opts.crossOrigin ?? false,
+      crossOrigin: brk === 'crossOrigin' ? true : (opts.crossOrigin ?? false),
       ...opts.clientData,
     };
     if (brk === 'topOrigin') data.topOrigin = 'https://top.example';
@@ -244,7 +258,9 @@ export class SoftAuthenticator {
     const builder = STATEMENT_BUILDERS.get(fmt);
     if (!builder) throw new Error(`soft authenticator: no statement builder for fmt "${fmt}"`);
     const offered = options.pubKeyCredParams.map((p) => p.alg);
-    const usable = (alg: number) => COSE_ALGORITHMS.some((a) => a.alg === alg) && (!builder.credentialAlgorithms || builder.credentialAlgorithms.includes(alg));
+    const usable = (alg: number) =>
+      COSE_ALGORITHMS.some((a) => a.alg === alg) &&
+      (!builder.credentialAlgorithms || builder.credentialAlgorithms.includes(alg));
     const alg = opts.alg ?? offered.find(usable);
     if (alg === undefined) throw new Error('soft authenticator: no offered algorithm is supported');
     const { privateKey, publicKey } = opts.keyPair ?? generateKeyPairFor(alg);
@@ -252,9 +268,16 @@ export class SoftAuthenticator {
     const credentialId = opts.credentialId ?? randomBytes(32);
     const aaguid = opts.aaguid ?? this.defaults.aaguid ?? builder.defaultAaguid ?? randomBytes(16);
     const counter = opts.counter ?? this.defaults.counter ?? {};
-    const signCount = counter === 'zero' ? 0 : counter.start ?? 0;
+    const signCount = counter === 'zero' ? 0 : (counter.start ?? 0);
 
-    const clientDataJSON = this.clientDataJSON('webauthn.create', options.challenge, this.origin(opts, rpId), opts, commonBrk, 'webauthn.get');
+    const clientDataJSON = this.clientDataJSON(
+      'webauthn.create',
+      options.challenge,
+      this.origin(opts, rpId),
+      opts,
+      commonBrk,
+      'webauthn.get',
+    );
     const extensions = this.extensionsBytes(opts);
     let flags = this.flags(opts, commonBrk, true, extensions.length > 0);
     if (brk === 'atFlagCleared') flags &= ~0x40;
@@ -263,14 +286,24 @@ export class SoftAuthenticator {
     const counterBytes = Buffer.alloc(4);
     counterBytes.writeUInt32BE(signCount);
     const authData = Buffer.concat([
-      this.rpIdHash(rpId, commonBrk), Buffer.from([flags]), counterBytes,
-      aaguid, idLength, credentialId, cose, extensions,
+      this.rpIdHash(rpId, commonBrk),
+      Buffer.from([flags]),
+      counterBytes,
+      aaguid,
+      idLength,
+      credentialId,
+      cose,
+      extensions,
       brk === 'trailingBytes' ? randomBytes(2) : Buffer.alloc(0),
     ]);
 
     const clientDataHash = brk === 'signedData' ? sha256('other client data') : sha256(clientDataJSON);
     const attStmt = builder.build({
-      authData, clientDataHash, rpIdHash: authData.subarray(0, 32), aaguid, credentialId,
+      authData,
+      clientDataHash,
+      rpIdHash: authData.subarray(0, 32),
+      aaguid,
+      credentialId,
       credential: { alg, privateKey, publicKey, cose },
       options: opts.statement ?? {},
       now: opts.now,
@@ -281,14 +314,26 @@ export class SoftAuthenticator {
       if (!Buffer.isBuffer(sig)) throw new Error(`soft authenticator: fmt "${fmt}" has no sig to flip`);
       attStmt.set('sig', flipByte(sig));
     }
-    const attestationObject = encodeCbor(new Map<string, CborEncodable>([
-      ['fmt', brk === 'unknownFmt' ? 'unknown-format' : fmt], ['attStmt', attStmt], ['authData', authData],
-    ]));
+    const attestationObject = encodeCbor(
+      new Map<string, CborEncodable>([
+        ['fmt', brk === 'unknownFmt' ? 'unknown-format' : fmt],
+        ['attStmt', attStmt],
+        ['authData', authData],
+      ]),
+    );
 
     const flagsNow = { up: true, uv: true, be: false, bs: false, ...this.defaults.flags, ...opts.flags };
     this.credentials.push({
-      id: credentialId, rpId, userHandle: Buffer.from(options.user.id, 'base64url'), alg, privateKey, publicKey, cose,
-      signCount, counter, backupEligible: flagsNow.be,
+      id: credentialId,
+      rpId,
+      userHandle: Buffer.from(options.user.id, 'base64url'),
+      alg,
+      privateKey,
+      publicKey,
+      cose,
+      signCount,
+      counter,
+      backupEligible: flagsNow.be,
     });
 
     const sentId = brk === 'credentialIdMismatch' ? b64u(randomBytes(32)) : b64u(credentialId);
@@ -317,19 +362,32 @@ export class SoftAuthenticator {
     const counterBytes = Buffer.alloc(4);
     counterBytes.writeUInt32BE(cred.signCount >>> 0);
 
-    const clientDataJSON = this.clientDataJSON('webauthn.get', options.challenge, this.origin(opts, rpId), opts, commonBrk, 'webauthn.create');
+    const clientDataJSON = this.clientDataJSON(
+      'webauthn.get',
+      options.challenge,
+      this.origin(opts, rpId),
+      opts,
+      commonBrk,
+      'webauthn.create',
+    );
     const extensions = this.extensionsBytes(opts);
     const authData = Buffer.concat([
-      this.rpIdHash(rpId, commonBrk), Buffer.from([this.flags(opts, commonBrk, false, extensions.length > 0)]), counterBytes,
-      extensions, brk === 'trailingBytes' ? randomBytes(2) : Buffer.alloc(0),
+      this.rpIdHash(rpId, commonBrk),
+      Buffer.from([this.flags(opts, commonBrk, false, extensions.length > 0)]),
+      counterBytes,
+      extensions,
+      brk === 'trailingBytes' ? randomBytes(2) : Buffer.alloc(0),
     ]);
     const clientDataHash = brk === 'signedData' ? sha256('other client data') : sha256(clientDataJSON);
     let signature = signWith(cred.alg, cred.privateKey, Buffer.concat([authData, clientDataHash]));
     if (brk === 'flipSignature') signature = flipByte(signature);
 
-    const userHandle = brk === 'userHandle'
-      ? b64u(randomBytes(32))
-      : opts.userHandle === undefined ? b64u(cred.userHandle) : opts.userHandle;
+    const userHandle =
+      brk === 'userHandle'
+        ? b64u(randomBytes(32))
+        : opts.userHandle === undefined
+          ? b64u(cred.userHandle)
+          : opts.userHandle;
     const id = b64u(cred.id);
     return {
       id,
@@ -352,9 +410,10 @@ export class SoftAuthenticator {
       return cred;
     }
     const allowed = options.allowCredentials ?? [];
-    const held = allowed.length > 0
-      ? allowed.map((c) => this.credential(c.id)).find((c): c is SoftCredential => c !== undefined)
-      : this.credentials.find((c) => c.rpId === (opts.rpId ?? options.rpId ?? c.rpId));
+    const held =
+      allowed.length > 0
+        ? allowed.map((c) => this.credential(c.id)).find((c): c is SoftCredential => c !== undefined)
+        : this.credentials.find((c) => c.rpId === (opts.rpId ?? options.rpId ?? c.rpId));
     if (!held) throw new Error('soft authenticator: holds no credential for these options');
     return held;
   }

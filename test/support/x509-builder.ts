@@ -5,10 +5,35 @@
 import { createHash, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
 import {
-  AlgorithmIdentifier, AttributeTypeAndValue, AttributeValue, AuthorityKeyIdentifier, BasicConstraints, Certificate,
-  CertificateList, CRLDistributionPoints, CRLReason, DistributionPoint, DistributionPointName, ExtendedKeyUsage, Extension as AsnExtension,
-  Extensions, GeneralName, KeyIdentifier, KeyUsage, KeyUsageFlags, Name, RelativeDistinguishedName, RevokedCertificate,
-  SubjectAlternativeName, SubjectKeyIdentifier, SubjectPublicKeyInfo, TBSCertificate, TBSCertList, Time, Validity, Version,
+  AlgorithmIdentifier,
+  AttributeTypeAndValue,
+  AttributeValue,
+  AuthorityKeyIdentifier,
+  BasicConstraints,
+  Certificate,
+  CertificateList,
+  CRLDistributionPoints,
+  CRLReason,
+  DistributionPoint,
+  DistributionPointName,
+  ExtendedKeyUsage,
+  Extension as AsnExtension,
+  Extensions,
+  GeneralName,
+  KeyIdentifier,
+  KeyUsage,
+  KeyUsageFlags,
+  Name,
+  RelativeDistinguishedName,
+  RevokedCertificate,
+  SubjectAlternativeName,
+  SubjectKeyIdentifier,
+  SubjectPublicKeyInfo,
+  TBSCertificate,
+  TBSCertList,
+  Time,
+  Validity,
+  Version,
 } from '@peculiar/asn1-x509';
 import { derOf, integerDer } from './asn1-schema.js';
 
@@ -30,7 +55,9 @@ export interface NameAttribute {
 }
 
 /** A distinguished name: an ordered attribute list (one attribute per RDN) or a {C, O, OU, CN} record. */
-export type NameSpec = readonly NameAttribute[] | Readonly<Partial<Record<'C' | 'O' | 'OU' | 'CN' | 'L' | 'ST', string>>>;
+export type NameSpec =
+  | readonly NameAttribute[]
+  | Readonly<Partial<Record<'C' | 'O' | 'OU' | 'CN' | 'L' | 'ST', string>>>;
 
 export interface Extension {
   readonly oid: string;
@@ -40,8 +67,15 @@ export interface Extension {
 }
 
 export type KeyUsageName =
-  | 'digitalSignature' | 'nonRepudiation' | 'keyEncipherment' | 'dataEncipherment'
-  | 'keyAgreement' | 'keyCertSign' | 'cRLSign' | 'encipherOnly' | 'decipherOnly';
+  | 'digitalSignature'
+  | 'nonRepudiation'
+  | 'keyEncipherment'
+  | 'dataEncipherment'
+  | 'keyAgreement'
+  | 'keyCertSign'
+  | 'cRLSign'
+  | 'encipherOnly'
+  | 'decipherOnly';
 
 export interface SubjectAltName {
   readonly dns?: readonly string[];
@@ -92,18 +126,24 @@ function nameOf(name: NameSpec): Name {
     : Object.entries(name as Record<string, string | undefined>)
         .filter((entry): entry is [string, string] => entry[1] !== undefined)
         .map(([type, value]) => ({ type, value }));
-  return new Name(attributes.map(({ type, value }) => {
-    const attributeOid = ATTRIBUTE_OIDS[type] ?? type;
-    // countryName and serialNumber are PrintableString (RFC 5280 Appendix A); the rest UTF8String.
-    const text = attributeOid === '2.5.4.6' || attributeOid === '2.5.4.5' ? { printableString: value } : { utf8String: value };
-    return new RelativeDistinguishedName([new AttributeTypeAndValue({ type: attributeOid, value: new AttributeValue(text) })]);
-  }));
+  return new Name(
+    attributes.map(({ type, value }) => {
+      const attributeOid = ATTRIBUTE_OIDS[type] ?? type;
+      // countryName and serialNumber are PrintableString (RFC 5280 Appendix A); the rest UTF8String.
+      const text =
+        attributeOid === '2.5.4.6' || attributeOid === '2.5.4.5' ? { printableString: value } : { utf8String: value };
+      return new RelativeDistinguishedName([
+        new AttributeTypeAndValue({ type: attributeOid, value: new AttributeValue(text) }),
+      ]);
+    }),
+  );
 }
 
 /** An encoded Name as given, checked to survive the library's round trip unchanged (so it is byte for byte). */
 function parsedName(encoded: Uint8Array): Name {
   const name = AsnConvert.parse(encoded, Name);
-  if (!derOf(name).equals(Buffer.from(encoded))) throw new RangeError('this encoded Name would not be written back byte for byte');
+  if (!derOf(name).equals(Buffer.from(encoded)))
+    throw new RangeError('this encoded Name would not be written back byte for byte');
   return name;
 }
 
@@ -111,7 +151,10 @@ export function encodeName(name: NameSpec): Buffer {
   return derOf(nameOf(name));
 }
 
-function signatureAlgorithm(key: KeyObject, hashOverride?: CertificateSpec['hash']): { algorithmId: AlgorithmIdentifier; hash: string | null } {
+function signatureAlgorithm(
+  key: KeyObject,
+  hashOverride?: CertificateSpec['hash'],
+): { algorithmId: AlgorithmIdentifier; hash: string | null } {
   const type = key.asymmetricKeyType;
   if (type === 'ed25519') return { algorithmId: new AlgorithmIdentifier({ algorithm: '1.3.101.112' }), hash: null };
   if (type === 'ec') {
@@ -134,7 +177,9 @@ function signatureAlgorithm(key: KeyObject, hashOverride?: CertificateSpec['hash
  * is unique per key and needs no parsing of the key encoding.
  */
 export function keyIdentifier(publicKey: KeyObject): Buffer {
-  return createHash('sha1').update(publicKey.export({ type: 'spki', format: 'der' })).digest();
+  return createHash('sha1')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest();
 }
 
 function extension({ oid, critical = false, valueDer }: Extension): AsnExtension {
@@ -149,16 +194,25 @@ function keyUsageValue(usages: readonly KeyUsageName[]): KeyUsage {
 
 function time(date: Date): Time {
   // RFC 5280 §4.1.2.5: UTCTime for 1950-2049, GeneralizedTime otherwise (the library handles only the upper end).
-  return date.getUTCFullYear() < 1950 ? new Time({ generalTime: new Date(Math.floor(date.getTime() / 1000) * 1000) }) : new Time(date);
+  return date.getUTCFullYear() < 1950
+    ? new Time({ generalTime: new Date(Math.floor(date.getTime() / 1000) * 1000) })
+    : new Time(date);
 }
 
 function standardExtensions(spec: CertificateSpec, subjectKeyId: Buffer): Extension[] {
   const out: Extension[] = [];
   if (spec.basicConstraints) {
     const { ca, pathLength, critical = true } = spec.basicConstraints;
-    out.push({ oid: '2.5.29.19', critical, valueDer: derOf(new BasicConstraints({ cA: ca, ...(pathLength !== undefined && { pathLenConstraint: pathLength }) })) });
+    out.push({
+      oid: '2.5.29.19',
+      critical,
+      valueDer: derOf(
+        new BasicConstraints({ cA: ca, ...(pathLength !== undefined && { pathLenConstraint: pathLength }) }),
+      ),
+    });
   }
-  if (spec.keyUsage && spec.keyUsage.length > 0) out.push({ oid: '2.5.29.15', critical: true, valueDer: derOf(keyUsageValue(spec.keyUsage)) });
+  if (spec.keyUsage && spec.keyUsage.length > 0)
+    out.push({ oid: '2.5.29.15', critical: true, valueDer: derOf(keyUsageValue(spec.keyUsage)) });
   if (spec.extendedKeyUsage && spec.extendedKeyUsage.length > 0) {
     out.push({ oid: '2.5.29.37', valueDer: derOf(new ExtendedKeyUsage([...spec.extendedKeyUsage])) });
   }
@@ -171,7 +225,8 @@ function standardExtensions(spec: CertificateSpec, subjectKeyId: Buffer): Extens
     ];
     out.push({ oid: '2.5.29.17', critical, valueDer: derOf(new SubjectAlternativeName(names)) });
   }
-  if (spec.subjectKeyIdentifier !== false) out.push({ oid: '2.5.29.14', valueDer: derOf(new SubjectKeyIdentifier(subjectKeyId)) });
+  if (spec.subjectKeyIdentifier !== false)
+    out.push({ oid: '2.5.29.14', valueDer: derOf(new SubjectKeyIdentifier(subjectKeyId)) });
   if (spec.authorityKeyIdentifier) out.push(authorityKeyIdentifierExtension(spec.authorityKeyIdentifier));
   return out;
 }
@@ -190,7 +245,7 @@ function integerContent(value: bigint | number | Uint8Array): ArrayBuffer {
 function serialContent(serial: CertificateSpec['serial']): ArrayBuffer {
   if (serial !== undefined) return integerContent(serial);
   const bytes = randomBytes(16);
-  bytes[0] = (bytes[0] ?? 0) & 0x7f | 0x01; // positive, and 16 bytes long
+  bytes[0] = ((bytes[0] ?? 0) & 0x7f) | 0x01; // positive, and 16 bytes long
   return integerContent(bytes);
 }
 
@@ -203,8 +258,12 @@ export function buildCertificate(spec: CertificateSpec): BuiltCertificate {
   const { algorithmId, hash } = signatureAlgorithm(spec.signingKey, spec.hash);
   const version = spec.version ?? 3;
   const subjectKeyId = keyIdentifier(spec.publicKey);
-  const issuer = spec.issuer === undefined ? nameOf(spec.subject)
-    : spec.issuer instanceof Uint8Array ? parsedName(spec.issuer) : nameOf(spec.issuer);
+  const issuer =
+    spec.issuer === undefined
+      ? nameOf(spec.subject)
+      : spec.issuer instanceof Uint8Array
+        ? parsedName(spec.issuer)
+        : nameOf(spec.issuer);
   const extensions = version === 3 ? [...standardExtensions(spec, subjectKeyId), ...(spec.extensions ?? [])] : [];
   const tbsCertificate = new TBSCertificate({
     version: version === 3 ? Version.v3 : Version.v1,
@@ -213,14 +272,28 @@ export function buildCertificate(spec: CertificateSpec): BuiltCertificate {
     issuer,
     validity: new Validity({ notBefore: spec.notBefore, notAfter: spec.notAfter }),
     subject: nameOf(spec.subject),
-    subjectPublicKeyInfo: AsnConvert.parse(spec.publicKey.export({ type: 'spki', format: 'der' }), SubjectPublicKeyInfo),
+    subjectPublicKeyInfo: AsnConvert.parse(
+      spec.publicKey.export({ type: 'spki', format: 'der' }),
+      SubjectPublicKeyInfo,
+    ),
     ...(extensions.length > 0 && { extensions: new Extensions(extensions.map(extension)) }),
   });
   tbsCertificate.validity.notBefore = time(spec.notBefore);
   tbsCertificate.validity.notAfter = time(spec.notAfter);
   const signature = sign(hash, derOf(tbsCertificate), spec.signingKey);
-  const certificateDer = derOf(new Certificate({ tbsCertificate, signatureAlgorithm: algorithmId, signatureValue: new Uint8Array(signature).buffer }));
-  return { der: certificateDer, pem: pemOf('CERTIFICATE', certificateDer), cert: new X509Certificate(certificateDer), keyIdentifier: subjectKeyId };
+  const certificateDer = derOf(
+    new Certificate({
+      tbsCertificate,
+      signatureAlgorithm: algorithmId,
+      signatureValue: new Uint8Array(signature).buffer,
+    }),
+  );
+  return {
+    der: certificateDer,
+    pem: pemOf('CERTIFICATE', certificateDer),
+    cert: new X509Certificate(certificateDer),
+    keyIdentifier: subjectKeyId,
+  };
 }
 
 // --- certificate revocation lists (RFC 5280 §5) ---
@@ -258,11 +331,14 @@ export interface BuiltCrl {
 }
 
 function revokedEntry({ serial, revocationDate, reason }: RevokedEntrySpec): RevokedCertificate {
-  const content = typeof serial === 'object' && 'raw' in serial ? new Uint8Array(serial.raw).buffer : integerContent(serial);
+  const content =
+    typeof serial === 'object' && 'raw' in serial ? new Uint8Array(serial.raw).buffer : integerContent(serial);
   return new RevokedCertificate({
     userCertificate: content,
     revocationDate: time(revocationDate),
-    ...(reason !== undefined && { crlEntryExtensions: [extension({ oid: '2.5.29.21', valueDer: derOf(new CRLReason(reason)) })] }),
+    ...(reason !== undefined && {
+      crlEntryExtensions: [extension({ oid: '2.5.29.21', valueDer: derOf(new CRLReason(reason)) })],
+    }),
   });
 }
 
@@ -271,11 +347,14 @@ export function buildCrl(spec: CrlSpec): BuiltCrl {
   const { algorithmId, hash } = signatureAlgorithm(spec.signingKey, spec.hash);
   const version = spec.version ?? 2;
   const crlNumber = integerDer(spec.crlNumber ?? 1);
-  const extensions: Extension[] = version === 2 ? [
-    ...(spec.authorityKeyIdentifier ? [authorityKeyIdentifierExtension(spec.authorityKeyIdentifier)] : []),
-    { oid: '2.5.29.20', valueDer: crlNumber },
-    ...(spec.extensions ?? []),
-  ] : [];
+  const extensions: Extension[] =
+    version === 2
+      ? [
+          ...(spec.authorityKeyIdentifier ? [authorityKeyIdentifierExtension(spec.authorityKeyIdentifier)] : []),
+          { oid: '2.5.29.20', valueDer: crlNumber },
+          ...(spec.extensions ?? []),
+        ]
+      : [];
   const revoked = spec.revoked ?? [];
   const tbsCertList = new TBSCertList({
     ...(version === 2 && { version: Version.v2 }),
@@ -287,14 +366,21 @@ export function buildCrl(spec: CrlSpec): BuiltCrl {
     ...(extensions.length > 0 && { crlExtensions: extensions.map(extension) }),
   });
   const signature = sign(hash, derOf(tbsCertList), spec.signingKey);
-  const crlDer = derOf(new CertificateList({ tbsCertList, signatureAlgorithm: algorithmId, signature: new Uint8Array(signature).buffer }));
+  const crlDer = derOf(
+    new CertificateList({ tbsCertList, signatureAlgorithm: algorithmId, signature: new Uint8Array(signature).buffer }),
+  );
   return { der: crlDer, pem: pemOf('X509 CRL', crlDer) };
 }
 
 /** The cRLDistributionPoints extension (RFC 5280 §4.2.1.13) with one fullName URI per distribution point. */
 export function crlDistributionPointsExtension(urls: readonly string[]): Extension {
-  const points = urls.map((url) => new DistributionPoint({
-    distributionPoint: new DistributionPointName({ fullName: [new GeneralName({ uniformResourceIdentifier: url })] }),
-  }));
+  const points = urls.map(
+    (url) =>
+      new DistributionPoint({
+        distributionPoint: new DistributionPointName({
+          fullName: [new GeneralName({ uniformResourceIdentifier: url })],
+        }),
+      }),
+  );
   return { oid: '2.5.29.31', valueDer: derOf(new CRLDistributionPoints(points)) };
 }

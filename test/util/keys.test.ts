@@ -6,8 +6,12 @@ import { sign, verify } from 'node:crypto';
 import { generateKeyPair, type KeyKind } from '../support/keys.js';
 
 const KINDS: readonly KeyKind[] = [
-  { type: 'ec', curve: 'P-256' }, { type: 'ec', curve: 'P-384' }, { type: 'ec', curve: 'P-521' }, { type: 'ec', curve: 'secp256k1' },
-  { type: 'ed25519' }, { type: 'rsa', modulusLength: 2048 },
+  { type: 'ec', curve: 'P-256' },
+  { type: 'ec', curve: 'P-384' },
+  { type: 'ec', curve: 'P-521' },
+  { type: 'ec', curve: 'secp256k1' },
+  { type: 'ed25519' },
+  { type: 'rsa', modulusLength: 2048 },
 ];
 
 function describeKind(kind: KeyKind): string {
@@ -24,7 +28,13 @@ describe('generateKeyPair', () => {
       assert.equal(verify(hash, data, publicKey, signature), true);
       assert.equal(verify(hash, Buffer.from('other data'), publicKey, signature), false);
       const details = publicKey.asymmetricKeyDetails ?? {};
-      if (kind.type === 'ec') assert.equal(details.namedCurve, ({ 'P-256': 'prime256v1', 'P-384': 'secp384r1', 'P-521': 'secp521r1', secp256k1: 'secp256k1' } as const)[kind.curve]);
+      if (kind.type === 'ec')
+        assert.equal(
+          details.namedCurve,
+          ({ 'P-256': 'prime256v1', 'P-384': 'secp384r1', 'P-521': 'secp521r1', secp256k1: 'secp256k1' } as const)[
+            kind.curve
+          ],
+        );
       if (kind.type === 'rsa') {
         assert.equal(details.modulusLength, kind.modulusLength);
         assert.equal(details.publicExponent, 65537n);

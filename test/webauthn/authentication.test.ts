@@ -4,16 +4,33 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ErrorName } from '../../src/errors.js';
 import type { AuthenticationExpectation } from '../../src/webauthn/types.js';
-import { SoftAuthenticator, type AuthenticateOptions, type AuthenticationBreak, type SoftAuthenticatorOptions } from '../support/soft-authenticator.js';
 import {
-  COMMON_BREAK_ERRORS, authenticate, authenticationExpectation, failsWith, register, requestOptions, verifyAuthenticationJSON,
+  SoftAuthenticator,
+  type AuthenticateOptions,
+  type AuthenticationBreak,
+  type SoftAuthenticatorOptions,
+} from '../support/soft-authenticator.js';
+import {
+  COMMON_BREAK_ERRORS,
+  authenticate,
+  authenticationExpectation,
+  failsWith,
+  register,
+  requestOptions,
+  verifyAuthenticationJSON,
 } from './helpers.js';
 
 function setup(defaults: SoftAuthenticatorOptions = {}) {
   const auth = new SoftAuthenticator({ fmt: 'none', ...defaults });
   const registered = register(auth);
-  const run = (opts: AuthenticateOptions = {}, stored: { signCount?: number; backupEligible?: boolean } = {}, overrides: Partial<AuthenticationExpectation> = {}) =>
-    () => authenticate(auth, registered, opts, stored, overrides);
+  const run =
+    (
+      opts: AuthenticateOptions = {},
+      stored: { signCount?: number; backupEligible?: boolean } = {},
+      overrides: Partial<AuthenticationExpectation> = {},
+    ) =>
+    () =>
+      authenticate(auth, registered, opts, stored, overrides);
   return { auth, registered, run };
 }
 
@@ -27,7 +44,7 @@ describe('verifyAuthentication (WebAuthn L3 §7.2)', () => {
     assert.equal(v.backupEligibilityChanged, false);
   });
 
-  it('Step 6 (§7.2): a present userHandle must be the owner\'s; absent or null is accepted', () => {
+  it("Step 6 (§7.2): a present userHandle must be the owner's; absent or null is accepted", () => {
     const { run } = setup();
     failsWith(run({ breaks: 'userHandle' }), 'USER_HANDLE_NOT_MATCHED');
     assert.doesNotThrow(run({ userHandle: null }));
@@ -52,16 +69,28 @@ describe('verifyAuthentication (WebAuthn L3 §7.2)', () => {
     const { run } = setup();
     failsWith(run({ breaks: 'crossOrigin' }), 'CROSS_ORIGIN_NOT_ALLOWED');
     failsWith(run({ breaks: 'topOrigin' }), 'CROSS_ORIGIN_NOT_ALLOWED');
-    assert.doesNotThrow(run({ breaks: 'topOrigin', crossOrigin: true }, {}, { allowCrossOrigin: true, topOrigins: ['https://top.example'] }));
-    failsWith(run({ breaks: 'crossOrigin' }, {}, { allowCrossOrigin: true, topOrigins: ['https://top.example'] }), 'TOP_ORIGIN_NOT_MATCHED');
-    failsWith(run({ breaks: 'topOrigin' }, {}, { allowCrossOrigin: true, topOrigins: ['https://elsewhere.example'] }), 'TOP_ORIGIN_NOT_MATCHED');
+    assert.doesNotThrow(
+      run(
+        { breaks: 'topOrigin', crossOrigin: true },
+        {},
+        { allowCrossOrigin: true, topOrigins: ['https://top.example'] },
+      ),
+    );
+    failsWith(
+      run({ breaks: 'crossOrigin' }, {}, { allowCrossOrigin: true, topOrigins: ['https://top.example'] }),
+      'TOP_ORIGIN_NOT_MATCHED',
+    );
+    failsWith(
+      run({ breaks: 'topOrigin' }, {}, { allowCrossOrigin: true, topOrigins: ['https://elsewhere.example'] }),
+      'TOP_ORIGIN_NOT_MATCHED',
+    );
   });
 
   it('Step 14 (§7.2): rpIdHash must be SHA-256 of the RP ID (Resp-3 F-2)', () => {
     failsWith(setup().run({ breaks: 'rpIdHash' }), 'RPID_HASH_NOT_MATCHED');
   });
 
-  it('Step 15 (§7.2): UP is required, also where the conformance tool\'s P-4/P-7 omit it (docs/decisions.md)', () => {
+  it("Step 15 (§7.2): UP is required, also where the conformance tool's P-4/P-7 omit it (docs/decisions.md)", () => {
     failsWith(setup().run({ breaks: 'up' }), 'USER_PRESENCE_FLAG_NOT_SET');
     failsWith(setup().run({ flags: { up: false, uv: false } }), 'USER_PRESENCE_FLAG_NOT_SET');
   });
@@ -96,13 +125,16 @@ describe('verifyAuthentication (WebAuthn L3 §7.2)', () => {
     failsWith(run({ breaks: 'trailingBytes' }), 'INVALID_AUTHENTICATOR_DATA');
   });
 
-  it('Step 21 (§7.2): a signature by another credential\'s key fails', () => {
+  it("Step 21 (§7.2): a signature by another credential's key fails", () => {
     const { auth, registered } = setup();
     const other = register(auth);
     const options = requestOptions([other.json.id]);
     const json = auth.authenticate(options);
     const expected = authenticationExpectation(registered, options);
-    failsWith(() => verifyAuthenticationJSON({ ...json, response: { ...json.response, userHandle: null } }, expected), 'ASSERTION_SIGNATURE_VERIFICATION_FAIL');
+    failsWith(
+      () => verifyAuthenticationJSON({ ...json, response: { ...json.response, userHandle: null } }, expected),
+      'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+    );
   });
 
   it('Step 22 (§7.2): both counters zero is normal (synced passkeys, Resp-3 P-1)', () => {
@@ -134,10 +166,14 @@ describe('verifyAuthentication (WebAuthn L3 §7.2)', () => {
 describe('soft authenticator: every authentication break makes exactly its own check fail', () => {
   const expected: Record<AuthenticationBreak, ErrorName> = {
     ...COMMON_BREAK_ERRORS,
-    signedData: 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', flipSignature: 'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
-    counterNotIncreased: 'SIGNATURE_COUNTER_NOT_INCREASED', userHandle: 'USER_HANDLE_NOT_MATCHED', rawIdMismatch: 'CREDENTIAL_ID_NOT_MATCHED',
+    signedData: 'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+    flipSignature: 'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+    counterNotIncreased: 'SIGNATURE_COUNTER_NOT_INCREASED',
+    userHandle: 'USER_HANDLE_NOT_MATCHED',
+    rawIdMismatch: 'CREDENTIAL_ID_NOT_MATCHED',
   };
   for (const [brk, code] of Object.entries(expected) as [AuthenticationBreak, ErrorName][]) {
-    it(`${brk} → ${code}`, () => failsWith(setup({ counter: { start: 3 } }).run({ breaks: brk }, {}, { requireUserVerification: true }), code));
+    it(`${brk} → ${code}`, () =>
+      failsWith(setup({ counter: { start: 3 } }).run({ breaks: brk }, {}, { requireUserVerification: true }), code));
   }
 });

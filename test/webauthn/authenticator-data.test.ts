@@ -12,18 +12,37 @@ const rpIdHash = createHash('sha256').update('login.example.test').digest();
 const aaguid = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
 const cose = encodeCbor(coseKeyMapFromKeyObject(-7, generateKeyPair({ type: 'ec', curve: 'P-256' }).publicKey));
 
-export function authData(parts: { flags: number; signCount?: number; credentialId?: Buffer; key?: Buffer; ext?: Buffer; tail?: Buffer; idLength?: number; attested?: boolean }): Buffer {
+export function authData(parts: {
+  flags: number;
+  signCount?: number;
+  credentialId?: Buffer;
+  key?: Buffer;
+  ext?: Buffer;
+  tail?: Buffer;
+  idLength?: number;
+  attested?: boolean;
+}): Buffer {
   const count = Buffer.alloc(4);
   count.writeUInt32BE(parts.signCount ?? 7);
   const id = parts.credentialId ?? Buffer.alloc(16, 0xab);
   const len = Buffer.alloc(2);
   len.writeUInt16BE(parts.idLength ?? id.length);
   const attested = parts.attested === false ? Buffer.alloc(0) : Buffer.concat([aaguid, len, id, parts.key ?? cose]);
-  return Buffer.concat([rpIdHash, Buffer.from([parts.flags]), count, attested, parts.ext ?? Buffer.alloc(0), parts.tail ?? Buffer.alloc(0)]);
+  return Buffer.concat([
+    rpIdHash,
+    Buffer.from([parts.flags]),
+    count,
+    attested,
+    parts.ext ?? Buffer.alloc(0),
+    parts.tail ?? Buffer.alloc(0),
+  ]);
 }
 
 const fails = (bytes: Buffer, code: ErrorName, detail?: RegExp) =>
-  assert.throws(() => parseAuthenticatorData(bytes), (err: unknown) => err instanceof FidoError && err.code === code && (!detail || detail.test(err.detail ?? '')));
+  assert.throws(
+    () => parseAuthenticatorData(bytes),
+    (err: unknown) => err instanceof FidoError && err.code === code && (!detail || detail.test(err.detail ?? '')),
+  );
 
 describe('parseAuthenticatorData', () => {
   it('parses rpIdHash, every flag, the counter and attested credential data', () => {
@@ -67,8 +86,16 @@ describe('parseAuthenticatorData', () => {
 
   it('refuses trailing bytes after attested credential data or extensions (Resp-3 F-12, Resp-3 assertion F-1)', () => {
     fails(authData({ flags: 0x41, tail: Buffer.alloc(32, 1) }), 'INVALID_AUTHENTICATOR_DATA', /32 unexpected trailing/);
-    fails(authData({ flags: 0xc1, ext: encodeCbor(new Map()), tail: Buffer.from([0]) }), 'INVALID_AUTHENTICATOR_DATA', /trailing/);
-    fails(authData({ flags: 0x01, attested: false, tail: Buffer.from([1, 2]) }), 'INVALID_AUTHENTICATOR_DATA', /trailing/);
+    fails(
+      authData({ flags: 0xc1, ext: encodeCbor(new Map()), tail: Buffer.from([0]) }),
+      'INVALID_AUTHENTICATOR_DATA',
+      /trailing/,
+    );
+    fails(
+      authData({ flags: 0x01, attested: false, tail: Buffer.from([1, 2]) }),
+      'INVALID_AUTHENTICATOR_DATA',
+      /trailing/,
+    );
   });
 
   it('refuses truncated attested credential data at every boundary', () => {

@@ -6,7 +6,10 @@ import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const rejects = (input: string | Buffer, pattern: RegExp) =>
-  assert.throws(() => decodeCbor(typeof input === 'string' ? hex(input) : input), (err: unknown) => err instanceof CborError && pattern.test(err.message));
+  assert.throws(
+    () => decodeCbor(typeof input === 'string' ? hex(input) : input),
+    (err: unknown) => err instanceof CborError && pattern.test(err.message),
+  );
 
 describe('CBOR decoder (RFC 8949 Appendix A examples)', () => {
   it('decodes unsigned and negative integers, including beyond 2^53 as bigint', () => {
@@ -33,8 +36,20 @@ describe('CBOR decoder (RFC 8949 Appendix A examples)', () => {
     assert.equal(decodeCbor(hex('62c3bc')), 'ü');
     assert.deepEqual(decodeCbor(hex('83010203')), [1, 2, 3]);
     assert.deepEqual(decodeCbor(hex('8301820203820405')), [1, [2, 3], [4, 5]]);
-    assert.deepEqual(decodeCbor(hex('a201020304')), new Map([[1, 2], [3, 4]]));
-    assert.deepEqual(decodeCbor(hex('a26161016162820203')), new Map<unknown, unknown>([['a', 1], ['b', [2, 3]]]));
+    assert.deepEqual(
+      decodeCbor(hex('a201020304')),
+      new Map([
+        [1, 2],
+        [3, 4],
+      ]),
+    );
+    assert.deepEqual(
+      decodeCbor(hex('a26161016162820203')),
+      new Map<unknown, unknown>([
+        ['a', 1],
+        ['b', [2, 3]],
+      ]),
+    );
     assert.equal(decodeCbor(hex('f4')), false);
     assert.equal(decodeCbor(hex('f5')), true);
     assert.equal(decodeCbor(hex('f6')), null);
@@ -136,15 +151,27 @@ describe('CBOR encoder (CTAP2 canonical)', () => {
   });
 
   it('sorts map keys by major type, then length, then bytes', () => {
-    const m = new Map<unknown, unknown>([['b', 1], [-1, 2], ['aa', 3], [3, 4], [1, 5], ['a', 6], [-2, 7]]);
+    const m = new Map<unknown, unknown>([
+      ['b', 1],
+      [-1, 2],
+      ['aa', 3],
+      [3, 4],
+      [1, 5],
+      ['a', 6],
+      [-2, 7],
+    ]);
     const decoded = decodeCbor(encodeCbor(m as never)) as Map<unknown, unknown>;
     assert.deepEqual([...decoded.keys()], [1, 3, -1, -2, 'a', 'b', 'aa']);
   });
 
   it('encodes plain objects as text-keyed maps and round-trips every type', () => {
     const value = new Map<unknown, unknown>([
-      ['fmt', 'packed'], ['bytes', Buffer.from([1, 2])], ['arr', [1, -2, 'x', null, true, false]], ['tag', new CborTag(24, Buffer.from([0]))],
-      ['big', 2n ** 60n], ['float', 1.5],
+      ['fmt', 'packed'],
+      ['bytes', Buffer.from([1, 2])],
+      ['arr', [1, -2, 'x', null, true, false]],
+      ['tag', new CborTag(24, Buffer.from([0]))],
+      ['big', 2n ** 60n],
+      ['float', 1.5],
     ]);
     assert.deepEqual(decodeCbor(encodeCbor(value as never)), value);
     assert.deepEqual(decodeCbor(encodeCbor({ a: 1 })), new Map([['a', 1]]));

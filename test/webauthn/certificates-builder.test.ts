@@ -7,7 +7,15 @@ import { AsnObjectIdentifierConverter, AsnPropTypes, OctetString } from '@peculi
 import { Time } from '@peculiar/asn1-x509';
 import { defineSequence, derOf, integerDer } from '../support/asn1-schema.js';
 import { buildCertificate } from '../support/x509-builder.js';
-import { Asn1Error, children, decodeBoolean, decodeInteger, decodeOid, readDer, sequenceOf } from '../../src/webauthn/asn1.js';
+import {
+  Asn1Error,
+  children,
+  decodeBoolean,
+  decodeInteger,
+  decodeOid,
+  readDer,
+  sequenceOf,
+} from '../../src/webauthn/asn1.js';
 import { certificateVersion, findExtension, subjectAttributes } from '../../src/webauthn/x509.js';
 import { aaguidExtension, createChain, createLeaf, createRoot, generateKey, type KeyKind } from '../support/pki.js';
 
@@ -48,7 +56,12 @@ describe('DER as the library writes it, read back by our reader', () => {
   });
 
   it('encodes times: UTCTime through 2049, GeneralizedTime from 2050', () => {
-    assert.equal(derOf(new Time(new Date('2024-02-03T04:05:06Z'))).toString('latin1').slice(2), '240203040506Z');
+    assert.equal(
+      derOf(new Time(new Date('2024-02-03T04:05:06Z')))
+        .toString('latin1')
+        .slice(2),
+      '240203040506Z',
+    );
     assert.equal(derOf(new Time(new Date('2050-01-01T00:00:00Z')))[0], 0x18);
   });
 });
@@ -72,16 +85,25 @@ describe('X.509 builder', () => {
     it(`builds a self-signed certificate that OpenSSL accepts and verifies (${kind})`, () => {
       const key = generateKey(kind);
       const built = buildCertificate({
-        publicKey: key.publicKey, signingKey: key.privateKey,
+        publicKey: key.publicKey,
+        signingKey: key.privateKey,
         subject: { C: 'SE', O: 'Example', OU: 'Authenticator Attestation', CN: 'Example ' + kind },
-        serial: 0x1234n, notBefore: new Date('2024-01-01T00:00:00Z'), notAfter: new Date('2060-01-01T00:00:00Z'),
-        basicConstraints: { ca: true, pathLength: 0 }, keyUsage: ['keyCertSign', 'cRLSign', 'digitalSignature'],
+        serial: 0x1234n,
+        notBefore: new Date('2024-01-01T00:00:00Z'),
+        notAfter: new Date('2060-01-01T00:00:00Z'),
+        basicConstraints: { ca: true, pathLength: 0 },
+        keyUsage: ['keyCertSign', 'cRLSign', 'digitalSignature'],
       });
       assert.ok(built.cert.verify(key.publicKey));
       assert.equal(built.cert.ca, true);
       assert.equal(built.cert.serialNumber, '1234');
       assert.equal(Date.parse(built.cert.validTo), Date.parse('2060-01-01T00:00:00Z'));
-      assert.deepEqual(subjectAttributes(built.cert), { C: 'SE', O: 'Example', OU: 'Authenticator Attestation', CN: 'Example ' + kind });
+      assert.deepEqual(subjectAttributes(built.cert), {
+        C: 'SE',
+        O: 'Example',
+        OU: 'Authenticator Attestation',
+        CN: 'Example ' + kind,
+      });
       assert.equal(certificateVersion(built.cert), 3);
       assert.equal(new X509Certificate(built.pem).fingerprint256, built.cert.fingerprint256);
     });
@@ -92,7 +114,11 @@ describe('X.509 builder', () => {
       leaf: {
         extensions: [aaguidExtension('f8a011f3-8c0a-4d15-8006-17111f9edc7d')],
         extendedKeyUsage: ['2.23.133.8.3'],
-        subjectAltName: { dns: ['localhost'], ip: ['127.0.0.1', '::1'], directoryNames: [[{ type: '2.23.133.2.1', value: 'id:FFFFF1D0' }]] },
+        subjectAltName: {
+          dns: ['localhost'],
+          ip: ['127.0.0.1', '::1'],
+          directoryNames: [[{ type: '2.23.133.2.1', value: 'id:FFFFF1D0' }]],
+        },
       },
     });
     const [intermediate] = chain.intermediates;

@@ -25,7 +25,11 @@ describe('certificate paths', () => {
   it('builds leaf → intermediates → anchor with the intermediates in any order', () => {
     const chain = createChain({ intermediateCount: 3 });
     const [a, b, c] = chain.intermediates.map((i) => i.cert);
-    for (const order of [[a, b, c], [c, b, a], [b, a, c]]) {
+    for (const order of [
+      [a, b, c],
+      [c, b, a],
+      [b, a, c],
+    ]) {
       const result = buildPath([chain.leaf.cert, ...order.map((x) => x!)], [chain.root.cert], NOW);
       assert.equal(result.anchor?.fingerprint256, chain.root.cert.fingerprint256);
       assert.equal(result.path.length, 4);
@@ -105,7 +109,9 @@ describe('certificate paths', () => {
 
   it('CERTIFICATE_ISSUER_NOT_FOUND: chain out of order (the leaf is not first)', () => {
     const chain = createChain();
-    fails('CERTIFICATE_ISSUER_NOT_FOUND', () => buildPath([chain.intermediates[0]!.cert, chain.leaf.cert], [chain.root.cert], NOW));
+    fails('CERTIFICATE_ISSUER_NOT_FOUND', () =>
+      buildPath([chain.intermediates[0]!.cert, chain.leaf.cert], [chain.root.cert], NOW),
+    );
   });
 
   it('CERTIFICATE_SIGNATURE_INVALID: the issuer named is there but did not sign', () => {
@@ -125,7 +131,9 @@ describe('certificate paths', () => {
     const notCa = createIntermediate(root, { basicConstraints: { ca: false } });
     fails('CERTIFICATE_ISSUER_NOT_CA', () => buildPath([createLeaf(notCa).cert, notCa.cert], [root.cert], NOW));
     const noCertSign = createIntermediate(root, { keyUsage: ['digitalSignature'] });
-    fails('CERTIFICATE_ISSUER_NOT_CA', () => buildPath([createLeaf(noCertSign).cert, noCertSign.cert], [root.cert], NOW));
+    fails('CERTIFICATE_ISSUER_NOT_CA', () =>
+      buildPath([createLeaf(noCertSign).cert, noCertSign.cert], [root.cert], NOW),
+    );
     const limited = createRoot({ basicConstraints: { ca: true, pathLength: 0 } });
     const inter = createIntermediate(limited);
     fails('CERTIFICATE_ISSUER_NOT_CA', () => buildPath([createLeaf(inter).cert, inter.cert], [limited.cert], NOW));
@@ -156,7 +164,10 @@ describe('DER quirks real authenticators ship', () => {
   });
 
   it('CERTIFICATE_UNREADABLE for bytes that are no certificate', () => {
-    assert.throws(() => parseCertificate(Buffer.from('3003020101', 'hex')), (e: unknown) => e instanceof FidoError && e.code === 'CERTIFICATE_UNREADABLE');
+    assert.throws(
+      () => parseCertificate(Buffer.from('3003020101', 'hex')),
+      (e: unknown) => e instanceof FidoError && e.code === 'CERTIFICATE_UNREADABLE',
+    );
   });
 });
 

@@ -5,13 +5,21 @@ import { createHash } from 'node:crypto';
 import { FidoError, type ErrorName } from '../../src/errors.js';
 import { parseClientData } from '../../src/webauthn/client-data.js';
 
-const encode = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
-const base = { type: 'webauthn.create', challenge: 'Y2hhbGxlbmdlLWJ5dGVzLTEyMzQ1Njc4OTAxMjM0NTY', origin: 'https://login.example.test' };
+const encode = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const base = {
+  type: 'webauthn.create',
+  challenge: 'Y2hhbGxlbmdlLWJ5dGVzLTEyMzQ1Njc4OTAxMjM0NTY',
+  origin: 'https://login.example.test',
+};
 const fails = (input: string, code: ErrorName, detail?: RegExp) =>
-  assert.throws(() => parseClientData(input), (err: unknown) => err instanceof FidoError && err.code === code && (!detail || detail.test(err.detail ?? '')));
+  assert.throws(
+    () => parseClientData(input),
+    (err: unknown) => err instanceof FidoError && err.code === code && (!detail || detail.test(err.detail ?? '')),
+  );
 
 describe('parseClientData (§7.1 steps 5-6, §7.2 steps 8-9)', () => {
-  it('parses a browser\'s client data and hashes the exact bytes once (§7.1 step 11)', () => {
+  it("parses a browser's client data and hashes the exact bytes once (§7.1 step 11)", () => {
     const text = JSON.stringify({ ...base, crossOrigin: false, other_keys_can_be_added_here: 'x' });
     const c = parseClientData(encode(text));
     assert.equal(c.type, 'webauthn.create');
@@ -25,7 +33,14 @@ describe('parseClientData (§7.1 steps 5-6, §7.2 steps 8-9)', () => {
   });
 
   it('reads crossOrigin, topOrigin and a well-formed tokenBinding', () => {
-    const c = parseClientData(encode({ ...base, crossOrigin: true, topOrigin: 'https://top.example', tokenBinding: { status: 'present', id: 'abc' } }));
+    const c = parseClientData(
+      encode({
+        ...base,
+        crossOrigin: true,
+        topOrigin: 'https://top.example',
+        tokenBinding: { status: 'present', id: 'abc' },
+      }),
+    );
     assert.equal(c.crossOrigin, true);
     assert.equal(c.topOrigin, 'https://top.example');
     assert.deepEqual(c.tokenBinding, { status: 'present', id: 'abc' });
@@ -43,7 +58,10 @@ describe('parseClientData (§7.1 steps 5-6, §7.2 steps 8-9)', () => {
   it('refuses bad base64url: padding, standard alphabet, impossible length, empty', () => {
     const good = encode(base);
     fails(`${good}==`, 'INVALID_FORMAT_CLIENT_DATA_JSON', /base64url/);
-    fails(Buffer.from(JSON.stringify(base)).toString('base64').replace(/[-_]/g, '+') + '/', 'INVALID_FORMAT_CLIENT_DATA_JSON');
+    fails(
+      Buffer.from(JSON.stringify(base)).toString('base64').replace(/[-_]/g, '+') + '/',
+      'INVALID_FORMAT_CLIENT_DATA_JSON',
+    );
     fails('abcde', 'INVALID_FORMAT_CLIENT_DATA_JSON', /base64url/);
     fails('', 'INVALID_FORMAT_CLIENT_DATA_JSON', /empty/);
     fails(`x${good}`, 'INVALID_FORMAT_CLIENT_DATA_JSON');
@@ -60,9 +78,22 @@ describe('parseClientData (§7.1 steps 5-6, §7.2 steps 8-9)', () => {
 
   it('refuses type, challenge or origin missing, not a string, or empty (conformance Resp-2 F-1..F-3, F-6..F-8, F-11..F-13)', () => {
     for (const field of ['type', 'challenge', 'origin'] as const) {
-      fails(encode({ ...base, [field]: undefined }), 'INVALID_FORMAT_CLIENT_DATA_JSON', new RegExp(`${field} is missing`));
-      for (const wrong of [{}, [], 42, true]) fails(encode({ ...base, [field]: wrong }), 'INVALID_FORMAT_CLIENT_DATA_JSON', new RegExp(`${field} must be a string`));
-      fails(encode({ ...base, [field]: '' }), 'INVALID_FORMAT_CLIENT_DATA_JSON', new RegExp(`${field} must not be empty`));
+      fails(
+        encode({ ...base, [field]: undefined }),
+        'INVALID_FORMAT_CLIENT_DATA_JSON',
+        new RegExp(`${field} is missing`),
+      );
+      for (const wrong of [{}, [], 42, true])
+        fails(
+          encode({ ...base, [field]: wrong }),
+          'INVALID_FORMAT_CLIENT_DATA_JSON',
+          new RegExp(`${field} must be a string`),
+        );
+      fails(
+        encode({ ...base, [field]: '' }),
+        'INVALID_FORMAT_CLIENT_DATA_JSON',
+        new RegExp(`${field} must not be empty`),
+      );
     }
   });
 
@@ -78,7 +109,8 @@ describe('parseClientData (§7.1 steps 5-6, §7.2 steps 8-9)', () => {
   });
 
   it('refuses a tokenBinding that is not an object or lacks a valid status with TOKEN_BINDING_STATUS_MISSING (Resp-2 F-15..F-17)', () => {
-    for (const tb of ['bogus', '', 1, [], null, true]) fails(encode({ ...base, tokenBinding: tb }), 'TOKEN_BINDING_STATUS_MISSING');
+    for (const tb of ['bogus', '', 1, [], null, true])
+      fails(encode({ ...base, tokenBinding: tb }), 'TOKEN_BINDING_STATUS_MISSING');
     fails(encode({ ...base, tokenBinding: {} }), 'TOKEN_BINDING_STATUS_MISSING');
     fails(encode({ ...base, tokenBinding: { status: 'unknown' } }), 'TOKEN_BINDING_STATUS_MISSING');
     fails(encode({ ...base, tokenBinding: { status: 1 } }), 'TOKEN_BINDING_STATUS_MISSING');

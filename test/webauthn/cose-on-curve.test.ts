@@ -12,19 +12,31 @@ import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';
 
 // The curve constants restated from FIDO-independent sources (FIPS 186-5 / SEC 2), so that a typo in
 // src/webauthn/cose.ts cannot hide behind the same typo here; OpenSSL confirms the points made from them.
-const CURVES: readonly { readonly curve: EcCurve; readonly alg: number; readonly size: number; readonly p: bigint; readonly b: bigint }[] = [
+const CURVES: readonly {
+  readonly curve: EcCurve;
+  readonly alg: number;
+  readonly size: number;
+  readonly p: bigint;
+  readonly b: bigint;
+}[] = [
   {
-    curve: 'P-256', alg: -7, size: 32,
+    curve: 'P-256',
+    alg: -7,
+    size: 32,
     p: 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n,
     b: 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn,
   },
   {
-    curve: 'P-384', alg: -35, size: 48,
+    curve: 'P-384',
+    alg: -35,
+    size: 48,
     p: 2n ** 384n - 2n ** 128n - 2n ** 96n + 2n ** 32n - 1n,
     b: 0xb3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aefn,
   },
   {
-    curve: 'P-521', alg: -36, size: 66,
+    curve: 'P-521',
+    alg: -36,
+    size: 66,
     p: 2n ** 521n - 1n,
     b: 0x51953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00n,
   },
@@ -46,7 +58,7 @@ function powMod(base: bigint, exp: bigint, p: bigint): bigint {
 /** The point with the smallest x ≥ `from` (all three primes are 3 mod 4: √a = a^((p+1)/4) when a is a square). */
 function pointFrom(from: bigint, p: bigint, b: bigint): { x: bigint; y: bigint } {
   for (let x = from; x < from + 1000n; x++) {
-    const rhs = (((x * x - 3n) * x + b) % p + p) % p;
+    const rhs = ((((x * x - 3n) * x + b) % p) + p) % p;
     const y = powMod(rhs, (p + 1n) / 4n, p);
     if ((y * y) % p === rhs) return { x, y };
   }
@@ -56,7 +68,10 @@ function pointFrom(from: bigint, p: bigint, b: bigint): { x: bigint; y: bigint }
 /** Does OpenSSL import (x, y) as a key of `curve`? */
 function opensslAccepts(curve: EcCurve, x: Buffer, y: Buffer): boolean {
   try {
-    createPublicKey({ key: { kty: 'EC', crv: curve, x: x.toString('base64url'), y: y.toString('base64url') }, format: 'jwk' });
+    createPublicKey({
+      key: { kty: 'EC', crv: curve, x: x.toString('base64url'), y: y.toString('base64url') },
+      format: 'jwk',
+    });
     return true;
   } catch {
     return false;
@@ -69,14 +84,20 @@ function realPoint(curve: EcCurve): { x: Buffer; y: Buffer } {
 }
 
 function coseWith(alg: number, curve: EcCurve, x: Buffer, y: Buffer): Buffer {
-  const map = coseKeyMapFromKeyObject(alg, generateKeyPair({ type: 'ec', curve }).publicKey) as Map<number, CborEncodable>;
+  const map = coseKeyMapFromKeyObject(alg, generateKeyPair({ type: 'ec', curve }).publicKey) as Map<
+    number,
+    CborEncodable
+  >;
   map.set(-2, x);
   map.set(-3, y);
   return encodeCbor(map);
 }
 
 const refusedAtParse = (cose: Buffer) =>
-  assert.throws(() => importCosePublicKey(cose), (err: unknown) => err instanceof FidoError && err.code === 'USER_PUBLIC_KEY_INVALID_KEY_SPEC');
+  assert.throws(
+    () => importCosePublicKey(cose),
+    (err: unknown) => err instanceof FidoError && err.code === 'USER_PUBLIC_KEY_INVALID_KEY_SPEC',
+  );
 
 describe('ecPointOnCurve', () => {
   for (const { curve, alg, size, p, b } of CURVES) {
@@ -101,7 +122,10 @@ describe('ecPointOnCurve', () => {
         // Random coordinates: almost never a point, and the two checks must agree either way.
         const rx = randomBytes(size);
         const ry = randomBytes(size);
-        if (curve === 'P-521') { rx[0] = rx[0]! & 1; ry[0] = ry[0]! & 1; }
+        if (curve === 'P-521') {
+          rx[0] = rx[0]! & 1;
+          ry[0] = ry[0]! & 1;
+        }
         assert.equal(ecPointOnCurve(curve, rx, ry), opensslAccepts(curve, rx, ry));
       }
     });
@@ -111,7 +135,10 @@ describe('ecPointOnCurve', () => {
       const { x, y } = pointFrom(3n, p, b);
       assert.equal(ecPointOnCurve(curve, bytes(x, size), bytes(y, size)), true);
       assert.equal(opensslAccepts(curve, bytes(x, size), bytes(y, size)), true, 'the test constants are right');
-      assert.equal(importCosePublicKey(coseWith(alg, curve, bytes(x, size), bytes(y, size))).keyObject.asymmetricKeyType, 'ec');
+      assert.equal(
+        importCosePublicKey(coseWith(alg, curve, bytes(x, size), bytes(y, size))).keyObject.asymmetricKeyType,
+        'ec',
+      );
       // x + p ≡ x (mod p) satisfies the equation, but a coordinate must be below p (SEC 1 §3.2.2.1).
       assert.equal(ecPointOnCurve(curve, bytes(x + p, size), bytes(y, size)), false);
       assert.equal(opensslAccepts(curve, bytes(x + p, size), bytes(y, size)), false);
@@ -144,6 +171,9 @@ describe('ecPointOnCurve', () => {
     const p256 = realPoint('P-256');
     assert.equal(ecPointOnCurve('P-384', p256.x, p256.y), false);
     const p384 = realPoint('P-384');
-    assert.equal(ecPointOnCurve('P-521', Buffer.concat([Buffer.alloc(18), p384.x]), Buffer.concat([Buffer.alloc(18), p384.y])), false);
+    assert.equal(
+      ecPointOnCurve('P-521', Buffer.concat([Buffer.alloc(18), p384.x]), Buffer.concat([Buffer.alloc(18), p384.y])),
+      false,
+    );
   });
 });

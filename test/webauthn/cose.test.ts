@@ -6,7 +6,13 @@ import { generateKeyPair } from '../support/keys.js';
 import { FidoError, type ErrorName } from '../../src/errors.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
-import { COSE_ALGORITHMS, DEFAULT_OFFERED_ALGORITHMS, importCosePublicKey, keyMatchesAlgorithm, verifySignature } from '../../src/webauthn/cose.js';
+import {
+  COSE_ALGORITHMS,
+  DEFAULT_OFFERED_ALGORITHMS,
+  importCosePublicKey,
+  keyMatchesAlgorithm,
+  verifySignature,
+} from '../../src/webauthn/cose.js';
 import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';
 import { generateKeyPairFor } from '../support/soft-authenticator.js';
 import { signWith } from '../support/statements/sign.js';
@@ -14,10 +20,14 @@ import { signWith } from '../support/statements/sign.js';
 // One RSA key serves every RSA algorithm here: the key does not depend on the hash or padding, and RSA
 // key generation is by far the slowest part of these tests.
 const rsaKey = generateKeyPairFor(-257);
-const keyFor = (alg: number) => (alg === -37 || alg === -38 || alg === -39 || alg <= -257 ? rsaKey : generateKeyPairFor(alg));
+const keyFor = (alg: number) =>
+  alg === -37 || alg === -38 || alg === -39 || alg <= -257 ? rsaKey : generateKeyPairFor(alg);
 
 const fails = (cose: Uint8Array, code: ErrorName) =>
-  assert.throws(() => importCosePublicKey(cose), (err: unknown) => err instanceof FidoError && err.code === code);
+  assert.throws(
+    () => importCosePublicKey(cose),
+    (err: unknown) => err instanceof FidoError && err.code === code,
+  );
 
 function p256Map(): Map<number, CborEncodable> {
   const { publicKey } = generateKeyPair({ type: 'ec', curve: 'P-256' });
@@ -149,11 +159,19 @@ function withRawEntry(map: Map<number, CborEncodable>, rawLabel: string, rawValu
 }
 
 const failsWithDetail = (cose: Uint8Array, detail: RegExp) =>
-  assert.throws(() => importCosePublicKey(cose), (err: unknown) => err instanceof FidoError && err.code === 'USER_PUBLIC_KEY_INVALID_KEY_SPEC' && detail.test(err.detail ?? ''),
-    `expected USER_PUBLIC_KEY_INVALID_KEY_SPEC matching ${detail}`);
+  assert.throws(
+    () => importCosePublicKey(cose),
+    (err: unknown) =>
+      err instanceof FidoError && err.code === 'USER_PUBLIC_KEY_INVALID_KEY_SPEC' && detail.test(err.detail ?? ''),
+    `expected USER_PUBLIC_KEY_INVALID_KEY_SPEC matching ${detail}`,
+  );
 
 describe('COSE key labels and kty/alg/crv are integers (or text where COSE allows), never floating-point', () => {
-  const without = (label: number) => { const m = p256Map(); m.delete(label); return m; };
+  const without = (label: number) => {
+    const m = p256Map();
+    m.delete(label);
+    return m;
+  };
 
   it('refuses a floating-point label (1.0 for kty, -1.0 for crv)', () => {
     failsWithDetail(withRawEntry(without(1), 'f93c00', '02'), /floating-point/);

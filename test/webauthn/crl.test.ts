@@ -4,8 +4,17 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AsnNullConverter, AsnObjectIdentifierConverter, OctetString } from '@peculiar/asn1-schema';
 import {
-  AttributeTypeAndValue, AttributeValue, BaseCRLNumber, CRLNumber, Extension, Extensions, IssuingDistributionPoint, Name, Reason,
-  RelativeDistinguishedName, Time,
+  AttributeTypeAndValue,
+  AttributeValue,
+  BaseCRLNumber,
+  CRLNumber,
+  Extension,
+  Extensions,
+  IssuingDistributionPoint,
+  Name,
+  Reason,
+  RelativeDistinguishedName,
+  Time,
 } from '@peculiar/asn1-x509';
 import * as der from '../support/der.js';
 import { derOf, integerDer } from '../support/asn1-schema.js';
@@ -13,15 +22,34 @@ import { children, readDer } from '../../src/webauthn/asn1.js';
 import { buildCrl, crlDistributionPointsExtension, encodeName } from '../support/x509-builder.js';
 import { CrlError, parseCrl, parseCrls, serialKey } from '../../src/webauthn/crl.js';
 import {
-  certificateIssuerName, crlDistributionPoints, crlTimeStatus, findRevoked, mayIssueCrls, sameName, scopeCovers, verifyCrlSignature,
+  certificateIssuerName,
+  crlDistributionPoints,
+  crlTimeStatus,
+  findRevoked,
+  mayIssueCrls,
+  sameName,
+  scopeCovers,
+  verifyCrlSignature,
 } from '../../src/webauthn/crl-checks.js';
-import { createCrl, createIntermediate, createLeaf, createRoot, DEFAULT_NOT_AFTER, DEFAULT_NOT_BEFORE, generateKey, serialOf } from '../support/pki.js';
+import {
+  createCrl,
+  createIntermediate,
+  createLeaf,
+  createRoot,
+  DEFAULT_NOT_AFTER,
+  DEFAULT_NOT_BEFORE,
+  generateKey,
+  serialOf,
+} from '../support/pki.js';
 
 const NOW = new Date('2030-06-01T00:00:00Z');
 
 function unreadable(fn: () => unknown, message?: RegExp): void {
-  assert.throws(fn, (err: unknown) => err instanceof CrlError && (message === undefined || message.test(err.message)),
-    `expected CrlError${message ? ` matching ${message}` : ''}`);
+  assert.throws(
+    fn,
+    (err: unknown) => err instanceof CrlError && (message === undefined || message.test(err.message)),
+    `expected CrlError${message ? ` matching ${message}` : ''}`,
+  );
 }
 
 /** Replaces every occurrence (or only the first) of `from` by `to` (same length) in a copy of `bytes`. */
@@ -46,8 +74,11 @@ describe('CRL parsing', () => {
   it('parses a DER CRL: version, issuer, times, number, listed serials', () => {
     const revocationDate = new Date('2030-01-02T03:04:05Z');
     const built = createCrl(root, {
-      revoke: [leaf], revocationDate, crlNumber: 42,
-      thisUpdate: new Date('2030-05-01T00:00:00Z'), nextUpdate: new Date('2030-07-01T00:00:00Z'),
+      revoke: [leaf],
+      revocationDate,
+      crlNumber: 42,
+      thisUpdate: new Date('2030-05-01T00:00:00Z'),
+      nextUpdate: new Date('2030-07-01T00:00:00Z'),
     });
     const crl = parseCrl(built.der, 'root.crl');
     assert.equal(crl.label, 'root.crl');
@@ -68,12 +99,29 @@ describe('CRL parsing', () => {
     const second = createCrl(root, { crlNumber: 2 });
     assert.equal(parseCrls(Buffer.from(first.pem)).length, 1);
     assert.equal(parseCrls(first.der).length, 1);
-    const both = parseCrls(Buffer.from(`# root CA CRLs\n${first.pem}\n${second.pem.replace(/\n/g, '\r\n')}`), 'crls.pem');
-    assert.deepEqual(both.map((crl) => [crl.crlNumber, crl.revoked.size, crl.label]), [[1n, 1, 'crls.pem (PEM CRL 1)'], [2n, 0, 'crls.pem (PEM CRL 2)']]);
+    const both = parseCrls(
+      Buffer.from(`# root CA CRLs\n${first.pem}\n${second.pem.replace(/\n/g, '\r\n')}`),
+      'crls.pem',
+    );
+    assert.deepEqual(
+      both.map((crl) => [crl.crlNumber, crl.revoked.size, crl.label]),
+      [
+        [1n, 1, 'crls.pem (PEM CRL 1)'],
+        [2n, 0, 'crls.pem (PEM CRL 2)'],
+      ],
+    );
   });
 
   it('parses a v1 CRL (no version, no extensions) and one without nextUpdate or entries', () => {
-    const v1 = parseCrl(buildCrl({ signingKey: root.privateKey, issuer: root.subject, thisUpdate: DEFAULT_NOT_BEFORE, nextUpdate: DEFAULT_NOT_AFTER, version: 1 }).der);
+    const v1 = parseCrl(
+      buildCrl({
+        signingKey: root.privateKey,
+        issuer: root.subject,
+        thisUpdate: DEFAULT_NOT_BEFORE,
+        nextUpdate: DEFAULT_NOT_AFTER,
+        version: 1,
+      }).der,
+    );
     assert.equal(v1.version, 1);
     assert.equal(v1.crlNumber, null);
     const open = parseCrl(createCrl(root, { nextUpdate: null }).der);
@@ -82,8 +130,15 @@ describe('CRL parsing', () => {
   });
 
   it('reads the scope of an issuingDistributionPoint (only end-entity / only CA certificates)', () => {
-    const idp = (fields: Partial<IssuingDistributionPoint>) => ({ oid: '2.5.29.28', critical: true, valueDer: derOf(new IssuingDistributionPoint(fields)) });
-    assert.equal(parseCrl(createCrl(root, { extensions: [idp({ onlyContainsUserCerts: true })] }).der).scope, 'end-entity');
+    const idp = (fields: Partial<IssuingDistributionPoint>) => ({
+      oid: '2.5.29.28',
+      critical: true,
+      valueDer: derOf(new IssuingDistributionPoint(fields)),
+    });
+    assert.equal(
+      parseCrl(createCrl(root, { extensions: [idp({ onlyContainsUserCerts: true })] }).der).scope,
+      'end-entity',
+    );
     assert.equal(parseCrl(createCrl(root, { extensions: [idp({ onlyContainsCACerts: true })] }).der).scope, 'ca');
     assert.equal(scopeCovers('end-entity', false), true);
     assert.equal(scopeCovers('end-entity', true), false);
@@ -91,14 +146,20 @@ describe('CRL parsing', () => {
     assert.equal(scopeCovers('ca', false), false);
     assert.equal(scopeCovers('all', true), true);
     unreadable(() => parseCrl(createCrl(root, { extensions: [idp({ indirectCRL: true })] }).der), /indirect CRL/);
-    unreadable(() => parseCrl(createCrl(root, { extensions: [idp({ onlySomeReasons: new Reason(Buffer.from([0x80]), 7) })] }).der), /onlySomeReasons/);
+    unreadable(
+      () =>
+        parseCrl(createCrl(root, { extensions: [idp({ onlySomeReasons: new Reason(Buffer.from([0x80]), 7) })] }).der),
+      /onlySomeReasons/,
+    );
   });
 
   it('ignores entry extensions (reason codes) and unknown non-critical CRL extensions', () => {
-    const crl = parseCrl(createCrl(root, {
-      revoke: [{ serial: serialOf(leaf.cert), revocationDate: DEFAULT_NOT_BEFORE, reason: 1 }],
-      extensions: [{ oid: '1.2.3.4.5', valueDer: derOf(AsnNullConverter.toASN(null)) }],
-    }).der);
+    const crl = parseCrl(
+      createCrl(root, {
+        revoke: [{ serial: serialOf(leaf.cert), revocationDate: DEFAULT_NOT_BEFORE, reason: 1 }],
+        extensions: [{ oid: '1.2.3.4.5', valueDer: derOf(AsnNullConverter.toASN(null)) }],
+      }).der,
+    );
     assert.ok(findRevoked(crl, leaf.cert));
   });
 });
@@ -106,8 +167,11 @@ describe('CRL parsing', () => {
 describe('CRL signature and issuer', () => {
   it('verifies with the issuer key: ECDSA P-256/P-384, RSA PKCS#1 v1.5 (SHA-256/512), Ed25519', () => {
     for (const [key, hash, name] of [
-      ['p256', undefined, 'ecdsa-with-SHA256'], ['p384', undefined, 'ecdsa-with-SHA384'], ['rsa2048', undefined, 'sha256WithRSAEncryption'],
-      ['rsa2048', 'sha512', 'sha512WithRSAEncryption'], ['ed25519', undefined, 'Ed25519'],
+      ['p256', undefined, 'ecdsa-with-SHA256'],
+      ['p384', undefined, 'ecdsa-with-SHA384'],
+      ['rsa2048', undefined, 'sha256WithRSAEncryption'],
+      ['rsa2048', 'sha512', 'sha512WithRSAEncryption'],
+      ['ed25519', undefined, 'Ed25519'],
     ] as const) {
       const issuer = createRoot({ key });
       const crl = parseCrl(createCrl(issuer, hash ? { hash } : {}).der);
@@ -124,21 +188,44 @@ describe('CRL signature and issuer', () => {
     const flipped = Buffer.from(built.der);
     flipped[flipped.length - 5]! ^= 0x01;
     assert.equal(verifyCrlSignature(parseCrl(flipped), root.publicKey), false);
-    const later = patch(built.der, derOf(new Time(DEFAULT_NOT_AFTER)), derOf(new Time(new Date('2049-12-31T23:59:58Z'))));
+    const later = patch(
+      built.der,
+      derOf(new Time(DEFAULT_NOT_AFTER)),
+      derOf(new Time(new Date('2049-12-31T23:59:58Z'))),
+    );
     assert.equal(verifyCrlSignature(parseCrl(later), root.publicKey), false);
-    assert.equal(verifyCrlSignature(parseCrl(createCrl(root, { signingKey: generateKey().privateKey }).der), root.publicKey), false);
+    assert.equal(
+      verifyCrlSignature(parseCrl(createCrl(root, { signingKey: generateKey().privateKey }).der), root.publicKey),
+      false,
+    );
     assert.equal(verifyCrlSignature(crl, createRoot({ key: 'rsa2048' }).publicKey), false);
   });
 
-  it('matches the issuer name: the certificate\'s issuer, not another CA; equal names in other string types or case', () => {
+  it("matches the issuer name: the certificate's issuer, not another CA; equal names in other string types or case", () => {
     const root = createRoot({ subject: { C: 'US', O: 'Test PKI', CN: 'Test Root CA' } });
     const intermediate = createIntermediate(root);
     const leaf = createLeaf(intermediate);
     const crl = parseCrl(createCrl(intermediate).der);
     assert.equal(sameName(crl.issuer, certificateIssuerName(leaf.cert)), true);
-    assert.equal(sameName(crl.issuer, certificateIssuerName(intermediate.cert)), false, 'the intermediate is issued by the root');
-    const printable = derOf(new Name([['2.5.4.6', 'US'], ['2.5.4.10', 'test  PKI'], ['2.5.4.3', 'TEST ROOT CA']].map(([type, text]) =>
-      new RelativeDistinguishedName([new AttributeTypeAndValue({ type, value: new AttributeValue({ printableString: text }) })]))));
+    assert.equal(
+      sameName(crl.issuer, certificateIssuerName(intermediate.cert)),
+      false,
+      'the intermediate is issued by the root',
+    );
+    const printable = derOf(
+      new Name(
+        [
+          ['2.5.4.6', 'US'],
+          ['2.5.4.10', 'test  PKI'],
+          ['2.5.4.3', 'TEST ROOT CA'],
+        ].map(
+          ([type, text]) =>
+            new RelativeDistinguishedName([
+              new AttributeTypeAndValue({ type, value: new AttributeValue({ printableString: text }) }),
+            ]),
+        ),
+      ),
+    );
     assert.equal(sameName(printable, certificateIssuerName(intermediate.cert)), true);
     assert.equal(sameName(Buffer.from('3000', 'hex'), certificateIssuerName(intermediate.cert)), false);
     assert.equal(sameName(Buffer.from('31', 'hex'), certificateIssuerName(intermediate.cert)), false);
@@ -148,21 +235,34 @@ describe('CRL signature and issuer', () => {
     const root = createRoot();
     assert.equal(mayIssueCrls(root.cert), true);
     assert.equal(mayIssueCrls(createIntermediate(root, { keyUsage: ['keyCertSign'] }).cert), false);
-    assert.equal(mayIssueCrls(createIntermediate(root, { keyUsage: [] }).cert), true, 'no keyUsage extension: no restriction');
+    assert.equal(
+      mayIssueCrls(createIntermediate(root, { keyUsage: [] }).cert),
+      true,
+      'no keyUsage extension: no restriction',
+    );
   });
 
   it('reads the CRL distribution points of a certificate', () => {
     const root = createRoot();
     const urls = ['http://crl.example/ca.crl', 'ldap://ldap.example/cn=ca'];
-    assert.deepEqual(crlDistributionPoints(createLeaf(root, { extensions: [crlDistributionPointsExtension(urls)] }).cert), urls);
+    assert.deepEqual(
+      crlDistributionPoints(createLeaf(root, { extensions: [crlDistributionPointsExtension(urls)] }).cert),
+      urls,
+    );
     assert.deepEqual(crlDistributionPoints(createLeaf(root).cert), []);
-    assert.deepEqual(crlDistributionPoints(createLeaf(root, { extensions: [{ oid: '2.5.29.31', valueDer: integerDer(1) }] }).cert), [], 'an INTEGER, not the SEQUENCE');
+    assert.deepEqual(
+      crlDistributionPoints(createLeaf(root, { extensions: [{ oid: '2.5.29.31', valueDer: integerDer(1) }] }).cert),
+      [],
+      'an INTEGER, not the SEQUENCE',
+    );
   });
 });
 
 describe('CRL currency', () => {
   const root = createRoot();
-  const crl = parseCrl(createCrl(root, { thisUpdate: new Date('2030-05-01T00:00:00Z'), nextUpdate: new Date('2030-06-08T00:00:00Z') }).der);
+  const crl = parseCrl(
+    createCrl(root, { thisUpdate: new Date('2030-05-01T00:00:00Z'), nextUpdate: new Date('2030-06-08T00:00:00Z') }).der,
+  );
 
   it('current from thisUpdate through nextUpdate (both ends included)', () => {
     assert.equal(crlTimeStatus(crl, NOW), 'current');
@@ -174,7 +274,10 @@ describe('CRL currency', () => {
     assert.equal(crlTimeStatus(crl, new Date('2030-06-08T00:00:01Z')), 'stale');
     assert.equal(crlTimeStatus(crl, new Date('2030-04-30T23:59:59Z')), 'not-yet-valid');
     assert.equal(crlTimeStatus(parseCrl(createCrl(root, { nextUpdate: null }).der), NOW), 'no-next-update');
-    unreadable(() => parseCrl(createCrl(root, { thisUpdate: NOW, nextUpdate: new Date('2030-05-01T00:00:00Z') }).der), /nextUpdate is before thisUpdate/);
+    unreadable(
+      () => parseCrl(createCrl(root, { thisUpdate: NOW, nextUpdate: new Date('2030-05-01T00:00:00Z') }).der),
+      /nextUpdate is before thisUpdate/,
+    );
   });
 });
 
@@ -186,13 +289,35 @@ describe('CRL serial matching', () => {
     assert.equal(highBit.cert.serialNumber.replace(/^0+/, ''), '80A1B2C3D4');
     const minimal = parseCrl(createCrl(root, { revoke: [highBit] }).der);
     assert.ok(findRevoked(minimal, highBit.cert));
-    const padded = parseCrl(createCrl(root, { revoke: [{ serial: { raw: Buffer.from('000080a1b2c3d4', 'hex') }, revocationDate: DEFAULT_NOT_BEFORE }] }).der);
+    const padded = parseCrl(
+      createCrl(root, {
+        revoke: [{ serial: { raw: Buffer.from('000080a1b2c3d4', 'hex') }, revocationDate: DEFAULT_NOT_BEFORE }],
+      }).der,
+    );
     assert.ok(findRevoked(padded, highBit.cert), 'a serial written with redundant zeros still matches');
-    const shifted = parseCrl(createCrl(root, { revoke: [{ serial: Buffer.from('80a1b2c3d400', 'hex'), revocationDate: DEFAULT_NOT_BEFORE }] }).der);
+    const shifted = parseCrl(
+      createCrl(root, { revoke: [{ serial: Buffer.from('80a1b2c3d400', 'hex'), revocationDate: DEFAULT_NOT_BEFORE }] })
+        .der,
+    );
     assert.equal(findRevoked(shifted, highBit.cert), undefined, 'trailing zeros are part of the number');
     const small = createLeaf(root, { serial: 1 });
-    assert.ok(findRevoked(parseCrl(createCrl(root, { revoke: [{ serial: { raw: Buffer.from('0001', 'hex') }, revocationDate: DEFAULT_NOT_BEFORE }] }).der), small.cert));
-    assert.equal(findRevoked(parseCrl(createCrl(root, { revoke: [{ serial: 0x0100, revocationDate: DEFAULT_NOT_BEFORE }] }).der), small.cert), undefined);
+    assert.ok(
+      findRevoked(
+        parseCrl(
+          createCrl(root, {
+            revoke: [{ serial: { raw: Buffer.from('0001', 'hex') }, revocationDate: DEFAULT_NOT_BEFORE }],
+          }).der,
+        ),
+        small.cert,
+      ),
+    );
+    assert.equal(
+      findRevoked(
+        parseCrl(createCrl(root, { revoke: [{ serial: 0x0100, revocationDate: DEFAULT_NOT_BEFORE }] }).der),
+        small.cert,
+      ),
+      undefined,
+    );
   });
 
   it('serialKey strips leading zero octets only', () => {
@@ -208,7 +333,8 @@ describe('CRL hostile input', () => {
   const built = createCrl(root, { revoke: [createLeaf(root), createLeaf(root)] });
 
   it('every truncation of a CRL is CrlError', () => {
-    for (let length = 0; length < built.der.length; length++) unreadable(() => parseCrls(built.der.subarray(0, length)));
+    for (let length = 0; length < built.der.length; length++)
+      unreadable(() => parseCrls(built.der.subarray(0, length)));
   });
 
   it('any single changed octet gives a CRL or CrlError, never another exception', () => {
@@ -231,7 +357,10 @@ describe('CRL hostile input', () => {
     unreadable(() => parseCrls(Buffer.from([0x30, 0x03, 0x02, 0x01, 0x01])), /not a DER X.509 CRL/);
     unreadable(() => parseCrls(root.der), /not a DER X.509 CRL/);
     unreadable(() => parseCrls(Buffer.from(root.pem)), /no PEM CRL/);
-    unreadable(() => parseCrls(Buffer.from('-----BEGIN X509 CRL-----\nnot*base64\n-----END X509 CRL-----\n')), /not base64/);
+    unreadable(
+      () => parseCrls(Buffer.from('-----BEGIN X509 CRL-----\nnot*base64\n-----END X509 CRL-----\n')),
+      /not base64/,
+    );
     unreadable(() => parseCrls(Buffer.from('-----BEGIN X509 CRL-----\n\n-----END X509 CRL-----\n')), /not base64/);
     unreadable(() => parseCrls(Buffer.concat([built.der, Buffer.from([0])])), /trailing bytes/);
   });
@@ -239,19 +368,54 @@ describe('CRL hostile input', () => {
   it('a signature algorithm that is not supported, or differs inside and outside the signed part', () => {
     const oid = (dotted: string) => derOf(AsnObjectIdentifierConverter.toASN(dotted));
     const sha256 = oid('1.2.840.10045.4.3.2');
-    unreadable(() => parseCrl(patch(built.der, sha256, oid('1.2.840.10045.4.3.5'))), /1\.2\.840\.10045\.4\.3\.5 is not supported/);
+    unreadable(
+      () => parseCrl(patch(built.der, sha256, oid('1.2.840.10045.4.3.5'))),
+      /1\.2\.840\.10045\.4\.3\.5 is not supported/,
+    );
     unreadable(() => parseCrl(patch(built.der, sha256, oid('1.2.840.10045.4.3.3'), false)), /differs/);
   });
 
   it('a delta CRL, an unknown critical extension, duplicate extensions, extensions in a v1 CRL, a wrong version', () => {
-    unreadable(() => parseCrl(createCrl(root, { extensions: [{ oid: '2.5.29.27', critical: true, valueDer: derOf(new BaseCRLNumber(1)) }] }).der), /delta CRL/);
-    unreadable(() => parseCrl(createCrl(root, { extensions: [{ oid: '1.2.3.4.5', critical: true, valueDer: derOf(AsnNullConverter.toASN(null)) }] }).der), /critical extension 1\.2\.3\.4\.5/);
-    unreadable(() => parseCrl(createCrl(root, { extensions: [{ oid: '2.5.29.20', valueDer: derOf(new CRLNumber(9)) }] }).der), /more than once/);
+    unreadable(
+      () =>
+        parseCrl(
+          createCrl(root, { extensions: [{ oid: '2.5.29.27', critical: true, valueDer: derOf(new BaseCRLNumber(1)) }] })
+            .der,
+        ),
+      /delta CRL/,
+    );
+    unreadable(
+      () =>
+        parseCrl(
+          createCrl(root, {
+            extensions: [{ oid: '1.2.3.4.5', critical: true, valueDer: derOf(AsnNullConverter.toASN(null)) }],
+          }).der,
+        ),
+      /critical extension 1\.2\.3\.4\.5/,
+    );
+    unreadable(
+      () => parseCrl(createCrl(root, { extensions: [{ oid: '2.5.29.20', valueDer: derOf(new CRLNumber(9)) }] }).der),
+      /more than once/,
+    );
     // A v1 TBSCertList with [0] extensions appended (the signature no longer matters: parsing fails first).
-    const v1 = buildCrl({ signingKey: root.privateKey, issuer: root.subject, thisUpdate: DEFAULT_NOT_BEFORE, nextUpdate: DEFAULT_NOT_AFTER, version: 1 });
+    const v1 = buildCrl({
+      signingKey: root.privateKey,
+      issuer: root.subject,
+      thisUpdate: DEFAULT_NOT_BEFORE,
+      nextUpdate: DEFAULT_NOT_AFTER,
+      version: 1,
+    });
     const [v1Tbs = Buffer.alloc(0), ...v1Rest] = elements(v1.der);
-    const extensions = der.tlv(0xa0, derOf(new Extensions([new Extension({ extnID: '2.5.29.20', extnValue: new OctetString(derOf(new CRLNumber(1))) })])));
-    unreadable(() => parseCrl(der.sequence([der.sequence([...elements(v1Tbs), extensions]), ...v1Rest])), /v1 CRL cannot carry extensions/);
+    const extensions = der.tlv(
+      0xa0,
+      derOf(
+        new Extensions([new Extension({ extnID: '2.5.29.20', extnValue: new OctetString(derOf(new CRLNumber(1))) })]),
+      ),
+    );
+    unreadable(
+      () => parseCrl(der.sequence([der.sequence([...elements(v1Tbs), extensions]), ...v1Rest])),
+      /v1 CRL cannot carry extensions/,
+    );
     const [tbs = Buffer.alloc(0), ...rest] = elements(built.der);
     const version3 = der.sequence([integerDer(2), ...elements(tbs).slice(1)]); // INTEGER 2: v3
     unreadable(() => parseCrl(der.sequence([version3, ...rest])), /version must be v2/);

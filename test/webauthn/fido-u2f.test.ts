@@ -6,9 +6,20 @@ import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { RegistrationExpectation } from '../../src/webauthn/types.js';
 import { createChain, type KeyKind } from '../support/pki.js';
 import { SoftAuthenticator, type RegisterOptions } from '../support/soft-authenticator.js';
-import { HOSTILE_X5C_ENTRIES, creationOptions, editStatement, failsWith, registrationExpectation, verifyRegistrationJSON } from './helpers.js';
+import {
+  HOSTILE_X5C_ENTRIES,
+  creationOptions,
+  editStatement,
+  failsWith,
+  registrationExpectation,
+  verifyRegistrationJSON,
+} from './helpers.js';
 
-function u2f(opts: RegisterOptions = {}, expectation: Partial<RegistrationExpectation> = {}, edit?: (attStmt: Map<string, CborEncodable>) => void) {
+function u2f(
+  opts: RegisterOptions = {},
+  expectation: Partial<RegistrationExpectation> = {},
+  edit?: (attStmt: Map<string, CborEncodable>) => void,
+) {
   const options = creationOptions();
   const made = new SoftAuthenticator({ fmt: 'fido-u2f' }).register(options, opts);
   const json = edit ? editStatement(made, edit) : made;
@@ -17,7 +28,15 @@ function u2f(opts: RegisterOptions = {}, expectation: Partial<RegistrationExpect
 
 function withCertificateKey(kind: KeyKind): RegisterOptions {
   const chain = createChain({ intermediateCount: 0, leaf: { key: kind } });
-  return { statement: { attestation: { x5c: [chain.leaf.der], privateKey: chain.leaf.privateKey, alg: kind === 'p384' ? -35 : kind === 'rsa2048' ? -257 : -7 } } };
+  return {
+    statement: {
+      attestation: {
+        x5c: [chain.leaf.der],
+        privateKey: chain.leaf.privateKey,
+        alg: kind === 'p384' ? -35 : kind === 'rsa2048' ? -257 : -7,
+      },
+    },
+  };
 }
 
 describe('fido-u2f attestation (§8.6)', () => {
@@ -32,12 +51,18 @@ describe('fido-u2f attestation (§8.6)', () => {
   it('chains to a configured root', () => {
     const chain = createChain({ intermediateCount: 0 });
     const trust = createTrustEvaluator({ anchors: [chain.root.cert], requireTrusted: true });
-    const v = u2f({ statement: { attestation: { x5c: [chain.leaf.der], privateKey: chain.leaf.privateKey } } }, { trust })();
+    const v = u2f(
+      { statement: { attestation: { x5c: [chain.leaf.der], privateKey: chain.leaf.privateKey } } },
+      { trust },
+    )();
     assert.equal(v.attestationTrusted, true);
   });
 
   it('Resp-8 F-1: a non-zero AAGUID fails', () => {
-    failsWith(u2f({ aaguid: Buffer.from('937dd8ca647e4ed3972943a796cf572a', 'hex') }), 'U2F_ATTESTATION_AAGUID_INVALID');
+    failsWith(
+      u2f({ aaguid: Buffer.from('937dd8ca647e4ed3972943a796cf572a', 'hex') }),
+      'U2F_ATTESTATION_AAGUID_INVALID',
+    );
   });
 
   it('Resp-8 F-2: a bad sig, or a sig over other data, fails', () => {
@@ -46,15 +71,30 @@ describe('fido-u2f attestation (§8.6)', () => {
   });
 
   it('Step 1: x5c and sig must be present and well-formed', () => {
-    failsWith(u2f({}, {}, (s) => s.delete('x5c')), 'INVALID_ATTESTATION_FORMAT');
-    failsWith(u2f({}, {}, (s) => s.set('x5c', [])), 'INVALID_ATTESTATION_FORMAT');
-    failsWith(u2f({}, {}, (s) => s.delete('sig')), 'INVALID_ATTESTATION_FORMAT');
-    failsWith(u2f({}, {}, (s) => s.set('sig', 1)), 'INVALID_ATTESTATION_FORMAT');
+    failsWith(
+      u2f({}, {}, (s) => s.delete('x5c')),
+      'INVALID_ATTESTATION_FORMAT',
+    );
+    failsWith(
+      u2f({}, {}, (s) => s.set('x5c', [])),
+      'INVALID_ATTESTATION_FORMAT',
+    );
+    failsWith(
+      u2f({}, {}, (s) => s.delete('sig')),
+      'INVALID_ATTESTATION_FORMAT',
+    );
+    failsWith(
+      u2f({}, {}, (s) => s.set('sig', 1)),
+      'INVALID_ATTESTATION_FORMAT',
+    );
   });
 
   it('Step 2: exactly one certificate', () => {
     const chain = createChain({ intermediateCount: 1 });
-    failsWith(u2f({ statement: { attestation: { x5c: chain.x5c, privateKey: chain.leaf.privateKey } } }), 'INVALID_ATTESTATION_FORMAT');
+    failsWith(
+      u2f({ statement: { attestation: { x5c: chain.x5c, privateKey: chain.leaf.privateKey } } }),
+      'INVALID_ATTESTATION_FORMAT',
+    );
   });
 
   it('Step 2: the certificate key must be EC P-256', () => {
@@ -71,7 +111,11 @@ describe('fido-u2f attestation (§8.6)', () => {
 describe('fido-u2f x5c hostile input: a named error, never a crash', () => {
   for (const [title, entry, code] of HOSTILE_X5C_ENTRIES) {
     it(`x5c[0] is ${title} → ${code}`, () => {
-      failsWith(u2f({}, {}, (s) => s.set('x5c', [entry()])), code, /fido-u2f: x5c\[0\]/);
+      failsWith(
+        u2f({}, {}, (s) => s.set('x5c', [entry()])),
+        code,
+        /fido-u2f: x5c\[0\]/,
+      );
     });
   }
 });

@@ -23,7 +23,12 @@ import type {
 } from '../../src/webauthn/types.js';
 import { createChain } from '../support/pki.js';
 import type {
-  AuthenticateOptions, CommonBreak, CreationOptionsJSON, RegisterOptions, RequestOptionsJSON, SoftAuthenticator,
+  AuthenticateOptions,
+  CommonBreak,
+  CreationOptionsJSON,
+  RegisterOptions,
+  RequestOptionsJSON,
+  SoftAuthenticator,
 } from '../support/soft-authenticator.js';
 
 export const RP_ID = 'login.example.test';
@@ -42,11 +47,18 @@ export function failsWith(fn: () => unknown, code: ErrorName, detail?: RegExp): 
 
 /** The error each break both ceremonies share must produce (the signature breaks differ: see each table). */
 export const COMMON_BREAK_ERRORS: Readonly<Record<Exclude<CommonBreak, 'signedData' | 'flipSignature'>, ErrorName>> = {
-  type: 'INVALID_OPERATION_TYPE', challenge: 'CHALLENGE_NOT_MATCHED', origin: 'ORIGIN_NOT_MATCHED',
-  crossOrigin: 'CROSS_ORIGIN_NOT_ALLOWED', topOrigin: 'CROSS_ORIGIN_NOT_ALLOWED',
-  tokenBindingNotObject: 'TOKEN_BINDING_STATUS_MISSING', tokenBindingStatus: 'TOKEN_BINDING_STATUS_MISSING',
-  rpIdHash: 'RPID_HASH_NOT_MATCHED', up: 'USER_PRESENCE_FLAG_NOT_SET', uv: 'USER_VERIFICATION_FLAG_NOT_SET',
-  bsWithoutBe: 'INVALID_BACKUP_STATE_FLAG_SET', trailingBytes: 'INVALID_AUTHENTICATOR_DATA',
+  type: 'INVALID_OPERATION_TYPE',
+  challenge: 'CHALLENGE_NOT_MATCHED',
+  origin: 'ORIGIN_NOT_MATCHED',
+  crossOrigin: 'CROSS_ORIGIN_NOT_ALLOWED',
+  topOrigin: 'CROSS_ORIGIN_NOT_ALLOWED',
+  tokenBindingNotObject: 'TOKEN_BINDING_STATUS_MISSING',
+  tokenBindingStatus: 'TOKEN_BINDING_STATUS_MISSING',
+  rpIdHash: 'RPID_HASH_NOT_MATCHED',
+  up: 'USER_PRESENCE_FLAG_NOT_SET',
+  uv: 'USER_VERIFICATION_FLAG_NOT_SET',
+  bsWithoutBe: 'INVALID_BACKUP_STATE_FLAG_SET',
+  trailingBytes: 'INVALID_AUTHENTICATOR_DATA',
 };
 
 /** The registration response with its attStmt (and, through `obj`, the whole attestation object) edited. */
@@ -94,7 +106,11 @@ export function creationOptions(algorithms: readonly number[] = DEFAULT_OFFERED_
 }
 
 export function requestOptions(allow: readonly string[] = []): RequestOptionsJSON {
-  return { challenge: randomBytes(32).toString('base64url'), rpId: RP_ID, allowCredentials: allow.map((id) => ({ id })) };
+  return {
+    challenge: randomBytes(32).toString('base64url'),
+    rpId: RP_ID,
+    allowCredentials: allow.map((id) => ({ id })),
+  };
 }
 
 /** What both ceremonies expect alike: the issued challenge, ORIGIN only, same-origin, RP_ID, UV not required. */
@@ -108,7 +124,10 @@ function ceremonyExpectation(challenge: string): ClientDataExpectation {
   };
 }
 
-export function registrationExpectation(options: CreationOptionsJSON, overrides: Partial<RegistrationExpectation> = {}): RegistrationExpectation {
+export function registrationExpectation(
+  options: CreationOptionsJSON,
+  overrides: Partial<RegistrationExpectation> = {},
+): RegistrationExpectation {
   return {
     ...ceremonyExpectation(options.challenge),
     algorithms: options.pubKeyCredParams.map((p) => p.alg),
@@ -119,12 +138,18 @@ export function registrationExpectation(options: CreationOptionsJSON, overrides:
 }
 
 /** Parses and verifies a registration response exactly as the ceremony does. */
-export function verifyRegistrationJSON(json: RegistrationCredentialJSON, expected: RegistrationExpectation): VerifiedRegistration {
+export function verifyRegistrationJSON(
+  json: RegistrationCredentialJSON,
+  expected: RegistrationExpectation,
+): VerifiedRegistration {
   const clientData = parseClientData(json.response.clientDataJSON);
   return verifyRegistration(parseRegistration(json, clientData), expected);
 }
 
-export function verifyAuthenticationJSON(json: AuthenticationCredentialJSON, expected: AuthenticationExpectation): VerifiedAuthentication {
+export function verifyAuthenticationJSON(
+  json: AuthenticationCredentialJSON,
+  expected: AuthenticationExpectation,
+): VerifiedAuthentication {
   const clientData = parseClientData(json.response.clientDataJSON);
   return verifyAuthentication(parseAuthentication(json, clientData), expected);
 }

@@ -60,7 +60,15 @@ describe('lazy credential key import', () => {
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(credentialId.length);
     const flagsUpAt = Buffer.from([0x41]);
-    const authData = Buffer.concat([randomBytes(32), flagsUpAt, Buffer.alloc(4), randomBytes(16), idLength, credentialId, cose]);
+    const authData = Buffer.concat([
+      randomBytes(32),
+      flagsUpAt,
+      Buffer.alloc(4),
+      randomBytes(16),
+      idLength,
+      credentialId,
+      cose,
+    ]);
     const imports = countImports(t);
     const key = parseAuthenticatorData(authData).attestedCredentialData!.publicKey;
     assert.equal(imports(), 0);

@@ -9,9 +9,21 @@ import { COSE_ALGORITHMS } from '../../src/webauthn/cose.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { TrustInput } from '../../src/webauthn/attestation/types.js';
 import type { RegistrationExpectation } from '../../src/webauthn/types.js';
-import { SoftAuthenticator, generateKeyPairFor, type RegisterOptions, type RegistrationBreak } from '../support/soft-authenticator.js';
 import {
-  COMMON_BREAK_ERRORS, authenticate, creationOptions, editStatement, failsWith, register, registrationExpectation, verifyRegistrationJSON,
+  SoftAuthenticator,
+  generateKeyPairFor,
+  type RegisterOptions,
+  type RegistrationBreak,
+} from '../support/soft-authenticator.js';
+import {
+  COMMON_BREAK_ERRORS,
+  authenticate,
+  creationOptions,
+  editStatement,
+  failsWith,
+  register,
+  registrationExpectation,
+  verifyRegistrationJSON,
 } from './helpers.js';
 
 function attempt(opts: RegisterOptions, expectation: Partial<RegistrationExpectation> = {}, authOptions = {}) {
@@ -44,7 +56,10 @@ describe('verifyRegistration (WebAuthn L3 §7.1)', () => {
       const r = register(auth, { alg, keyPair }, creationOptions([alg]));
       assert.equal(r.verified.publicKey.alg, alg);
       assert.equal(authenticate(auth, r).signCount, 1);
-      failsWith(() => authenticate(auth, r, { breaks: 'flipSignature' }, { signCount: 1 }), 'ASSERTION_SIGNATURE_VERIFICATION_FAIL');
+      failsWith(
+        () => authenticate(auth, r, { breaks: 'flipSignature' }, { signCount: 1 }),
+        'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
+      );
     });
   }
 
@@ -73,7 +88,11 @@ describe('verifyRegistration (WebAuthn L3 §7.1)', () => {
     const framed = { allowCrossOrigin: true, topOrigins: ['https://top.example'] };
     // crossOrigin true without topOrigin (a Level 2 client) cannot show where it was embedded.
     failsWith(attempt({ breaks: 'crossOrigin' }, framed), 'TOP_ORIGIN_NOT_MATCHED', /names no topOrigin/);
-    failsWith(attempt({ breaks: 'topOrigin' }, { allowCrossOrigin: true, topOrigins: ['https://other.example'] }), 'TOP_ORIGIN_NOT_MATCHED', /not one of/);
+    failsWith(
+      attempt({ breaks: 'topOrigin' }, { allowCrossOrigin: true, topOrigins: ['https://other.example'] }),
+      'TOP_ORIGIN_NOT_MATCHED',
+      /not one of/,
+    );
     failsWith(attempt({ breaks: 'topOrigin' }, { allowCrossOrigin: true }), 'TOP_ORIGIN_NOT_MATCHED');
   });
 
@@ -110,7 +129,7 @@ describe('verifyRegistration (WebAuthn L3 §7.1)', () => {
     assert.equal(attempt({ flags: { be: true, bs: true } })().flags.bs, true);
   });
 
-  it('Step 19 (§7.1): the credential key\'s alg must be one of those offered', () => {
+  it("Step 19 (§7.1): the credential key's alg must be one of those offered", () => {
     failsWith(attempt({ alg: -257 }, { algorithms: [-7, -8] }), 'NOT_ALLOWED_COSE_ALGORITHM');
     failsWith(attempt({ alg: -65535 }, { algorithms: [-7, -257] }), 'NOT_ALLOWED_COSE_ALGORITHM');
   });
@@ -123,7 +142,9 @@ describe('verifyRegistration (WebAuthn L3 §7.1)', () => {
   it('Step 21 (§7.1): an unknown fmt fails with UNSUPPORTED_ATTESTATION_FORMAT (Resp-5 F-1, Resp-6 F-3)', () => {
     failsWith(attempt({ breaks: 'unknownFmt' }), 'UNSUPPORTED_ATTESTATION_FORMAT');
     const options = creationOptions();
-    const upper = editStatement(new SoftAuthenticator({ fmt: 'packed' }).register(options), (_s, obj) => obj.set('fmt', 'Packed'));
+    const upper = editStatement(new SoftAuthenticator({ fmt: 'packed' }).register(options), (_s, obj) =>
+      obj.set('fmt', 'Packed'),
+    );
     failsWith(() => verifyRegistrationJSON(upper, registrationExpectation(options)), 'UNSUPPORTED_ATTESTATION_FORMAT');
   });
 
@@ -135,7 +156,11 @@ describe('verifyRegistration (WebAuthn L3 §7.1)', () => {
 
   it('Steps 23-24 (§7.1): the trust evaluator gets fmt, AAGUID, outcome and time, and may refuse', () => {
     const seen: TrustInput[] = [];
-    const recording = { evaluate: (input: TrustInput) => (seen.push(input), { trusted: true, aaguidProven: true, authenticatorName: 'Test Key' }) };
+    const recording = {
+      evaluate: (input: TrustInput) => (
+        seen.push(input), { trusted: true, aaguidProven: true, authenticatorName: 'Test Key' }
+      ),
+    };
     const aaguid = Buffer.from('0123456789abcdef0123456789abcdef', 'hex');
     const verified = attempt({ aaguid }, { trust: recording })();
     assert.equal(seen.length, 1);
@@ -145,7 +170,10 @@ describe('verifyRegistration (WebAuthn L3 §7.1)', () => {
     assert.equal(seen[0]!.now.toISOString(), '2026-06-01T00:00:00.000Z');
     assert.equal(verified.attestationTrusted, true);
     assert.equal(verified.authenticatorName, 'Test Key');
-    failsWith(attempt({}, { trust: createTrustEvaluator({ anchors: [], requireTrusted: true }) }), 'ATTESTATION_NOT_TRUSTED');
+    failsWith(
+      attempt({}, { trust: createTrustEvaluator({ anchors: [], requireTrusted: true }) }),
+      'ATTESTATION_NOT_TRUSTED',
+    );
   });
 
   it('Step 25 (§7.1): credential ids of 1 and 1023 bytes pass; 1024 bytes fail', () => {
@@ -187,9 +215,13 @@ describe('attestation statements, wave 1 formats (§8.7 none, §8.2 packed self)
 describe('soft authenticator: every registration break makes exactly its own check fail', () => {
   const expected: Record<RegistrationBreak, ErrorName> = {
     ...COMMON_BREAK_ERRORS,
-    signedData: 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL', flipSignature: 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL',
-    atFlagCleared: 'INVALID_AUTHENTICATOR_DATA', attStmtAlg: 'PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED',
-    unknownFmt: 'UNSUPPORTED_ATTESTATION_FORMAT', credentialIdMismatch: 'CREDENTIAL_ID_NOT_MATCHED', rawIdMismatch: 'CREDENTIAL_ID_NOT_MATCHED',
+    signedData: 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL',
+    flipSignature: 'ATTESTATION_SIGNATURE_VERIFICATION_FAIL',
+    atFlagCleared: 'INVALID_AUTHENTICATOR_DATA',
+    attStmtAlg: 'PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED',
+    unknownFmt: 'UNSUPPORTED_ATTESTATION_FORMAT',
+    credentialIdMismatch: 'CREDENTIAL_ID_NOT_MATCHED',
+    rawIdMismatch: 'CREDENTIAL_ID_NOT_MATCHED',
   };
   for (const [brk, code] of Object.entries(expected) as [RegistrationBreak, ErrorName][]) {
     it(`${brk} → ${code}`, () => failsWith(attempt({ breaks: brk }, { requireUserVerification: true }), code));

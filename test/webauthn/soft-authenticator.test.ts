@@ -13,7 +13,10 @@ describe('soft authenticator', () => {
     const options = creationOptions();
     const json = new SoftAuthenticator().register(options);
     const text = Buffer.from(json.response.clientDataJSON, 'base64url').toString('utf8');
-    assert.equal(text, JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin: ORIGIN, crossOrigin: false }));
+    assert.equal(
+      text,
+      JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin: ORIGIN, crossOrigin: false }),
+    );
     assert.equal(json.id, json.rawId);
     assert.equal(json.type, 'public-key');
     assert.deepEqual(json.response.transports, ['internal', 'hybrid']);
@@ -25,7 +28,10 @@ describe('soft authenticator', () => {
   it('uses the first offered algorithm it supports, and the RP ID of the options', () => {
     const r = register(new SoftAuthenticator(), {}, creationOptions([-999, -257, -7]));
     assert.equal(r.verified.publicKey.alg, -257);
-    const json = new SoftAuthenticator().register({ ...creationOptions(), rp: { name: 'x' } }, { origin: `https://${RP_ID}:8443` });
+    const json = new SoftAuthenticator().register(
+      { ...creationOptions(), rp: { name: 'x' } },
+      { origin: `https://${RP_ID}:8443` },
+    );
     assert.ok(json.id.length > 0);
   });
 
@@ -47,7 +53,7 @@ describe('soft authenticator', () => {
     assert.equal(authenticate(auth, r, {}, { signCount: 105 }).signCount, 110);
   });
 
-  it('sends the owner\'s user handle by default and omits it on request', () => {
+  it("sends the owner's user handle by default and omits it on request", () => {
     const auth = new SoftAuthenticator();
     const r = register(auth);
     const options = requestOptions([r.json.id]);

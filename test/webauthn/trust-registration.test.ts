@@ -31,27 +31,40 @@ const cas = {
 const packedLeaf = createLeaf(cas.packed.intermediate, { extensions: [aaguidExtension(MODELS.packed.aaguid)] });
 const mds = createTestMds();
 
-function evaluatorMetadata(statusOf: Partial<Record<Fmt, string>> = {}, rootsOf: Partial<Record<Fmt, AttestationCa>> = {}) {
-  const entries = (Object.keys(MODELS) as Fmt[]).map((fmt) => mdsEntry({
-    aaguid: MODELS[fmt].aaguid,
-    description: MODELS[fmt].name,
-    attestationTypes: [fmt === 'tpm' ? 'attca' : fmt === 'apple' ? 'anonca' : 'basic_full'],
-    roots: [(rootsOf[fmt] ?? cas[fmt]).root.cert],
-    statusReports: [{ status: 'FIDO_CERTIFIED', effectiveDate: '2020-01-01' }, ...(statusOf[fmt] ? [{ status: statusOf[fmt]!, effectiveDate: '2026-01-01' }] : [])],
-  }));
+function evaluatorMetadata(
+  statusOf: Partial<Record<Fmt, string>> = {},
+  rootsOf: Partial<Record<Fmt, AttestationCa>> = {},
+) {
+  const entries = (Object.keys(MODELS) as Fmt[]).map((fmt) =>
+    mdsEntry({
+      aaguid: MODELS[fmt].aaguid,
+      description: MODELS[fmt].name,
+      attestationTypes: [fmt === 'tpm' ? 'attca' : fmt === 'apple' ? 'anonca' : 'basic_full'],
+      roots: [(rootsOf[fmt] ?? cas[fmt]).root.cert],
+      statusReports: [
+        { status: 'FIDO_CERTIFIED', effectiveDate: '2020-01-01' },
+        ...(statusOf[fmt] ? [{ status: statusOf[fmt]!, effectiveDate: '2026-01-01' }] : []),
+      ],
+    }),
+  );
   return indexMetadata(verifyMetadataBlob(mds.sign(blobPayload(entries)), [mds.root.cert], NOW));
 }
 
-function evaluatorFor(statusOf: Partial<Record<Fmt, string>> = {}, requireTrusted = true, lists: Partial<TrustPolicyData> = {}): TrustEvaluator {
+function evaluatorFor(
+  statusOf: Partial<Record<Fmt, string>> = {},
+  requireTrusted = true,
+  lists: Partial<TrustPolicyData> = {},
+): TrustEvaluator {
   return createTrustEvaluator({ anchors: [], requireTrusted, metadata: evaluatorMetadata(statusOf), ...lists });
 }
 
 function registerWith(fmt: Fmt, trust: TrustEvaluator) {
   const options = creationOptions([-7, -257]);
   const auth = new SoftAuthenticator({ fmt, aaguid: Buffer.from(MODELS[fmt].aaguid.replace(/-/g, ''), 'hex') });
-  const statement = fmt === 'packed'
-    ? { attestation: { x5c: [packedLeaf.der, cas.packed.intermediate.der], privateKey: packedLeaf.privateKey } }
-    : { extra: { ca: cas[fmt], timestampMs: NOW.getTime() - 1_000 } };
+  const statement =
+    fmt === 'packed'
+      ? { attestation: { x5c: [packedLeaf.der, cas.packed.intermediate.der], privateKey: packedLeaf.privateKey } }
+      : { extra: { ca: cas[fmt], timestampMs: NOW.getTime() - 1_000 } };
   const json = auth.register(options, { statement });
   return verifyRegistrationJSON(json, registrationExpectation(options, { trust }));
 }
@@ -71,30 +84,47 @@ describe('registration with a trust policy and test metadata (§7.1 steps 21-24)
     });
   }
 
-  it('AUTHENTICATOR_STATUS_NOT_ACCEPTED when the model\'s latest status is a compromise (every format)', () => {
+  it("AUTHENTICATOR_STATUS_NOT_ACCEPTED when the model's latest status is a compromise (every format)", () => {
     for (const fmt of REGISTERED) {
-      assert.throws(() => registerWith(fmt, evaluatorFor({ [fmt]: 'ATTESTATION_KEY_COMPROMISE' }, false)),
-        (e: unknown) => e instanceof FidoError && e.code === 'AUTHENTICATOR_STATUS_NOT_ACCEPTED', fmt);
+      assert.throws(
+        () => registerWith(fmt, evaluatorFor({ [fmt]: 'ATTESTATION_KEY_COMPROMISE' }, false)),
+        (e: unknown) => e instanceof FidoError && e.code === 'AUTHENTICATOR_STATUS_NOT_ACCEPTED',
+        fmt,
+      );
     }
   });
 
   it('requireTrusted refuses a chain to a root nobody listed; the default policy records it untrusted', () => {
     const empty = indexMetadata(verifyMetadataBlob(mds.sign(blobPayload([])), [mds.root.cert], NOW));
-    assert.throws(() => registerWith('tpm', createTrustEvaluator({ anchors: [], requireTrusted: true, metadata: empty })),
-      (e: unknown) => e instanceof FidoError && e.code === 'ATTESTATION_NOT_TRUSTED');
+    assert.throws(
+      () => registerWith('tpm', createTrustEvaluator({ anchors: [], requireTrusted: true, metadata: empty })),
+      (e: unknown) => e instanceof FidoError && e.code === 'ATTESTATION_NOT_TRUSTED',
+    );
     const verified = registerWith('tpm', createTrustEvaluator({ anchors: [], requireTrusted: false, metadata: empty }));
     assert.equal(verified.attestationTrusted, false);
     assert.equal(verified.authenticatorName, null);
   });
 
-  it('AAGUID_NOT_ALLOWED through the whole registration (an AAGUID its statement\'s root proved)', () => {
-    assert.throws(() => registerWith('apple', evaluatorFor({}, false, { aaguidDeny: [MODELS.apple.aaguid] })),
-      (e: unknown) => e instanceof FidoError && e.code === 'AAGUID_NOT_ALLOWED');
-    assert.equal(registerWith('apple', evaluatorFor({}, false, { aaguidAllow: [MODELS.apple.aaguid] })).aaguidProven, true);
+  it("AAGUID_NOT_ALLOWED through the whole registration (an AAGUID its statement's root proved)", () => {
+    assert.throws(
+      () => registerWith('apple', evaluatorFor({}, false, { aaguidDeny: [MODELS.apple.aaguid] })),
+      (e: unknown) => e instanceof FidoError && e.code === 'AAGUID_NOT_ALLOWED',
+    );
+    assert.equal(
+      registerWith('apple', evaluatorFor({}, false, { aaguidAllow: [MODELS.apple.aaguid] })).aaguidProven,
+      true,
+    );
   });
 
   it('a chain to another root than its statement names is refused without requireTrusted (§7.1 step 24)', () => {
-    const foreign = createTrustEvaluator({ anchors: [], requireTrusted: false, metadata: evaluatorMetadata({}, { tpm: createAttestationCa('Another TPM Vendor', 'rsa2048') }) });
-    assert.throws(() => registerWith('tpm', foreign), (e: unknown) => e instanceof FidoError && e.code === 'ATTESTATION_NOT_TRUSTED');
+    const foreign = createTrustEvaluator({
+      anchors: [],
+      requireTrusted: false,
+      metadata: evaluatorMetadata({}, { tpm: createAttestationCa('Another TPM Vendor', 'rsa2048') }),
+    });
+    assert.throws(
+      () => registerWith('tpm', foreign),
+      (e: unknown) => e instanceof FidoError && e.code === 'ATTESTATION_NOT_TRUSTED',
+    );
   });
 });

@@ -14,7 +14,9 @@ export function describeWebAuthnError(error: unknown, ceremony: Ceremony): strin
         ? 'No passkey was created: the request was cancelled, timed out, or no authenticator answered.'
         : 'Not signed in: the request was cancelled, timed out, or this device holds no passkey for this account.';
     case 'InvalidStateError':
-      return ceremony === 'create' ? 'This authenticator already holds a passkey for this account.' : 'The authenticator is in a state that cannot answer now.';
+      return ceremony === 'create'
+        ? 'This authenticator already holds a passkey for this account.'
+        : 'The authenticator is in a state that cannot answer now.';
     case 'SecurityError':
       return "This page's address may not use the site's passkey domain (RP ID). Check the hostname and that the page is served over HTTPS.";
     case 'NotSupportedError':
@@ -30,8 +32,14 @@ export function describeWebAuthnError(error: unknown, ceremony: Ceremony): strin
 
 /** Whether this page can use passkeys at all, with the reason when not. */
 export function webAuthnAvailability(): { readonly ok: true } | { readonly ok: false; readonly reason: string } {
-  const scope = globalThis as { isSecureContext?: boolean; PublicKeyCredential?: unknown; navigator?: { credentials?: unknown } };
-  if (scope.isSecureContext !== true) return { ok: false, reason: 'Passkeys need a secure page: open it over HTTPS (not from a file or plain HTTP).' };
-  if (typeof scope.PublicKeyCredential === 'undefined' || !scope.navigator?.credentials) return { ok: false, reason: 'This browser does not support passkeys (WebAuthn).' };
+  const scope = globalThis as {
+    isSecureContext?: boolean;
+    PublicKeyCredential?: unknown;
+    navigator?: { credentials?: unknown };
+  };
+  if (scope.isSecureContext !== true)
+    return { ok: false, reason: 'Passkeys need a secure page: open it over HTTPS (not from a file or plain HTTP).' };
+  if (typeof scope.PublicKeyCredential === 'undefined' || !scope.navigator?.credentials)
+    return { ok: false, reason: 'This browser does not support passkeys (WebAuthn).' };
   return { ok: true };
 }

@@ -85,13 +85,15 @@ function start(run: (signal: AbortSignal) => Promise<Credential | null>, init: C
   let result: Promise<PublicKeyCredential | null>;
   try {
     // Aborted before it started: the browser is never asked.
-    result = controller.signal.aborted ? Promise.resolve(null) : run(controller.signal).then(
-      (credential) => credential as PublicKeyCredential | null,
-      (error: unknown) => {
-        if (controller.signal.aborted && controller.signal.reason === CALLER_ABORT) return null;
-        throw error;
-      },
-    );
+    result = controller.signal.aborted
+      ? Promise.resolve(null)
+      : run(controller.signal).then(
+          (credential) => credential as PublicKeyCredential | null,
+          (error: unknown) => {
+            if (controller.signal.aborted && controller.signal.reason === CALLER_ABORT) return null;
+            throw error;
+          },
+        );
   } catch (error) {
     result = Promise.reject(error);
   }
@@ -105,7 +107,10 @@ function start(run: (signal: AbortSignal) => Promise<Credential | null>, init: C
     },
     abort: async () => {
       forward();
-      await result.then(() => undefined, () => undefined);
+      await result.then(
+        () => undefined,
+        () => undefined,
+      );
     },
   };
 }
@@ -123,7 +128,10 @@ function credentials(): CredentialsContainer {
  * passkey there. Check `isConditionalMediationAvailable()` first.
  */
 export function startConditionalGet(options: OptionsJSON, init: ConditionalInit = {}): ConditionalRequest {
-  return start((signal) => credentials().get({ ...requestOptionsFromJSON(options), mediation: 'conditional', signal }), init);
+  return start(
+    (signal) => credentials().get({ ...requestOptionsFromJSON(options), mediation: 'conditional', signal }),
+    init,
+  );
 }
 
 /**
@@ -133,5 +141,13 @@ export function startConditionalGet(options: OptionsJSON, init: ConditionalInit 
  * user moves on.
  */
 export function startConditionalCreate(options: OptionsJSON, init: ConditionalInit = {}): ConditionalRequest {
-  return start((signal) => credentials().create({ ...creationOptionsFromJSON(options), mediation: 'conditional', signal } as CredentialCreationOptions), init);
+  return start(
+    (signal) =>
+      credentials().create({
+        ...creationOptionsFromJSON(options),
+        mediation: 'conditional',
+        signal,
+      } as CredentialCreationOptions),
+    init,
+  );
 }

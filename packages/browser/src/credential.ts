@@ -40,13 +40,17 @@ interface BrowserJSON {
 
 /** `{ id, rawId, type, response, extensions }`, using `credential.toJSON()` where the browser has it. */
 export function credentialToJSON(credential: CredentialLike): CredentialJSON {
-  const json = typeof credential.toJSON === 'function' ? (credential.toJSON() as BrowserJSON) : manualToJSON(credential);
+  const json =
+    typeof credential.toJSON === 'function' ? (credential.toJSON() as BrowserJSON) : manualToJSON(credential);
   return {
     id: json.id,
     rawId: json.rawId,
     type: json.type,
     response: json.response,
-    extensions: json.clientExtensionResults ?? (credential.getClientExtensionResults() as Record<string, unknown> | undefined) ?? {},
+    extensions:
+      json.clientExtensionResults ??
+      (credential.getClientExtensionResults() as Record<string, unknown> | undefined) ??
+      {},
   };
 }
 
@@ -56,7 +60,8 @@ function manualToJSON(credential: CredentialLike): BrowserJSON {
   if (r.attestationObject) {
     response.attestationObject = bufferToBase64url(r.attestationObject);
     if (typeof r.getTransports === 'function') response.transports = r.getTransports();
-    if (typeof r.getAuthenticatorData === 'function') response.authenticatorData = bufferToBase64url(r.getAuthenticatorData());
+    if (typeof r.getAuthenticatorData === 'function')
+      response.authenticatorData = bufferToBase64url(r.getAuthenticatorData());
   } else {
     if (r.authenticatorData) response.authenticatorData = bufferToBase64url(r.authenticatorData);
     if (r.signature) response.signature = bufferToBase64url(r.signature);

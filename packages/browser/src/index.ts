@@ -8,13 +8,27 @@ export { credentialToJSON } from './credential.js';
 export type { CredentialJSON, CredentialLike } from './credential.js';
 export { describeWebAuthnError, webAuthnAvailability } from './browser-errors.js';
 export type { Ceremony } from './browser-errors.js';
-export { getClientCapabilities, isConditionalMediationAvailable, startConditionalCreate, startConditionalGet } from './conditional.js';
+export {
+  getClientCapabilities,
+  isConditionalMediationAvailable,
+  startConditionalCreate,
+  startConditionalGet,
+} from './conditional.js';
 export type { ConditionalInit, ConditionalRequest } from './conditional.js';
 export {
-  sendSignals, signalAllAcceptedCredentials, signalCurrentUserDetails, signalUnknownCredential, supportedSignals,
+  sendSignals,
+  signalAllAcceptedCredentials,
+  signalCurrentUserDetails,
+  signalUnknownCredential,
+  supportedSignals,
 } from './signals.js';
 export type {
-  AllAcceptedCredentialsOptions, CurrentUserDetailsOptions, SignalName, SignalOutcome, Signals, UnknownCredentialOptions,
+  AllAcceptedCredentialsOptions,
+  CurrentUserDetailsOptions,
+  SignalName,
+  SignalOutcome,
+  Signals,
+  UnknownCredentialOptions,
 } from './signals.js';
 export { describeFailure, ENGLISH_SENTENCES, sentenceKeyOf, userMessage } from './service-errors.js';
 export type { Failure, SentenceKey, UserSentences } from './service-errors.js';

@@ -38,7 +38,9 @@ function cleanOptions(json: OptionsJSON, top = true): Record<string, unknown> {
 
 function withIds(list: unknown): PublicKeyCredentialDescriptor[] {
   if (!Array.isArray(list)) return [];
-  return (list as DescriptorJSON[]).map((descriptor) => ({ ...descriptor, id: base64urlToBuffer(descriptor.id) }) as PublicKeyCredentialDescriptor);
+  return (list as DescriptorJSON[]).map(
+    (descriptor) => ({ ...descriptor, id: base64urlToBuffer(descriptor.id) }) as PublicKeyCredentialDescriptor,
+  );
 }
 
 function challengeOf(options: Record<string, unknown>): ArrayBuffer {
@@ -69,6 +71,10 @@ export function requestOptionsFromJSON(json: OptionsJSON): { publicKey: PublicKe
   const parse = nativeParsers()?.parseRequestOptionsFromJSON;
   if (typeof parse === 'function') return { publicKey: parse(options) };
   return {
-    publicKey: { ...options, challenge: challengeOf(options), allowCredentials: withIds(options.allowCredentials) } as unknown as PublicKeyCredentialRequestOptions,
+    publicKey: {
+      ...options,
+      challenge: challengeOf(options),
+      allowCredentials: withIds(options.allowCredentials),
+    } as unknown as PublicKeyCredentialRequestOptions,
   };
 }

@@ -5,16 +5,21 @@
 /** Sentence keys: one per thing a user can do about a failure. */
 const SENTENCES = {
   expired: 'This attempt expired or was already used. Please start again.',
-  pageAddress: "This page's address may not use this site's passkeys. Open the site at its usual address and try again.",
-  siteSetup: "This site's passkey sign-in is not set up correctly. Please try again later or contact the site's support.",
+  pageAddress:
+    "This page's address may not use this site's passkeys. Open the site at its usual address and try again.",
+  siteSetup:
+    "This site's passkey sign-in is not set up correctly. Please try again later or contact the site's support.",
   unreadable: "Your authenticator's answer could not be checked. Please try again, or use another authenticator.",
   presence: 'Your authenticator did not confirm that you were there. Touch it or confirm on your device when asked.',
-  verification: 'This site needs your authenticator to verify you (PIN, fingerprint or face). Use one that can, or set one up.',
+  verification:
+    'This site needs your authenticator to verify you (PIN, fingerprint or face). Use one that can, or set one up.',
   authenticatorRefused: 'This site does not accept this authenticator. Please use another security key or device.',
-  syncedOnly: "This site accepts only passkeys that sync across your devices (kept by your phone's or password manager's account).",
+  syncedOnly:
+    "This site accepts only passkeys that sync across your devices (kept by your phone's or password manager's account).",
   deviceBoundOnly: 'This site accepts only passkeys that stay on one device, such as a security key.',
   duplicate: 'This passkey is already registered.',
-  unknownPasskey: 'This site does not know this passkey (it may have been removed). Sign in another way, or register a new passkey.',
+  unknownPasskey:
+    'This site does not know this passkey (it may have been removed). Sign in another way, or register a new passkey.',
   otherAccount: 'This passkey belongs to another account.',
   needsUsername: 'This passkey cannot sign you in without your user name. Enter your user name, then sign in.',
   signature: 'The passkey could not be verified. Please try again.',
@@ -85,7 +90,10 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
 const BY_FAMILY: readonly (readonly [RegExp, SentenceKey])[] = [
   [/^RELAY_UPSTREAM_/, 'unavailable'],
   [/^LOCAL_(BLOB|EXTENSION)_/, 'localBlob'],
-  [/^(NOT_FOUND|METHOD_NOT_ALLOWED|UNSUPPORTED_MEDIA_TYPE|PAYLOAD_TOO_LARGE|MALFORMED_JSON|INVALID_REQUEST_BODY|CLIENT_ID_|ORIGIN_HEADER_|VARIANT_|LOCAL_VARIANT_|RPID_NOT_FOUND)/, 'siteSetup'],
+  [
+    /^(NOT_FOUND|METHOD_NOT_ALLOWED|UNSUPPORTED_MEDIA_TYPE|PAYLOAD_TOO_LARGE|MALFORMED_JSON|INVALID_REQUEST_BODY|CLIENT_ID_|ORIGIN_HEADER_|VARIANT_|LOCAL_VARIANT_|RPID_NOT_FOUND)/,
+    'siteSetup',
+  ],
   [/(^AAGUID_|ATTESTATION|CERTIFICATE|METADATA_BLOB)/, 'authenticatorRefused'],
   [/^(INVALID_|TOKEN_BINDING_|CREDENTIAL_|USER_PUBLIC_KEY_)/, 'unreadable'],
 ];
@@ -118,8 +126,11 @@ export interface Failure {
  */
 export function describeFailure(envelope: unknown, messages: Partial<UserSentences> = {}): Failure {
   const errorMessage = (envelope as { errorMessage?: unknown } | null)?.errorMessage;
-  const parts = Array.isArray(errorMessage) ? errorMessage.filter((part): part is string => typeof part === 'string' && part !== '')
-    : typeof errorMessage === 'string' && errorMessage !== '' ? [errorMessage] : [];
+  const parts = Array.isArray(errorMessage)
+    ? errorMessage.filter((part): part is string => typeof part === 'string' && part !== '')
+    : typeof errorMessage === 'string' && errorMessage !== ''
+      ? [errorMessage]
+      : [];
   const [first = '', ...rest] = parts;
   const name = /^[A-Z][A-Z0-9_]*$/.test(first) ? first : '';
   const detail = (name === '' ? parts : rest).join(' ');

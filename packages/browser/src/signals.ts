@@ -56,7 +56,9 @@ const ORDER: readonly SignalName[] = ['allAcceptedCredentials', 'currentUserDeta
 type SignalFunction = (options: unknown) => Promise<void>;
 
 function nativeFunction(signal: SignalName): { readonly call: SignalFunction } | undefined {
-  const native = (globalThis as { PublicKeyCredential?: unknown }).PublicKeyCredential as Record<string, unknown> | undefined;
+  const native = (globalThis as { PublicKeyCredential?: unknown }).PublicKeyCredential as
+    | Record<string, unknown>
+    | undefined;
   if (typeof native !== 'function') return undefined;
   const fn = native[FUNCTIONS[signal]];
   return typeof fn === 'function' ? { call: (options) => (fn as SignalFunction).call(native, options) } : undefined;
@@ -85,7 +87,10 @@ async function send(signal: SignalName, options: unknown): Promise<SignalOutcome
 
 /** `PublicKeyCredential.signalAllAcceptedCredentials(options)` where the browser has it. Never throws. */
 export function signalAllAcceptedCredentials(options: AllAcceptedCredentialsOptions): Promise<SignalOutcome> {
-  return send('allAcceptedCredentials', { ...options, allAcceptedCredentialIds: [...options.allAcceptedCredentialIds] });
+  return send('allAcceptedCredentials', {
+    ...options,
+    allAcceptedCredentialIds: [...options.allAcceptedCredentialIds],
+  });
 }
 
 /** `PublicKeyCredential.signalCurrentUserDetails(options)` where the browser has it. Never throws. */
@@ -98,7 +103,8 @@ export function signalUnknownCredential(options: UnknownCredentialOptions): Prom
   return send('unknownCredential', { ...options });
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Sends every signal in an answer's `signals` object (an ok or a failed answer of the service or the

@@ -3,17 +3,30 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as helper from '../src/index.js';
-import { getClientCapabilities, isConditionalMediationAvailable, startConditionalCreate, startConditionalGet } from '../src/index.js';
+import {
+  getClientCapabilities,
+  isConditionalMediationAvailable,
+  startConditionalCreate,
+  startConditionalGet,
+} from '../src/index.js';
 
 const scope = globalThis as Record<string, unknown>;
 
 /** Installs `PublicKeyCredential` and `navigator` for one test; afterEach removes them again. */
 function install(globals: { PublicKeyCredential?: unknown; credentials?: Partial<CredentialsContainer> }): void {
   if (globals.PublicKeyCredential !== undefined) {
-    Object.defineProperty(globalThis, 'PublicKeyCredential', { value: globals.PublicKeyCredential, configurable: true, writable: true });
+    Object.defineProperty(globalThis, 'PublicKeyCredential', {
+      value: globals.PublicKeyCredential,
+      configurable: true,
+      writable: true,
+    });
   }
   if (globals.credentials !== undefined) {
-    Object.defineProperty(globalThis, 'navigator', { value: { credentials: globals.credentials }, configurable: true, writable: true });
+    Object.defineProperty(globalThis, 'navigator', {
+      value: { credentials: globals.credentials },
+      configurable: true,
+      writable: true,
+    });
   }
 }
 
@@ -26,7 +39,9 @@ afterEach(() => {
 });
 
 /** A fake `get`/`create` that waits until its signal aborts (rejecting with the signal's reason), as browsers do. */
-function pendingUntilAborted(calls: CredentialRequestOptions[]): (options?: CredentialRequestOptions) => Promise<Credential | null> {
+function pendingUntilAborted(
+  calls: CredentialRequestOptions[],
+): (options?: CredentialRequestOptions) => Promise<Credential | null> {
   return (options) => {
     calls.push(options!);
     return new Promise((_, reject) => {
@@ -36,11 +51,25 @@ function pendingUntilAborted(calls: CredentialRequestOptions[]): (options?: Cred
   };
 }
 
-const ASSERTION_OPTIONS = { status: 'ok', errorMessage: '', sessionId: '', challenge: '-_8A', rpId: 'idp.example.com', allowCredentials: [], userVerification: 'preferred' };
+const ASSERTION_OPTIONS = {
+  status: 'ok',
+  errorMessage: '',
+  sessionId: '',
+  challenge: '-_8A',
+  rpId: 'idp.example.com',
+  allowCredentials: [],
+  userVerification: 'preferred',
+};
 const ATTESTATION_OPTIONS = {
-  status: 'ok', errorMessage: '', sessionId: '', mediation: 'conditional', challenge: 'AQID',
-  rp: { id: 'idp.example.com', name: 'IdP' }, user: { id: 'BAU', name: 'alice#idp.example.com', displayName: 'Alice' },
-  pubKeyCredParams: [{ type: 'public-key', alg: -7 }], authenticatorSelection: { residentKey: 'required' },
+  status: 'ok',
+  errorMessage: '',
+  sessionId: '',
+  mediation: 'conditional',
+  challenge: 'AQID',
+  rp: { id: 'idp.example.com', name: 'IdP' },
+  user: { id: 'BAU', name: 'alice#idp.example.com', displayName: 'Alice' },
+  pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+  authenticatorSelection: { residentKey: 'required' },
 };
 
 describe('browser helper: capabilities, feature-detected', () => {
@@ -50,7 +79,7 @@ describe('browser helper: capabilities, feature-detected', () => {
     assert.equal((scope.navigator as { credentials?: unknown } | undefined)?.credentials, undefined);
   });
 
-  it('without the browser\'s methods: conditional mediation unavailable, no capabilities', async () => {
+  it("without the browser's methods: conditional mediation unavailable, no capabilities", async () => {
     assert.equal(await isConditionalMediationAvailable(), false);
     assert.equal(await getClientCapabilities(), undefined);
     install({ PublicKeyCredential: class {} });
@@ -58,7 +87,7 @@ describe('browser helper: capabilities, feature-detected', () => {
     assert.equal(await getClientCapabilities(), undefined);
   });
 
-  it('with them: the browser\'s answers, called on PublicKeyCredential; a failing method counts as absent', async () => {
+  it("with them: the browser's answers, called on PublicKeyCredential; a failing method counts as absent", async () => {
     // A function, as PublicKeyCredential is; the methods check they are called on it.
     function Native() {}
     Native.isConditionalMediationAvailable = async function (this: unknown) {
@@ -71,7 +100,12 @@ describe('browser helper: capabilities, feature-detected', () => {
     assert.equal(await isConditionalMediationAvailable(), true);
     assert.deepEqual(await getClientCapabilities(), { conditionalGet: true, signalUnknownCredential: false });
     const broken = () => Promise.reject(new Error('broken'));
-    install({ PublicKeyCredential: Object.assign(function Broken() {}, { isConditionalMediationAvailable: broken, getClientCapabilities: broken }) });
+    install({
+      PublicKeyCredential: Object.assign(function Broken() {}, {
+        isConditionalMediationAvailable: broken,
+        getClientCapabilities: broken,
+      }),
+    });
     assert.equal(await isConditionalMediationAvailable(), false);
     assert.equal(await getClientCapabilities(), undefined);
   });
@@ -105,7 +139,7 @@ describe('browser helper: conditional get and create', () => {
     await request.abort(); // twice is harmless
   });
 
-  it('the caller\'s own AbortSignal aborts it the same way, also when already aborted', async () => {
+  it("the caller's own AbortSignal aborts it the same way, also when already aborted", async () => {
     const calls: CredentialRequestOptions[] = [];
     install({ credentials: { get: pendingUntilAborted(calls) } });
     const outer = new AbortController();
@@ -118,7 +152,7 @@ describe('browser helper: conditional get and create', () => {
     assert.equal(calls.length, 1, 'a request aborted before it started never reaches the browser');
   });
 
-  it('the browser\'s own refusals reject with its error (not mistaken for the caller\'s abort)', async () => {
+  it("the browser's own refusals reject with its error (not mistaken for the caller's abort)", async () => {
     const refusal = Object.assign(new Error('no'), { name: 'NotAllowedError' });
     install({ credentials: { get: () => Promise.reject(refusal) } });
     await assert.rejects(startConditionalGet(ASSERTION_OPTIONS).result, refusal);

@@ -2,12 +2,19 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  base64urlToBuffer, bufferToBase64url, creationOptionsFromJSON, credentialToJSON, describeWebAuthnError,
-  requestOptionsFromJSON, webAuthnAvailability, type CredentialLike,
+  base64urlToBuffer,
+  bufferToBase64url,
+  creationOptionsFromJSON,
+  credentialToJSON,
+  describeWebAuthnError,
+  requestOptionsFromJSON,
+  webAuthnAvailability,
+  type CredentialLike,
 } from '../src/index.js';
 
 const bytes = (...values: number[]) => new Uint8Array(values).buffer;
-const hex = (buffer: BufferSource) => Buffer.from(buffer instanceof ArrayBuffer ? buffer : buffer.buffer).toString('hex');
+const hex = (buffer: BufferSource) =>
+  Buffer.from(buffer instanceof ArrayBuffer ? buffer : buffer.buffer).toString('hex');
 
 describe('browser helper: conversions without a browser', () => {
   it('has no PublicKeyCredential here, so the conversions below are its own', () => {
@@ -23,7 +30,9 @@ describe('browser helper: conversions without a browser', () => {
 
   it('creation options: drops the envelope and null members, decodes challenge, user.id and excluded ids', () => {
     const { publicKey } = creationOptionsFromJSON({
-      status: 'ok', errorMessage: '', sessionId: 's-1',
+      status: 'ok',
+      errorMessage: '',
+      sessionId: 's-1',
       rp: { id: 'idp.example.com', name: 'IdP' },
       user: { id: 'AQID', name: 'alice#idp.example.com', displayName: 'Alice' },
       challenge: '-_8A',
@@ -42,7 +51,13 @@ describe('browser helper: conversions without a browser', () => {
   });
 
   it('request options: decodes challenge and allowed ids; an answer without a challenge is refused', () => {
-    const { publicKey } = requestOptionsFromJSON({ status: 'ok', errorMessage: '', challenge: 'AQID', rpId: 'idp.example.com', allowCredentials: [{ type: 'public-key', id: 'BAU' }] });
+    const { publicKey } = requestOptionsFromJSON({
+      status: 'ok',
+      errorMessage: '',
+      challenge: 'AQID',
+      rpId: 'idp.example.com',
+      allowCredentials: [{ type: 'public-key', id: 'BAU' }],
+    });
     assert.equal(hex(publicKey.challenge), '010203');
     assert.equal(hex(publicKey.allowCredentials![0]!.id), '0405');
     assert.throws(() => requestOptionsFromJSON({ status: 'ok' }), TypeError);
@@ -50,12 +65,16 @@ describe('browser helper: conversions without a browser', () => {
 
   it('credential → the result body with the service field names (extensions, not clientExtensionResults)', () => {
     const credential = {
-      id: 'AQID', rawId: bytes(1, 2, 3), type: 'public-key',
+      id: 'AQID',
+      rawId: bytes(1, 2, 3),
+      type: 'public-key',
       response: { clientDataJSON: bytes(9), authenticatorData: bytes(8), signature: bytes(7), userHandle: null },
       getClientExtensionResults: () => ({ credProps: { rk: true } }),
     } as unknown as CredentialLike;
     assert.deepEqual(credentialToJSON(credential), {
-      id: 'AQID', rawId: 'AQID', type: 'public-key',
+      id: 'AQID',
+      rawId: 'AQID',
+      type: 'public-key',
       response: { clientDataJSON: 'CQ', authenticatorData: 'CA', signature: 'Bw' },
       extensions: { credProps: { rk: true } },
     });

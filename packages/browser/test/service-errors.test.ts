@@ -3,9 +3,13 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeFailure, ENGLISH_SENTENCES, sentenceKeyOf, userMessage } from '../src/index.js';
 
-describe('browser helper: sentences for the service\'s error names', () => {
+describe("browser helper: sentences for the service's error names", () => {
   it('reads the envelope: name and detail for logs, a sentence for the user', () => {
-    const failure = describeFailure({ status: 'failed', errorMessage: ['ORIGIN_NOT_MATCHED', 'clientDataJSON.origin https://a.test is not listed'], sessionId: 's' });
+    const failure = describeFailure({
+      status: 'failed',
+      errorMessage: ['ORIGIN_NOT_MATCHED', 'clientDataJSON.origin https://a.test is not listed'],
+      sessionId: 's',
+    });
     assert.deepEqual(failure, {
       name: 'ORIGIN_NOT_MATCHED',
       detail: 'clientDataJSON.origin https://a.test is not listed',
@@ -27,14 +31,28 @@ describe('browser helper: sentences for the service\'s error names', () => {
     const german = { tooMany: 'Zu viele Versuche. Bitte warten Sie einen Moment.' };
     assert.equal(userMessage('RATE_LIMITED', german), german.tooMany);
     assert.equal(userMessage('DUPLICATED_CREDENTIAL_ID', german), ENGLISH_SENTENCES.duplicate);
-    assert.equal(describeFailure({ status: 'failed', errorMessage: ['RATE_LIMITED', 'x'] }, german).message, german.tooMany);
+    assert.equal(
+      describeFailure({ status: 'failed', errorMessage: ['RATE_LIMITED', 'x'] }, german).message,
+      german.tooMany,
+    );
   });
 
   it('a name it does not know, a bare string, or no envelope at all: still one sentence, nothing thrown', () => {
-    assert.deepEqual(describeFailure({ status: 'failed', errorMessage: ['SOMETHING_NEW', 'later version'] }),
-      { name: 'SOMETHING_NEW', detail: 'later version', message: ENGLISH_SENTENCES.unknown });
-    assert.deepEqual(describeFailure({ status: 'failed', errorMessage: 'RATE_LIMITED' }), { name: 'RATE_LIMITED', detail: '', message: ENGLISH_SENTENCES.tooMany });
-    assert.deepEqual(describeFailure({ status: 'failed', errorMessage: 'Bad gateway' }), { name: '', detail: 'Bad gateway', message: ENGLISH_SENTENCES.unknown });
+    assert.deepEqual(describeFailure({ status: 'failed', errorMessage: ['SOMETHING_NEW', 'later version'] }), {
+      name: 'SOMETHING_NEW',
+      detail: 'later version',
+      message: ENGLISH_SENTENCES.unknown,
+    });
+    assert.deepEqual(describeFailure({ status: 'failed', errorMessage: 'RATE_LIMITED' }), {
+      name: 'RATE_LIMITED',
+      detail: '',
+      message: ENGLISH_SENTENCES.tooMany,
+    });
+    assert.deepEqual(describeFailure({ status: 'failed', errorMessage: 'Bad gateway' }), {
+      name: '',
+      detail: 'Bad gateway',
+      message: ENGLISH_SENTENCES.unknown,
+    });
     assert.deepEqual(describeFailure('<html>502</html>'), { name: '', detail: '', message: ENGLISH_SENTENCES.unknown });
     assert.deepEqual(describeFailure(null), { name: '', detail: '', message: ENGLISH_SENTENCES.unknown });
   });

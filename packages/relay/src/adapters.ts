@@ -30,7 +30,9 @@ export interface FastifyLike {
     options: { parseAs: 'buffer'; bodyLimit: number },
     parser: (request: unknown, body: Buffer, done: (error: Error | null, body?: unknown) => void) => void,
   ): void;
-  setErrorHandler(handler: (error: Error & { statusCode?: number }, request: unknown, reply: FastifyReplyLike) => unknown): void;
+  setErrorHandler(
+    handler: (error: Error & { statusCode?: number }, request: unknown, reply: FastifyReplyLike) => unknown,
+  ): void;
   post(path: string, handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>): void;
   /** Fastify answers HEAD for a GET route by itself. */
   get(path: string, handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<unknown>): void;
@@ -45,9 +47,16 @@ export function fastifyRelay(options: RelayOptions | Relay): (fastify: FastifyLi
   const relay = asRelay(options);
   return async (fastify) => {
     fastify.removeAllContentTypeParsers();
-    fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: relay.maxBodyBytes }, (_request, body, done) => done(null, body));
+    fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: relay.maxBodyBytes }, (_request, body, done) =>
+      done(null, body),
+    );
     fastify.setErrorHandler((error, _request, reply) => {
-      const name = error.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : error.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'MALFORMED_JSON';
+      const name =
+        error.statusCode === 413
+          ? 'PAYLOAD_TOO_LARGE'
+          : error.statusCode === 415
+            ? 'UNSUPPORTED_MEDIA_TYPE'
+            : 'MALFORMED_JSON';
       const failure = failedEnvelope(name);
       return reply.code(failure.status).header('cache-control', 'no-store').send(failure.body);
     });
@@ -55,20 +64,33 @@ export function fastifyRelay(options: RelayOptions | Relay): (fastify: FastifyLi
       fastify.post(`${relay.prefix}/${operation}`, async (request, reply) => {
         const contentType = request.headers['content-type'];
         const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const answer = await relay.relay(operation, { kind: 'raw', contentType: typeof contentType === 'string' ? contentType : undefined, bytes }, request.raw, reply.raw);
+        const answer = await relay.relay(
+          operation,
+          { kind: 'raw', contentType: typeof contentType === 'string' ? contentType : undefined, bytes },
+          request.raw,
+          reply.raw,
+        );
         return sendFastify(reply, answer);
       });
     }
     const related = relay.relatedOrigins;
     if (related !== undefined) {
       fastify.get(WELL_KNOWN_WEBAUTHN, async (_request, reply) =>
-        reply.code(200).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'public, max-age=300').send(related));
+        reply
+          .code(200)
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('cache-control', 'public, max-age=300')
+          .send(related),
+      );
     }
   };
 }
 
 function sendFastify(reply: FastifyReplyLike, answer: RelayAnswer): FastifyReplyLike {
-  reply.code(answer.status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store');
+  reply
+    .code(answer.status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('cache-control', 'no-store');
   if (answer.retryAfter !== undefined) reply.header('retry-after', answer.retryAfter);
   return reply.send(answer.payload);
 }

@@ -13,7 +13,9 @@ export interface RelayAnswer {
 
 export function toAnswer(outcome: Outcome): RelayAnswer {
   const payload = outcome.raw ?? Buffer.from(JSON.stringify(outcome.body));
-  return outcome.retryAfter === undefined ? { status: outcome.status, payload } : { status: outcome.status, payload, retryAfter: outcome.retryAfter };
+  return outcome.retryAfter === undefined
+    ? { status: outcome.status, payload }
+    : { status: outcome.status, payload, retryAfter: outcome.retryAfter };
 }
 
 export function send(response: ServerResponse, answer: RelayAnswer): void {

@@ -3,19 +3,40 @@
 // say what the relay itself refused. docs/relay.md lists them.
 
 export const RELAY_ERRORS = {
-  NOT_FOUND: { status: 404, message: 'The relay answers POST <prefix>/attestation/options, /attestation/result, /assertion/options, /assertion/result, /credentials/list and /credentials/delete.' },
+  NOT_FOUND: {
+    status: 404,
+    message:
+      'The relay answers POST <prefix>/attestation/options, /attestation/result, /assertion/options, /assertion/result, /credentials/list and /credentials/delete.',
+  },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Only POST is accepted.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the relay accepts.' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not a JSON object.' },
-  RELAY_NOT_SIGNED_IN: { status: 401, message: 'Sign in first: the relay manages the passkeys of the signed-in user only, and its session names nobody (or no recent sign-in).' },
-  REGISTRATION_NOT_ALLOWED: { status: 403, message: 'This site does not allow registering a passkey for this user now (sign in first).' },
-  RELAY_CEREMONY_UNKNOWN: { status: 400, message: 'This relay issued no options for the challenge in clientDataJSON (expired, or asked through another relay instance); start again.' },
-  LOCAL_CREDENTIAL_UNKNOWN: { status: 400, message: 'The relay keeps no localhost blob for this user and credential; register the passkey again.' },
+  RELAY_NOT_SIGNED_IN: {
+    status: 401,
+    message:
+      'Sign in first: the relay manages the passkeys of the signed-in user only, and its session names nobody (or no recent sign-in).',
+  },
+  REGISTRATION_NOT_ALLOWED: {
+    status: 403,
+    message: 'This site does not allow registering a passkey for this user now (sign in first).',
+  },
+  RELAY_CEREMONY_UNKNOWN: {
+    status: 400,
+    message:
+      'This relay issued no options for the challenge in clientDataJSON (expired, or asked through another relay instance); start again.',
+  },
+  LOCAL_CREDENTIAL_UNKNOWN: {
+    status: 400,
+    message: 'The relay keeps no localhost blob for this user and credential; register the passkey again.',
+  },
   RELAY_STORE_FAILED: { status: 500, message: 'The relay could not save the registered credential; register again.' },
   RELAY_INTERNAL_ERROR: { status: 500, message: 'The relay failed unexpectedly; the detail is in its log.' },
   RELAY_UPSTREAM_UNREACHABLE: { status: 502, message: 'The passkey service could not be reached.' },
-  RELAY_UPSTREAM_INVALID_RESPONSE: { status: 502, message: 'The passkey service answered with something other than its JSON envelope.' },
+  RELAY_UPSTREAM_INVALID_RESPONSE: {
+    status: 502,
+    message: 'The passkey service answered with something other than its JSON envelope.',
+  },
   RELAY_UPSTREAM_TIMEOUT: { status: 504, message: 'The passkey service did not answer in time.' },
 } as const;
 

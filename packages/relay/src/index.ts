@@ -8,7 +8,15 @@ export { expressRelay, fastifyRelay } from './adapters.js';
 export type { FastifyLike, FastifyReplyLike, FastifyRequestLike } from './adapters.js';
 export { MemoryLocalStore, FileLocalStore } from './local-store.js';
 export type { LocalCredential, LocalCredentialStore } from './local-store.js';
-export type { RelayOptions, RelayVariant, RegistrationRequest, RegistrationDecision, CeremonyResult, CredentialsSession, RelayLogger } from './options.js';
+export type {
+  RelayOptions,
+  RelayVariant,
+  RegistrationRequest,
+  RegistrationDecision,
+  CeremonyResult,
+  CredentialsSession,
+  RelayLogger,
+} from './options.js';
 export { RELAY_ERRORS } from './errors.js';
 export type { Envelope, RelayErrorName } from './errors.js';
 export { relatedOriginsDocument } from './related-origins.js';

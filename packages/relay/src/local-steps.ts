@@ -11,14 +11,24 @@ import type { Body, Outcome } from './outcome.js';
  * user name (`#localhost`, the browser chose the credential) or one whose options this relay did not see
  * (restarted, or another instance) looks the id up. The service checks the blob belongs to the ceremony.
  */
-export async function findBlob(store: LocalCredentialStore, username: string | undefined, credentialId: string): Promise<LocalCredential | undefined | 'ceremony-unknown'> {
+export async function findBlob(
+  store: LocalCredentialStore,
+  username: string | undefined,
+  credentialId: string,
+): Promise<LocalCredential | undefined | 'ceremony-unknown'> {
   if (username !== undefined && !username.startsWith('#')) return store.find(username, credentialId);
   if (store.findById) return store.findById(credentialId);
   return username === undefined ? 'ceremony-unknown' : undefined;
 }
 
 /** Local step 2: keep the `localhost` string of a successful attestation result, per user and credential. */
-export async function keepBlob(config: ResolvedRelayOptions, username: string, credentialId: string, body: Body, outcome: Outcome): Promise<Outcome> {
+export async function keepBlob(
+  config: ResolvedRelayOptions,
+  username: string,
+  credentialId: string,
+  body: Body,
+  outcome: Outcome,
+): Promise<Outcome> {
   const localhost = outcome.body.localhost;
   if (typeof localhost !== 'string') return outcome; // the service answered ok without a blob: pass it on as is
   const transports = (body.response as { transports?: unknown } | undefined)?.transports;
@@ -42,7 +52,11 @@ export async function keepBlob(config: ResolvedRelayOptions, username: string, c
  * relay keeps them as long as their blobs. A non-discoverable key (e.g. a U2F security key) is only found
  * when its id is in allowCredentials.
  */
-export async function withKeptCredentials(config: ResolvedRelayOptions, username: string, outcome: Outcome): Promise<Outcome> {
+export async function withKeptCredentials(
+  config: ResolvedRelayOptions,
+  username: string,
+  outcome: Outcome,
+): Promise<Outcome> {
   if (outcome.body.status !== 'ok') return outcome;
   const kept = await config.localStore!.list(username);
   if (kept.length === 0) return outcome;

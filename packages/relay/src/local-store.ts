@@ -38,7 +38,10 @@ export class MemoryLocalStore implements LocalCredentialStore {
   readonly #entries = new Map<string, LocalCredential>();
 
   async save(credential: LocalCredential): Promise<void> {
-    this.#entries.set(keyOf(credential.username, credential.credentialId), { ...credential, transports: [...credential.transports] });
+    this.#entries.set(keyOf(credential.username, credential.credentialId), {
+      ...credential,
+      transports: [...credential.transports],
+    });
   }
 
   async find(username: string, credentialId: string): Promise<LocalCredential | undefined> {
@@ -57,7 +60,8 @@ export class MemoryLocalStore implements LocalCredentialStore {
 /** Credential ids are random: one entry per id (the newest, should a buggy caller have filed two). */
 function byId(entries: Iterable<LocalCredential>, credentialId: string): LocalCredential | undefined {
   let found: LocalCredential | undefined;
-  for (const entry of entries) if (entry.credentialId === credentialId && (!found || entry.createdAt >= found.createdAt)) found = entry;
+  for (const entry of entries)
+    if (entry.credentialId === credentialId && (!found || entry.createdAt >= found.createdAt)) found = entry;
   return found;
 }
 
@@ -83,7 +87,10 @@ export class FileLocalStore implements LocalCredentialStore {
   async save(credential: LocalCredential): Promise<void> {
     const run = this.#queue.then(async () => {
       const entries = await this.#entries();
-      entries.set(keyOf(credential.username, credential.credentialId), { ...credential, transports: [...credential.transports] });
+      entries.set(keyOf(credential.username, credential.credentialId), {
+        ...credential,
+        transports: [...credential.transports],
+      });
       const shape: FileShape = { version: 1, credentials: [...entries.values()] };
       await mkdir(dirname(this.#path), { recursive: true });
       const temporary = `${this.#path}.${randomBytes(6).toString('hex')}.tmp`;
@@ -120,7 +127,8 @@ export class FileLocalStore implements LocalCredentialStore {
       throw error;
     }
     const shape = JSON.parse(text) as Partial<FileShape>;
-    if (shape.version !== 1 || !Array.isArray(shape.credentials)) throw new Error(`${this.#path} is not a relay credential file`);
+    if (shape.version !== 1 || !Array.isArray(shape.credentials))
+      throw new Error(`${this.#path} is not a relay credential file`);
     return new Map(shape.credentials.map((entry) => [keyOf(entry.username, entry.credentialId), entry]));
   }
 }

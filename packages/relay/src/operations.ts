@@ -10,15 +10,31 @@ import type { Body, Outcome } from './outcome.js';
 import { ownCredentialsCall, signalsOf, withoutToken } from './own-credentials.js';
 import { postToService } from './upstream.js';
 
-export type RelayOperation = 'attestation/options' | 'attestation/result' | 'assertion/options' | 'assertion/result'
-  | 'credentials/list' | 'credentials/delete';
+export type RelayOperation =
+  | 'attestation/options'
+  | 'attestation/result'
+  | 'assertion/options'
+  | 'assertion/result'
+  | 'credentials/list'
+  | 'credentials/delete';
 export const RELAY_OPERATIONS: readonly RelayOperation[] = [
-  'attestation/options', 'attestation/result', 'assertion/options', 'assertion/result', 'credentials/list', 'credentials/delete',
+  'attestation/options',
+  'attestation/result',
+  'assertion/options',
+  'assertion/result',
+  'credentials/list',
+  'credentials/delete',
 ];
 
 /** One browser call, already read and parsed, through its operation's steps to the outcome to answer. */
-export async function run(config: ResolvedRelayOptions, pending: PendingCeremonies, operation: RelayOperation, body: Body,
-  request: IncomingMessage, response: ServerResponse): Promise<Outcome> {
+export async function run(
+  config: ResolvedRelayOptions,
+  pending: PendingCeremonies,
+  operation: RelayOperation,
+  body: Body,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<Outcome> {
   switch (operation) {
     case 'attestation/options': {
       const username = typeof body.username === 'string' ? body.username : undefined;
@@ -36,7 +52,8 @@ export async function run(config: ResolvedRelayOptions, pending: PendingCeremoni
       let outcome = await forward(config, operation, body);
       if (username !== undefined) {
         rememberOptions(pending, 'assertion', username, outcome);
-        if (config.localStore && config.localAllowCredentials) outcome = await withKeptCredentials(config, username, outcome);
+        if (config.localStore && config.localAllowCredentials)
+          outcome = await withKeptCredentials(config, username, outcome);
       }
       return outcome;
     }
@@ -51,8 +68,14 @@ export async function run(config: ResolvedRelayOptions, pending: PendingCeremoni
   }
 }
 
-async function runResult(config: ResolvedRelayOptions, pending: PendingCeremonies, operation: 'attestation/result' | 'assertion/result',
-  body: Body, request: IncomingMessage, response: ServerResponse): Promise<Outcome> {
+async function runResult(
+  config: ResolvedRelayOptions,
+  pending: PendingCeremonies,
+  operation: 'attestation/result' | 'assertion/result',
+  body: Body,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<Outcome> {
   const kind = operation === 'attestation/result' ? 'attestation' : 'assertion';
   const challenge = challengeOf(body);
   // What this relay remembers of the options call: a hint for finding a blob, never who signed in.
@@ -65,7 +88,8 @@ async function runResult(config: ResolvedRelayOptions, pending: PendingCeremonie
       sent = withExtension(body, true);
     } else {
       // Local step 3: send the kept blob with every assertion result.
-      const kept = credentialId === undefined ? undefined : await findBlob(config.localStore, ceremony?.username, credentialId);
+      const kept =
+        credentialId === undefined ? undefined : await findBlob(config.localStore, ceremony?.username, credentialId);
       if (kept === 'ceremony-unknown') return failedEnvelope('RELAY_CEREMONY_UNKNOWN');
       if (kept === undefined) return failedEnvelope('LOCAL_CREDENTIAL_UNKNOWN');
       sent = withExtension(body, kept.localhost);
@@ -93,7 +117,12 @@ function ownerOf(outcome: Outcome): string | undefined {
   return outcome.body.status === 'ok' && typeof username === 'string' && username !== '' ? username : undefined;
 }
 
-async function askRegistrationHook(config: ResolvedRelayOptions, username: string, body: Body, request: IncomingMessage): Promise<Outcome | undefined> {
+async function askRegistrationHook(
+  config: ResolvedRelayOptions,
+  username: string,
+  body: Body,
+  request: IncomingMessage,
+): Promise<Outcome | undefined> {
   const displayName = typeof body.displayName === 'string' ? body.displayName : undefined;
   let decision: RegistrationDecision;
   try {
@@ -109,7 +138,12 @@ async function askRegistrationHook(config: ResolvedRelayOptions, username: strin
   return failedEnvelope('REGISTRATION_NOT_ALLOWED', reason);
 }
 
-function rememberOptions(pending: PendingCeremonies, operation: 'attestation' | 'assertion', username: string, outcome: Outcome): void {
+function rememberOptions(
+  pending: PendingCeremonies,
+  operation: 'attestation' | 'assertion',
+  username: string,
+  outcome: Outcome,
+): void {
   const { challenge, timeout } = outcome.body;
   if (outcome.body.status !== 'ok' || typeof challenge !== 'string') return;
   // The service's own lifetime (ms) plus a margin for the slowest user; bounded either way.
@@ -117,8 +151,17 @@ function rememberOptions(pending: PendingCeremonies, operation: 'attestation' | 
   pending.remember(challenge, { operation, username }, lifetime);
 }
 
-async function tellResult(config: ResolvedRelayOptions, event: { operation: 'attestation' | 'assertion'; username: string | undefined;
-  credentialId: string | undefined; outcome: Outcome; request: IncomingMessage; response: ServerResponse }): Promise<void> {
+async function tellResult(
+  config: ResolvedRelayOptions,
+  event: {
+    operation: 'attestation' | 'assertion';
+    username: string | undefined;
+    credentialId: string | undefined;
+    outcome: Outcome;
+    request: IncomingMessage;
+    response: ServerResponse;
+  },
+): Promise<void> {
   if (!config.onResult) return;
   try {
     await config.onResult({
@@ -149,7 +192,12 @@ async function forward(config: ResolvedRelayOptions, operation: RelayOperation, 
   });
   switch (result.kind) {
     case 'answer':
-      return { status: result.status, body: result.body, raw: result.raw, ...(result.retryAfter ? { retryAfter: result.retryAfter } : {}) };
+      return {
+        status: result.status,
+        body: result.body,
+        raw: result.raw,
+        ...(result.retryAfter ? { retryAfter: result.retryAfter } : {}),
+      };
     case 'timeout':
       config.log?.warn({ operation, url: url.href }, 'passkey service timed out');
       return failedEnvelope('RELAY_UPSTREAM_TIMEOUT');

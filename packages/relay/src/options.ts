@@ -92,7 +92,9 @@ export interface RelayOptions {
    * RELAY_NOT_SIGNED_IN). With it the relay never takes them from the browser and removes
    * `credentialsToken` from the result answers the browser gets. Without it the browser sends both.
    */
-  readonly credentialsSession?: ((request: IncomingMessage) => CredentialsSession | undefined | Promise<CredentialsSession | undefined>) | undefined;
+  readonly credentialsSession?:
+    | ((request: IncomingMessage) => CredentialsSession | undefined | Promise<CredentialsSession | undefined>)
+    | undefined;
   /**
    * WebAuthn L3 related origins: the https origins on other domains that may use this RP ID. The relay
    * then answers `GET /.well-known/webauthn` with `{"origins": [...]}` (serve it on the RP ID's origin);
@@ -123,18 +125,23 @@ export interface ResolvedRelayOptions {
 const TOKEN = /^[\x21-\x7e]+$/; // visible ASCII, no spaces: keeps the User-agent value exactly one token pair
 
 /** Checks every option and reports all problems at once. */
-export function resolveRelayOptions(options: RelayOptions, defaultStore: () => LocalCredentialStore): ResolvedRelayOptions {
+export function resolveRelayOptions(
+  options: RelayOptions,
+  defaultStore: () => LocalCredentialStore,
+): ResolvedRelayOptions {
   const problems: string[] = [];
   let serviceUrl: URL | undefined;
   try {
     serviceUrl = new URL(options.serviceUrl);
-    if (serviceUrl.protocol !== 'http:' && serviceUrl.protocol !== 'https:') problems.push('serviceUrl must be http: or https:');
+    if (serviceUrl.protocol !== 'http:' && serviceUrl.protocol !== 'https:')
+      problems.push('serviceUrl must be http: or https:');
   } catch {
     problems.push('serviceUrl is not a URL');
   }
   const vendor = options.vendor ?? 'Vendor';
   if (!TOKEN.test(vendor)) problems.push('vendor must be one word of visible ASCII');
-  if (typeof options.clientId !== 'string' || !TOKEN.test(options.clientId)) problems.push('clientId must be a non-empty string of visible ASCII without spaces');
+  if (typeof options.clientId !== 'string' || !TOKEN.test(options.clientId))
+    problems.push('clientId must be a non-empty string of visible ASCII without spaces');
   const variant = options.variant ?? 'standard';
   if (variant !== 'standard' && variant !== 'local') problems.push('variant must be "standard" or "local"');
   let origin: string | undefined;
@@ -142,7 +149,8 @@ export function resolveRelayOptions(options: RelayOptions, defaultStore: () => L
     try {
       const url = new URL(options.origin ?? '');
       origin = url.origin;
-      if (origin !== options.origin) problems.push(`origin must be exactly scheme://host[:port] (did you mean ${origin}?)`);
+      if (origin !== options.origin)
+        problems.push(`origin must be exactly scheme://host[:port] (did you mean ${origin}?)`);
     } catch {
       problems.push('the standard variant needs origin (the page origin registered for the application)');
     }
@@ -152,10 +160,14 @@ export function resolveRelayOptions(options: RelayOptions, defaultStore: () => L
   const maxBodyBytes = options.maxBodyBytes ?? 65_536;
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1024) problems.push('maxBodyBytes must be an integer ≥ 1024');
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 10_000;
-  if (!Number.isInteger(upstreamTimeoutMs) || upstreamTimeoutMs < 1) problems.push('upstreamTimeoutMs must be a positive integer');
-  if (options.credentialsSession !== undefined && typeof options.credentialsSession !== 'function') problems.push('credentialsSession must be a function');
-  const wellKnownWebauthn = options.relatedOrigins === undefined ? undefined : relatedOriginsBody(options.relatedOrigins, problems);
-  if (typeof options.mayRegister !== 'function') problems.push('mayRegister is required (the integrator decides who may register; () => true allows anybody)');
+  if (!Number.isInteger(upstreamTimeoutMs) || upstreamTimeoutMs < 1)
+    problems.push('upstreamTimeoutMs must be a positive integer');
+  if (options.credentialsSession !== undefined && typeof options.credentialsSession !== 'function')
+    problems.push('credentialsSession must be a function');
+  const wellKnownWebauthn =
+    options.relatedOrigins === undefined ? undefined : relatedOriginsBody(options.relatedOrigins, problems);
+  if (typeof options.mayRegister !== 'function')
+    problems.push('mayRegister is required (the integrator decides who may register; () => true allows anybody)');
   if (problems.length > 0 || !serviceUrl) throw new Error(`invalid relay options: ${problems.join('; ')}`);
   return {
     serviceUrl,
@@ -166,7 +178,7 @@ export function resolveRelayOptions(options: RelayOptions, defaultStore: () => L
     maxBodyBytes,
     upstreamTimeoutMs,
     mayRegister: options.mayRegister,
-    localStore: variant === 'local' ? options.localStore ?? defaultStore() : undefined,
+    localStore: variant === 'local' ? (options.localStore ?? defaultStore()) : undefined,
     localAllowCredentials: options.localAllowCredentials ?? true,
     onResult: options.onResult,
     credentialsSession: options.credentialsSession,

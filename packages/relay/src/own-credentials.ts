@@ -18,8 +18,12 @@ export type OwnCredentialsCall =
  * What the service is sent for `operation`: the browser's body as it is, or, with `credentialsSession`,
  * the session's user name and token (plus the browser's `credentialId` for a delete).
  */
-export async function ownCredentialsCall(config: ResolvedRelayOptions, operation: 'credentials/list' | 'credentials/delete',
-  body: Body, request: IncomingMessage): Promise<OwnCredentialsCall> {
+export async function ownCredentialsCall(
+  config: ResolvedRelayOptions,
+  operation: 'credentials/list' | 'credentials/delete',
+  body: Body,
+  request: IncomingMessage,
+): Promise<OwnCredentialsCall> {
   if (!config.credentialsSession) return { kind: 'forward', body };
   let session: CredentialsSession | undefined;
   try {
@@ -47,5 +51,7 @@ export function withoutToken(config: ResolvedRelayOptions, body: Envelope): Enve
 /** The `signals` member of an answer, when it has one (handed to onResult). */
 export function signalsOf(body: Envelope): Readonly<Record<string, unknown>> | undefined {
   const signals = body.signals;
-  return signals !== null && typeof signals === 'object' && !Array.isArray(signals) ? signals as Record<string, unknown> : undefined;
+  return signals !== null && typeof signals === 'object' && !Array.isArray(signals)
+    ? (signals as Record<string, unknown>)
+    : undefined;
 }

@@ -7,7 +7,8 @@
 export function relatedOriginsDocument(origins: readonly string[]): string {
   for (const origin of origins) {
     const url = new URL(origin);
-    if (url.origin !== origin || url.protocol !== 'https:') throw new Error(`related origin must be exactly https://host[:port]: ${origin}`);
+    if (url.origin !== origin || url.protocol !== 'https:')
+      throw new Error(`related origin must be exactly https://host[:port]: ${origin}`);
   }
   return JSON.stringify({ origins });
 }

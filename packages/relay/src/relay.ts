@@ -24,7 +24,6 @@ export type RelayInput =
   | { readonly kind: 'raw'; readonly contentType: string | undefined; readonly bytes: Buffer }
   | { readonly kind: 'parsed'; readonly body: unknown };
 
-
 export interface Relay {
   /** The normalised path prefix ('' or '/something'). */
   readonly prefix: string;
@@ -36,9 +35,13 @@ export interface Relay {
   /** The `/.well-known/webauthn` body (`relatedOrigins` option), or undefined when none is configured. */
   readonly relatedOrigins: string | undefined;
   /** Framework-neutral core: one browser call in, the answer to send out. Never throws. */
-  relay(operation: RelayOperation, input: RelayInput, request: IncomingMessage, response: ServerResponse): Promise<RelayAnswer>;
+  relay(
+    operation: RelayOperation,
+    input: RelayInput,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<RelayAnswer>;
 }
-
 
 export function createRelay(options: RelayOptions): Relay {
   const config = resolveRelayOptions(options, () => new MemoryLocalStore());
@@ -46,7 +49,12 @@ export function createRelay(options: RelayOptions): Relay {
   const paths = new Map(RELAY_OPERATIONS.map((operation) => [`${config.prefix}/${operation}`, operation]));
   const operationOf = (pathname: string) => paths.get(pathname);
 
-  async function relay(operation: RelayOperation, input: RelayInput, request: IncomingMessage, response: ServerResponse): Promise<RelayAnswer> {
+  async function relay(
+    operation: RelayOperation,
+    input: RelayInput,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<RelayAnswer> {
     try {
       const parsed = parseInput(input, config.maxBodyBytes);
       if (parsed.kind !== 'ok') return toAnswer(failedEnvelope(bodyError(parsed)));
@@ -76,13 +84,23 @@ export function createRelay(options: RelayOptions): Relay {
     }
     void inputOf(request, config.maxBodyBytes)
       .then((input) => (input.kind === 'answer' ? input.answer : relay(operation, input, request, response)))
-      .then((answer) => send(response, answer), (error) => {
-        config.log?.error({ operation, error: String(error) }, 'relay failed');
-        send(response, toAnswer(failedEnvelope('RELAY_INTERNAL_ERROR')));
-      });
+      .then(
+        (answer) => send(response, answer),
+        (error) => {
+          config.log?.error({ operation, error: String(error) }, 'relay failed');
+          send(response, toAnswer(failedEnvelope('RELAY_INTERNAL_ERROR')));
+        },
+      );
   };
 
-  return { prefix: config.prefix, maxBodyBytes: config.maxBodyBytes, handler, operationOf, relay, relatedOrigins: config.wellKnownWebauthn };
+  return {
+    prefix: config.prefix,
+    maxBodyBytes: config.maxBodyBytes,
+    handler,
+    operationOf,
+    relay,
+    relatedOrigins: config.wellKnownWebauthn,
+  };
 }
 
 /** The path of a request target; an unparsable one (e.g. a broken absolute-form URL) matches nothing. */
@@ -95,7 +113,10 @@ function pathnameOf(target: string | undefined): string {
 }
 
 /** Reads the body unless a framework (e.g. express.json()) already did. */
-async function inputOf(request: IncomingMessage, limit: number): Promise<RelayInput | { kind: 'answer'; answer: RelayAnswer }> {
+async function inputOf(
+  request: IncomingMessage,
+  limit: number,
+): Promise<RelayInput | { kind: 'answer'; answer: RelayAnswer }> {
   const preParsed = (request as { body?: unknown }).body;
   if (preParsed !== undefined && request.readableEnded) {
     return Buffer.isBuffer(preParsed) || typeof preParsed === 'string'
@@ -110,7 +131,8 @@ async function inputOf(request: IncomingMessage, limit: number): Promise<RelayIn
 function parseInput(input: RelayInput, limit: number): BodyResult {
   if (input.kind === 'parsed') {
     const body = input.body;
-    if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return { kind: 'malformed' };
+    if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body))
+      return { kind: 'malformed' };
     return { kind: 'ok', value: body as Body };
   }
   if (!isJsonContentType(input.contentType)) return { kind: 'not-json-type' };

@@ -4,7 +4,13 @@ import { request as httpsRequest } from 'node:https';
 import type { Envelope } from './errors.js';
 
 export type UpstreamResult =
-  | { readonly kind: 'answer'; readonly status: number; readonly raw: Buffer; readonly body: Envelope; readonly retryAfter: string | undefined }
+  | {
+      readonly kind: 'answer';
+      readonly status: number;
+      readonly raw: Buffer;
+      readonly body: Envelope;
+      readonly retryAfter: string | undefined;
+    }
   | { readonly kind: 'unreachable'; readonly reason: string }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'invalid'; readonly reason: string };
@@ -52,10 +58,17 @@ export function postToService(call: UpstreamCall): Promise<UpstreamResult> {
       answer.on('end', () => {
         const raw = Buffer.concat(chunks);
         const body = parseEnvelope(raw);
-        if (body === undefined) finish({ kind: 'invalid', reason: `HTTP ${answer.statusCode} without a JSON envelope` });
+        if (body === undefined)
+          finish({ kind: 'invalid', reason: `HTTP ${answer.statusCode} without a JSON envelope` });
         else {
           const retryAfter = answer.headers['retry-after'];
-          finish({ kind: 'answer', status: answer.statusCode ?? 502, raw, body, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined });
+          finish({
+            kind: 'answer',
+            status: answer.statusCode ?? 502,
+            raw,
+            body,
+            retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+          });
         }
       });
     });

@@ -11,11 +11,20 @@ describe('relay adapters', () => {
   before(async () => {
     service = await startFakeService();
     service.answer('/api/assertion/options', () => ({ body: ok({ challenge: 'c' }) }));
-    service.answer('/api/assertion/result', () => ({ status: 400, body: { status: 'failed', errorMessage: ['SESSION_NOT_FOUND', 'gone'], sessionId: '' } }));
+    service.answer('/api/assertion/result', () => ({
+      status: 400,
+      body: { status: 'failed', errorMessage: ['SESSION_NOT_FOUND', 'gone'], sessionId: '' },
+    }));
   });
   after(() => service.close());
 
-  const options = () => ({ serviceUrl: service.url, clientId: 'demo-client', origin: 'https://idp.example.test', mayRegister: () => true, maxBodyBytes: 2048 });
+  const options = () => ({
+    serviceUrl: service.url,
+    clientId: 'demo-client',
+    origin: 'https://idp.example.test',
+    mayRegister: () => true,
+    maxBodyBytes: 2048,
+  });
 
   it('Express: works after express.json() (pre-parsed body) and passes other paths to next()', async () => {
     const middleware = expressRelay({ ...options(), prefix: '/passkey' });
@@ -27,7 +36,11 @@ describe('relay adapters', () => {
       middleware(req, res, () => res.end('next'));
     });
     try {
-      const reply = await post(`${server.url}/passkey/assertion/options`, { username: 'alice#idp.example.test' }, { 'user-agent': 'Mozilla/5.0' });
+      const reply = await post(
+        `${server.url}/passkey/assertion/options`,
+        { username: 'alice#idp.example.test' },
+        { 'user-agent': 'Mozilla/5.0' },
+      );
       assert.equal(reply.status, 200);
       assert.deepEqual(service.seen.at(-1)!.body, { username: 'alice#idp.example.test' });
       assert.equal(service.seen.at(-1)!.headers['user-agent'], 'Vendor AppID: demo-client');
@@ -45,7 +58,11 @@ describe('relay adapters', () => {
     const address = app.server.address();
     const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     try {
-      const good = await post(`${url}/passkey/assertion/options`, { username: 'alice#idp.example.test' }, { cookie: 'a=b', origin: 'https://evil.example' });
+      const good = await post(
+        `${url}/passkey/assertion/options`,
+        { username: 'alice#idp.example.test' },
+        { cookie: 'a=b', origin: 'https://evil.example' },
+      );
       assert.equal(good.status, 200);
       assert.equal(good.json.challenge, 'c');
       assert.equal(service.seen.at(-1)!.headers.cookie, undefined);

@@ -43,7 +43,9 @@ export async function startFakeService(): Promise<FakeService> {
     };
     seen.push(request);
     const script = scripts.get(request.path);
-    const answer: ScriptedAnswer = script ? script(request) : { status: 404, body: { status: 'failed', errorMessage: ['NOT_FOUND', 'no script'], sessionId: '' } };
+    const answer: ScriptedAnswer = script
+      ? script(request)
+      : { status: 404, body: { status: 'failed', errorMessage: ['NOT_FOUND', 'no script'], sessionId: '' } };
     if (answer.hang) return;
     res.statusCode = answer.status ?? 200;
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
@@ -69,7 +71,9 @@ export async function startFakeService(): Promise<FakeService> {
 }
 
 /** Serves a node:http handler on 127.0.0.1:0. */
-export async function serve(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; close(): Promise<void> }> {
+export async function serve(
+  handler: Parameters<typeof createServer>[1],
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -110,4 +114,9 @@ export async function post(url: string, body: unknown, headers: Record<string, s
 export const clientData = (challenge: string, type = 'webauthn.create') =>
   Buffer.from(JSON.stringify({ type, challenge, origin: 'https://localhost:8443' })).toString('base64url');
 
-export const ok = (fields: Record<string, unknown> = {}) => ({ status: 'ok', errorMessage: '', sessionId: '', ...fields });
+export const ok = (fields: Record<string, unknown> = {}) => ({
+  status: 'ok',
+  errorMessage: '',
+  sessionId: '',
+  ...fields,
+});

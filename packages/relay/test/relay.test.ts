@@ -7,8 +7,18 @@ import { ok, post, serve, startFakeService, type FakeService } from './fake-serv
 
 const allowAll = () => true;
 
-async function withRelay(service: FakeService, options: Partial<RelayOptions>, test: (url: string) => Promise<void>): Promise<void> {
-  const relay = createRelay({ serviceUrl: service.url, clientId: 'demo-client', origin: 'https://idp.example.test', mayRegister: allowAll, ...options });
+async function withRelay(
+  service: FakeService,
+  options: Partial<RelayOptions>,
+  test: (url: string) => Promise<void>,
+): Promise<void> {
+  const relay = createRelay({
+    serviceUrl: service.url,
+    clientId: 'demo-client',
+    origin: 'https://idp.example.test',
+    mayRegister: allowAll,
+    ...options,
+  });
   const server = await serve(relay.handler);
   try {
     await test(server.url);
@@ -21,10 +31,21 @@ describe('relay: standard variant', () => {
   let service: FakeService;
   before(async () => {
     service = await startFakeService();
-    service.answer('/api/attestation/options', () => ({ body: ok({ challenge: 'c-att', timeout: 180000, rp: { id: 'idp.example.test' } }) }));
-    service.answer('/api/assertion/options', () => ({ body: ok({ challenge: 'c-ass', timeout: 180000, allowCredentials: [] }) }));
-    service.answer('/api/assertion/result', () => ({ status: 400, body: { status: 'failed', errorMessage: ['CHALLENGE_NOT_MATCHED', 'x'], sessionId: 's-1' } }));
-    service.answer('/api/attestation/result', () => ({ status: 429, headers: { 'retry-after': '7' }, body: { status: 'failed', errorMessage: ['RATE_LIMITED', 'slow down'], sessionId: '' } }));
+    service.answer('/api/attestation/options', () => ({
+      body: ok({ challenge: 'c-att', timeout: 180000, rp: { id: 'idp.example.test' } }),
+    }));
+    service.answer('/api/assertion/options', () => ({
+      body: ok({ challenge: 'c-ass', timeout: 180000, allowCredentials: [] }),
+    }));
+    service.answer('/api/assertion/result', () => ({
+      status: 400,
+      body: { status: 'failed', errorMessage: ['CHALLENGE_NOT_MATCHED', 'x'], sessionId: 's-1' },
+    }));
+    service.answer('/api/attestation/result', () => ({
+      status: 429,
+      headers: { 'retry-after': '7' },
+      body: { status: 'failed', errorMessage: ['RATE_LIMITED', 'slow down'], sessionId: '' },
+    }));
   });
   after(() => service.close());
 
@@ -52,22 +73,37 @@ describe('relay: standard variant', () => {
 
   it('sets User-agent and origin itself, overwriting the browser, and forwards no other header or cookie', async () => {
     await withRelay(service, {}, async (url) => {
-      await post(`${url}/assertion/options`, { username: 'alice#idp.example.test' }, {
-        'user-agent': 'Mozilla/5.0 Vendor AppID: someone-else',
-        origin: 'https://evil.example',
-        cookie: 'session=secret',
-        authorization: 'Bearer secret',
-        referer: 'https://idp.example.test/login',
-        'x-forwarded-for': '10.0.0.1',
-        'x-custom': '1',
-      });
+      await post(
+        `${url}/assertion/options`,
+        { username: 'alice#idp.example.test' },
+        {
+          'user-agent': 'Mozilla/5.0 Vendor AppID: someone-else',
+          origin: 'https://evil.example',
+          cookie: 'session=secret',
+          authorization: 'Bearer secret',
+          referer: 'https://idp.example.test/login',
+          'x-forwarded-for': '10.0.0.1',
+          'x-custom': '1',
+        },
+      );
       const seen = service.seen.at(-1)!;
       assert.equal(seen.headers['user-agent'], 'Vendor AppID: demo-client');
       assert.equal(seen.headers.origin, 'https://idp.example.test');
       // Exactly one User-agent line: a doubled value would make the Client ID unusable.
-      assert.equal(seen.rawHeaders.filter((_, i) => i % 2 === 0 && seen.rawHeaders[i]!.toLowerCase() === 'user-agent').length, 1);
+      assert.equal(
+        seen.rawHeaders.filter((_, i) => i % 2 === 0 && seen.rawHeaders[i]!.toLowerCase() === 'user-agent').length,
+        1,
+      );
       const names = Object.keys(seen.headers).sort();
-      assert.deepEqual(names, ['accept', 'connection', 'content-length', 'content-type', 'host', 'origin', 'user-agent']);
+      assert.deepEqual(names, [
+        'accept',
+        'connection',
+        'content-length',
+        'content-type',
+        'host',
+        'origin',
+        'user-agent',
+      ]);
     });
   });
 
@@ -82,21 +118,32 @@ describe('relay: standard variant', () => {
     await withRelay(service, {}, async (url) => {
       const failed = await post(`${url}/assertion/result`, { id: 'x', response: {} });
       assert.equal(failed.status, 400);
-      assert.equal(failed.text, JSON.stringify({ status: 'failed', errorMessage: ['CHALLENGE_NOT_MATCHED', 'x'], sessionId: 's-1' }));
+      assert.equal(
+        failed.text,
+        JSON.stringify({ status: 'failed', errorMessage: ['CHALLENGE_NOT_MATCHED', 'x'], sessionId: 's-1' }),
+      );
       const limited = await post(`${url}/attestation/result`, { id: 'x', response: {} });
       assert.equal(limited.status, 429);
       assert.equal(limited.headers.get('retry-after'), '7');
       assert.deepEqual(limited.json.errorMessage, ['RATE_LIMITED', 'slow down']);
       const options = await post(`${url}/attestation/options`, { username: 'alice#idp.example.test' });
       assert.equal(options.status, 200);
-      assert.equal(options.text, JSON.stringify(ok({ challenge: 'c-att', timeout: 180000, rp: { id: 'idp.example.test' } })));
+      assert.equal(
+        options.text,
+        JSON.stringify(ok({ challenge: 'c-att', timeout: 180000, rp: { id: 'idp.example.test' } })),
+      );
       assert.equal(options.headers.get('cache-control'), 'no-store');
     });
   });
 
   it('forwards the browser body as JSON with nothing added in the standard variant', async () => {
     await withRelay(service, {}, async (url) => {
-      const body = { username: 'alice#idp.example.test', displayName: 'Alice', authenticatorSelection: { userVerification: 'required' }, attestation: 'direct' };
+      const body = {
+        username: 'alice#idp.example.test',
+        displayName: 'Alice',
+        authenticatorSelection: { userVerification: 'required' },
+        attestation: 'direct',
+      };
       await post(`${url}/attestation/options`, body);
       assert.deepEqual(service.seen.at(-1)!.body, body);
     });
@@ -107,13 +154,21 @@ describe('relay: standard variant', () => {
       const before = service.seen.length;
       const big = await post(`${url}/assertion/options`, { username: 'a'.repeat(5000) });
       assert.equal(big.status, 413);
-      assert.deepEqual(big.json, { status: 'failed', errorMessage: ['PAYLOAD_TOO_LARGE', 'The request body is larger than the relay accepts.'], sessionId: '' });
+      assert.deepEqual(big.json, {
+        status: 'failed',
+        errorMessage: ['PAYLOAD_TOO_LARGE', 'The request body is larger than the relay accepts.'],
+        sessionId: '',
+      });
       // Without Content-Length (chunked): the limit holds while reading.
       const chunked = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest(`${url}/assertion/options`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = httpRequest(
+          `${url}/assertion/options`,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.write('{"username":"');
         req.write('b'.repeat(4000));
@@ -127,7 +182,9 @@ describe('relay: standard variant', () => {
   it('answers bad bodies, methods and paths in the envelope without calling the service', async () => {
     await withRelay(service, {}, async (url) => {
       const before = service.seen.length;
-      const notJson = await post(`${url}/assertion/options`, 'username=alice', { 'content-type': 'application/x-www-form-urlencoded' });
+      const notJson = await post(`${url}/assertion/options`, 'username=alice', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       assert.equal(notJson.status, 415);
       assert.equal((notJson.json.errorMessage as string[])[0], 'UNSUPPORTED_MEDIA_TYPE');
       const malformed = await post(`${url}/assertion/options`, '{"username":');
@@ -148,20 +205,38 @@ describe('relay: standard variant', () => {
     await withRelay(service, {}, async (url) => {
       const { port } = new URL(url);
       const status = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: 'http://[::1/attestation/options', headers: { 'content-type': 'application/json' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: 'http://[::1/attestation/options',
+            headers: { 'content-type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end('{}');
       });
       assert.equal(status, 404);
-      assert.equal((await post(`${url}/assertion/options`, { username: 'alice#idp.example.test' })).status, 200, 'still serving');
+      assert.equal(
+        (await post(`${url}/assertion/options`, { username: 'alice#idp.example.test' })).status,
+        200,
+        'still serving',
+      );
     });
   });
 
   it('hands paths that are not its own to next() (middleware use)', async () => {
-    const relay = createRelay({ serviceUrl: service.url, clientId: 'demo-client', origin: 'https://idp.example.test', mayRegister: allowAll });
+    const relay = createRelay({
+      serviceUrl: service.url,
+      clientId: 'demo-client',
+      origin: 'https://idp.example.test',
+      mayRegister: allowAll,
+    });
     const server = await serve((req, res) => relay.handler(req, res, () => res.end('next')));
     try {
       const reply = await post(`${server.url}/login`, {});
@@ -173,10 +248,21 @@ describe('relay: standard variant', () => {
 
   it('refuses invalid options at creation, naming every problem', () => {
     assert.throws(
-      () => createRelay({ serviceUrl: 'ftp://x', clientId: 'has space', variant: 'standard', origin: 'https://x.test/path', mayRegister: undefined as never }),
-      (error: Error) => ['serviceUrl', 'clientId', 'origin', 'mayRegister'].every((word) => error.message.includes(word)),
+      () =>
+        createRelay({
+          serviceUrl: 'ftp://x',
+          clientId: 'has space',
+          variant: 'standard',
+          origin: 'https://x.test/path',
+          mayRegister: undefined as never,
+        }),
+      (error: Error) =>
+        ['serviceUrl', 'clientId', 'origin', 'mayRegister'].every((word) => error.message.includes(word)),
     );
-    assert.throws(() => createRelay({ serviceUrl: service.url, clientId: 'c', mayRegister: allowAll, origin: undefined }), /origin/);
+    assert.throws(
+      () => createRelay({ serviceUrl: service.url, clientId: 'c', mayRegister: allowAll, origin: undefined }),
+      /origin/,
+    );
   });
 });
 
@@ -235,22 +321,33 @@ describe('relay: the registration hook (spec point 6)', () => {
 
   it('is asked with the username, displayName and the browser request before anything is forwarded', async () => {
     const asked: Array<{ username: string; displayName: string | undefined; cookie: string | undefined }> = [];
-    await withRelay(service, {
-      mayRegister: ({ username, displayName, request }) => {
-        asked.push({ username, displayName, cookie: request.headers.cookie });
-        return request.headers.cookie === 'session=alice';
+    await withRelay(
+      service,
+      {
+        mayRegister: ({ username, displayName, request }) => {
+          asked.push({ username, displayName, cookie: request.headers.cookie });
+          return request.headers.cookie === 'session=alice';
+        },
       },
-    }, async (url) => {
-      const before = service.seen.length;
-      const refused = await post(`${url}/attestation/options`, { username: 'alice#idp.example.test', displayName: 'Alice' });
-      assert.equal(refused.status, 403);
-      assert.equal((refused.json.errorMessage as string[])[0], 'REGISTRATION_NOT_ALLOWED');
-      assert.equal(service.seen.length, before);
-      const allowed = await post(`${url}/attestation/options`, { username: 'alice#idp.example.test' }, { cookie: 'session=alice' });
-      assert.equal(allowed.status, 200);
-      assert.equal(service.seen.length, before + 1);
-      assert.equal(service.seen.at(-1)!.headers.cookie, undefined);
-    });
+      async (url) => {
+        const before = service.seen.length;
+        const refused = await post(`${url}/attestation/options`, {
+          username: 'alice#idp.example.test',
+          displayName: 'Alice',
+        });
+        assert.equal(refused.status, 403);
+        assert.equal((refused.json.errorMessage as string[])[0], 'REGISTRATION_NOT_ALLOWED');
+        assert.equal(service.seen.length, before);
+        const allowed = await post(
+          `${url}/attestation/options`,
+          { username: 'alice#idp.example.test' },
+          { cookie: 'session=alice' },
+        );
+        assert.equal(allowed.status, 200);
+        assert.equal(service.seen.length, before + 1);
+        assert.equal(service.seen.at(-1)!.headers.cookie, undefined);
+      },
+    );
     assert.deepEqual(asked, [
       { username: 'alice#idp.example.test', displayName: 'Alice', cookie: undefined },
       { username: 'alice#idp.example.test', displayName: undefined, cookie: 'session=alice' },
@@ -258,16 +355,28 @@ describe('relay: the registration hook (spec point 6)', () => {
   });
 
   it('shows the hook reason, and fails closed when the hook throws', async () => {
-    await withRelay(service, { mayRegister: async () => ({ allowed: false, reason: 'Sign in with your password first.' }) }, async (url) => {
-      const reply = await post(`${url}/attestation/options`, { username: 'bob#idp.example.test' });
-      assert.deepEqual(reply.json.errorMessage, ['REGISTRATION_NOT_ALLOWED', 'Sign in with your password first.']);
-    });
-    await withRelay(service, { mayRegister: () => { throw new Error('db down'); } }, async (url) => {
-      const before = service.seen.length;
-      const reply = await post(`${url}/attestation/options`, { username: 'bob#idp.example.test' });
-      assert.equal(reply.status, 403);
-      assert.equal(service.seen.length, before);
-    });
+    await withRelay(
+      service,
+      { mayRegister: async () => ({ allowed: false, reason: 'Sign in with your password first.' }) },
+      async (url) => {
+        const reply = await post(`${url}/attestation/options`, { username: 'bob#idp.example.test' });
+        assert.deepEqual(reply.json.errorMessage, ['REGISTRATION_NOT_ALLOWED', 'Sign in with your password first.']);
+      },
+    );
+    await withRelay(
+      service,
+      {
+        mayRegister: () => {
+          throw new Error('db down');
+        },
+      },
+      async (url) => {
+        const before = service.seen.length;
+        const reply = await post(`${url}/attestation/options`, { username: 'bob#idp.example.test' });
+        assert.equal(reply.status, 403);
+        assert.equal(service.seen.length, before);
+      },
+    );
   });
 
   it('is not asked for sign-in', async () => {

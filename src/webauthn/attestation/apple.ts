@@ -25,10 +25,12 @@ function nonceOf(credCert: X509Certificate): Buffer {
     if (err instanceof Asn1Error) throw fail('APPLE_ANONYMOUS_ATTESTATION_DATA_DECODING_FAIL', err.message);
     throw err;
   }
-  if (!extension) throw fail('APPLE_ANONYMOUS_ATTESTATION_DATA_NOT_FOUND', `x5c[0] has no nonce extension (${OID_APPLE_NONCE})`);
+  if (!extension)
+    throw fail('APPLE_ANONYMOUS_ATTESTATION_DATA_NOT_FOUND', `x5c[0] has no nonce extension (${OID_APPLE_NONCE})`);
   try {
     const [tagged, ...rest] = sequenceOf(readDer(extension.value), 'nonce extension');
-    if (!tagged || rest.length > 0 || !isContext(tagged, 1) || !tagged.constructed) throw new Asn1Error('expected SEQUENCE { [1] nonce }');
+    if (!tagged || rest.length > 0 || !isContext(tagged, 1) || !tagged.constructed)
+      throw new Asn1Error('expected SEQUENCE { [1] nonce }');
     const [octets, ...more] = children(tagged);
     if (more.length > 0) throw new Asn1Error('[1] holds more than the nonce');
     return decodeOctetString(octets);
@@ -45,10 +47,17 @@ export const apple: AttestationFormat = {
     const [credCert] = x5c as [X509Certificate, ...X509Certificate[]];
     // Steps 2-4 (§8.8): nonce = SHA-256(authenticatorData ‖ clientDataHash) is in credCert's extension.
     const expected = createHash('sha256').update(signedData(input.authData.raw, input.clientDataHash)).digest();
-    if (!nonceOf(credCert).equals(expected)) throw fail('APPLE_ANONYMOUS_ATTESTATION_NONCE_NOT_MATCHED', 'the nonce is not the hash of authenticatorData ‖ clientDataHash');
+    if (!nonceOf(credCert).equals(expected))
+      throw fail(
+        'APPLE_ANONYMOUS_ATTESTATION_NONCE_NOT_MATCHED',
+        'the nonce is not the hash of authenticatorData ‖ clientDataHash',
+      );
     // Step 5: credCert certifies the credential public key.
     if (!certificatePublicKey(credCert, 'x5c[0]').equals(input.credentialKey.keyObject)) {
-      throw fail('APPLE_ANONYMOUS_ATTESTATION_PUBLIC_KEY_NOT_MATCHED', 'x5c[0] certifies another key than the credential public key');
+      throw fail(
+        'APPLE_ANONYMOUS_ATTESTATION_PUBLIC_KEY_NOT_MATCHED',
+        'x5c[0] certifies another key than the credential public key',
+      );
     }
     return { type: 'anonca', trustPath: x5c, formatRoots: APPLE_ROOT_CERTIFICATES };
   },

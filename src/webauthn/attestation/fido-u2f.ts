@@ -24,10 +24,12 @@ export const fidoU2f: AttestationFormat = {
     const attested = authData.attestedCredentialData;
     if (!attested) throw new FidoError('CREDENTIAL_NOT_INCLUDED', 'fido-u2f: no attested credential data');
     // U2F devices have no AAGUID: the field must be all zero.
-    if (!attested.aaguid.equals(Buffer.alloc(16))) throw new FidoError('U2F_ATTESTATION_AAGUID_INVALID', 'fido-u2f: the AAGUID must be all zero');
+    if (!attested.aaguid.equals(Buffer.alloc(16)))
+      throw new FidoError('U2F_ATTESTATION_AAGUID_INVALID', 'fido-u2f: the AAGUID must be all zero');
 
     // Step 2: exactly one certificate, whose key is EC P-256.
-    if (x5c.length !== 1) throw new FidoError('INVALID_ATTESTATION_FORMAT', 'fido-u2f: x5c must hold exactly one certificate');
+    if (x5c.length !== 1)
+      throw new FidoError('INVALID_ATTESTATION_FORMAT', 'fido-u2f: x5c must hold exactly one certificate');
     const certKey = certificatePublicKey(x5c[0]!, 'fido-u2f: x5c[0]');
     if (certKey.asymmetricKeyType !== 'ec' || certKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
       throw notEcc('the attestation certificate key must be EC P-256');
@@ -37,19 +39,35 @@ export const fidoU2f: AttestationFormat = {
     const map = credentialKey.coseMap;
     const x = map.get(-2);
     const y = map.get(-3);
-    if (credentialKey.alg !== ES256 || map.get(1) !== COSE_KTY_EC2 || map.get(-1) !== COSE_CRV_P256 ||
-      !Buffer.isBuffer(x) || !Buffer.isBuffer(y) || x.length !== 32 || y.length !== 32) {
+    if (
+      credentialKey.alg !== ES256 ||
+      map.get(1) !== COSE_KTY_EC2 ||
+      map.get(-1) !== COSE_CRV_P256 ||
+      !Buffer.isBuffer(x) ||
+      !Buffer.isBuffer(y) ||
+      x.length !== 32 ||
+      y.length !== 32
+    ) {
       throw notEcc('the credential key must be an ES256 P-256 key');
     }
 
     // Step 5: verificationData.
     const verificationData = Buffer.concat([
-      Buffer.from([0x00]), authData.rpIdHash, clientDataHash, attested.credentialId, Buffer.from([0x04]), x, y,
+      Buffer.from([0x00]),
+      authData.rpIdHash,
+      clientDataHash,
+      attested.credentialId,
+      Buffer.from([0x04]),
+      x,
+      y,
     ]);
 
     // Step 6: ECDSA P-256 / SHA-256 with the certificate's key.
     if (!verifySignature(ES256, certKey, verificationData, sig)) {
-      throw new FidoError('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', 'fido-u2f: sig does not verify with the attestation certificate');
+      throw new FidoError(
+        'ATTESTATION_SIGNATURE_VERIFICATION_FAIL',
+        'fido-u2f: sig does not verify with the attestation certificate',
+      );
     }
 
     // Step 7: Basic or AttCA cannot be told apart here; the trust evaluator decides trust from x5c.

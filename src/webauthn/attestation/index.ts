@@ -22,6 +22,7 @@ export function supportedAttestationFormats(): string[] {
 /** §7.1 steps 21-22: find the verifier for `fmt` (unknown → UNSUPPORTED_ATTESTATION_FORMAT) and run it. */
 export function verifyAttestationStatement(fmt: string, input: AttestationInput): AttestationOutcome {
   const format = FORMATS.get(fmt);
-  if (!format) throw new FidoError('UNSUPPORTED_ATTESTATION_FORMAT', `attestation format "${fmt.slice(0, 64)}" is not supported`);
+  if (!format)
+    throw new FidoError('UNSUPPORTED_ATTESTATION_FORMAT', `attestation format "${fmt.slice(0, 64)}" is not supported`);
   return format.verify(input);
 }

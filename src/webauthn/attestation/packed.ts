@@ -37,10 +37,12 @@ export function checkPackedCertificate(cert: X509Certificate, aaguid: Buffer): v
   const c = subject.get(OID.C);
   if (!c || !/^[A-Z]{2}$/.test(c)) throw certificateError('subject C must be an ISO 3166 country code');
   if (!subject.get(OID.O)) throw certificateError('subject O (vendor) is missing');
-  if (subject.get(OID.OU) !== 'Authenticator Attestation') throw certificateError('subject OU must be "Authenticator Attestation"');
+  if (subject.get(OID.OU) !== 'Authenticator Attestation')
+    throw certificateError('subject OU must be "Authenticator Attestation"');
   if (!subject.get(OID.CN)) throw certificateError('subject CN is missing');
   // basicConstraints as stated: X509Certificate.ca is false for a CA:true leaf without keyCertSign.
-  if (claimsCa(cert)) throw certificateError('the attestation certificate must not be a CA (basic constraints CA must be false)');
+  if (claimsCa(cert))
+    throw certificateError('the attestation certificate must not be a CA (basic constraints CA must be false)');
 
   const matches = parts.extensions.filter((e) => e.oid === OID_FIDO_GEN_CE_AAGUID);
   if (matches.length > 1) throw certificateError('the AAGUID extension appears more than once');
@@ -55,7 +57,10 @@ export function checkPackedCertificate(cert: X509Certificate, aaguid: Buffer): v
       throw err;
     }
     if (!certAaguid.equals(aaguid)) {
-      throw new FidoError('PACKED_ATTESTATION_AAGUID_NOT_MATCHED', 'the AAGUID in the attestation certificate differs from authenticator data');
+      throw new FidoError(
+        'PACKED_ATTESTATION_AAGUID_NOT_MATCHED',
+        'the AAGUID in the attestation certificate differs from authenticator data',
+      );
     }
   }
 }
@@ -65,10 +70,16 @@ function verifyFull(input: AttestationInput, alg: number, sig: Buffer, x5c: X509
   if (!coseAlgorithm(alg)) throw new FidoError('INVALID_COSE_ALGORITHM', `packed: alg ${alg} is not supported`);
   const leafKey = certificatePublicKey(leaf, 'packed: x5c[0]');
   if (!keyMatchesAlgorithm(alg, leafKey)) {
-    throw new FidoError('PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED', `packed: the attestation certificate's key cannot sign with alg ${alg}`);
+    throw new FidoError(
+      'PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED',
+      `packed: the attestation certificate's key cannot sign with alg ${alg}`,
+    );
   }
   if (!verifySignature(alg, leafKey, signedData(input.authData.raw, input.clientDataHash), sig)) {
-    throw new FidoError('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', 'packed: sig does not verify with the attestation certificate');
+    throw new FidoError(
+      'ATTESTATION_SIGNATURE_VERIFICATION_FAIL',
+      'packed: sig does not verify with the attestation certificate',
+    );
   }
   const aaguid = input.authData.attestedCredentialData?.aaguid ?? Buffer.alloc(16);
   checkPackedCertificate(leaf, aaguid);
@@ -78,10 +89,16 @@ function verifyFull(input: AttestationInput, alg: number, sig: Buffer, x5c: X509
 function verifySelf(input: AttestationInput, alg: number, sig: Buffer): AttestationOutcome {
   const key = input.credentialKey;
   if (alg !== key.alg) {
-    throw new FidoError('PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED', `packed: alg ${alg} differs from the credential key's alg ${key.alg}`);
+    throw new FidoError(
+      'PACKED_ATTESTATION_ALGORITHM_NOT_MATCHED',
+      `packed: alg ${alg} differs from the credential key's alg ${key.alg}`,
+    );
   }
   if (!verifySignature(alg, key.keyObject, signedData(input.authData.raw, input.clientDataHash), sig)) {
-    throw new FidoError('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', 'packed: self attestation sig does not verify with the credential key');
+    throw new FidoError(
+      'ATTESTATION_SIGNATURE_VERIFICATION_FAIL',
+      'packed: self attestation sig does not verify with the credential key',
+    );
   }
   return { type: 'self', trustPath: [] };
 }

@@ -55,24 +55,38 @@ const TPM_MANUFACTURERS: ReadonlySet<string> = new Set([
 export function checkAikCertificate(aik: X509Certificate, aaguid: Buffer): void {
   try {
     const parts = certificateParts(aik);
-    if (parts.version !== 3) throw fail('TPM_ATTESTATION_CERTIFICATE_VERSION_INVALID', `the AIK certificate is version ${parts.version}`);
-    if (children(parts.subject, { lenientLengths: true }).length !== 0) throw fail('TPM_ATTESTATION_CERTIFICATE_SUBJECT_FIELD_INVALID', 'the AIK certificate subject is not empty');
+    if (parts.version !== 3)
+      throw fail('TPM_ATTESTATION_CERTIFICATE_VERSION_INVALID', `the AIK certificate is version ${parts.version}`);
+    if (children(parts.subject, { lenientLengths: true }).length !== 0)
+      throw fail('TPM_ATTESTATION_CERTIFICATE_SUBJECT_FIELD_INVALID', 'the AIK certificate subject is not empty');
     const extension = (oid: string) => {
       const found = parts.extensions.filter((e) => e.oid === oid);
-      if (found.length > 1) throw fail('TPM_ATTESTATION_CERTIFICATE_INVALID', `extension ${oid} appears more than once`);
+      if (found.length > 1)
+        throw fail('TPM_ATTESTATION_CERTIFICATE_INVALID', `extension ${oid} appears more than once`);
       return found[0];
     };
     checkSubjectAltName(extension('2.5.29.17')?.value);
     const eku = extension('2.5.29.37');
-    const usages = eku ? sequenceOf(readDer(eku.value, { lenientLengths: true }), 'ExtKeyUsageSyntax').map(decodeOid) : [];
-    if (!usages.includes(OID_TCG_KP_AIK_CERTIFICATE)) throw fail('TPM_ATTESTATION_CERTIFICATE_EXTENDED_KEY_USAGE_INVALID', 'extended key usage lacks tcg-kp-AIKCertificate (2.23.133.8.3)');
-    if (claimsCa(aik)) throw fail('TPM_ATTESTATION_CERTIFICATE_BASIC_CONSTRAINTS_INVALID', 'the AIK certificate is a CA');
+    const usages = eku
+      ? sequenceOf(readDer(eku.value, { lenientLengths: true }), 'ExtKeyUsageSyntax').map(decodeOid)
+      : [];
+    if (!usages.includes(OID_TCG_KP_AIK_CERTIFICATE))
+      throw fail(
+        'TPM_ATTESTATION_CERTIFICATE_EXTENDED_KEY_USAGE_INVALID',
+        'extended key usage lacks tcg-kp-AIKCertificate (2.23.133.8.3)',
+      );
+    if (claimsCa(aik))
+      throw fail('TPM_ATTESTATION_CERTIFICATE_BASIC_CONSTRAINTS_INVALID', 'the AIK certificate is a CA');
     const aaguidExtension = extension(OID_FIDO_GEN_CE_AAGUID);
     if (aaguidExtension && !decodeOctetString(readDer(aaguidExtension.value)).equals(aaguid)) {
-      throw fail('TPM_ATTESTATION_CERTIFICATE_INVALID', 'the AAGUID in the AIK certificate differs from authenticator data');
+      throw fail(
+        'TPM_ATTESTATION_CERTIFICATE_INVALID',
+        'the AAGUID in the AIK certificate differs from authenticator data',
+      );
     }
   } catch (err) {
-    if (err instanceof Asn1Error) throw fail('TPM_ATTESTATION_CERTIFICATE_INVALID', `the AIK certificate cannot be read: ${err.message}`);
+    if (err instanceof Asn1Error)
+      throw fail('TPM_ATTESTATION_CERTIFICATE_INVALID', `the AIK certificate cannot be read: ${err.message}`);
     throw err;
   }
 }
@@ -91,5 +105,6 @@ function checkSubjectAltName(value: Buffer | undefined): void {
   if (!get(OID_TPM_MODEL)) throw invalid('the directoryName lacks tpmModel');
   if (!get(OID_TPM_VERSION)) throw invalid('the directoryName lacks tpmVersion');
   const id = /^id:([0-9A-Fa-f]{8})$/.exec(manufacturer)?.[1]?.toUpperCase();
-  if (!id || !TPM_MANUFACTURERS.has(id)) throw invalid(`tpmManufacturer ${manufacturer.slice(0, 32)} is not a registered TPM vendor`);
+  if (!id || !TPM_MANUFACTURERS.has(id))
+    throw invalid(`tpmManufacturer ${manufacturer.slice(0, 32)} is not a registered TPM vendor`);
 }

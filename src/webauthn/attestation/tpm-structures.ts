@@ -9,7 +9,12 @@ const TPM_ALG_ECC = 0x0023;
 const TPM_ALG_NULL = 0x0010;
 
 /** TPM_ALG_ID of the hash algorithms a name may use (TPM 2.0 Part 2 §6.3). */
-export const NAME_HASHES: Record<number, string> = { 0x0004: 'sha1', 0x000b: 'sha256', 0x000c: 'sha384', 0x000d: 'sha512' };
+export const NAME_HASHES: Record<number, string> = {
+  0x0004: 'sha1',
+  0x000b: 'sha256',
+  0x000c: 'sha384',
+  0x000d: 'sha512',
+};
 /** TPM_ECC_CURVE (Part 2 §6.4) → JWK curve name. */
 export const TPM_CURVES: Record<number, string> = { 0x0003: 'P-256', 0x0004: 'P-384', 0x0005: 'P-521' };
 
@@ -21,7 +26,10 @@ export function tpmError(code: ErrorName, detail: string): FidoError {
 /** A bounds-checked big-endian reader over TPM marshalled structures. */
 class TpmReader {
   private pos = 0;
-  constructor(private readonly buf: Buffer, private readonly what: string) {}
+  constructor(
+    private readonly buf: Buffer,
+    private readonly what: string,
+  ) {}
 
   private take(n: number): Buffer {
     if (this.pos + n > this.buf.length) throw tpmError('TPM_ATTESTATION_DATA_INVALID', `${this.what} is truncated`);
@@ -29,11 +37,19 @@ class TpmReader {
     this.pos += n;
     return out;
   }
-  u16(): number { return this.take(2).readUInt16BE(0); }
-  u32(): number { return this.take(4).readUInt32BE(0); }
-  bytes(n: number): Buffer { return this.take(n); }
+  u16(): number {
+    return this.take(2).readUInt16BE(0);
+  }
+  u32(): number {
+    return this.take(4).readUInt32BE(0);
+  }
+  bytes(n: number): Buffer {
+    return this.take(n);
+  }
   /** A TPM2B_*: UINT16 size, then that many bytes. */
-  sized(): Buffer { return this.take(this.u16()); }
+  sized(): Buffer {
+    return this.take(this.u16());
+  }
   end(): void {
     if (this.pos !== this.buf.length) throw tpmError('TPM_ATTESTATION_DATA_INVALID', `${this.what} has trailing bytes`);
   }
@@ -51,9 +67,14 @@ export function parsePubArea(buf: Buffer): PubArea {
   r.u32(); // objectAttributes
   r.sized(); // authPolicy
   // TPMT_SYM_DEF_OBJECT: keyBits and mode follow only for a real symmetric algorithm.
-  const skipSchemeDetail = () => { if (r.u16() !== TPM_ALG_NULL) r.u16(); };
+  const skipSchemeDetail = () => {
+    if (r.u16() !== TPM_ALG_NULL) r.u16();
+  };
   if (type === TPM_ALG_RSA) {
-    if (r.u16() !== TPM_ALG_NULL) { r.u16(); r.u16(); } // symmetric
+    if (r.u16() !== TPM_ALG_NULL) {
+      r.u16();
+      r.u16();
+    } // symmetric
     skipSchemeDetail(); // scheme (+ hashAlg)
     r.u16(); // keyBits
     const exponent = r.u32();
@@ -62,7 +83,10 @@ export function parsePubArea(buf: Buffer): PubArea {
     return { type: 'rsa', nameAlg, exponent: exponent === 0 ? 65537 : exponent, modulus };
   }
   if (type === TPM_ALG_ECC) {
-    if (r.u16() !== TPM_ALG_NULL) { r.u16(); r.u16(); } // symmetric
+    if (r.u16() !== TPM_ALG_NULL) {
+      r.u16();
+      r.u16();
+    } // symmetric
     skipSchemeDetail(); // scheme (+ hashAlg)
     const curve = r.u16();
     skipSchemeDetail(); // kdf (+ hashAlg)

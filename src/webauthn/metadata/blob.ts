@@ -15,9 +15,15 @@ import type { MetadataBlob, MetadataEntry, StatusReport } from './types.js';
 
 /** JWS algorithms (RFC 7518 §3.1) a BLOB may be signed with. */
 const JWS_ALGORITHMS: Record<string, { hash: string; kind: 'rsa' | 'pss' | 'ecdsa' }> = {
-  RS256: { hash: 'sha256', kind: 'rsa' }, RS384: { hash: 'sha384', kind: 'rsa' }, RS512: { hash: 'sha512', kind: 'rsa' },
-  PS256: { hash: 'sha256', kind: 'pss' }, PS384: { hash: 'sha384', kind: 'pss' }, PS512: { hash: 'sha512', kind: 'pss' },
-  ES256: { hash: 'sha256', kind: 'ecdsa' }, ES384: { hash: 'sha384', kind: 'ecdsa' }, ES512: { hash: 'sha512', kind: 'ecdsa' },
+  RS256: { hash: 'sha256', kind: 'rsa' },
+  RS384: { hash: 'sha384', kind: 'rsa' },
+  RS512: { hash: 'sha512', kind: 'rsa' },
+  PS256: { hash: 'sha256', kind: 'pss' },
+  PS384: { hash: 'sha384', kind: 'pss' },
+  PS512: { hash: 'sha512', kind: 'pss' },
+  ES256: { hash: 'sha256', kind: 'ecdsa' },
+  ES384: { hash: 'sha384', kind: 'ecdsa' },
+  ES512: { hash: 'sha512', kind: 'ecdsa' },
 };
 
 const AAGUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -51,8 +57,14 @@ export function decodeCompactJws(text: string, fail: (detail: string) => FidoErr
     }
   };
   const header = json(headerBytes, 'header');
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) throw fail('the JWS header is not a JSON object');
-  return { header: header as Record<string, unknown>, payload: json(payloadBytes, 'payload'), signingInput: Buffer.from(`${h}.${p}`, 'ascii'), signature };
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    throw fail('the JWS header is not a JSON object');
+  return {
+    header: header as Record<string, unknown>,
+    payload: json(payloadBytes, 'payload'),
+    signingInput: Buffer.from(`${h}.${p}`, 'ascii'),
+    signature,
+  };
 }
 
 /** Verifies a JWS signature with `key` for `alg` (ECDSA signatures are r‖s, RFC 7518 §3.4). */
@@ -64,7 +76,12 @@ export function verifyJwsSignature(alg: string, key: KeyObject, signingInput: Bu
       case 'rsa':
         return verify(entry.hash, signingInput, { key, padding: constants.RSA_PKCS1_PADDING }, signature);
       case 'pss':
-        return verify(entry.hash, signingInput, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }, signature);
+        return verify(
+          entry.hash,
+          signingInput,
+          { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST },
+          signature,
+        );
       case 'ecdsa':
         return verify(entry.hash, signingInput, { key, dsaEncoding: 'ieee-p1363' }, signature);
     }
@@ -78,7 +95,10 @@ export function isSupportedJwsAlgorithm(alg: unknown): alg is string {
 }
 
 /** The x5c of a JWS header: standard base64 DER certificates (RFC 7515 §4.1.6), leaf first. */
-export function headerCertificates(header: Record<string, unknown>, fail: (detail: string) => FidoError): X509Certificate[] {
+export function headerCertificates(
+  header: Record<string, unknown>,
+  fail: (detail: string) => FidoError,
+): X509Certificate[] {
   const x5c = header.x5c;
   if (!Array.isArray(x5c) || x5c.length === 0) throw fail('the JWS header has no x5c certificate chain');
   if (x5c.length > 8) throw fail('the JWS header x5c is too long');
@@ -108,22 +128,36 @@ export interface VerifyBlobOptions {
  * or a revocation error. A stale BLOB (past nextUpdate) is returned as is: the trust evaluator decides
  * what staleness means.
  */
-export function verifyMetadataBlob(jwt: string, roots: readonly X509Certificate[], now: Date, options: VerifyBlobOptions = {}): MetadataBlob {
+export function verifyMetadataBlob(
+  jwt: string,
+  roots: readonly X509Certificate[],
+  now: Date,
+  options: VerifyBlobOptions = {},
+): MetadataBlob {
   const jws = decodeCompactJws(jwt, invalid);
   const alg = jws.header.alg;
-  if (!isSupportedJwsAlgorithm(alg)) throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', `unsupported JWS alg ${JSON.stringify(alg)}`);
+  if (!isSupportedJwsAlgorithm(alg))
+    throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', `unsupported JWS alg ${JSON.stringify(alg)}`);
   const chain = headerCertificates(jws.header, invalid);
   let built: ReturnType<typeof buildPath>;
   try {
     built = buildPath(chain, roots, now);
   } catch (err) {
-    if (err instanceof FidoError) throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', `signing chain: ${err.code}${err.detail ? ` (${err.detail})` : ''}`);
+    if (err instanceof FidoError)
+      throw new FidoError(
+        'METADATA_BLOB_SIGNATURE_INVALID',
+        `signing chain: ${err.code}${err.detail ? ` (${err.detail})` : ''}`,
+      );
     throw err;
   }
   const { anchor, path } = built;
-  if (!anchor) throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', 'the signing chain does not lead to a configured MDS root');
+  if (!anchor)
+    throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', 'the signing chain does not lead to a configured MDS root');
   if (!verifyJwsSignature(alg, certificatePublicKey(chain[0]!), jws.signingInput, jws.signature)) {
-    throw new FidoError('METADATA_BLOB_SIGNATURE_INVALID', 'the BLOB signature does not verify with its signing certificate');
+    throw new FidoError(
+      'METADATA_BLOB_SIGNATURE_INVALID',
+      'the BLOB signature does not verify with its signing certificate',
+    );
   }
   const crls = options.crls ?? [];
   if (crls.length > 0) checkChainRevocation(path, anchor, crls, now);
@@ -132,15 +166,23 @@ export function verifyMetadataBlob(jwt: string, roots: readonly X509Certificate[
 }
 
 function readPayload(payload: unknown): Omit<MetadataBlob, 'signingPath' | 'revocationChecked'> {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw invalid('the payload is not a JSON object');
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    throw invalid('the payload is not a JSON object');
   const p = payload as Record<string, unknown>;
-  if (typeof p.no !== 'number' || !Number.isSafeInteger(p.no) || p.no < 0) throw invalid('"no" must be a non-negative integer');
+  if (typeof p.no !== 'number' || !Number.isSafeInteger(p.no) || p.no < 0)
+    throw invalid('"no" must be a non-negative integer');
   if (typeof p.nextUpdate !== 'string') throw invalid('"nextUpdate" is missing');
   const staleAfter = dayAfter(p.nextUpdate);
   if (staleAfter === undefined) throw invalid('"nextUpdate" is not a YYYY-MM-DD date');
   if (!Array.isArray(p.entries)) throw invalid('"entries" must be an array');
   const entries = p.entries.map((entry, i) => readEntry(entry, i));
-  return { serial: p.no, staleAfter, nextUpdate: p.nextUpdate, legalHeader: typeof p.legalHeader === 'string' ? p.legalHeader : '', entries };
+  return {
+    serial: p.no,
+    staleAfter,
+    nextUpdate: p.nextUpdate,
+    legalHeader: typeof p.legalHeader === 'string' ? p.legalHeader : '',
+    entries,
+  };
 }
 
 function dayAfter(text: string): number | undefined {
@@ -151,25 +193,37 @@ function dayAfter(text: string): number | undefined {
 }
 
 function readEntry(value: unknown, i: number): MetadataEntry {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(`entries[${i}] is not an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid(`entries[${i}] is not an object`);
   const e = value as Record<string, unknown>;
-  const statement = typeof e.metadataStatement === 'object' && e.metadataStatement !== null ? e.metadataStatement as Record<string, unknown> : {};
-  const aaguidText = typeof e.aaguid === 'string' ? e.aaguid : typeof statement.aaguid === 'string' ? statement.aaguid : null;
+  const statement =
+    typeof e.metadataStatement === 'object' && e.metadataStatement !== null
+      ? (e.metadataStatement as Record<string, unknown>)
+      : {};
+  const aaguidText =
+    typeof e.aaguid === 'string' ? e.aaguid : typeof statement.aaguid === 'string' ? statement.aaguid : null;
   const aaguid = aaguidText === null ? null : aaguidText.toLowerCase();
   if (aaguid !== null && !AAGUID.test(aaguid)) throw invalid(`entries[${i}].aaguid is not a dashed UUID`);
-  const keyIds = stringArray(e.attestationCertificateKeyIdentifiers ?? statement.attestationCertificateKeyIdentifiers, `entries[${i}].attestationCertificateKeyIdentifiers`)
-    .map((id) => id.toLowerCase());
-  for (const id of keyIds) if (!KEY_ID.test(id)) throw invalid(`entries[${i}] has a key identifier that is not 40 hex digits`);
+  const keyIds = stringArray(
+    e.attestationCertificateKeyIdentifiers ?? statement.attestationCertificateKeyIdentifiers,
+    `entries[${i}].attestationCertificateKeyIdentifiers`,
+  ).map((id) => id.toLowerCase());
+  for (const id of keyIds)
+    if (!KEY_ID.test(id)) throw invalid(`entries[${i}] has a key identifier that is not 40 hex digits`);
   if (!Array.isArray(e.statusReports)) throw invalid(`entries[${i}].statusReports must be an array`);
-  const statusReports = e.statusReports.map((report, j) => readStatusReport(report, `entries[${i}].statusReports[${j}]`));
-  const attestationRoots = stringArray(statement.attestationRootCertificates, `entries[${i}].metadataStatement.attestationRootCertificates`)
-    .flatMap((b64) => {
-      try {
-        return [parseCertificate(Buffer.from(b64, 'base64'))];
-      } catch {
-        return []; // one unreadable root in a statement must not disable the whole BLOB
-      }
-    });
+  const statusReports = e.statusReports.map((report, j) =>
+    readStatusReport(report, `entries[${i}].statusReports[${j}]`),
+  );
+  const attestationRoots = stringArray(
+    statement.attestationRootCertificates,
+    `entries[${i}].metadataStatement.attestationRootCertificates`,
+  ).flatMap((b64) => {
+    try {
+      return [parseCertificate(Buffer.from(b64, 'base64'))];
+    } catch {
+      return []; // one unreadable root in a statement must not disable the whole BLOB
+    }
+  });
   return {
     aaguid,
     attestationCertificateKeyIdentifiers: keyIds,
@@ -183,7 +237,8 @@ function readEntry(value: unknown, i: number): MetadataEntry {
 
 function stringArray(value: unknown, what: string): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw invalid(`${what} must be an array of strings`);
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+    throw invalid(`${what} must be an array of strings`);
   return value as string[];
 }
 
@@ -198,7 +253,10 @@ function readStatusReport(value: unknown, what: string): StatusReport {
     effectiveDate = next - 86_400_000;
   }
   // Kept as the chain's certificates are parsed (repaired signature bits), so that the two compare equal.
-  const certificate = typeof r.certificate === 'string' && r.certificate !== '' ? repairedCertificateDer(Buffer.from(r.certificate, 'base64')) : null;
+  const certificate =
+    typeof r.certificate === 'string' && r.certificate !== ''
+      ? repairedCertificateDer(Buffer.from(r.certificate, 'base64'))
+      : null;
   return { status: r.status, effectiveDate, certificate };
 }
 

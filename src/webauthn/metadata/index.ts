@@ -54,7 +54,11 @@ export function latestStatus(entry: MetadataEntry, now: Date): StatusReport | un
  * ATTESTATION_KEY_COMPROMISE that names one certificate refuses only chains containing that certificate
  * (when the chain is known; at authentication time it is not, so it refuses).
  */
-export function refusingStatus(entry: MetadataEntry, now: Date, chain?: readonly X509Certificate[]): StatusReport | undefined {
+export function refusingStatus(
+  entry: MetadataEntry,
+  now: Date,
+  chain?: readonly X509Certificate[],
+): StatusReport | undefined {
   const report = latestStatus(entry, now);
   if (!report || !REFUSED_STATUSES.has(report.status)) return undefined;
   if (report.status === 'ATTESTATION_KEY_COMPROMISE' && report.certificate && chain) {

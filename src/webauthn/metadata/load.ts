@@ -18,12 +18,22 @@ function tooLarge(file: string): FidoError {
 }
 
 /** `crls`: the parsed `attestation.metadataCrls` (readCrlFiles); absent or empty = revocation not checked. */
-export function readMetadataFileSync(file: string, roots: readonly X509Certificate[], now: Date, crls: readonly Crl[] = []): MetadataBlob {
+export function readMetadataFileSync(
+  file: string,
+  roots: readonly X509Certificate[],
+  now: Date,
+  crls: readonly Crl[] = [],
+): MetadataBlob {
   if (statSync(file).size > MAX_BLOB_BYTES) throw tooLarge(file);
   return verifyMetadataBlob(readFileSync(file, 'utf8'), roots, now, { crls });
 }
 
-export async function readMetadataFile(file: string, roots: readonly X509Certificate[], now: Date, crls: readonly Crl[] = []): Promise<MetadataBlob> {
+export async function readMetadataFile(
+  file: string,
+  roots: readonly X509Certificate[],
+  now: Date,
+  crls: readonly Crl[] = [],
+): Promise<MetadataBlob> {
   if ((await stat(file)).size > MAX_BLOB_BYTES) throw tooLarge(file);
   return verifyMetadataBlob(await readFile(file, 'utf8'), roots, now, { crls });
 }
@@ -32,7 +42,9 @@ export async function readMetadataFile(file: string, roots: readonly X509Certifi
 function crlProblem(file: string, error: unknown): unknown {
   if (error instanceof CrlError) return new FidoError('METADATA_BLOB_CRL_INVALID', error.message);
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  return typeof code === 'string' ? new FidoError('METADATA_BLOB_CRL_INVALID', `${file} cannot be read (${code})`) : error;
+  return typeof code === 'string'
+    ? new FidoError('METADATA_BLOB_CRL_INVALID', `${file} cannot be read (${code})`)
+    : error;
 }
 
 /** The CRLs of `attestation.metadataCrls` (PEM or DER files). Throws METADATA_BLOB_CRL_INVALID naming the file. */

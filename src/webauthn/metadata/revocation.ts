@@ -9,7 +9,14 @@ import { Asn1Error } from '../asn1.js';
 import { claimsCa } from '../certificates.js';
 import type { Crl } from '../crl.js';
 import {
-  certificateIssuerName, crlDistributionPoints, crlTimeStatus, findRevoked, mayIssueCrls, sameName, scopeCovers, verifyCrlSignature,
+  certificateIssuerName,
+  crlDistributionPoints,
+  crlTimeStatus,
+  findRevoked,
+  mayIssueCrls,
+  sameName,
+  scopeCovers,
+  verifyCrlSignature,
   type CrlTimeStatus,
 } from '../crl-checks.js';
 
@@ -39,19 +46,30 @@ function links(path: readonly X509Certificate[], anchor: X509Certificate): Link[
       isCa = claimsCa(cert);
     } catch (err) {
       if (err instanceof Asn1Error || err instanceof FidoError) {
-        throw new FidoError('METADATA_BLOB_INVALID', `the signing certificate ${subjectText(cert)} cannot be read for revocation checking`);
+        throw new FidoError(
+          'METADATA_BLOB_INVALID',
+          `the signing certificate ${subjectText(cert)} cannot be read for revocation checking`,
+        );
       }
       throw err;
     }
     const role = i === 0 ? 'leaf' : 'intermediate';
-    return { cert, issuer: path[i + 1] ?? anchor, label: `the ${role} certificate ${subjectText(cert)} (serial ${cert.serialNumber})`, isCa, issuerName };
+    return {
+      cert,
+      issuer: path[i + 1] ?? anchor,
+      label: `the ${role} certificate ${subjectText(cert)} (serial ${cert.serialNumber})`,
+      isCa,
+      issuerName,
+    };
   });
 }
 
 /** The CRLs that claim to come from the link's issuer, and those of them that really do. */
 function crlsOf(link: Link, crls: readonly Crl[]): { named: Crl[]; authentic: Crl[] } {
   const named = crls.filter((crl) => sameName(crl.issuer, link.issuerName));
-  const authentic = mayIssueCrls(link.issuer) ? named.filter((crl) => verifyCrlSignature(crl, link.issuer.publicKey)) : [];
+  const authentic = mayIssueCrls(link.issuer)
+    ? named.filter((crl) => verifyCrlSignature(crl, link.issuer.publicKey))
+    : [];
   return { named, authentic };
 }
 
@@ -61,7 +79,7 @@ function where(link: Link): string {
 }
 
 const TIME_PROBLEM: Record<Exclude<CrlTimeStatus, 'current'>, (crl: Crl) => string> = {
-  'stale': (crl) => `is stale (nextUpdate ${crl.nextUpdate?.toISOString()}): fetch the current one`,
+  stale: (crl) => `is stale (nextUpdate ${crl.nextUpdate?.toISOString()}): fetch the current one`,
   'not-yet-valid': (crl) => `is not yet valid (thisUpdate ${crl.thisUpdate.toISOString()})`,
   'no-next-update': () => 'has no nextUpdate, so it cannot be known to be current',
 };
@@ -72,15 +90,22 @@ const TIME_PROBLEM: Record<Exclude<CrlTimeStatus, 'current'>, (crl: Crl) => stri
  * current CRL of its issuer. Revocation is looked for first, along the whole path: it is the finding that
  * matters most, and a listing on an older CRL still stands (MDS CAs do not put certificates on hold).
  */
-export function checkChainRevocation(path: readonly X509Certificate[], anchor: X509Certificate, crls: readonly Crl[], now: Date): void {
+export function checkChainRevocation(
+  path: readonly X509Certificate[],
+  anchor: X509Certificate,
+  crls: readonly Crl[],
+  now: Date,
+): void {
   const chain = links(path, anchor);
   const found = chain.map((link) => ({ link, ...crlsOf(link, crls) }));
   for (const { link, authentic } of found) {
     for (const crl of authentic) {
       const entry = findRevoked(crl, link.cert);
       if (entry) {
-        throw new FidoError('METADATA_BLOB_CERTIFICATE_REVOKED',
-          `${link.label} is revoked since ${entry.revocationDate.toISOString()} (listed on ${crl.label}, the CRL of ${crl.issuerText})`);
+        throw new FidoError(
+          'METADATA_BLOB_CERTIFICATE_REVOKED',
+          `${link.label} is revoked since ${entry.revocationDate.toISOString()} (listed on ${crl.label}, the CRL of ${crl.issuerText})`,
+        );
       }
     }
   }
@@ -95,19 +120,32 @@ function checkCovered(link: Link, named: readonly Crl[], authentic: readonly Crl
   const [outdated] = inScope;
   if (outdated) {
     const status = crlTimeStatus(outdated, now) as Exclude<CrlTimeStatus, 'current'>;
-    throw new FidoError('METADATA_BLOB_CRL_INVALID', `${outdated.label}, the CRL of ${issuer} covering ${link.label}, ${TIME_PROBLEM[status](outdated)}${where(link)}`);
+    throw new FidoError(
+      'METADATA_BLOB_CRL_INVALID',
+      `${outdated.label}, the CRL of ${issuer} covering ${link.label}, ${TIME_PROBLEM[status](outdated)}${where(link)}`,
+    );
   }
   const [outOfScope] = authentic;
   if (outOfScope) {
-    throw new FidoError('METADATA_BLOB_CRL_INVALID',
-      `${outOfScope.label} covers only ${outOfScope.scope === 'ca' ? 'CA' : 'end-entity'} certificates of ${issuer}, not ${link.label}${where(link)}`);
+    throw new FidoError(
+      'METADATA_BLOB_CRL_INVALID',
+      `${outOfScope.label} covers only ${outOfScope.scope === 'ca' ? 'CA' : 'end-entity'} certificates of ${issuer}, not ${link.label}${where(link)}`,
+    );
   }
   const [forged] = named;
   if (forged) {
-    const why = mayIssueCrls(link.issuer) ? `its signature does not verify with the key of ${issuer}` : `the key usage of ${issuer} does not allow CRL signing`;
-    throw new FidoError('METADATA_BLOB_CRL_INVALID', `${forged.label} names ${forged.issuerText} as its issuer, but ${why}`);
+    const why = mayIssueCrls(link.issuer)
+      ? `its signature does not verify with the key of ${issuer}`
+      : `the key usage of ${issuer} does not allow CRL signing`;
+    throw new FidoError(
+      'METADATA_BLOB_CRL_INVALID',
+      `${forged.label} names ${forged.issuerText} as its issuer, but ${why}`,
+    );
   }
-  throw new FidoError('METADATA_BLOB_CRL_MISSING', `no configured CRL comes from ${issuer}, the issuer of ${link.label}${where(link)}`);
+  throw new FidoError(
+    'METADATA_BLOB_CRL_MISSING',
+    `no configured CRL comes from ${issuer}, the issuer of ${link.label}${where(link)}`,
+  );
 }
 
 /** The CRL distribution points of the certificates whose revocation matters (path without the anchor). */

@@ -7,7 +7,8 @@ import { ANDROID_SAFETYNET_ROOTS } from './android-safetynet.js';
 import { APPLE_ROOTS } from './apple.js';
 import { MDS_ROOTS } from './mds.js';
 
-const parse = (pems: readonly string[]): readonly X509Certificate[] => Object.freeze(pems.map((pem) => new X509Certificate(pem)));
+const parse = (pems: readonly string[]): readonly X509Certificate[] =>
+  Object.freeze(pems.map((pem) => new X509Certificate(pem)));
 
 export const ANDROID_KEY_ROOT_CERTIFICATES = parse(ANDROID_KEY_ROOTS);
 export const ANDROID_SAFETYNET_ROOT_CERTIFICATES = parse(ANDROID_SAFETYNET_ROOTS);

@@ -25,8 +25,15 @@ export async function freshSchema(label: string, options: { migrate?: boolean } 
 }
 
 /** Runs one statement on its own connection (test set-up and inspection). */
-export async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 5000, query_timeout: 30_000 });
+export async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  text: string,
+  values: unknown[] = [],
+): Promise<R[]> {
+  const client = new pg.Client({
+    connectionString: POSTGRES_URL,
+    connectionTimeoutMillis: 5000,
+    query_timeout: 30_000,
+  });
   await client.connect();
   try {
     return (await client.query<R>(text, values)).rows;
@@ -54,11 +61,12 @@ export function freshPrefix(label: string): TestPrefix {
       await client.close();
     }
   };
-  const keys = () => withClient(async (client) => {
-    const found: string[] = [];
-    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) found.push(...batch);
-    return found;
-  });
+  const keys = () =>
+    withClient(async (client) => {
+      const found: string[] = [];
+      for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) found.push(...batch);
+      return found;
+    });
   return {
     prefix,
     keys,

@@ -3,7 +3,11 @@
 
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { SoftAuthenticator, type CreationOptionsJSON, type RequestOptionsJSON } from '../../support/soft-authenticator.js';
+import {
+  SoftAuthenticator,
+  type CreationOptionsJSON,
+  type RequestOptionsJSON,
+} from '../../support/soft-authenticator.js';
 import { CLIENT_ID, DOMAIN, ORIGIN, VENDOR } from './service.js';
 
 export interface Envelope {
@@ -34,29 +38,35 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 export function post(baseUrl: string, path: string, body: unknown, timeoutMs = 30_000): Promise<Answer> {
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise<Answer>((resolve, reject) => {
-    const request = http.request(`${baseUrl}${path}`, {
-      method: 'POST',
-      agent,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': payload.length,
-        'user-agent': `${VENDOR} AppID: ${CLIENT_ID}`,
-        origin: ORIGIN,
+    const request = http.request(
+      `${baseUrl}${path}`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': payload.length,
+          'user-agent': `${VENDOR} AppID: ${CLIENT_ID}`,
+          origin: ORIGIN,
+        },
+        signal: AbortSignal.timeout(timeoutMs),
       },
-      signal: AbortSignal.timeout(timeoutMs),
-    }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        try {
-          resolve({ httpStatus: response.statusCode ?? 0, body: JSON.parse(text) as Envelope });
-        } catch {
-          reject(new Error(`${path} answered ${response.statusCode} with a body that is not JSON: ${text.slice(0, 200)}`));
-        }
-      });
-    });
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve({ httpStatus: response.statusCode ?? 0, body: JSON.parse(text) as Envelope });
+          } catch {
+            reject(
+              new Error(`${path} answered ${response.statusCode} with a body that is not JSON: ${text.slice(0, 200)}`),
+            );
+          }
+        });
+      },
+    );
     request.on('error', reject);
     request.end(payload);
   });
@@ -79,10 +89,15 @@ export class User {
   }
 
   async registrationOptions(baseUrl: string): Promise<CreationOptionsJSON> {
-    const body = expectOk('attestation/options', await post(baseUrl, '/api/attestation/options', {
-      username: this.username, displayName: this.username, attestation: 'none',
-      authenticatorSelection: { userVerification: 'preferred', requireResidentKey: false },
-    }));
+    const body = expectOk(
+      'attestation/options',
+      await post(baseUrl, '/api/attestation/options', {
+        username: this.username,
+        displayName: this.username,
+        attestation: 'none',
+        authenticatorSelection: { userVerification: 'preferred', requireResidentKey: false },
+      }),
+    );
     return body as unknown as CreationOptionsJSON;
   }
 
@@ -94,7 +109,10 @@ export class User {
   }
 
   async authenticationOptions(baseUrl: string): Promise<RequestOptionsJSON> {
-    const body = expectOk('assertion/options', await post(baseUrl, '/api/assertion/options', { username: this.username, userVerification: 'preferred' }));
+    const body = expectOk(
+      'assertion/options',
+      await post(baseUrl, '/api/assertion/options', { username: this.username, userVerification: 'preferred' }),
+    );
     return body as unknown as RequestOptionsJSON;
   }
 

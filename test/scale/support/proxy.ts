@@ -60,7 +60,9 @@ export async function startProxy(targetHost: string, targetPort: number): Promis
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
-  const dropAll = () => { for (const socket of sockets) socket.destroy(); };
+  const dropAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
   return {
     port,
     url(backendUrl) {

@@ -69,33 +69,47 @@ export function supportsOpsConfig(): boolean {
 
 function writeConfig(settings: InstanceSettings, port: number, name: string): string {
   const file = join(settings.dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({
-    listen: { host: '127.0.0.1', port },
-    database: settings.database,
-    challenges: settings.challenges,
-    local: { enabled: false },
-    demo: { enabled: false },
-    dataDir: join(settings.dir, 'data'),
-    applications: [{
-      clientId: CLIENT_ID,
-      name: 'Scale test',
-      domain: DOMAIN,
-      origins: [ORIGIN],
-      variants: ['standard'],
-    }],
-    ...settings.extraConfig,
-  }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        listen: { host: '127.0.0.1', port },
+        database: settings.database,
+        challenges: settings.challenges,
+        local: { enabled: false },
+        demo: { enabled: false },
+        dataDir: join(settings.dir, 'data'),
+        applications: [
+          {
+            clientId: CLIENT_ID,
+            name: 'Scale test',
+            domain: DOMAIN,
+            origins: [ORIGIN],
+            variants: ['standard'],
+          },
+        ],
+        ...settings.extraConfig,
+      },
+      null,
+      2,
+    ),
+  );
   return file;
 }
 
 /** Starts one instance and resolves once it listens (test/support/cli-process.ts); rejects (with its output) if it exits first. */
 export async function startInstance(settings: InstanceSettings, readyWithinMs = 20_000): Promise<Instance> {
-  const port = settings.port ?? await freePort();
+  const port = settings.port ?? (await freePort());
   const name = settings.name ?? `instance-${port}`;
   const config = writeConfig(settings, port, name);
   let served: ServeProcess;
   try {
-    served = await startServe(['--config', config], { cwd: settings.dir, baseEnv: baseEnv(), env: settings.env ?? {}, startWithinMs: readyWithinMs });
+    served = await startServe(['--config', config], {
+      cwd: settings.dir,
+      baseEnv: baseEnv(),
+      env: settings.env ?? {},
+      startWithinMs: readyWithinMs,
+    });
   } catch (error) {
     throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
@@ -113,8 +127,15 @@ export async function startInstance(settings: InstanceSettings, readyWithinMs = 
 }
 
 /** Runs the CLI once (e.g. `migrate`, or a `serve` expected to refuse) and returns its exit and output. */
-export async function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<{ code: number | null; output: string }> {
-  const { code, stdout, stderr } = await runNode([CLI, ...args], { cwd: options.cwd, env: { ...baseEnv(), ...options.env }, limitMs: options.timeoutMs ?? 20_000 });
+export async function runCli(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<{ code: number | null; output: string }> {
+  const { code, stdout, stderr } = await runNode([CLI, ...args], {
+    cwd: options.cwd,
+    env: { ...baseEnv(), ...options.env },
+    limitMs: options.timeoutMs ?? 20_000,
+  });
   return { code, output: stdout + stderr };
 }
 

@@ -44,7 +44,10 @@ defineSequence(AuthorizationList, [
   ['algorithm', { type: AsnPropTypes.Integer, context: 2, optional: true }],
   ['ecCurve', { type: AsnPropTypes.Integer, context: 10, optional: true }],
   ['allApplications', { type: AsnPropTypes.Null, context: 600, optional: true }],
-  ['creationDateTime', { type: AsnPropTypes.Integer, context: 701, optional: true, converter: AsnIntegerBigIntConverter }],
+  [
+    'creationDateTime',
+    { type: AsnPropTypes.Integer, context: 701, optional: true, converter: AsnIntegerBigIntConverter },
+  ],
   ['origin', { type: AsnPropTypes.Integer, context: 702, optional: true }],
 ]);
 
@@ -73,12 +76,20 @@ defineSequence(KeyDescription, [
 export function keyDescription(challenge: Buffer, extra: AndroidKeyExtra): Buffer {
   const software = Object.assign(new AuthorizationList(), { creationDateTime: BigInt(Date.UTC(2030, 0, 1)) });
   // SET OF: DER orders the members by their encodings, which for these small INTEGERs is numeric order.
-  const tee = Object.assign(new AuthorizationList(), { purpose: [...(extra.purpose ?? [2])].sort((a, b) => a - b), algorithm: 3, ecCurve: 1 });
+  const tee = Object.assign(new AuthorizationList(), {
+    purpose: [...(extra.purpose ?? [2])].sort((a, b) => a - b),
+    algorithm: 3,
+    ecCurve: 1,
+  });
   (extra.originIn === 'software' ? software : tee).origin = extra.origin ?? 0;
   if (extra.allApplications) (extra.allApplications === 'software' ? software : tee).allApplications = null;
-  return derOf(Object.assign(new KeyDescription(), {
-    attestationChallenge: new Uint8Array(challenge).buffer, softwareEnforced: software, teeEnforced: tee,
-  }));
+  return derOf(
+    Object.assign(new KeyDescription(), {
+      attestationChallenge: new Uint8Array(challenge).buffer,
+      softwareEnforced: software,
+      teeEnforced: tee,
+    }),
+  );
 }
 
 export const androidKey: StatementBuilder = {
@@ -97,7 +108,14 @@ export const androidKey: StatementBuilder = {
     const alg = input.credential.alg;
     return new Map<string, CborEncodable>([
       ['alg', alg],
-      ['sig', signWith(alg, (extra.certifiedKey ?? input.credential).privateKey, Buffer.concat([input.authData, input.clientDataHash]))],
+      [
+        'sig',
+        signWith(
+          alg,
+          (extra.certifiedKey ?? input.credential).privateKey,
+          Buffer.concat([input.authData, input.clientDataHash]),
+        ),
+      ],
       ['x5c', x5c],
     ]);
   },

@@ -34,14 +34,29 @@ export const androidSafetynet: StatementBuilder = {
   build(input: StatementInput): Map<string, CborEncodable> {
     const extra = (input.options.extra ?? {}) as SafetyNetExtra;
     const ver = (extra.ver ?? '201516037') as CborEncodable;
-    if (extra.response) return new Map<string, CborEncodable>([['ver', ver], ['response', extra.response]]);
+    if (extra.response)
+      return new Map<string, CborEncodable>([
+        ['ver', ver],
+        ['response', extra.response],
+      ]);
     const ca = extra.ca ?? createAttestationCa('Soft Google Trust Services', 'rsa2048');
     const key = extra.key ?? generateKey('rsa2048');
     const hostname = extra.hostname ?? 'attest.android.com';
-    const leaf = createLeaf(ca.intermediate, { key, subject: { O: 'Google LLC', CN: hostname }, subjectAltName: { dns: [hostname] } });
-    const header = { alg: extra.alg ?? 'RS256', ...(extra.omitX5c ? {} : { x5c: [leaf.der.toString('base64'), ca.intermediate.der.toString('base64')] }) };
+    const leaf = createLeaf(ca.intermediate, {
+      key,
+      subject: { O: 'Google LLC', CN: hostname },
+      subjectAltName: { dns: [hostname] },
+    });
+    const header = {
+      alg: extra.alg ?? 'RS256',
+      ...(extra.omitX5c ? {} : { x5c: [leaf.der.toString('base64'), ca.intermediate.der.toString('base64')] }),
+    };
     const payload = {
-      nonce: extra.nonce ?? createHash('sha256').update(Buffer.concat([input.authData, input.clientDataHash])).digest('base64'),
+      nonce:
+        extra.nonce ??
+        createHash('sha256')
+          .update(Buffer.concat([input.authData, input.clientDataHash]))
+          .digest('base64'),
       timestampMs: extra.timestampMs ?? input.now?.getTime() ?? Date.now(),
       apkPackageName: 'com.google.android.gms',
       apkCertificateDigestSha256: ['8P1sW0EPJcslw7UzRsiXL64w+O50Ed+RBICtay1g24M='],
@@ -51,6 +66,9 @@ export const androidSafetynet: StatementBuilder = {
     const signingInput = `${b64url(header)}.${b64url(payload)}`;
     const signer = extra.signWithOtherKey ? generateKey('rsa2048').privateKey : key.privateKey;
     const signature = sign('sha256', Buffer.from(signingInput), signer).toString('base64url');
-    return new Map<string, CborEncodable>([['ver', ver], ['response', Buffer.from(`${signingInput}.${signature}`)]]);
+    return new Map<string, CborEncodable>([
+      ['ver', ver],
+      ['response', Buffer.from(`${signingInput}.${signature}`)],
+    ]);
   },
 };

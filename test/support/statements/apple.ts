@@ -34,11 +34,17 @@ export const apple: StatementBuilder = {
   build(input: StatementInput): Map<string, CborEncodable> {
     const extra = (input.options.extra ?? {}) as AppleExtra;
     const ca = extra.ca ?? createAttestationCa('Soft Apple WebAuthn', 'p384');
-    const nonce = extra.nonce ?? createHash('sha256').update(Buffer.concat([input.authData, input.clientDataHash])).digest();
+    const nonce =
+      extra.nonce ??
+      createHash('sha256')
+        .update(Buffer.concat([input.authData, input.clientDataHash]))
+        .digest();
     const leaf = createLeaf(ca.intermediate, {
       key: extra.certifiedKey ?? { publicKey: input.credential.publicKey, privateKey: input.credential.privateKey },
       subject: { O: 'Apple Inc.', ST: 'California', CN: 'credential certificate' },
-      extensions: extra.omitExtension ? [] : [{ oid: '1.2.840.113635.100.8.2', valueDer: extra.extensionValue ?? appleNonceExtension(nonce) }],
+      extensions: extra.omitExtension
+        ? []
+        : [{ oid: '1.2.840.113635.100.8.2', valueDer: extra.extensionValue ?? appleNonceExtension(nonce) }],
     });
     return new Map<string, CborEncodable>([['x5c', [leaf.der, ca.intermediate.der]]]);
   },

@@ -12,7 +12,11 @@ export const fidoU2f: StatementBuilder = {
   credentialAlgorithms: [-7],
   build({ rpIdHash, clientDataHash, credentialId, credential, options }) {
     const jwk = credential.publicKey.export({ format: 'jwk' });
-    const point = Buffer.concat([Buffer.from([0x04]), Buffer.from(jwk.x ?? '', 'base64url'), Buffer.from(jwk.y ?? '', 'base64url')]);
+    const point = Buffer.concat([
+      Buffer.from([0x04]),
+      Buffer.from(jwk.x ?? '', 'base64url'),
+      Buffer.from(jwk.y ?? '', 'base64url'),
+    ]);
     const data = Buffer.concat([Buffer.from([0x00]), rpIdHash, clientDataHash, credentialId, point]);
     let attestation = options.attestation;
     if (!attestation) {

@@ -11,7 +11,10 @@ export const packed: StatementBuilder = {
     const data = Buffer.concat([authData, clientDataHash]);
     const full = options.attestation;
     if (!full) {
-      return new Map<string, CborEncodable>([['alg', credential.alg], ['sig', signWith(credential.alg, credential.privateKey, data)]]);
+      return new Map<string, CborEncodable>([
+        ['alg', credential.alg],
+        ['sig', signWith(credential.alg, credential.privateKey, data)],
+      ]);
     }
     const alg = full.alg ?? defaultAlgForKey(createPublicKey(full.privateKey));
     return new Map<string, CborEncodable>([

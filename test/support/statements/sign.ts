@@ -13,7 +13,11 @@ export function signWith(alg: number, privateKey: KeyObject, data: Uint8Array): 
     case 'eddsa':
       return sign(null, data, privateKey);
     case 'rsa-pss':
-      return sign(entry.hash, data, { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: HASH_BYTES[entry.hash] });
+      return sign(entry.hash, data, {
+        key: privateKey,
+        padding: constants.RSA_PKCS1_PSS_PADDING,
+        saltLength: HASH_BYTES[entry.hash],
+      });
     case 'rsa-pkcs1':
       return sign(entry.hash, data, { key: privateKey, padding: constants.RSA_PKCS1_PADDING });
   }

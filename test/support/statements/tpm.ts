@@ -5,7 +5,15 @@
 import { createHash, randomBytes, type KeyObject } from 'node:crypto';
 import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
 import { coseAlgorithm } from '../../../src/webauthn/cose.js';
-import { aaguidExtension, createAttestationCa, createLeaf, generateKey, type AttestationCa, type IssueOptions, type KeyPair } from '../pki.js';
+import {
+  aaguidExtension,
+  createAttestationCa,
+  createLeaf,
+  generateKey,
+  type AttestationCa,
+  type IssueOptions,
+  type KeyPair,
+} from '../pki.js';
 import { signWith } from './sign.js';
 import type { StatementBuilder, StatementInput } from './types.js';
 
@@ -53,26 +61,46 @@ export function aikCertificateOptions(): IssueOptions {
     subject: [],
     subjectAltName: {
       critical: true,
-      directoryNames: [[
-        { type: '2.23.133.2.1', value: TPM_FIDO_MANUFACTURER },
-        { type: '2.23.133.2.2', value: 'SoftTPM' },
-        { type: '2.23.133.2.3', value: 'id:00020000' },
-      ]],
+      directoryNames: [
+        [
+          { type: '2.23.133.2.1', value: TPM_FIDO_MANUFACTURER },
+          { type: '2.23.133.2.2', value: 'SoftTPM' },
+          { type: '2.23.133.2.3', value: 'id:00020000' },
+        ],
+      ],
     },
     extendedKeyUsage: ['2.23.133.8.3'],
     basicConstraints: { ca: false },
   };
 }
 
-function u16(n: number): Buffer { const b = Buffer.alloc(2); b.writeUInt16BE(n); return b; }
-function u32(n: number): Buffer { const b = Buffer.alloc(4); b.writeUInt32BE(n >>> 0); return b; }
-function sized(bytes: Buffer): Buffer { return Buffer.concat([u16(bytes.length), bytes]); }
+function u16(n: number): Buffer {
+  const b = Buffer.alloc(2);
+  b.writeUInt16BE(n);
+  return b;
+}
+function u32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n >>> 0);
+  return b;
+}
+function sized(bytes: Buffer): Buffer {
+  return Buffer.concat([u16(bytes.length), bytes]);
+}
 
 /** TPMT_PUBLIC for an RSA or EC public key (no symmetric, no scheme, as a TPM signing key for WebAuthn). */
 export function encodePubArea(key: KeyObject, nameAlg = TPM_ALG_SHA256): Buffer {
   const jwk = key.export({ format: 'jwk' });
   const b = (s: string | undefined) => Buffer.from(s ?? '', 'base64url');
-  const header = (type: number) => Buffer.concat([u16(type), u16(nameAlg), u32(0x00060472), sized(Buffer.alloc(0)), u16(TPM_ALG_NULL), u16(TPM_ALG_NULL)]);
+  const header = (type: number) =>
+    Buffer.concat([
+      u16(type),
+      u16(nameAlg),
+      u32(0x00060472),
+      sized(Buffer.alloc(0)),
+      u16(TPM_ALG_NULL),
+      u16(TPM_ALG_NULL),
+    ]);
   if (jwk.kty === 'RSA') {
     const n = b(jwk.n);
     const e = b(jwk.e);
@@ -96,23 +124,38 @@ export const tpm: StatementBuilder = {
   build(input: StatementInput): Map<string, CborEncodable> {
     const extra = (input.options.extra ?? {}) as TpmExtra;
     const alg = extra.alg ?? -257;
-    const hash = (() => { const entry = coseAlgorithm(alg); return entry && 'hash' in entry ? entry.hash : 'sha256'; })();
-    const pubArea = Buffer.concat([encodePubArea(extra.pubAreaKey ?? input.credential.publicKey, extra.pubAreaNameAlg), extra.pubAreaTrailing ?? Buffer.alloc(0)]);
-    const attestedName = extra.attestedName ?? tpmName(extra.attestedNameAlg ?? extra.pubAreaNameAlg ?? TPM_ALG_SHA256, pubArea);
-    const extraData = extra.extraData ?? createHash(hash).update(Buffer.concat([input.authData, input.clientDataHash])).digest();
+    const hash = (() => {
+      const entry = coseAlgorithm(alg);
+      return entry && 'hash' in entry ? entry.hash : 'sha256';
+    })();
+    const pubArea = Buffer.concat([
+      encodePubArea(extra.pubAreaKey ?? input.credential.publicKey, extra.pubAreaNameAlg),
+      extra.pubAreaTrailing ?? Buffer.alloc(0),
+    ]);
+    const attestedName =
+      extra.attestedName ?? tpmName(extra.attestedNameAlg ?? extra.pubAreaNameAlg ?? TPM_ALG_SHA256, pubArea);
+    const extraData =
+      extra.extraData ??
+      createHash(hash)
+        .update(Buffer.concat([input.authData, input.clientDataHash]))
+        .digest();
     const certInfo = Buffer.concat([
       u32(extra.magic ?? 0xff544347),
       u16(extra.type ?? 0x8017),
       sized(tpmName(TPM_ALG_SHA256, Buffer.from('qualified signer'))),
       sized(extraData),
-      randomBytes(8), u32(1), u32(0), Buffer.from([1]), // clockInfo
+      randomBytes(8),
+      u32(1),
+      u32(0),
+      Buffer.from([1]), // clockInfo
       randomBytes(8), // firmwareVersion
       sized(attestedName),
       sized(tpmName(TPM_ALG_SHA256, randomBytes(16))), // qualifiedName
     ]);
     const ca = extra.ca ?? createAttestationCa('Soft TPM Vendor');
     const aikKey = extra.aikKey ?? generateKey('rsa2048');
-    const aaguidExt = extra.aikAaguid === undefined ? [] : [aaguidExtension(extra.aikAaguid === true ? input.aaguid : extra.aikAaguid)];
+    const aaguidExt =
+      extra.aikAaguid === undefined ? [] : [aaguidExtension(extra.aikAaguid === true ? input.aaguid : extra.aikAaguid)];
     const aik = createLeaf(ca.intermediate, {
       ...aikCertificateOptions(),
       key: aikKey,

@@ -16,12 +16,15 @@ describe('android-key attestation (§8.4)', () => {
   const ca = createAttestationCa('Soft Android Keystore');
   const base = { ca };
 
-  it('accepts a valid statement as basic attestation with Google\'s roots as format roots', () => {
+  it("accepts a valid statement as basic attestation with Google's roots as format roots", () => {
     const outcome = run(androidKey, soft, { extra: base });
     assert.equal(outcome.type, 'basic');
     assert.equal(outcome.trustPath.length, 2);
     assert.equal(outcome.formatRoots, ANDROID_KEY_ROOT_CERTIFICATES);
-    assert.ok(ANDROID_KEY_ROOT_CERTIFICATES.some((c) => c.subject.includes('Key Attestation CA1')), 'the RKP root is bundled');
+    assert.ok(
+      ANDROID_KEY_ROOT_CERTIFICATES.some((c) => c.subject.includes('Key Attestation CA1')),
+      'the RKP root is bundled',
+    );
   });
 
   it('chains whether or not the device sends the root (RKP devices do not)', () => {
@@ -35,9 +38,25 @@ describe('android-key attestation (§8.4)', () => {
 
   it('an unknown root is untrusted (default policy records it, requireTrusted refuses)', () => {
     const outcome = run(androidKey, soft, { extra: base });
-    assert.equal(createTrustEvaluator({ anchors: [], requireTrusted: false }).evaluate({ fmt: 'android-key', aaguid: AAGUID, outcome, now: new Date() }).trusted, false);
-    assert.throws(() => createTrustEvaluator({ anchors: [], requireTrusted: true }).evaluate({ fmt: 'android-key', aaguid: AAGUID, outcome, now: new Date() }),
-      (e: unknown) => e instanceof FidoError && e.code === 'ATTESTATION_NOT_TRUSTED');
+    assert.equal(
+      createTrustEvaluator({ anchors: [], requireTrusted: false }).evaluate({
+        fmt: 'android-key',
+        aaguid: AAGUID,
+        outcome,
+        now: new Date(),
+      }).trusted,
+      false,
+    );
+    assert.throws(
+      () =>
+        createTrustEvaluator({ anchors: [], requireTrusted: true }).evaluate({
+          fmt: 'android-key',
+          aaguid: AAGUID,
+          outcome,
+          now: new Date(),
+        }),
+      (e: unknown) => e instanceof FidoError && e.code === 'ATTESTATION_NOT_TRUSTED',
+    );
   });
 
   it('accepts other credential algorithms (ES384, RS256, EdDSA)', () => {
@@ -45,25 +64,42 @@ describe('android-key attestation (§8.4)', () => {
   });
 
   it('step 2: sig verifies with the key of x5c[0]', () => {
-    rejects('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', androidKey, soft, { extra: base, edit: (s) => { const sig = s.get('sig') as Buffer; sig[sig.length - 5]! ^= 1; } });
+    rejects('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', androidKey, soft, {
+      extra: base,
+      edit: (s) => {
+        const sig = s.get('sig') as Buffer;
+        sig[sig.length - 5]! ^= 1;
+      },
+    });
   });
 
   it('alg is supported and matches the certificate key', () => {
     rejects('INVALID_COSE_ALGORITHM', androidKey, soft, { extra: base, edit: (s) => s.set('alg', -9999) });
-    rejects('ANDROID_KEY_ATTESTATION_ALGORITHM_NOT_MATCHED', androidKey, soft, { extra: base, edit: (s) => s.set('alg', -257) });
+    rejects('ANDROID_KEY_ATTESTATION_ALGORITHM_NOT_MATCHED', androidKey, soft, {
+      extra: base,
+      edit: (s) => s.set('alg', -257),
+    });
   });
 
   it('step 3: x5c[0] certifies the credential public key', () => {
-    rejects('ANDROID_KEY_ATTESTATION_PUBLIC_KEY_NOT_MATCHED', androidKey, soft, { extra: { ...base, certifiedKey: generateKey('p256') } });
+    rejects('ANDROID_KEY_ATTESTATION_PUBLIC_KEY_NOT_MATCHED', androidKey, soft, {
+      extra: { ...base, certifiedKey: generateKey('p256') },
+    });
   });
 
   it('step 4: attestationChallenge is the clientDataHash', () => {
-    rejects('ANDROID_KEY_ATTESTATION_ATTESTATION_CHALLENGE_NOT_MATCH_TO_CLIENT_DATA_HASH', androidKey, soft, { extra: { ...base, challenge: Buffer.alloc(32, 1) } });
+    rejects('ANDROID_KEY_ATTESTATION_ATTESTATION_CHALLENGE_NOT_MATCH_TO_CLIENT_DATA_HASH', androidKey, soft, {
+      extra: { ...base, challenge: Buffer.alloc(32, 1) },
+    });
   });
 
   it('step 4: allApplications is in neither list', () => {
-    rejects('ANDROID_KEY_ATTESTATION_ATTESTATION_ALL_APPLICATION_SET', androidKey, soft, { extra: { ...base, allApplications: 'tee' } });
-    rejects('ANDROID_KEY_ATTESTATION_ATTESTATION_ALL_APPLICATION_SET', androidKey, soft, { extra: { ...base, allApplications: 'software' } });
+    rejects('ANDROID_KEY_ATTESTATION_ATTESTATION_ALL_APPLICATION_SET', androidKey, soft, {
+      extra: { ...base, allApplications: 'tee' },
+    });
+    rejects('ANDROID_KEY_ATTESTATION_ATTESTATION_ALL_APPLICATION_SET', androidKey, soft, {
+      extra: { ...base, allApplications: 'software' },
+    });
   });
 
   it('step 4: origin is KM_ORIGIN_GENERATED (software-enforced accepted by the default policy)', () => {
@@ -79,12 +115,23 @@ describe('android-key attestation (§8.4)', () => {
 
   it('the key description extension is present and well formed', () => {
     rejects('ANDROID_KEY_ATTESTATION_DATA_NOT_FOUND', androidKey, soft, { extra: { ...base, omitExtension: true } });
-    rejects('ANDROID_KEY_ATTESTATION_DATA_DECODING_FAIL', androidKey, soft, { extra: { ...base, extensionValue: Buffer.from('300302010a', 'hex') } });
-    rejects('ANDROID_KEY_ATTESTATION_DATA_DECODING_FAIL', androidKey, soft, { extra: { ...base, extensionValue: Buffer.from('3080', 'hex') } });
+    rejects('ANDROID_KEY_ATTESTATION_DATA_DECODING_FAIL', androidKey, soft, {
+      extra: { ...base, extensionValue: Buffer.from('300302010a', 'hex') },
+    });
+    rejects('ANDROID_KEY_ATTESTATION_DATA_DECODING_FAIL', androidKey, soft, {
+      extra: { ...base, extensionValue: Buffer.from('3080', 'hex') },
+    });
   });
 
   it('x5c in the wrong order fails', () => {
-    rejects('ANDROID_KEY_ATTESTATION_ALGORITHM_NOT_MATCHED', androidKey, soft, { alg: -7, extra: { ...base, ca: createAttestationCa('RSA CA', 'rsa2048') }, edit: (s) => s.set('x5c', [...(s.get('x5c') as Buffer[])].reverse()) });
-    rejects('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', androidKey, soft, { extra: base, edit: (s) => s.set('x5c', [...(s.get('x5c') as Buffer[])].reverse()) });
+    rejects('ANDROID_KEY_ATTESTATION_ALGORITHM_NOT_MATCHED', androidKey, soft, {
+      alg: -7,
+      extra: { ...base, ca: createAttestationCa('RSA CA', 'rsa2048') },
+      edit: (s) => s.set('x5c', [...(s.get('x5c') as Buffer[])].reverse()),
+    });
+    rejects('ATTESTATION_SIGNATURE_VERIFICATION_FAIL', androidKey, soft, {
+      extra: base,
+      edit: (s) => s.set('x5c', [...(s.get('x5c') as Buffer[])].reverse()),
+    });
   });
 });

@@ -3,7 +3,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { FidoError } from '../../../src/errors.js';
-import type { AttestationFormat, AttestationInput, AttestationOutcome } from '../../../src/webauthn/attestation/types.js';
+import type {
+  AttestationFormat,
+  AttestationInput,
+  AttestationOutcome,
+} from '../../../src/webauthn/attestation/types.js';
 import { parseAuthenticatorData } from '../../../src/webauthn/authenticator-data.js';
 import { decodeCbor } from '../../../src/webauthn/cbor.js';
 import { encodeCbor } from '../../../src/webauthn/cbor-encode.js';
@@ -34,7 +38,11 @@ export function buildInput(builder: StatementBuilder, options: RunOptions = {}):
   const authDataBytes = Buffer.concat([rpIdHash, Buffer.from([0x45]), counter, aaguid, idLength, credentialId, cose]);
   const clientDataHash = createHash('sha256').update(randomBytes(32)).digest();
   const statement = builder.build({
-    authData: authDataBytes, clientDataHash, rpIdHash, aaguid, credentialId,
+    authData: authDataBytes,
+    clientDataHash,
+    rpIdHash,
+    aaguid,
+    credentialId,
     credential: { alg, privateKey: credential.privateKey, publicKey: credential.publicKey, cose },
     options: { extra: options.extra ?? {} },
   });
@@ -45,14 +53,26 @@ export function buildInput(builder: StatementBuilder, options: RunOptions = {}):
   return { attStmt, authData, credentialKey, clientDataHash, now: options.now ?? new Date() };
 }
 
-export function run(format: AttestationFormat, builder: StatementBuilder, options: RunOptions = {}): AttestationOutcome {
+export function run(
+  format: AttestationFormat,
+  builder: StatementBuilder,
+  options: RunOptions = {},
+): AttestationOutcome {
   return format.verify(buildInput(builder, options));
 }
 
-export function rejects(code: string, format: AttestationFormat, builder: StatementBuilder, options: RunOptions = {}): void {
-  assert.throws(() => run(format, builder, options), (err: unknown) => {
-    if (!(err instanceof FidoError)) throw err;
-    assert.equal(err.code, code, err.message);
-    return true;
-  });
+export function rejects(
+  code: string,
+  format: AttestationFormat,
+  builder: StatementBuilder,
+  options: RunOptions = {},
+): void {
+  assert.throws(
+    () => run(format, builder, options),
+    (err: unknown) => {
+      if (!(err instanceof FidoError)) throw err;
+      assert.equal(err.code, code, err.message);
+      return true;
+    },
+  );
 }

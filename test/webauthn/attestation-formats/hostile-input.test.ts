@@ -24,9 +24,11 @@ const ROUNDS = 60;
 function seeded(seed: number): (below: number) => number {
   let x = seed >>> 0 || 1;
   return (below) => {
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     return x % below;
   };
 }
@@ -47,8 +49,17 @@ function damage(bytes: Buffer, limit = bytes.length): Buffer {
   return copy;
 }
 
-function hammer(format: AttestationFormat, builder: StatementBuilder, fields: readonly string[], alg: number, extra: Record<string, unknown> = {}): void {
-  const ca = createAttestationCa('Hostile Test Vendor', format.fmt === 'tpm' || format.fmt === 'android-safetynet' ? 'rsa2048' : 'p256');
+function hammer(
+  format: AttestationFormat,
+  builder: StatementBuilder,
+  fields: readonly string[],
+  alg: number,
+  extra: Record<string, unknown> = {},
+): void {
+  const ca = createAttestationCa(
+    'Hostile Test Vendor',
+    format.fmt === 'tpm' || format.fmt === 'android-safetynet' ? 'rsa2048' : 'p256',
+  );
   const input = buildInput(builder, { alg, extra: { ...extra, ca }, now: new Date() });
   // The trust evaluator checks what a format leaves to it (certificate signatures): both together must refuse.
   const trust = createTrustEvaluator({ anchors: [ca.root.cert], requireTrusted: true });
@@ -62,12 +73,20 @@ function hammer(format: AttestationFormat, builder: StatementBuilder, fields: re
     const field = fields[round % fields.length]!;
     const attStmt = new Map<CborValue, CborValue>(input.attStmt);
     const value = attStmt.get(field);
-    if (Array.isArray(value)) attStmt.set(field, value.map((v, i) => (i === 0 && Buffer.isBuffer(v) ? damage(v, v.length - 160) : v)));
+    if (Array.isArray(value))
+      attStmt.set(
+        field,
+        value.map((v, i) => (i === 0 && Buffer.isBuffer(v) ? damage(v, v.length - 160) : v)),
+      );
     else if (Buffer.isBuffer(value)) attStmt.set(field, damage(value));
-    assert.throws(() => verifyAndTrust(attStmt), (err: unknown) => {
-      if (!(err instanceof FidoError)) throw err;
-      return true;
-    }, `${format.fmt}.${field} damaged must fail with a catalogue name`);
+    assert.throws(
+      () => verifyAndTrust(attStmt),
+      (err: unknown) => {
+        if (!(err instanceof FidoError)) throw err;
+        return true;
+      },
+      `${format.fmt}.${field} damaged must fail with a catalogue name`,
+    );
   }
 }
 
