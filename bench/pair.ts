@@ -101,6 +101,8 @@ try {
         ...t,
         ops: t.ops + pair[i].ops,
         serverCpu: t.serverCpu + pair[i].serverCpu,
+        serverSys: t.serverSys + pair[i].serverSys,
+        serverFaults: t.serverFaults + pair[i].serverFaults,
         failed: t.failed + pair[i].failed,
         runs: [...t.runs, ...pair[i].runs],
       }),
@@ -110,6 +112,10 @@ try {
   console.log(
     `\nA: ${micros(a).toFixed(1)} µs/op over ${a.ops} ops (${a.failed} failed); B: ${micros(b).toFixed(1)} µs/op over ${b.ops} ops (${b.failed} failed)`,
   );
+  const kernel = (t: Totals) => ((t.serverSys / t.ops) * 1e6).toFixed(1);
+  const faults = (t: Totals) => (t.serverFaults / t.ops).toFixed(2);
+  console.log(`of which in the kernel: A ${kernel(a)} µs/op; B ${kernel(b)} µs/op`);
+  console.log(`minor page faults: A ${faults(a)} per op; B ${faults(b)} per op`);
   console.log(
     `B / A: median ${median(ratios).toFixed(3)}, range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, totals ${(micros(b) / micros(a)).toFixed(3)}`,
   );

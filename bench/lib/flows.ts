@@ -15,6 +15,8 @@ export interface Totals {
   serverCpu: number;
   /** The kernel part of serverCpu (syscalls, socket I/O, fsync). */
   serverSys: number;
+  /** Minor page faults of the server (memory it touched for the first time, or again after giving it back). */
+  serverFaults: number;
   generatorCpu: number;
   firstError: string | null;
   runs: LoadResult[];
@@ -26,6 +28,7 @@ export const emptyTotals = (): Totals => ({
   seconds: 0,
   serverCpu: 0,
   serverSys: 0,
+  serverFaults: 0,
   generatorCpu: 0,
   firstError: null,
   runs: [],
@@ -38,6 +41,7 @@ export async function measured(server: Running, totals: Totals, load: () => Prom
   const cpu1 = cpuSplit(server.child.pid);
   const cpu = cpu1.user + cpu1.system - cpu0.user - cpu0.system;
   totals.serverSys += cpu1.system - cpu0.system;
+  totals.serverFaults += cpu1.faults - cpu0.faults;
   totals.ops += result.completed;
   totals.failed += result.failed;
   totals.seconds += result.seconds;

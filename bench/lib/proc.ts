@@ -13,12 +13,16 @@ export function cpuSeconds(pid: number): number {
   return user + system;
 }
 
-/** User and system (kernel: syscalls, fsync, network) CPU seconds so far. */
-export function cpuSplit(pid: number): { user: number; system: number } {
+/** User and system (kernel: syscalls, fsync, network) CPU seconds so far, and the minor page faults. */
+export function cpuSplit(pid: number): { user: number; system: number; faults: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may contain spaces; the fields after its closing ")" are fixed.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
+  return {
+    user: Number(fields[11]) / TICKS_PER_SECOND,
+    system: Number(fields[12]) / TICKS_PER_SECOND,
+    faults: Number(fields[7]),
+  };
 }
 
 /** Resident set now and its high-water mark, in MiB. */
