@@ -15,24 +15,18 @@ export interface AuditFacts {
   readonly details?: AuditDetails;
 }
 
-/** Bytes of randomness in an id, and how many ids' worth one call to `runtime.randomBytes` fetches. */
+/** Bytes of randomness in an id: enough to keep the ids of instances writing in the same millisecond apart. */
 const ID_RANDOM_BYTES = 4;
-const IDS_PER_RANDOM_DRAW = 64;
 
 /**
  * Event ids that compare (as strings) in the order events were made by this process: 11 base-36 digits
- * of epoch ms, a per-millisecond sequence, and a random part that keeps instances apart.
- *
- * An event is recorded for every ceremony result, so the id is on the request path: the random parts are
- * drawn `IDS_PER_RANDOM_DRAW` at a time (one call into the CSPRNG costs about as much for 256 bytes as
- * for 4), and the millisecond part is formatted once per millisecond.
+ * of epoch ms, a per-millisecond sequence, and a random part that keeps instances apart. The millisecond
+ * part is formatted once per millisecond (events come many to a millisecond under load).
  */
 export function createAuditIdSource(runtime: Runtime): () => string {
   let lastMs = -1;
   let msText = '';
   let sequence = 0;
-  let random: Buffer = Buffer.alloc(0);
-  let offset = 0;
   return () => {
     const now = Math.max(runtime.now(), lastMs);
     if (now === lastMs) {
@@ -42,12 +36,7 @@ export function createAuditIdSource(runtime: Runtime): () => string {
       lastMs = now;
       msText = now.toString(36).padStart(11, '0');
     }
-    if (offset + ID_RANDOM_BYTES > random.length) {
-      random = runtime.randomBytes(ID_RANDOM_BYTES * IDS_PER_RANDOM_DRAW);
-      offset = 0;
-    }
-    const randomText = random.toString('hex', offset, offset + ID_RANDOM_BYTES);
-    offset += ID_RANDOM_BYTES;
+    const randomText = runtime.randomBytes(ID_RANDOM_BYTES).toString('hex');
     return `${msText}-${sequence.toString(36).padStart(4, '0')}-${randomText}`;
   };
 }
