@@ -5,7 +5,10 @@
 // answer on a shared machine.
 //
 //   npx tsc -p tsconfig.test.json && node .build/bench/pair.js --a <server> --b <server>
-//       [--op auth|reg] [--slices 10] [--seconds 2] [--flows 32] [--cpu-prof <dir>]
+//       [--op auth|reg] [--slices 10] [--seconds 2] [--flows 32] [--users <flows>] [--cpu-prof <dir>]
+//
+// --users: how many users the authentications take turns signing in as (default: one per flow, each signing
+// in again every few milliseconds; a service's real users come back after many others, past any cache).
 //
 // <server>: ours | ours:thread | ours:inline | plain-thread | plain-inline | plain-none | comparison | null, optionally
 // followed by !<node flag> (repeatable) and by @<build folder> to run another build of the project (say, a worktree of the last commit
@@ -33,12 +36,14 @@ const { values } = parseArgs({
     slices: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '2' },
     flows: { type: 'string', default: '32' },
+    users: { type: 'string' },
     'cpu-prof': { type: 'string' },
   },
 });
 const SLICES = Math.max(2, Math.min(100, Number(values.slices)));
 const SECONDS = Math.max(0.5, Math.min(30, Number(values.seconds)));
 const FLOWS = Math.max(1, Math.min(256, Number(values.flows)));
+const USERS = Math.max(FLOWS, Math.min(100_000, Number(values.users ?? FLOWS)));
 const SHARED_NODE_ARGS = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
 if (values.op !== 'auth' && values.op !== 'reg') throw new Error('--op is auth or reg');
 
@@ -77,9 +82,9 @@ const dirs = [tempDir('pair-a'), tempDir('pair-b')];
 const servers: Running[] = [];
 try {
   servers.push(await start(values.a!, dirs[0]!.path), await start(values.b!, dirs[1]!.path));
-  const users = await Promise.all(servers.map((s) => flowUsers(s, FLOWS)));
+  const users = await Promise.all(servers.map((s) => flowUsers(s, FLOWS, USERS)));
   const load = (i: number, seconds: number) =>
-    values.op === 'auth' ? authLoad(servers[i]!, users[i]!, seconds) : regLoad(servers[i]!, FLOWS, seconds);
+    values.op === 'auth' ? authLoad(servers[i]!, users[i]!, seconds, FLOWS) : regLoad(servers[i]!, FLOWS, seconds);
   for (const i of [0, 1]) await load(i, 1.5)(); // warm-up: JIT, key cache, SQLite pages
   const slices: [Totals, Totals][] = [];
   for (let s = 0; s < SLICES; s++) {
@@ -89,7 +94,7 @@ try {
   }
   const ratios = slices.map(([a, b]) => micros(b) / micros(a));
   console.log(
-    `# ${values.op}: A = ${values.a}, B = ${values.b}; ${SLICES} slices of ${SECONDS} s each, ${FLOWS} flows`,
+    `# ${values.op}: A = ${values.a}, B = ${values.b}; ${SLICES} slices of ${SECONDS} s each, ${FLOWS} flows, ${USERS} users`,
   );
   console.log('| slice | A µs/op | B µs/op | B / A |\n| ---: | ---: | ---: | ---: |');
   slices.forEach(([a, b], s) =>

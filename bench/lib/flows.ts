@@ -56,27 +56,57 @@ const keys = keyPool(16);
 /** The key pool's first COSE key (what the 1 M seeded credentials carry). */
 export const firstKeyCose = (): Buffer => keys[0]!.cose;
 
-/** One credential per flow, registered before any measurement. */
-export async function flowUsers(server: Running, flows: number): Promise<FlowUser[]> {
+/**
+ * The users the authentications sign in as, one credential each, registered before any measurement:
+ * by default one per flow, or `count` of them (at least one per flow) so that a user signs in again only
+ * after `count` - 1 others did, as on a service with many users (nothing a user's last sign-in left in a
+ * cache is still there).
+ */
+export async function flowUsers(server: Running, flows: number, count = flows): Promise<FlowUser[]> {
+  const total = Math.max(flows, count);
   const agent = makeAgent(flows);
   try {
-    const users: FlowUser[] = [];
-    for (let i = 0; i < flows; i++) {
+    const users: FlowUser[] = new Array(total);
+    await runEach(flows, total, async (i) => {
       const username = freshUsername(`flow${i}`);
-      users.push({ username, credential: await register(agent, server, username, keys[i % keys.length]!, 'none') });
-    }
+      users[i] = { username, credential: await register(agent, server, username, keys[i % keys.length]!, 'none') };
+    });
     return users;
   } finally {
     agent.destroy();
   }
 }
 
-/** Authentications by every flow's own credential, for `seconds`. */
-export function authLoad(server: Running, users: readonly FlowUser[], seconds: number): () => Promise<LoadResult> {
+/** `work(0)` to `work(total - 1)`, at most `flows` at once. */
+async function runEach(flows: number, total: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const flow = async () => {
+    while (next < total) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(flows, total) }, flow));
+}
+
+/**
+ * Authentications for `seconds` at `flows` concurrent ceremonies (default: one per user); flow f signs in
+ * as users f, f + flows, f + 2 × flows, … in turn.
+ */
+export function authLoad(
+  server: Running,
+  users: readonly FlowUser[],
+  seconds: number,
+  flows = users.length,
+): () => Promise<LoadResult> {
+  const turns = new Array<number>(flows).fill(0);
   return async () => {
-    const agent = makeAgent(users.length);
+    const agent = makeAgent(flows);
     try {
-      return await runLoad(users.length, seconds, (i, latencies) => authenticate(agent, server, users[i]!, latencies));
+      return await runLoad(flows, seconds, (f, latencies) => {
+        const mine = Math.ceil((users.length - f) / flows);
+        const turn = turns[f]!;
+        turns[f] = turn + 1;
+        const user = users[f + flows * (turn % mine)]!;
+        return authenticate(agent, server, user, latencies);
+      });
     } finally {
       agent.destroy();
     }
