@@ -5,7 +5,7 @@ import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypt
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { verifyAuthentication } from '../../src/webauthn/authentication.js';
 import { parseClientData } from '../../src/webauthn/client-data.js';
-import { ecPointOnCurve, importCosePublicKey } from '../../src/webauthn/cose.js';
+import { ecPointOnCurve, importCosePublicKey } from '../../src/webauthn/cose-key.js';
 import { parseAuthentication, parseRegistration } from '../../src/webauthn/parse.js';
 import { verifyRegistration } from '../../src/webauthn/registration.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';

@@ -4,7 +4,7 @@
 // came from, so a credential deleted and registered again under the same id never meets a stale key.
 
 import type { KeyObject } from 'node:crypto';
-import { importCosePublicKey } from '../webauthn/cose.js';
+import { importCosePublicKey } from '../webauthn/cose-key.js';
 
 export const DEFAULT_KEY_CACHE_CAPACITY = 10_000;
 

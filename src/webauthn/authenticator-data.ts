@@ -3,7 +3,7 @@
 
 import { FidoError } from '../errors.js';
 import { CborError, decodeCborPrefix } from './cbor.js';
-import { COSE_KEY_CBOR_LIMITS, importCoseKeyMap } from './cose.js';
+import { COSE_KEY_CBOR_LIMITS, importCoseKeyMap } from './cose-key.js';
 import type { AttestedCredentialData, AuthenticatorData, AuthenticatorFlags, CborValue } from './types.js';
 
 const HEADER_LENGTH = 37;

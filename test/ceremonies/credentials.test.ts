@@ -7,7 +7,7 @@ import type { CredentialUse } from '../../src/stores/types.js';
 import { FidoError } from '../../src/errors.js';
 import { KeyCache } from '../../src/ceremonies/key-cache.js';
 import { fakeCredentialFor, fakeCredentialKey } from '../../src/ceremonies/fake-credential.js';
-import { importCosePublicKey } from '../../src/webauthn/cose.js';
+import { importCosePublicKey } from '../../src/webauthn/cose-key.js';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
 import { createChain } from '../support/pki.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';

@@ -7,7 +7,8 @@ import { generateKeyPair } from '../support/keys.js';
 import { FidoError } from '../../src/errors.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
-import { ecPointOnCurve, importCosePublicKey, type EcCurve } from '../../src/webauthn/cose.js';
+import { ecPointOnCurve, importCosePublicKey } from '../../src/webauthn/cose-key.js';
+import type { EcCurve } from '../../src/webauthn/cose.js';
 import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';
 
 // The curve constants restated from FIDO-independent sources (FIPS 186-5 / SEC 2), so that a typo in

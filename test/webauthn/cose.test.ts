@@ -9,10 +9,10 @@ import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import {
   COSE_ALGORITHMS,
   DEFAULT_OFFERED_ALGORITHMS,
-  importCosePublicKey,
   keyMatchesAlgorithm,
   verifySignature,
 } from '../../src/webauthn/cose.js';
+import { importCosePublicKey } from '../../src/webauthn/cose-key.js';
 import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';
 import { generateKeyPairFor } from '../support/soft-authenticator.js';
 import { signWith } from '../support/statements/sign.js';
