@@ -95,6 +95,6 @@ rows.push([
 ]);
 rows.push(['RSS peak MiB with the seeded credentials [≤ 100]', (r) => r.seeded?.peakMiB]);
 
-console.log(`| Ratio [target] | ${runs.map((r) => r.date.slice(11, 16) + ' UTC').join(' | ')} |`);
+console.log(`| Ratio [target] | ${runs.map((r) => `${r.date.slice(11, 16)} UTC`).join(' | ')} |`);
 console.log(`| --- | ${runs.map(() => '---:').join(' | ')} |`);
 for (const [label, get] of rows) console.log(`| ${label} | ${runs.map((r) => f2(get(r))).join(' | ')} |`);
