@@ -21,7 +21,8 @@ const ID_RANDOM_BYTES = 4;
 /**
  * Event ids that compare (as strings) in the order events were made by this process: 11 base-36 digits
  * of epoch ms, a per-millisecond sequence, and a random part that keeps instances apart. The millisecond
- * part is formatted once per millisecond (events come many to a millisecond under load).
+ * part is formatted once per millisecond (events come many to a millisecond under load); the random part
+ * comes from the runtime, whose system form draws it from the service's one pool (util/runtime.ts).
  */
 export function createAuditIdSource(runtime: Runtime): () => string {
   let lastMs = -1;

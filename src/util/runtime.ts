@@ -1,5 +1,5 @@
 // The clock and the randomness, injected everywhere so tests are deterministic.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 export interface Runtime {
   /** Epoch milliseconds. */
@@ -7,7 +7,33 @@ export interface Runtime {
   randomBytes(size: number): Buffer;
 }
 
+/** Bytes drawn from the CSPRNG at once: one call into OpenSSL serves 128 challenges. */
+const POOL_BYTES = 4096;
+
+/**
+ * node:crypto's randomness, drawn a pool at a time (as Node's own randomUUID does). The one pool of the
+ * service: every options call draws its challenge from it and every audit event the random part of its id,
+ * and a call into the CSPRNG costs about as much for 4 KiB as for 4 bytes (BENCHMARKS.md §15 has the
+ * paired figure that keeps it). Each answer is a view of bytes no other caller gets; a used-up pool is
+ * replaced, never refilled in place, so views handed out earlier keep their bytes. Draws above a quarter
+ * of the pool get a call of their own.
+ */
+export function pooledRandomBytes(poolBytes = POOL_BYTES): (size: number) => Buffer {
+  let pool = Buffer.alloc(0);
+  let offset = 0;
+  return (size) => {
+    if (size > poolBytes / 4) return randomFillSync(Buffer.allocUnsafe(size));
+    if (offset + size > pool.length) {
+      pool = randomFillSync(Buffer.allocUnsafe(poolBytes));
+      offset = 0;
+    }
+    const bytes = pool.subarray(offset, offset + size);
+    offset += size;
+    return bytes;
+  };
+}
+
 export const systemRuntime: Runtime = {
   now: () => Date.now(),
-  randomBytes: (size) => randomBytes(size),
+  randomBytes: pooledRandomBytes(),
 };
