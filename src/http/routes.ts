@@ -18,49 +18,18 @@ export interface Route {
   run(ctx: CeremonyContext, body: unknown, read: RequestReaders): Promise<Record<string, unknown>>;
 }
 
+/** Each operation is served at `/api/<its name>`: the path is derived, never written twice. */
+function route(operation: OperationName, run: Route['run']): [string, Route] {
+  return [`/api/${operation}`, { operation, run }];
+}
+
 export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
-  [
-    '/api/attestation/options',
-    {
-      operation: 'attestation/options',
-      run: (ctx, body, read) => attestationOptions(ctx, read.attestationOptions(body)),
-    },
-  ],
-  [
-    '/api/attestation/result',
-    {
-      operation: 'attestation/result',
-      run: (ctx, body, read) => attestationResult(ctx, read.attestationResult(body)),
-    },
-  ],
-  [
-    '/api/assertion/options',
-    {
-      operation: 'assertion/options',
-      run: (ctx, body, read) => assertionOptions(ctx, read.assertionOptions(body)),
-    },
-  ],
-  [
-    '/api/assertion/result',
-    {
-      operation: 'assertion/result',
-      run: (ctx, body, read) => assertionResult(ctx, read.assertionResult(body)),
-    },
-  ],
-  [
-    '/api/credentials/list',
-    {
-      operation: 'credentials/list',
-      run: (ctx, body, read) => listOwnCredentials(ctx, read.credentialsList(body)),
-    },
-  ],
-  [
-    '/api/credentials/delete',
-    {
-      operation: 'credentials/delete',
-      run: (ctx, body, read) => deleteOwnCredential(ctx, read.credentialsDelete(body)),
-    },
-  ],
+  route('attestation/options', (ctx, body, read) => attestationOptions(ctx, read.attestationOptions(body))),
+  route('attestation/result', (ctx, body, read) => attestationResult(ctx, read.attestationResult(body))),
+  route('assertion/options', (ctx, body, read) => assertionOptions(ctx, read.assertionOptions(body))),
+  route('assertion/result', (ctx, body, read) => assertionResult(ctx, read.assertionResult(body))),
+  route('credentials/list', (ctx, body, read) => listOwnCredentials(ctx, read.credentialsList(body))),
+  route('credentials/delete', (ctx, body, read) => deleteOwnCredential(ctx, read.credentialsDelete(body))),
 ]);
 
 export const ALLOWED_METHODS = 'POST';
