@@ -68,14 +68,20 @@ export function effectiveUserVerification(
 }
 
 /**
- * Echoes authenticatorSelection exactly as sent (adding nothing), with one exception: an application whose
- * policy requires user verification says so, because the result will enforce it.
+ * Echoes authenticatorSelection as sent, with two additions: a request that says nothing about
+ * discoverability (neither `residentKey` nor `requireResidentKey`) asks for a discoverable credential, a
+ * passkey (`residentKey: "required"`, `requireResidentKey: true`), so sign-in without a name works after a
+ * default registration; and an application whose policy requires user verification says so, because the
+ * result will enforce it. A request may still ask for less (e.g. `residentKey: "discouraged"`).
  */
 function echoSelection(
   sent: AuthenticatorSelection | undefined,
   policy: UserVerification | null,
 ): AuthenticatorSelection {
-  const selection = { ...sent };
+  const silent = sent?.residentKey === undefined && sent?.requireResidentKey === undefined;
+  const selection: AuthenticatorSelection = silent
+    ? { ...sent, residentKey: 'required', requireResidentKey: true }
+    : { ...sent };
   if (policy === 'required') return { ...selection, userVerification: 'required' };
   return selection;
 }

@@ -47,13 +47,31 @@ describe('attestation options (registration challenge)', () => {
     assert.ok(res.headers['x-request-id']);
   });
 
-  it('defaults: displayName = the user part, attestation "none", authenticatorSelection {}, extensions {credProps:true}', async () => {
+  it('defaults: displayName = the user part, attestation "none", a discoverable credential, extensions {credProps:true}', async () => {
     const h = new Harness();
     const body = expectOk(await h.post('/api/attestation/options', { username: username('bob#with#hashes') }));
     assert.equal(body.user.displayName, 'bob#with#hashes');
     assert.equal(body.attestation, 'none');
-    assert.deepEqual(body.authenticatorSelection, {});
+    assert.deepEqual(body.authenticatorSelection, { residentKey: 'required', requireResidentKey: true });
     assert.deepEqual(body.extensions, { credProps: true });
+  });
+
+  it('a selection silent on discoverability asks for a passkey; one that asks for less keeps it', async () => {
+    const h = new Harness();
+    const post = async (authenticatorSelection: Record<string, unknown>) =>
+      expectOk(await h.post('/api/attestation/options', { username: username('carol'), authenticatorSelection }))
+        .authenticatorSelection;
+    assert.deepEqual(await post({ userVerification: 'preferred' }), {
+      userVerification: 'preferred',
+      residentKey: 'required',
+      requireResidentKey: true,
+    });
+    assert.deepEqual(await post({ residentKey: 'discouraged' }), { residentKey: 'discouraged' });
+    assert.deepEqual(await post({ requireResidentKey: false }), { requireResidentKey: false });
+    assert.deepEqual(await post({ residentKey: 'preferred', requireResidentKey: false }), {
+      residentKey: 'preferred',
+      requireResidentKey: false,
+    });
   });
 
   it('user.id is the same for the same username and differs between users', async () => {
