@@ -86,8 +86,6 @@ export async function assertionResult(
   // reached: no one holds the dummy key's private key.
   if (found.standIn === true) throw new FidoError('ASSERTION_SIGNATURE_VERIFICATION_FAIL');
   checkAuthenticatorStatus(ctx, stored.aaguid);
-  // Step 6 refused a user handle that is not the owner's; this only keeps the signals below the owner's.
-  if (owned === undefined) throw new FidoError('USER_HANDLE_NOT_MATCHED');
   const written = await ctx.deps.credentials.recordUse(ctx.clientId, credentialId, {
     expectedSignCount: stored.signCount,
     // Under the `warn` policy a counter that went backwards is accepted, never stored lower.
@@ -144,22 +142,22 @@ function requiredUserHandle(parsed: ParsedAuthentication): string {
 }
 
 /**
- * The credential that signed and, when it is the claimed user's, all of that user's credentials (the
- * signals of the answer): one store read, `listByUser`, on the path of every successful sign-in.
+ * The credential that signed and all of its owner's credentials (the signals of the answer): one store read, `listByUser`, on the path of every successful sign-in.
  */
 interface Found {
   readonly stored: CredentialRecord;
-  /** undefined when the credential is another user's than the one claimed (step 6 then fails). */
-  readonly owned: readonly CredentialRecord[] | undefined;
+  /** All credentials of the credential's owner (the signals of the answer). */
+  readonly owned: readonly CredentialRecord[];
   /** The stand-in offered to a user without credentials (fake-credential.ts standInRecords). */
   readonly standIn?: true;
 }
 
 /**
- * Sign-in without a user name: the claimed user's credentials, else any credential stored for this
- * application, whoever owns it (the user handle is compared with the owner's by verifyAuthentication, step
- * 6, before the signature is checked). A credential the application does not have at all fails as before
- * and carries signals.unknownCredential, so the page can tell the password manager (docs/api.md "Signals").
+ * Sign-in without a user name: the credential must be one of the claimed user's (one store read, whoever
+ * the handle names). A credential id the claimed user does not have fails as an unknown one does, with
+ * signals.unknownCredential, whether or not another user of the application has it: the user handle is not
+ * signed, so answering otherwise would tell a caller with a random handle which credential ids exist
+ * (docs/decisions.md "Sign-in without a user name: one answer for an id the user does not have").
  */
 async function applicationCredential(
   ctx: CeremonyContext,
@@ -169,13 +167,9 @@ async function applicationCredential(
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, claimedHandle);
   const own = owned.find((c) => c.credentialId === credentialId);
   if (own) return { stored: own, owned };
-  const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
-  if (!stored) {
-    throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'No credential with this id is registered for this application.', {
-      fields: unknownCredentialSignal(ctx.application.domain, credentialId),
-    });
-  }
-  return { stored, owned: undefined };
+  throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'No credential with this id is registered for this user handle.', {
+    fields: unknownCredentialSignal(ctx.application.domain, credentialId),
+  });
 }
 
 /**
