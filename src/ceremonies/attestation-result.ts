@@ -78,13 +78,24 @@ export async function attestationResult(
   return {
     ...registrationFields(credential, facts),
     signals: acceptedSignals(ctx.application.domain, credential, owned),
-    credentialsToken: issueCredentialsToken(
-      ctx.deps.secrets.userHandleKey,
-      ctx.clientId,
-      credential.userHandle,
-      ctx.deps.runtime.now(),
-    ),
+    ...(firstCredential(owned, credential.credentialId) && {
+      credentialsToken: issueCredentialsToken(
+        ctx.deps.secrets.userHandleKey,
+        ctx.clientId,
+        credential.userHandle,
+        ctx.deps.runtime.now(),
+      ),
+    }),
   };
+}
+
+/**
+ * A registration proves a sign-in only when it created the user (docs/decisions.md "A credentialsToken proves a
+ * sign-in"): anyone may register another passkey under a known user name, so only the user's first credential
+ * earns a credentialsToken; a further one is managed after a sign-in (assertion result).
+ */
+function firstCredential(owned: readonly CredentialRecord[], credentialId: string): boolean {
+  return owned.length === 1 && owned[0]!.credentialId === credentialId;
 }
 
 /**

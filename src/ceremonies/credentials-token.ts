@@ -1,6 +1,6 @@
 // The credentials token (docs/api.md "A user's own passkeys"): a short-lived proof, issued with every ok
-// result of the standard variant, that this user of this application signed in or registered moments
-// ago. POST /api/credentials/list and /delete require it, so that a relay can let a signed-in user manage
+// sign-in of the standard variant (and the registration of a user's first credential), that this user of
+// this application signed in moments ago. POST /api/credentials/list and /delete require it, so that a relay can let a signed-in user manage
 // their own passkeys and nobody else's: the Client ID is no secret, and credential ids are offered to
 // anyone who asks for a user's assertion options.
 //

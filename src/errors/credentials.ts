@@ -26,7 +26,7 @@ export const CREDENTIAL_ERRORS = {
   CREDENTIALS_TOKEN_EXPIRED: {
     status: 403,
     message:
-      'credentialsToken has expired (it is valid for 10 minutes after the sign-in or registration that issued it): sign in again.',
+      'credentialsToken has expired (it is valid for 10 minutes after the sign-in that issued it): sign in again.',
   },
 
   // --- Local variant (the `localhost` key blob; texts never carry key material) ---

@@ -230,7 +230,7 @@ const standardResultFields = {
     Type.String({
       minLength: 1,
       description:
-        'Lets this user list and delete their own credentials (POST /api/credentials/*) for 10 minutes. Keep it server-side where you can.',
+        'Lets this user list and delete their own credentials (POST /api/credentials/*) for 10 minutes. Issued by a sign-in, and by a registration only when it gave the user their first credential. Keep it server-side where you can.',
     }),
   ),
 };

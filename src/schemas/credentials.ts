@@ -12,7 +12,8 @@ const MAX_TOKEN_CHARS = 256;
 const CredentialsToken = Type.String({
   minLength: 1,
   maxLength: MAX_TOKEN_CHARS,
-  description: 'The credentialsToken of an ok result of this user (sign-in or registration), at most 10 minutes old.',
+  description:
+    'The credentialsToken of an ok sign-in of this user (or of the registration of their first credential), at most 10 minutes old.',
 });
 
 export function credentialsListRequestSchema(limits: RequestLimits) {
