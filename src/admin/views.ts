@@ -29,7 +29,7 @@ export function credentialView(
   catalog: AuthenticatorCatalog = bundledCatalog(),
 ): CredentialView {
   const authenticator = describeAuthenticator(
-    { aaguid: record.aaguid, metadataName: record.authenticatorName, proven: record.attestationTrusted },
+    { aaguid: record.aaguid, metadataName: record.authenticatorName, proven: record.aaguidProven === true },
     catalog,
   );
   return {

@@ -138,6 +138,7 @@ function credentialRecord(
     attestationFormat: verified.fmt,
     attestationType: verified.attestationType,
     attestationTrusted: verified.attestationTrusted,
+    ...(verified.aaguidProven && { aaguidProven: true }),
     // Stored as fact only when a trusted attestation proved the AAGUID it was looked up by.
     authenticatorName: verified.aaguidProven ? verified.authenticatorName : null,
     backupEligible: verified.flags.be,

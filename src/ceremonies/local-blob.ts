@@ -106,6 +106,7 @@ export function localCredentialFromRecord(record: CredentialRecord, rpId = 'loca
     attestationFormat: record.attestationFormat,
     attestationType: record.attestationType,
     attestationTrusted: record.attestationTrusted,
+    ...(record.aaguidProven === true && { aaguidProven: true }),
     backupEligible: record.backupEligible,
     backupState: record.backupState,
     userVerified: record.userVerified,

@@ -2,7 +2,7 @@
 // blob travels on every sign-in, so the record is bytes, not JSON:
 //
 //   u8 flags: bit0 backupEligible, bit1 backupState, bit2 userVerified, bit3 attestationTrusted,
-//             bit4 residentKey known, bit5 residentKey value (other bits zero)
+//             bit4 residentKey known, bit5 residentKey value, bit6 aaguidProven (other bits zero)
 //   i32 algorithm | u32 signCount | u48 createdAt | 16 bytes aaguid | u8 attestationType
 //   str8 attestationFormat | str8 rpId | str16 clientId | bytes8 userHandle | str16 username
 //   bytes16 credentialId | bytes16 publicKey | u8 transport count, then str8 each
@@ -32,6 +32,7 @@ export type LocalCredential = Pick<
   | 'attestationFormat'
   | 'attestationType'
   | 'attestationTrusted'
+  | 'aaguidProven'
   | 'backupEligible'
   | 'backupState'
   | 'userVerified'
@@ -51,7 +52,8 @@ export function encodeCredential(credential: LocalCredential): Buffer {
     (credential.userVerified ? 4 : 0) |
     (credential.attestationTrusted ? 8 : 0) |
     (credential.residentKey === null ? 0 : 16) |
-    (credential.residentKey === true ? 32 : 0);
+    (credential.residentKey === true ? 32 : 0) |
+    (credential.aaguidProven === true ? 64 : 0);
   out.u8(flags);
   out.i32(credential.algorithm);
   out.u32(credential.signCount);
@@ -85,7 +87,7 @@ export function decodeCredential(plaintext: Buffer): LocalCredential {
   try {
     const input = new Reader(plaintext);
     const flags = input.u8();
-    if (flags & ~0x3f || (!(flags & 16) && flags & 32)) throw new RangeError('flags');
+    if (flags & ~0x7f || (!(flags & 16) && flags & 32)) throw new RangeError('flags');
     const algorithm = input.i32();
     const signCount = input.u32();
     const createdAt = input.uint(6);
@@ -97,6 +99,7 @@ export function decodeCredential(plaintext: Buffer): LocalCredential {
       backupState: Boolean(flags & 2),
       userVerified: Boolean(flags & 4),
       attestationTrusted: Boolean(flags & 8),
+      ...(flags & 64 ? { aaguidProven: true } : {}),
       residentKey: flags & 16 ? Boolean(flags & 32) : null,
       algorithm,
       signCount,

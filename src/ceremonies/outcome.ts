@@ -27,7 +27,7 @@ export interface CeremonyFacts {
 export function authenticationFields(credential: CredentialRecord, facts: CeremonyFacts): IdentityFields {
   // FIDO metadata's name, else the bundled AAGUID lists'; verified only when a trusted attestation proved the AAGUID.
   const authenticator = describeAuthenticator(
-    { aaguid: credential.aaguid, metadataName: credential.authenticatorName, proven: credential.attestationTrusted },
+    { aaguid: credential.aaguid, metadataName: credential.authenticatorName, proven: credential.aaguidProven === true },
     bundledCatalog(),
   );
   const fields: IdentityFields = {

@@ -82,7 +82,7 @@ function authorizedOwner(ctx: CeremonyContext, username: string, token: string):
 
 function ownView(record: CredentialRecord): OwnCredential {
   const authenticator = describeAuthenticator(
-    { aaguid: record.aaguid, metadataName: record.authenticatorName, proven: record.attestationTrusted },
+    { aaguid: record.aaguid, metadataName: record.authenticatorName, proven: record.aaguidProven === true },
     bundledCatalog(),
   );
   return {

@@ -9,7 +9,8 @@ import { guarded, toNumber } from './postgres-connection.js';
 
 const COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
   aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
-  user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name, display_name`;
+  user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name, display_name,
+  aaguid_proven`;
 
 interface CredentialRow {
   client_id: string;
@@ -33,6 +34,7 @@ interface CredentialRow {
   last_used_at: string | number | null;
   nickname: string | null;
   authenticator_name: string | null;
+  aaguid_proven: boolean;
   display_name: string | null;
 }
 
@@ -64,6 +66,7 @@ function fromRow(row: CredentialRow): CredentialRecord {
     ...(row.nickname === null ? {} : { nickname: row.nickname }),
     ...(row.authenticator_name === null ? {} : { authenticatorName: row.authenticator_name }),
     ...(row.display_name == null ? {} : { displayName: row.display_name }),
+    ...(row.aaguid_proven ? { aaguidProven: true } : {}),
   };
 }
 
@@ -90,7 +93,7 @@ export class PostgresCredentialStore implements CredentialStore {
     const table = `${schema}.credentials`;
     this.#sql = {
       insert: `INSERT INTO ${table} (${COLUMNS})
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
                ON CONFLICT (client_id, credential_id) DO NOTHING`,
       find: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND credential_id = $2`,
       // Same order as every backend: oldest first, ties by credential id in code-unit order (the column is COLLATE "C").
@@ -134,6 +137,7 @@ export class PostgresCredentialStore implements CredentialStore {
         record.nickname ?? null,
         record.authenticatorName ?? null,
         record.displayName ?? null,
+        record.aaguidProven === true,
       ]),
     );
     // The statement returned only after COMMIT (autocommit): with synchronous_commit on, the row is durable.

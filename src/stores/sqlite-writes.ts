@@ -5,7 +5,8 @@
 /** The columns of `credentials`, in the order of the migrations; shared by every credential statement. */
 export const CREDENTIAL_COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
   aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
-  user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name, display_name`;
+  user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name, display_name,
+  aaguid_proven`;
 
 const credentialPlaceholders = CREDENTIAL_COLUMNS.split(',')
   .map((c) => `@${c.trim()}`)

@@ -50,6 +50,7 @@ interface CredentialRow {
   nickname: string | null;
   authenticator_name: string | null;
   display_name: string | null;
+  aaguid_proven: number;
 }
 
 const bit = (value: boolean): number => (value ? 1 : 0);
@@ -78,6 +79,7 @@ function toRow(record: CredentialRecord): CredentialRow {
     nickname: record.nickname ?? null,
     authenticator_name: record.authenticatorName ?? null,
     display_name: record.displayName ?? null,
+    aaguid_proven: bit(record.aaguidProven === true),
   };
 }
 
@@ -105,6 +107,7 @@ type CredentialValues = [
   nickname: string | null,
   authenticatorName: string | null,
   displayName: string | null,
+  aaguidProven: number,
 ];
 
 function fromRow(row: CredentialValues): CredentialRecord {
@@ -131,6 +134,7 @@ function fromRow(row: CredentialValues): CredentialRecord {
     nickname,
     authenticatorName,
     displayName,
+    aaguidProven,
   ] = row;
   const record: { -readonly [K in keyof CredentialRecord]: CredentialRecord[K] } = {
     clientId,
@@ -158,6 +162,7 @@ function fromRow(row: CredentialValues): CredentialRecord {
   if (nickname !== null) record.nickname = nickname;
   if (authenticatorName !== null) record.authenticatorName = authenticatorName;
   if (displayName !== null) record.displayName = displayName;
+  if (aaguidProven === 1) record.aaguidProven = true;
   return record;
 }
 

@@ -105,6 +105,11 @@ export interface CredentialRecord {
   readonly attestationType: AttestationType;
   /** Whether the attestation chained to a trust anchor. */
   readonly attestationTrusted: boolean;
+  /**
+   * Whether that chain proved the AAGUID (the application's anchors or its metadata statement's roots;
+   * never self or none attestation); absent = false, the shape every backend returns.
+   */
+  readonly aaguidProven?: boolean;
   readonly backupEligible: boolean;
   readonly backupState: boolean;
   readonly userVerified: boolean;

@@ -154,6 +154,7 @@ describe('admin API credential listing: names and icons (real socket)', () => {
         credentialId: 'key',
         aaguid: YUBIKEY_BIO,
         attestationTrusted: true,
+        aaguidProven: true,
         attestationType: 'basic',
         attestationFormat: 'packed',
       }),
