@@ -10,28 +10,19 @@
 // --users: how many users the authentications take turns signing in as (default: one per flow, each signing
 // in again every few milliseconds; a service's real users come back after many others, past any cache).
 //
-// <server>: ours | ours:thread | ours:inline | plain-thread | plain-inline | plain-none | comparison | null, optionally
+// <server>: ours | ours:thread | ours:inline | comparison | null, optionally
 // followed by !<node flag> (repeatable) and by @<build folder> to run another build of the project (say, a worktree of the last commit
 // compiled with `npx tsc -p tsconfig.test.json --outDir <folder>`), which makes a before/after pair.
 
 import { parseArgs } from 'node:util';
 import { authLoad, emptyTotals, flowUsers, latencyOf, measured, regLoad, type Totals } from './lib/flows.js';
 import { pinSelf } from './lib/proc.js';
-import {
-  BUILD,
-  startComparison,
-  startNull,
-  startOurs,
-  startOursWithoutHooks,
-  tempDir,
-  type Running,
-  type WriterMode,
-} from './lib/servers.js';
+import { BUILD, startComparison, startNull, startOurs, tempDir, type Running } from './lib/servers.js';
 
 const { values } = parseArgs({
   options: {
     a: { type: 'string', default: 'ours' },
-    b: { type: 'string', default: 'plain-thread' },
+    b: { type: 'string', default: 'comparison' },
     op: { type: 'string', default: 'auth' },
     slices: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '2' },
@@ -61,10 +52,6 @@ async function start(spec: string, dir: string): Promise<Running> {
       return named(
         await startOurs(dir, NODE_ARGS, 'ours', spec, { PASSKEY_SQLITE_WRITER: kind.slice('ours:'.length) }, build),
       );
-    case 'plain-thread':
-    case 'plain-inline':
-    case 'plain-none':
-      return named(await startOursWithoutHooks(dir, NODE_ARGS, kind.slice('plain-'.length) as WriterMode, build));
     case 'comparison':
       return named(await startComparison(dir, NODE_ARGS));
     case 'null':

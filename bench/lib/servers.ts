@@ -87,37 +87,9 @@ export async function startOurs(
   return startComposition(cliOf(build), ['serve'], dir, extraArgs, label, name, env);
 }
 
-export type WriterMode = 'thread' | 'inline' | 'none';
-
-const WRITER_ROW: Record<WriterMode, string> = {
-  thread: 'ours without hooks, writer thread (diagnostic)',
-  inline: 'ours without operations hooks (diagnostic)',
-  none: 'ours without hooks, one commit per write (diagnostic: before the writer)',
-};
-
 /**
- * Diagnostic (bench/servers/ours-composed.ts): the service's app and SQLite stores without the operations
- * hooks, with the SQLite writer in the given mode (`thread` is what the service runs).
- */
-export async function startOursWithoutHooks(
-  dir: string,
-  extraArgs: readonly string[] = [],
-  writer: WriterMode = 'thread',
-  build = BUILD,
-): Promise<Running> {
-  return startComposition(
-    join(serversOf(build), 'ours-composed.js'),
-    ['--writer', writer],
-    dir,
-    extraArgs,
-    `ours-plain-${writer}`,
-    WRITER_ROW[writer],
-  );
-}
-
-/**
- * The config file of "our service" and its diagnostics: SQLite in `dataDir`, ceremonies in memory, one
- * application, standard variant, ES256 and RS256. The cost ledger (bench/lib/ledger.ts) loads the same.
+ * The config file of "our service": SQLite in `dataDir`, ceremonies in memory, one application, standard
+ * variant, ES256 and RS256.
  */
 export function benchServiceConfig(port: number, dataDir: string): Record<string, unknown> {
   return {

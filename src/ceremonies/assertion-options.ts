@@ -63,7 +63,7 @@ async function standardAllowList(ctx: CeremonyContext, username: string, userHan
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'This user has no registered credential.');
   }
   // An unknown user's stand-in is mapped from a record like a store's, by the same code: the same steps
-  // at the same cost as a registered user's one credential (BENCHMARKS.md §10).
+  // at the same cost as a registered user's one credential (`bench/enumeration.ts` measures it).
   const listed =
     stored.length > 0 ? stored : standInRecords(ctx.deps.secrets.userHandleKey, ctx.clientId, username, userHandle);
   return listed.map(descriptorOf);

@@ -13,7 +13,7 @@ const POOL_BYTES = 4096;
 /**
  * node:crypto's randomness, drawn a pool at a time (as Node's own randomUUID does). The one pool of the
  * service: every options call draws its challenge from it and every audit event the random part of its id,
- * and a call into the CSPRNG costs about as much for 4 KiB as for 4 bytes (BENCHMARKS.md §15 has the
+ * and a call into the CSPRNG costs about as much for 4 KiB as for 4 bytes (docs/performance.md has the
  * paired figure that keeps it). Each answer is a view of bytes no other caller gets; a used-up pool is
  * replaced, never refilled in place, so views handed out earlier keep their bytes. Draws above a quarter
  * of the pool get a call of their own.

@@ -18,29 +18,30 @@ describe('bench tools (smoke)', () => {
   it('run.js --only inprocess: the verification table, ours next to SimpleWebAuthn', async () => {
     const { code, stdout, stderr } = await run('run.js', ['--only', 'inprocess', '--verify-seconds', '0.05']);
     assert.equal(code, 0, stderr);
-    for (const row of [
-      'raw node:crypto P-256 verify',
-      'registration (none)',
-      'registration (packed self)',
-      'authentication (ES256)',
-    ]) {
-      assert.match(stdout, new RegExp(`\\| ${row.replace(/[()]/g, '\\$&')}[^|]* \\| \\d+ \\| [\\d.]+ \\|`), row);
+    assert.match(stdout, /^\| raw node:crypto P-256 verify \(the floor\) \| [\d.]+ \| \| \|$/m);
+    for (const row of ['registration (none)', 'registration (packed self)', 'authentication (ES256)']) {
+      const name = row.replace(/[()]/g, '\\$&');
+      assert.match(stdout, new RegExp(`^\\| ${name} \\| [\\d.]+ \\| [\\d.]+ \\| \\*\\*[\\d.]+ ×\\*\\* \\|$`, 'm'), row);
     }
   });
 
-  it('run.js --only ledger: the steps of an authentication and a registration, and their sums', async () => {
+  it('run.js --only http: ours, the comparison server and the null server, with the ratios', async () => {
     const { code, stdout, stderr } = await run('run.js', [
       '--only',
-      'ledger',
-      '--ledger-seconds',
-      '0.02',
-      '--verify-seconds',
-      '0.05',
+      'http',
+      '--seconds',
+      '0.3',
+      '--rounds',
+      '1',
+      '--flows',
+      '4',
     ]);
     assert.equal(code, 0, stderr);
-    assert.match(stdout, /Sum of the steps per authentication: \*\*[\d.]+ µs\*\*/);
-    assert.match(stdout, /Sum of the steps per registration: \*\*[\d.]+ µs\*\*/);
-    assert.match(stdout, /\| credentials\.find \(SQLite\) \| [\d.]+ \|/);
+    for (const server of ['our service', 'SimpleWebAuthn \\+ Fastify', 'null server']) {
+      assert.match(stdout, new RegExp(`^\\| ${server} \\| \\d+ \\| \\d+ \\| [\\d.]+ / [\\d.]+ \\|`, 'm'), server);
+    }
+    assert.match(stdout, /sign-in \*\*[\d.]+ ×\*\*, registration \*\*[\d.]+ ×\*\*/);
+    assert.doesNotMatch(stdout, /First failure/);
   });
 
   it('pair.js: two servers in alternating slices, a ratio per slice and the median', async () => {
