@@ -75,7 +75,7 @@ app.post('/api/attestation/result', async (request, reply) => {
   const response = request.body as RegistrationResponseJSON;
   const challenge = challengeOf(response.response.clientDataJSON);
   const entry = takePending(challenge);
-  if (!entry || !entry.userId) return reply.code(400).send(failed('SESSION_NOT_FOUND', 'unknown challenge'));
+  if (!entry?.userId) return reply.code(400).send(failed('SESSION_NOT_FOUND', 'unknown challenge'));
   try {
     const verification = await verifyRegistrationResponse({
       response,
