@@ -226,5 +226,6 @@ function expectationFor(
     ...clientDataExpectation(ctx, ceremony),
     credential,
     counterPolicy: ctx.application.counterPolicy,
+    backupEligibility: ctx.application.backupEligibility ?? 'any',
   };
 }

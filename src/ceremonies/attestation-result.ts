@@ -3,10 +3,10 @@
 // store has it. Local: stores nothing and answers the sealed credential as `localhost`.
 
 import type { AttestationResultFields } from '../schemas/answers.js';
-import type { BackupEligibilityPolicy } from '../config.js';
 import { FidoError } from '../errors.js';
 import type { CeremonyRecord, CredentialRecord } from '../stores/types.js';
 import { encodeBase64url } from '../util/base64url.js';
+import { checkBackupEligibility } from '../webauthn/ceremony-checks.js';
 import { parseClientData } from '../webauthn/client-data.js';
 import { parseRegistration } from '../webauthn/parse.js';
 import { verifyRegistration } from '../webauthn/registration.js';
@@ -103,11 +103,6 @@ function firstCredential(owned: readonly CredentialRecord[], credentialId: strin
  * (fixed for the credential's life, WebAuthn L3 §6.1.3). Checked after the signature verified, before
  * anything is stored.
  */
-function checkBackupEligibility(policy: BackupEligibilityPolicy, backupEligible: boolean): void {
-  if (policy === 'required' && !backupEligible) throw new FidoError('BACKUP_ELIGIBILITY_REQUIRED');
-  if (policy === 'forbidden' && backupEligible) throw new FidoError('BACKUP_ELIGIBILITY_NOT_ALLOWED');
-}
-
 function expectationFor(ctx: CeremonyContext, ceremony: CeremonyRecord): RegistrationExpectation {
   const app = ctx.application;
   return {

@@ -4,7 +4,7 @@
 
 import { check } from '../errors.js';
 import { decodeBase64url } from '../util/base64url.js';
-import { checkAuthenticatorData, checkClientData } from './ceremony-checks.js';
+import { checkAuthenticatorData, checkBackupEligibility, checkClientData } from './ceremony-checks.js';
 import { verifySignature } from './cose.js';
 import type { AuthenticationExpectation, ParsedAuthentication, VerifiedAuthentication } from './types.js';
 
@@ -30,7 +30,9 @@ export function verifyAuthentication(
   // BS only with BE.
   checkAuthenticatorData(authData, expected);
 
-  // Step 18 (§7.2): BE differing from the stored value is reported, never failed (synced passkeys, docs/decisions.md).
+  // Step 18 (§7.2): the application's BE policy (`required`/`forbidden`) holds at every sign-in; otherwise BE
+  // differing from the stored value is reported, never failed (synced passkeys, docs/decisions.md).
+  checkBackupEligibility(expected.backupEligibility ?? 'any', authData.flags.be);
   const backupEligibilityChanged = authData.flags.be !== stored.backupEligible;
 
   // Step 19 (§7.2): extension outputs: none requested that need checking; unknown outputs are accepted.

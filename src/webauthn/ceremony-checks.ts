@@ -1,9 +1,11 @@
 // The checks WebAuthn L3 §7.1 (registration) and §7.2 (authentication) make alike, under other step
 // numbers: the client data against the ceremony (§7.1 steps 7-10 = §7.2 steps 10-13) and the authenticator
-// data's RP ID hash and flags (§7.1 steps 13-16 = §7.2 steps 14-17). One copy, so both ceremonies agree.
+// data's RP ID hash and flags (§7.1 steps 13-16 = §7.2 steps 14-17), and the application's policy on the
+// BE flag (§7.1 step 17 = §7.2 step 18). One copy, so both ceremonies agree.
 
 import { createHash } from 'node:crypto';
-import { check } from '../errors.js';
+import type { BackupEligibilityPolicy } from '../config.js';
+import { check, FidoError } from '../errors.js';
 import type { AuthenticatorData, ClientDataExpectation, CollectedClientData } from './types.js';
 
 /** A syntactically valid origin (scheme:…); anything URL cannot parse is INVALID_ORIGIN, not a mismatch. */
@@ -74,4 +76,13 @@ export function checkAuthenticatorData(authData: AuthenticatorData, expected: Cl
 
   // §7.1 step 16 / §7.2 step 17: BS may only be set when BE is set.
   check(authData.flags.be || !authData.flags.bs, 'INVALID_BACKUP_STATE_FLAG_SET', 'BS is set but BE is not');
+}
+
+/**
+ * The application's `backupEligibility` policy on this ceremony's BE flag, at registration and at every
+ * sign-in alike: a credential whose BE contradicts `required` or `forbidden` is refused, whenever it says so.
+ */
+export function checkBackupEligibility(policy: BackupEligibilityPolicy, backupEligible: boolean): void {
+  if (policy === 'required' && !backupEligible) throw new FidoError('BACKUP_ELIGIBILITY_REQUIRED');
+  if (policy === 'forbidden' && backupEligible) throw new FidoError('BACKUP_ELIGIBILITY_NOT_ALLOWED');
 }

@@ -1,10 +1,20 @@
 // POST /api/assertion/result over a real socket, on every credential store: what a sign-in without a user
 // name answers must not tell who exists (issue 23). A credential id that by-name options handed out (a real
-// user's, or an unknown user's stand-in), posted with a random user handle, fails the same way.
+// user's, or an unknown user's stand-in), posted with a random user handle, fails the same way. The
+// application's backupEligibility policy holds at sign-in too (WebAuthn L3 §7.2 step 18).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { DOMAIN, PATHS, expectOk, username } from '../http/harness.js';
+import {
+  CLIENT_ID,
+  DOMAIN,
+  Flow,
+  PATHS,
+  applicationConfig,
+  expectFailure,
+  expectOk,
+  username,
+} from '../http/harness.js';
 import { SocketHarness } from '../managers/socket-harness.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 import { CREDENTIAL_STORES, type OpenedCredentialStore } from '../support/credential-stores.js';
@@ -60,5 +70,47 @@ for (const kind of CREDENTIAL_STORES) {
       const body = expectOk(await h.post(PATHS.assertionResult, authenticator.authenticate(options)));
       assert.equal(body.username, username('alice'));
     });
+  });
+}
+
+for (const kind of CREDENTIAL_STORES) {
+  describe(`backupEligibility policy at sign-in, ${kind.name} store (real socket)`, () => {
+    let opened: OpenedCredentialStore;
+    const harnesses: SocketHarness[] = [];
+    before(async () => {
+      opened = await kind.open();
+    });
+    after(async () => {
+      for (const h of harnesses) await h.close();
+      await opened.close();
+    });
+
+    const cases = [
+      { policy: 'required', registered: true, signedIn: false, name: 'BACKUP_ELIGIBILITY_REQUIRED' },
+      { policy: 'forbidden', registered: false, signedIn: true, name: 'BACKUP_ELIGIBILITY_NOT_ALLOWED' },
+    ] as const;
+    for (const c of cases) {
+      it(`${c.policy}: a sign-in whose BE contradicts it is refused as a registration is; the stored flag stays`, async () => {
+        const h = await SocketHarness.start({
+          credentials: opened.store,
+          apps: [applicationConfig({ backupEligibility: c.policy })],
+        });
+        harnesses.push(h);
+        const flow = new Flow(h, username(`be-${c.policy}`));
+        const registered = expectOk((await flow.register({ flags: { be: c.registered } })).res);
+        // The same refusal a registration with this flag gets.
+        const other = new Flow(h, username(`be-${c.policy}-other`));
+        expectFailure((await other.register({ flags: { be: c.signedIn } })).res, c.name, 400);
+        for (const options of [{}, { username: `#${DOMAIN}` }]) {
+          const { res } = await flow.authenticate({ flags: { be: c.signedIn } }, options);
+          expectFailure(res, c.name, 400);
+        }
+        const stored = await opened.store.find(CLIENT_ID, registered.credentialId);
+        assert.equal(stored?.backupEligible, c.registered);
+        assert.equal(stored?.lastUsedAt, null);
+        // A sign-in that keeps to the policy still works.
+        expectOk((await flow.authenticate({ flags: { be: c.registered } })).res);
+      });
+    }
   });
 }
