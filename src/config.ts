@@ -11,16 +11,11 @@ export type {
   UserVerification,
   Variant,
 } from './schemas/values.js';
-export { HINTS } from './schemas/values.js';
+export { DEFAULT_ALGORITHMS, DEFAULT_TIMEOUT_MS, HINTS } from './schemas/values.js';
 import type { ApplicationConfigSchema, ResolvedAttestationPolicySchema } from './schemas/applications.js';
 import type { Shape } from './schemas/typebox.js';
 /** The origin of an Android app: `android:apk-key-hash:` and the base64url SHA-256 of its signing certificate. */
 export const ANDROID_ORIGIN_PREFIX = 'android:apk-key-hash:';
-
-/** COSE algorithm identifiers offered by default, in the order docs/decisions.md fixes. RS1 (-65535) only on request. */
-export const DEFAULT_ALGORITHMS: readonly number[] = [-7, -35, -36, -8, -37, -38, -39, -257, -258, -259];
-
-export const DEFAULT_TIMEOUT_MS = 180_000;
 
 /** An application's attestation trust policy, resolved (schemas/applications.ts, docs/attestation.md). */
 export type AttestationPolicy = Shape<typeof ResolvedAttestationPolicySchema>;

@@ -2,8 +2,8 @@
 // in it is a TypeBox schema of src/schemas/ (the same ones that type the code and check the requests), and
 // the error-name lists come from the catalogues (ERRORS, ADMIN_ERRORS), so a new name or field appears here
 // by itself. The tests check real answers against OPENAPI_SCHEMAS through the document's paths.
+import { DEFAULT_LIMITS } from '../schemas/config.js';
 import { ERRORS } from '../errors.js';
-import { DEFAULTS } from '../config/defaults.js';
 import { ADMIN_ERRORS } from './errors.js';
 import { ADMIN_PATHS, jsonContent, ref } from './openapi-admin.js';
 import { jsonSchema, Type, type TSchema } from '../schemas/typebox.js';
@@ -58,7 +58,7 @@ import {
 } from '../schemas/admin.js';
 
 /** The document's components, by name: what the tests check real answers against. */
-export function openApiSchemas(limits: RequestLimits = DEFAULTS.limits): Readonly<Record<string, TSchema>> {
+export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly<Record<string, TSchema>> {
   return {
     ...failedEnvelopeSchema(Object.keys(ERRORS)),
     AuthenticatorSelection: AuthenticatorSelectionAnswer,

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/load.js';
 import { SecretsError } from '../config/secrets.js';
-import { logLevelOf } from '../config/serve.js';
+import { logLevelOf } from '../config/env.js';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 import { USAGE } from './usage.js';
 

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { runAdminCli } from '../admin/cli.js';
 import { adminCliDeps } from '../compose/admin-cli.js';
 import { configuredTrust, migrateConfiguredDatabase } from '../compose/commands.js';
-import { defaultOpsOptions } from '../config/ops-options.js';
+import { defaultOpsOptions } from '../config/ops.js';
 import type { ServiceConfig } from '../config.js';
 import { loadConfig } from '../config/load.js';
 import { redactUrl } from '../config/web.js';

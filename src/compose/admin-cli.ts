@@ -12,7 +12,7 @@ import type { AdminCliDeps } from '../admin/cli.js';
 import { seedApplications } from '../applications/directory.js';
 import { openOpsStores } from './stores.js';
 import { AdminOperations } from '../admin/operations.js';
-import { defaultOpsOptions } from '../config/ops-options.js';
+import { defaultOpsOptions } from '../config/ops.js';
 import { FileAdminTokenStore } from '../admin/tokens.js';
 
 export interface AdminCliEnvironment {

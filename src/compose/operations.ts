@@ -33,7 +33,7 @@ import { StoredApplicationDirectory, seedApplications, type SeedReport } from '.
 import { composeHooks } from '../runtime/hooks.js';
 import { createRequestLogHooks } from '../runtime/request-log.js';
 import { AdminOperations } from '../admin/operations.js';
-import type { OpsOptions } from '../config/ops-options.js';
+import type { OpsOptions } from '../config/ops.js';
 import { Readiness, serviceStoreChecks, storeCheck, type ReadinessCheck } from '../runtime/readiness.js';
 import { startAdminServer, type AdminServer } from '../admin/server.js';
 import { gracefulShutdown, type ShutdownReport } from '../runtime/shutdown.js';

@@ -1,42 +1,21 @@
-// Environment variables that override single settings. The table is the documentation's source: every
-// variable listed here appears in docs/configuration.md (a test keeps the two in step).
+// The environment: the variables that override single keys of the config file (each key's `env` in
+// src/schemas/config.ts, listed by ENV_OVERRIDES), the log level and the metadata check interval (the
+// settings only the environment gives, src/schemas/environment.ts). One rule for every variable: an empty
+// one counts as unset, a whole number is digits, a boolean is true/false, 1/0, yes/no or on/off.
 
-import { isObject, type Json, type JsonObject, type Problems } from './checks.js';
+import { ENV_OVERRIDES, type EnvOverride, EnvironmentSchema } from '../schemas/environment.js';
+import type { LogLevel } from '../util/log.js';
+import { isObject, type Problems, type Raw } from './checks.js';
 
-export interface EnvOverride {
-  readonly name: string;
-  /** Key path in the config file. */
-  readonly key: readonly string[];
-  readonly type: 'string' | 'integer' | 'boolean';
-}
-
-export const ENV_OVERRIDES: readonly EnvOverride[] = [
-  { name: 'PASSKEY_HOST', key: ['listen', 'host'], type: 'string' },
-  { name: 'PASSKEY_PORT', key: ['listen', 'port'], type: 'integer' },
-  { name: 'PASSKEY_DATABASE', key: ['database'], type: 'string' },
-  { name: 'PASSKEY_CHALLENGES', key: ['challenges'], type: 'string' },
-  { name: 'PASSKEY_SQLITE_WRITER', key: ['sqliteWriter'], type: 'string' },
-  { name: 'PASSKEY_LOCAL_ENABLED', key: ['local', 'enabled'], type: 'boolean' },
-  { name: 'PASSKEY_DATA_DIR', key: ['dataDir'], type: 'string' },
-  { name: 'PASSKEY_SECRETS_FILE', key: ['secretsFile'], type: 'string' },
-  { name: 'PASSKEY_VENDOR', key: ['vendor'], type: 'string' },
-  { name: 'PASSKEY_BODY_BYTES', key: ['limits', 'bodyBytes'], type: 'integer' },
-  { name: 'PASSKEY_DEMO_ENABLED', key: ['demo', 'enabled'], type: 'boolean' },
-  { name: 'PASSKEY_DEMO_HOST', key: ['demo', 'host'], type: 'string' },
-  { name: 'PASSKEY_DEMO_PORT', key: ['demo', 'port'], type: 'integer' },
-  { name: 'PASSKEY_ADMIN_ENABLED', key: ['admin', 'enabled'], type: 'boolean' },
-  { name: 'PASSKEY_ADMIN_HOST', key: ['admin', 'host'], type: 'string' },
-  { name: 'PASSKEY_ADMIN_PORT', key: ['admin', 'port'], type: 'integer' },
-  { name: 'PASSKEY_ADMIN_TOKENS_FILE', key: ['admin', 'tokensFile'], type: 'string' },
-  { name: 'PASSKEY_RATE_LIMIT_STORE', key: ['rateLimits', 'store'], type: 'string' },
-];
+export { ENV_OVERRIDES };
+export type Env = Readonly<Record<string, string | undefined>>;
 
 const TRUE = ['true', '1', 'yes', 'on'];
 const FALSE = ['false', '0', 'no', 'off'];
 
-function convert(override: EnvOverride, text: string): { value: Json } | { problem: string } {
-  if (override.type === 'string') return { value: text };
-  if (override.type === 'integer') {
+function convert(type: EnvOverride['type'], text: string): { value: unknown } | { problem: string } {
+  if (type === 'string') return { value: text };
+  if (type === 'integer') {
     return /^[0-9]{1,9}$/.test(text.trim())
       ? { value: Number(text.trim()) }
       : { problem: `must be a whole number, got ${JSON.stringify(text)}` };
@@ -51,41 +30,67 @@ function convert(override: EnvOverride, text: string): { value: Json } | { probl
  * Writes every set (non-empty) override into `raw` and returns the dotted key paths it set, so paths they
  * carry resolve against the working directory and problems name the variable.
  */
-export function applyEnvOverrides(
-  raw: JsonObject,
-  env: Readonly<Record<string, string | undefined>>,
-  problems: Problems,
-): Set<string> {
+export function applyEnvOverrides(raw: Raw, env: Env, problems: Problems): Set<string> {
   const applied = new Set<string>();
   for (const override of ENV_OVERRIDES) {
     const text = env[override.name];
     if (text === undefined || text === '') continue;
-    const dotted = override.key.join('.');
-    const converted = convert(override, text);
+    const converted = convert(override.type, text);
     if ('problem' in converted) {
       problems.add(override.name, converted.problem);
       continue;
     }
-    const { value } = converted;
-    let target: JsonObject | undefined = raw;
+    let target: Raw | undefined = raw;
     for (const part of override.key.slice(0, -1)) {
       if (target[part] === undefined) target[part] = {};
-      const next: Json | undefined = target[part];
+      const next: unknown = target[part];
       // A parent that is not an object is reported by validation; the override is then moot.
-      if (!isObject(next)) {
-        target = undefined;
-        break;
-      }
-      target = next;
+      target = isObject(next) ? next : undefined;
+      if (target === undefined) break;
     }
-    if (target !== undefined) target[override.key[override.key.length - 1]!] = value;
+    if (target !== undefined) target[override.key[override.key.length - 1]!] = converted.value;
+    const dotted = override.key.join('.');
     problems.sources.set(dotted, override.name);
     applied.add(dotted);
   }
   return applied;
 }
 
+const LOG_LEVEL = EnvironmentSchema.properties.PASSKEY_LOG_LEVEL;
+const CHECK = EnvironmentSchema.properties.PASSKEY_METADATA_CHECK_INTERVAL_MS as unknown as {
+  readonly minimum: number;
+  readonly maximum: number;
+  readonly default: number;
+  readonly detail: string;
+};
+export const LOG_LEVEL_ENV = 'PASSKEY_LOG_LEVEL';
+export const METADATA_CHECK_ENV = 'PASSKEY_METADATA_CHECK_INTERVAL_MS';
+export const DEFAULT_METADATA_CHECK_INTERVAL_MS = CHECK.default;
+
+/** PASSKEY_LOG_LEVEL (debug, info, warn, error, silent; anything else: info). */
+export function logLevelOf(env: Env): LogLevel {
+  const wanted = env[LOG_LEVEL_ENV]?.trim().toLowerCase();
+  const levels = LOG_LEVEL.anyOf.map((literal) => literal.const as string);
+  return (wanted !== undefined && levels.includes(wanted) ? wanted : LOG_LEVEL.default) as LogLevel;
+}
+
+/**
+ * How often every instance stats its metadata BLOB files and reloads a changed one
+ * (src/applications/metadata-watch.ts); a bad value is pushed to `problems` (`NAME: message`) and the
+ * default returned.
+ */
+export function metadataCheckIntervalMs(env: Env, problems: string[]): number {
+  const text = env[METADATA_CHECK_ENV]?.trim();
+  if (text === undefined || text === '') return DEFAULT_METADATA_CHECK_INTERVAL_MS;
+  const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= CHECK.minimum && value <= CHECK.maximum)) {
+    problems.push(`${METADATA_CHECK_ENV}: ${CHECK.detail}, got ${JSON.stringify(env[METADATA_CHECK_ENV])}`);
+    return DEFAULT_METADATA_CHECK_INTERVAL_MS;
+  }
+  return value;
+}
+
 /** The process's environment: the one place of the service that reads `process.env` (for src/cli.ts). */
-export function processEnvironment(): Readonly<Record<string, string | undefined>> {
+export function processEnvironment(): Env {
   return process.env;
 }

@@ -1,44 +1,35 @@
 // Turns a JSON config file (or the built-in default) plus environment overrides into a validated
-// ServiceConfig, or throws a ConfigError listing every problem. Paths in the file are relative to the file;
-// paths given by environment variables (or the built-in default) are relative to the working directory.
-// The sections are read by storage.ts, listen.ts (listeners and demo), application.ts and ops.ts.
+// ServiceConfig, or throws a ConfigError listing every problem. The shape of every key, and its default,
+// is the schema's (src/schemas/config.ts, compiled once); here are the checks no shape can say. Paths in
+// the file are relative to the file; paths given by environment variables (or the built-in default) are
+// relative to the working directory.
 
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ApplicationConfig, ServiceConfig } from '../config.js';
-import { readApplication } from './application.js';
-import {
-  describe,
-  isObject,
-  readArray,
-  readBoolean,
-  readInteger,
-  readObject,
-  readString,
-  Problems,
-  type JsonObject,
-} from './checks.js';
-import { builtInConfig, DEFAULTS } from './defaults.js';
-import { applyEnvOverrides } from './env.js';
+import { ConfigFileSchema, DemoSchema } from '../schemas/config.js';
+import { configProblems, describe } from '../schemas/config-problems.js';
+import { compile, withDefaults } from '../schemas/typebox.js';
+import { checkApplication } from './application.js';
+import { eachEntry, isObject, Problems, type Raw } from './checks.js';
+import { builtInConfig } from './defaults.js';
+import { applyEnvOverrides, type Env } from './env.js';
 import { ConfigError } from './errors.js';
-import { readDemo, readListen } from './listen.js';
 import { readOps } from './ops.js';
 import { readChallenges, readDatabase, readSqliteWriter } from './storage.js';
-import { keysOf, LimitsSchema, LocalSchema, TOP_LEVEL_KEYS } from '../schemas/config.js';
+import { domainProblem } from './web.js';
 
 export { ConfigError } from './errors.js';
 
 export interface LoadConfigOptions {
   /** The config file; without one, the built-in default configuration is used. */
   readonly file?: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Env;
   readonly cwd: string;
 }
 
-export { TOP_LEVEL_KEYS };
-
-/** `<vendor> AppID: <client id>`: the vendor word is one token. */
-const VENDOR_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+const CONFIG = compile(ConfigFileSchema);
+const DEMO_PORT = DemoSchema.properties.port?.default as number;
 
 export function loadConfig(options: LoadConfigOptions): ServiceConfig {
   const file = options.file === undefined ? undefined : resolve(options.cwd, options.file);
@@ -63,19 +54,18 @@ export function loadConfig(options: LoadConfigOptions): ServiceConfig {
  * Built-in default only: the demo application's origins name the demo's port, so when PASSKEY_DEMO_PORT
  * moves the demo, its origins move with it (port 0 is left alone: the real port is known only later).
  */
-function followDemoPort(raw: JsonObject): void {
+function followDemoPort(raw: Raw): void {
   const demo = raw.demo;
   const apps = raw.applications;
   if (!isObject(demo) || !Array.isArray(apps) || !isObject(apps[0])) return;
   const port = demo.port;
-  if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > 65535 || port === DEFAULTS.demo.port)
-    return;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > 65535 || port === DEMO_PORT) return;
   const app = apps[0];
   app.origins = [`https://${String(app.domain)}:${port}`];
   app.localOrigins = [`https://localhost:${port}`];
 }
 
-function readJsonFile(file: string): JsonObject {
+function readJsonFile(file: string): Raw {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -105,146 +95,103 @@ export function validateConfig(
   problems: Problems,
   resolvePath: (keyPath: string, value: string) => string,
 ): ServiceConfig | undefined {
-  const top = readObject(problems, '', raw, TOP_LEVEL_KEYS);
-  if (top === undefined) return undefined;
-  const listen = readListen(problems, 'listen', top.listen ?? {}, DEFAULTS.listen);
-  const vendor =
-    top.vendor === undefined
-      ? DEFAULTS.vendor
-      : readString(problems, 'vendor', top.vendor, {
-          max: 64,
-          pattern: VENDOR_PATTERN,
-          hint: 'one word of letters, digits, ".", "_" or "-"',
-        });
-  const dataDirText =
-    top.dataDir === undefined ? DEFAULTS.dataDir : readString(problems, 'dataDir', top.dataDir, { max: 4096 });
-  const dataDir = dataDirText === undefined ? undefined : resolvePath('dataDir', dataDirText);
-  const secretsText =
-    top.secretsFile === undefined ? undefined : readString(problems, 'secretsFile', top.secretsFile, { max: 4096 });
+  problems.addAll(configProblems(CONFIG.failures(raw), raw));
+  if (!isObject(raw)) return undefined;
+  const top = withDefaults(ConfigFileSchema, raw) as Raw;
+  const ok = (key: string) => problems.clean(key);
+  const listen = ok('listen') ? (top.listen as ServiceConfig['listen']) : undefined;
+  const dataDir = ok('dataDir') ? resolvePath('dataDir', top.dataDir as string) : undefined;
   const secretsFile =
-    secretsText !== undefined
-      ? resolvePath('secretsFile', secretsText)
-      : top.secretsFile === undefined && dataDir !== undefined
-        ? join(dataDir, DEFAULTS.secretsFileName)
-        : undefined;
+    typeof raw.secretsFile === 'string'
+      ? ok('secretsFile')
+        ? resolvePath('secretsFile', raw.secretsFile)
+        : undefined
+      : dataDir && join(dataDir, 'secrets.json');
   const database =
-    top.database === undefined
+    typeof raw.database !== 'string'
       ? dataDir === undefined
         ? undefined
-        : { kind: 'sqlite' as const, path: join(dataDir, DEFAULTS.databaseFile) }
-      : readDatabase(problems, top.database, resolvePath);
-  const challenges =
-    top.challenges === undefined ? { kind: 'memory' as const } : readChallenges(problems, top.challenges);
-  const sqliteWriter = top.sqliteWriter === undefined ? undefined : readSqliteWriter(problems, top.sqliteWriter);
-  const local = readLocal(problems, top.local);
-  const demo = readDemo(problems, top.demo);
-  const limits = readLimits(problems, top.limits);
-  const applications = readApplications(problems, top.applications, resolvePath);
-  const ops = readOps(top, { problems, dataDir, resolvePath, listenPort: listen?.port });
-
-  if (demo?.enabled && applications !== undefined && applications.length === 0) {
+        : { kind: 'sqlite' as const, path: join(dataDir, 'fido2.db') }
+      : ok('database')
+        ? readDatabase(problems, raw.database, resolvePath)
+        : undefined;
+  const challenges = ok('challenges') ? readChallenges(problems, top.challenges as string) : undefined;
+  const sqliteWriter =
+    typeof raw.sqliteWriter === 'string' && ok('sqliteWriter')
+      ? readSqliteWriter(problems, raw.sqliteWriter)
+      : undefined;
+  const demo = top.demo as Raw;
+  eachEntry(problems, 'demo.devHostnames', demo?.devHostnames, (path, value) =>
+    problems.addIfAny(
+      path,
+      value === 'localhost'
+        ? '"localhost" is always served; list only the other development hostnames'
+        : domainProblem(value as string),
+    ),
+  );
+  const applications = readApplications(problems, top, raw, resolvePath);
+  const ops = readOps(top, raw, { problems, dataDir, resolvePath, listenPort: listen?.port });
+  const demoOn = ok('demo') && demo.enabled === true;
+  if (demoOn && applications?.length === 0) {
     problems.add('demo.enabled', 'the demo needs an application to serve (it serves the first of applications)');
   }
-  if (
-    demo?.enabled &&
-    listen !== undefined &&
-    demo.port !== 0 &&
-    demo.port === listen.port &&
-    demo.host === listen.host
-  ) {
+  const same = (a: { host: unknown; port: unknown }, b: { host: unknown; port: unknown } | undefined) =>
+    b !== undefined && a.port === b.port && a.host === b.host;
+  if (demoOn && listen !== undefined && demo.port !== 0 && same(demo as never, listen)) {
     problems.add('demo.port', `the demo and the service cannot both listen on ${listen.host}:${listen.port}`);
   }
   if (ops?.admin.enabled && ops.admin.port !== 0) {
     const { host, port } = ops.admin;
-    if (listen !== undefined && port === listen.port && host === listen.host)
+    if (same(ops.admin, listen))
       problems.add('admin.port', `the admin listener and the service cannot both listen on ${host}:${port}`);
-    if (demo?.enabled && port === demo.port && host === demo.host)
+    if (demoOn && same(ops.admin, demo as never))
       problems.add('admin.port', `the admin listener and the demo cannot both listen on ${host}:${port}`);
   }
-  if (
-    listen === undefined ||
-    vendor === undefined ||
-    dataDir === undefined ||
-    secretsFile === undefined ||
-    database === undefined ||
-    challenges === undefined ||
-    local === undefined ||
-    demo === undefined ||
-    limits === undefined ||
-    applications === undefined ||
-    ops === undefined
-  ) {
-    return undefined;
-  }
+  if (problems.list.length > 0 || dataDir === undefined || secretsFile === undefined) return undefined;
+  const { enabled, host, port, devHostnames } = demo as ServiceConfig['demo'];
   return {
-    listen,
-    database,
+    listen: { host: listen!.host, port: listen!.port },
+    database: database!,
     ...(sqliteWriter ? { sqliteWriter } : {}),
-    challenges,
-    local,
-    demo,
-    vendor,
+    challenges: challenges!,
+    local: { enabled: (top.local as Raw).enabled as boolean },
+    demo: { enabled, host, port, devHostnames: devHostnames ?? [] },
+    vendor: top.vendor as string,
     dataDir,
     secretsFile,
-    limits,
-    applications,
-    ops,
+    limits: top.limits as ServiceConfig['limits'],
+    applications: applications!,
+    ops: ops!,
   };
-}
-function readLocal(problems: Problems, raw: unknown): { enabled: boolean } | undefined {
-  if (raw === undefined) return { enabled: DEFAULTS.localEnabled };
-  const local = readObject(problems, 'local', raw, keysOf(LocalSchema));
-  if (local === undefined) return undefined;
-  const enabled =
-    local.enabled === undefined ? DEFAULTS.localEnabled : readBoolean(problems, 'local.enabled', local.enabled);
-  return enabled === undefined ? undefined : { enabled };
-}
-function readLimits(problems: Problems, raw: unknown): ServiceConfig['limits'] | undefined {
-  const limits = readObject(problems, 'limits', raw ?? {}, keysOf(LimitsSchema));
-  if (limits === undefined) return undefined;
-  const read = (key: 'bodyBytes' | 'usernameLength' | 'displayNameLength', min: number, max: number) =>
-    limits[key] === undefined ? DEFAULTS.limits[key] : readInteger(problems, `limits.${key}`, limits[key], min, max);
-  const bodyBytes = read('bodyBytes', 1024, 16 * 1024 * 1024);
-  const usernameLength = read('usernameLength', 8, 4096);
-  const displayNameLength = read('displayNameLength', 1, 4096);
-  return bodyBytes === undefined || usernameLength === undefined || displayNameLength === undefined
-    ? undefined
-    : { bodyBytes, usernameLength, displayNameLength };
 }
 
 function readApplications(
   problems: Problems,
-  raw: unknown,
+  top: Raw,
+  raw: Raw,
   resolvePath: (keyPath: string, value: string) => string,
 ): ApplicationConfig[] | undefined {
-  if (raw === undefined) {
-    problems.add('applications', 'is required: the list of applications (Client IDs) this service serves');
-    return undefined;
-  }
+  if (!Array.isArray(top.applications) || !Array.isArray(raw.applications)) return undefined;
+  const written = raw.applications as unknown[];
+  const apps = top.applications.map((app: unknown, index) => {
+    const path = `applications[${index}]`;
+    return isObject(app) && isObject(written[index])
+      ? checkApplication({ problems, resolvePath }, path, app, written[index] as Raw)
+      : undefined;
+  });
   // Duplicates are checked by Client ID (two entries may differ elsewhere), and on the raw entries so that
   // they are reported even when another entry has problems of its own.
-  const apps = readArray(
-    problems,
-    'applications',
-    raw,
-    (path, value) => readApplication({ problems, resolvePath }, path, value),
-    { unique: false },
-  );
   const seen = new Map<string, number>();
-  let duplicate = false;
-  (Array.isArray(raw) ? raw : []).forEach((entry, index) => {
+  written.forEach((entry, index) => {
     const clientId = isObject(entry) && typeof entry.clientId === 'string' ? entry.clientId : undefined;
     if (clientId === undefined) return;
     const first = seen.get(clientId);
-    if (first !== undefined) {
+    if (first === undefined) seen.set(clientId, index);
+    else
       problems.add(
         `applications[${index}].clientId`,
         `${JSON.stringify(clientId)} is already used by applications[${first}]`,
       );
-      duplicate = true;
-    } else {
-      seen.set(clientId, index);
-    }
   });
-  return duplicate ? undefined : apps;
+  return apps.every((app) => app !== undefined) ? (apps as ApplicationConfig[]) : undefined;
 }

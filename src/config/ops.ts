@@ -1,16 +1,42 @@
 // The operations keys of the config file (admin listener, rate limits, audit log, application cache,
-// shutdown deadline, request log). Their meaning and validation belong to the operations module
-// (`readOpsOptions`, src/config/ops-options.ts); this file feeds it the raw keys, turns its problems into the
-// loader's (so they are reported together with every other problem), and decides the admin port when the
-// operator did not.
-import { isAbsolute } from 'node:path';
-import { OPS_TOP_LEVEL_KEYS } from '../schemas/config.js';
-import { readOpsOptions, type OpsOptions } from './ops-options.js';
-import { DEFAULTS } from './defaults.js';
-import { isObject, type JsonObject, type Problems } from './checks.js';
+// shutdown deadline, request log) as OpsOptions: their shapes and defaults are the schema's
+// (src/schemas/config-ops.ts); here are the token file's place and the admin port the operator left out.
+import { join } from 'node:path';
+import type { OpsOptions } from '../config.js';
+import { ListenSchema } from '../schemas/config.js';
+import { opsFields } from '../schemas/config-ops.js';
+import { Type, withDefaults } from '../schemas/typebox.js';
+import type { Problems, Raw } from './checks.js';
+export type { AdminListenerOptions, OpsOptions } from '../config.js';
 
-/** The environment variable that sets the admin port (in ENV_OVERRIDES). */
-const ADMIN_PORT_ENV = 'PASSKEY_ADMIN_PORT';
+const OpsSchema = Type.Object(opsFields);
+const OPS_KEYS = Object.keys(opsFields);
+/** The port next to the default service port (8787), and the variable that sets it. */
+const { default: ADMIN_PORT, env: ADMIN_PORT_ENV } = opsFields.admin.properties.port as unknown as {
+  default: number;
+  env: string;
+};
+
+const DEFAULT_LISTEN_PORT = ListenSchema.properties.port.default as number;
+
+/** The operations options of a configuration that sets none of their keys. */
+export function defaultOpsOptions(dataDir: string): OpsOptions {
+  return opsOptions(withDefaults(OpsSchema, {}) as Raw, join(dataDir, 'admin-tokens.json'), ADMIN_PORT);
+}
+
+function opsOptions(ops: Raw, tokensFile: string, adminPort: number): OpsOptions {
+  const { admin, rateLimits, audit, applicationCacheMs, shutdownDeadlineMs, requestLog } = ops as Raw & {
+    admin: OpsOptions['admin'];
+  };
+  return {
+    admin: { ...admin, port: adminPort, tokensFile },
+    rateLimits,
+    audit,
+    applications: { cacheMs: applicationCacheMs },
+    shutdownDeadlineMs,
+    requestLog,
+  } as OpsOptions;
+}
 
 export interface OpsContext {
   readonly problems: Problems;
@@ -22,41 +48,16 @@ export interface OpsContext {
   readonly listenPort: number | undefined;
 }
 
-export function readOps(top: JsonObject, ctx: OpsContext): OpsOptions | undefined {
-  const { problems, resolvePath } = ctx;
-  const raw: Record<string, unknown> = {};
-  for (const key of OPS_TOP_LEVEL_KEYS) if (top[key] !== undefined) raw[key] = top[key];
-  // The token file is resolved here, where it is known whether the file or PASSKEY_ADMIN_TOKENS_FILE gave it.
-  const admin = raw.admin;
-  if (
-    isObject(admin) &&
-    typeof admin.tokensFile === 'string' &&
-    admin.tokensFile !== '' &&
-    !isAbsolute(admin.tokensFile)
-  ) {
-    raw.admin = { ...admin, tokensFile: resolvePath('admin.tokensFile', admin.tokensFile) };
-  }
-  const found: string[] = [];
-  const options = readOpsOptions(
-    raw,
-    ctx.dataDir ?? resolvePath('dataDir', DEFAULTS.dataDir),
-    resolvePath('', '.'),
-    found,
-  );
-  for (const problem of found) {
-    // readOpsOptions writes `key.path: message`; re-adding it names the environment variable behind a key.
-    const at = problem.indexOf(': ');
-    if (at > 0) problems.add(problem.slice(0, at), problem.slice(at + 2));
-    else problems.add('', problem);
-  }
-  if (found.length > 0 || ctx.dataDir === undefined) return undefined;
-  return {
-    ...options,
-    admin: {
-      ...options.admin,
-      port: adminPort(options, isObject(admin) && admin.port !== undefined, problems, ctx.listenPort),
-    },
-  };
+/** The options of a configuration (`top`: with its defaults; `raw`: as written), or undefined on a problem there. */
+export function readOps(top: Raw, raw: Raw, ctx: OpsContext): OpsOptions | undefined {
+  if (ctx.dataDir === undefined || !OPS_KEYS.every((key) => ctx.problems.clean(key))) return undefined;
+  const admin = top.admin as Raw;
+  const tokensFile =
+    typeof admin.tokensFile === 'string'
+      ? ctx.resolvePath('admin.tokensFile', admin.tokensFile)
+      : join(ctx.dataDir, 'admin-tokens.json');
+  const given = typeof raw.admin === 'object' && raw.admin !== null && 'port' in raw.admin;
+  return opsOptions(top, tokensFile, adminPort(admin.port as number, given, ctx));
 }
 
 /**
@@ -64,10 +65,9 @@ export function readOps(top: JsonObject, ctx: OpsContext): OpsOptions | undefine
  * admin listener does too unless PASSKEY_ADMIN_PORT says otherwise; when the operator gave no admin port,
  * it is 8788 only next to the default service port 8787, and any free port (printed at start) otherwise.
  */
-function adminPort(options: OpsOptions, given: boolean, problems: Problems, listenPort: number | undefined): number {
-  const fromEnv = problems.sources.get('admin.port') === ADMIN_PORT_ENV;
-  if (fromEnv) return options.admin.port;
-  if (listenPort === 0) return 0;
-  if (given) return options.admin.port;
-  return listenPort === DEFAULTS.listen.port ? options.admin.port : 0;
+function adminPort(port: number, given: boolean, ctx: OpsContext): number {
+  if (ctx.problems.sources.get('admin.port') === ADMIN_PORT_ENV) return port;
+  if (ctx.listenPort === 0) return 0;
+  if (given) return port;
+  return ctx.listenPort === DEFAULT_LISTEN_PORT ? port : 0;
 }

@@ -2,12 +2,11 @@
 // environment's overrides (load.ts), the operations settings, the periodic metadata check and the log
 // level. The composition step (src/compose/service.ts) receives these as data and reads no variable itself.
 import type { OpsOptions, ServiceConfig } from '../config.js';
-import { LOG_LEVELS, type LogLevel } from '../util/log.js';
+import type { LogLevel } from '../util/log.js';
+import { logLevelOf, metadataCheckIntervalMs } from './env.js';
 import { ConfigError } from './errors.js';
-import { loadConfig, type LoadConfigOptions } from './load.js';
-import { applyOpsEnv, defaultOpsOptions, metadataCheckIntervalMs } from './ops-options.js';
-
-export const LOG_LEVEL_ENV = 'PASSKEY_LOG_LEVEL';
+import { type LoadConfigOptions, loadConfig } from './load.js';
+import { defaultOpsOptions } from './ops.js';
 
 export interface ServeSettings {
   readonly config: ServiceConfig;
@@ -23,15 +22,8 @@ export function loadServeSettings(options: LoadConfigOptions): ServeSettings {
   const source = options.file ?? 'built-in defaults';
   const config = loadConfig(options);
   const problems: string[] = [];
-  // The loader always sets `ops`; a configuration without it is one built by hand: the defaults, with the environment.
-  const ops = config.ops ?? applyOpsEnv(defaultOpsOptions(config.dataDir), options.env, options.cwd, problems);
   const metadataCheckMs = metadataCheckIntervalMs(options.env, problems);
   if (problems.length > 0) throw new ConfigError(problems, source);
+  const ops = config.ops ?? defaultOpsOptions(config.dataDir);
   return { config, source, ops, metadataCheckMs, logLevel: logLevelOf(options.env) };
-}
-
-/** PASSKEY_LOG_LEVEL (debug, info, warn, error, silent; anything else: info). */
-export function logLevelOf(env: Readonly<Record<string, string | undefined>>): LogLevel {
-  const wanted = env[LOG_LEVEL_ENV]?.trim().toLowerCase();
-  return wanted !== undefined && (LOG_LEVELS as string[]).includes(wanted) ? (wanted as LogLevel) : 'info';
 }

@@ -1,12 +1,11 @@
 // The storage keys of the config file: `database` (SQLite file or PostgreSQL URL), `challenges` (memory,
-// the database or a Redis URL) and `sqliteWriter`. URLs are checked, and shown redacted in a problem.
+// the database or a Redis URL) and `sqliteWriter`, each already a string of the right length (the schema's
+// check). URLs are checked, and shown redacted in a problem.
 import type { ChallengeStoreConfig, DatabaseConfig, SqliteWriterSetting } from '../config.js';
-import { readString, type Problems } from './checks.js';
+import type { Problems } from './checks.js';
 import { postgresUrlProblem, redactUrl, redisUrlProblem } from './web.js';
 
-export function readSqliteWriter(problems: Problems, raw: unknown): SqliteWriterSetting | undefined {
-  const text = readString(problems, 'sqliteWriter', raw, { max: 16 });
-  if (text === undefined) return undefined;
+export function readSqliteWriter(problems: Problems, text: string): SqliteWriterSetting | undefined {
   if (text === 'auto' || text === 'thread' || text === 'inline') return text;
   problems.add('sqliteWriter', `must be "auto", "thread" or "inline", got ${JSON.stringify(text)}`);
   return undefined;
@@ -14,11 +13,9 @@ export function readSqliteWriter(problems: Problems, raw: unknown): SqliteWriter
 
 export function readDatabase(
   problems: Problems,
-  raw: unknown,
+  text: string,
   resolvePath: (keyPath: string, value: string) => string,
 ): DatabaseConfig | undefined {
-  const text = readString(problems, 'database', raw, { max: 4096 });
-  if (text === undefined) return undefined;
   if (text.startsWith('sqlite:')) {
     const path = text.slice('sqlite:'.length);
     if (path === '') {
@@ -39,9 +36,7 @@ export function readDatabase(
   return undefined;
 }
 
-export function readChallenges(problems: Problems, raw: unknown): ChallengeStoreConfig | undefined {
-  const text = readString(problems, 'challenges', raw, { max: 4096 });
-  if (text === undefined) return undefined;
+export function readChallenges(problems: Problems, text: string): ChallengeStoreConfig | undefined {
   if (text === 'memory' || text === 'database') return { kind: text };
   if (text.startsWith('redis://') || text.startsWith('rediss://')) {
     const problem = redisUrlProblem(text);

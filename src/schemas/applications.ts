@@ -3,73 +3,88 @@
 // schemas; the checks that need more than a shape (origins under the domain, files that must exist and
 // parse) stay in config/application.ts, which reports every problem at once.
 
-import { Type } from './typebox.js';
+import { type TSchema, Type } from './typebox.js';
 import {
-  aaguid,
   BackupEligibilitySchema,
+  DEFAULT_ALGORITHMS,
+  DEFAULT_TIMEOUT_MS,
   CounterPolicySchema,
   dateTime,
   HINTS,
   HintSchema,
   nullable,
   UserVerificationSchema,
+  VARIANTS,
   VariantSchema,
 } from './values.js';
 
-const paths = (description: string, maxItems?: number) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), {
-    description,
-    ...(maxItems === undefined ? {} : { maxItems }),
-  });
+/** A list of the config file: at most 1000 entries (fewer where given), each at most once. */
+const list = <T extends TSchema>(items: T, notes: Record<string, unknown>) =>
+  Type.Array(items, { maxItems: 1000, uniqueItems: true, ...notes });
+const file = Type.String({ minLength: 1, maxLength: 4096 });
+/** An AAGUID as the config file writes it: any case (the loader lowers it). */
+const aaguidText = Type.String({
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+  patternDetail: 'an AAGUID is a dashed UUID such as "cb69481e-8ff7-4039-93ec-0a2729a154a8"',
+});
 
 /** The application's attestation trust policy (docs/attestation.md). */
 export const AttestationPolicySchema = Type.Object(
   {
-    trustAnchors: Type.Optional(paths("PEM files of the application's own trust anchors.")),
-    requireTrusted: Type.Optional(
-      Type.Boolean({
+    trustAnchors: Type.Optional(
+      list(file, {
+        default: [],
         description:
-          'Refuse every attestation that does not chain to a trusted root (ATTESTATION_NOT_TRUSTED), none and self included.',
+          'PEM files of trust anchors (several certificates per file allowed). Each must exist and hold parseable certificates.',
       }),
     ),
-    metadata: Type.Optional(
-      nullable(
-        Type.String({ minLength: 1, maxLength: 4096 }),
-        'A FIDO MDS3 BLOB file, verified at start and at every metadata reload; null: no metadata.',
-      ),
+    requireTrusted: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'Refuse registrations whose attestation does not chain to a trust anchor (`none` and self included). Without it, a chain is still refused when it does not lead to the trust material that applies to it (the `trustAnchors`, or the roots of its AAGUID\'s metadata statement): `docs/attestation.md`, "Trust is proven, never claimed".',
+      }),
     ),
+    metadata: Type.Optional(nullable(file, { default: null, description: 'A FIDO MDS3 BLOB file. Must exist.' })),
     metadataRoots: Type.Optional(
-      paths('PEM roots that sign the `metadata` BLOB (empty: the bundled FIDO MDS roots). Needs `metadata`.'),
+      list(file, {
+        default: [],
+        defaultText: '[] (the bundled FIDO MDS roots)',
+        description:
+          "PEM roots that sign the `metadata` BLOB (e.g. the conformance tool's test MDS). Needs `metadata`.",
+      }),
     ),
     metadataCrls: Type.Optional(
-      paths(
-        "CRL files (PEM or DER) of the `metadata` BLOB's signing chain: each certificate below the root needs a current CRL of its issuer here and must not be listed on it, or the BLOB is refused. Absent: the chain's revocation is not checked. Needs `metadata`.",
-        64,
-      ),
+      list(file, {
+        maxItems: 64,
+        defaultText: "none (revocation of the BLOB's chain not checked)",
+        description:
+          'CRL files (PEM `-----BEGIN X509 CRL-----`, several per file allowed, or DER) of the `metadata` BLOB\'s signing chain: each certificate below the root needs a current CRL of its issuer here and must not be listed on it, or the BLOB is refused (`docs/attestation.md`, "Revocation of the BLOB\'s signing chain"). Each must exist and hold CRLs that parse; at most 64. Needs `metadata`.',
+      }),
     ),
     enforceStatusAtAuthentication: Type.Optional(
       Type.Boolean({
+        default: false,
         description: 'Refuse authentication by an authenticator model the metadata now reports compromised.',
       }),
     ),
     aaguidAllow: Type.Optional(
-      Type.Array(aaguid(), {
+      list(aaguidText, {
+        default: [],
+        defaultText: '[] (any)',
         description:
-          'Only these AAGUIDs may register (empty: any); decides only on an AAGUID the attestation proved (else AAGUID_NOT_PROVEN).',
+          'Only these AAGUIDs may register (dashed UUIDs, any case). The lists decide only on an AAGUID the attestation proved (a chain to `trustAnchors` or to the roots of its metadata statement): with a list, any other registration, `none` included, fails with `AAGUID_NOT_PROVEN`.',
       }),
     ),
     aaguidDeny: Type.Optional(
-      Type.Array(aaguid(), {
+      list(aaguidText, {
+        default: [],
         description:
-          'These AAGUIDs may not register; decides only on an AAGUID the attestation proved (else AAGUID_NOT_PROVEN).',
+          'These AAGUIDs may never register. An AAGUID may not be in both lists. Like `aaguidAllow`, it needs a proven AAGUID.',
       }),
     ),
   },
-  {
-    additionalProperties: false,
-    description:
-      "The application's attestation trust policy (docs/attestation.md). Paths are files on the service's host; relative ones resolve against the config file's folder (admin API: the data folder).",
-  },
+  { additionalProperties: false, default: {}, description: 'Attestation trust policy (see `docs/attestation.md`).' },
 );
 
 /** The policy as the loader resolves it: the first five keys always present, paths absolute. */
@@ -87,65 +102,99 @@ export const ResolvedAttestationPolicySchema = Type.Object(
 
 export const MIN_TIMEOUT_MS = 10_000;
 export const MAX_TIMEOUT_MS = 3_600_000;
-const origins = (description: string, maxItems?: number) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
-    description,
-    ...(maxItems === undefined ? {} : { maxItems }),
-  });
+const origin = Type.String({ minLength: 1, maxLength: 2048 });
 
 /** Every key of an application in the config file, each optional here (the file's required ones: APPLICATION_REQUIRED). */
 const applicationFields = {
   clientId: Type.String({
+    minLength: 1,
+    maxLength: 128,
     pattern: '^[\\x21-\\x7e]{1,128}$',
-    description: 'Visible ASCII without spaces, at most 128 characters.',
+    patternDetail: 'visible ASCII characters without spaces, at most 128',
+    description: 'The Client ID (visible ASCII, no spaces, ≤ 128). Unique.',
   }),
-  name: Type.String({ minLength: 1, maxLength: 256 }),
-  icon: Type.String({ maxLength: 2048 }),
+  name: Type.String({ minLength: 1, maxLength: 256, description: '`rp.name` of registration options.' }),
+  icon: Type.String({
+    minLength: 0,
+    maxLength: 2048,
+    default: '',
+    description: '`rp.icon` / `user.icon` of registration options.',
+  }),
   domain: Type.String({
     minLength: 1,
     maxLength: 253,
-    description: 'The registered developer domain: the RP ID of the standard variant.',
+    description:
+      'The registered developer domain: the RP ID of the standard variant and the part after `#` in `username`. A lower-case host name, not an IP address, not `localhost`.',
   }),
-  origins: origins(
-    'Origins of the standard variant (`https://host[:port]` under the domain), and Android apps as `android:apk-key-hash:<base64url SHA-256>`.',
-  ),
-  variants: Type.Array(VariantSchema, { minItems: 1 }),
-  localOrigins: origins('Origins of the local variant; one without a port allows any port of that scheme and host.'),
+  origins: list(origin, {
+    default: [],
+    description:
+      "Origins allowed in the standard variant, exactly as browsers send them: `https://host[:port]`, lower-case, no path, no trailing slash, no default port. Each must be on `domain` or a subdomain. Required (non-empty) when `variants` holds `standard`. An Android app is listed as `android:apk-key-hash:<hash>`: the base64url (no padding, 43 characters) SHA-256 of the app's signing certificate, which Android writes as `clientDataJSON.origin`; the app's backend relay sends the same text as the `origin` header.",
+  }),
+  variants: list(VariantSchema, {
+    minItems: 1,
+    default: [...VARIANTS],
+    description: 'Variants this application may use (`standard` = its domain is approved).',
+  }),
+  localOrigins: list(origin, {
+    default: ['https://localhost'],
+    description:
+      'Origins allowed in the local variant (`clientDataJSON.origin`). An entry without a port allows any port. `http:` only for `localhost`.',
+  }),
   timeoutMs: Type.Integer({
     minimum: MIN_TIMEOUT_MS,
     maximum: MAX_TIMEOUT_MS,
-    description: "Ceremony lifetime and the options' `timeout`.",
+    default: DEFAULT_TIMEOUT_MS,
+    description: 'Ceremony lifetime and the `timeout` of options, in milliseconds.',
   }),
-  algorithms: Type.Array(Type.Integer(), {
+  algorithms: list(Type.Integer({ wordedByLoader: true }), {
     minItems: 1,
-    description: 'COSE algorithms offered in pubKeyCredParams, in order.',
+    default: [...DEFAULT_ALGORITHMS],
+    description: '`pubKeyCredParams`, in order. RS1 (`-65535`) only when listed here.',
   }),
-  userVerification: nullable(UserVerificationSchema, 'Minimum user verification; null: what the request asks.'),
+  userVerification: nullable(UserVerificationSchema, {
+    default: null,
+    description: 'Minimum user verification; `required` overrides a weaker request.',
+  }),
   counterPolicy: Type.Union(CounterPolicySchema.anyOf, {
-    description: '`strict`: a counter that does not increase fails; `warn`: accepted, recorded as a clone warning.',
+    default: 'strict',
+    description:
+      'A signature counter that does not increase: `strict` fails, `warn` accepts and records a clone warning.',
   }),
   revealUnknownUsers: Type.Boolean({
-    description: 'false: unknown users get options like known ones (no enumeration); true: CREDENTIAL_ID_NOT_FOUND.',
+    default: false,
+    description:
+      '`false`: assertion options for an unknown user look like those of a known one (no user enumeration). `true`: an explicit error.',
   }),
   allowCrossOrigin: Type.Boolean({
+    default: false,
     description:
-      'Accept a ceremony in a cross-origin frame (clientDataJSON.crossOrigin), embedded in one of topOrigins.',
+      'Accept a ceremony in a cross-origin frame (`clientDataJSON.crossOrigin: true`, or a `topOrigin`), embedded in one of `topOrigins`. Needs `topOrigins`.',
   }),
-  topOrigins: origins(
-    'Top-level origins that may embed a cross-origin ceremony (clientDataJSON.topOrigin); required with allowCrossOrigin.',
-    64,
-  ),
+  topOrigins: list(origin, {
+    maxItems: 64,
+    defaultText: '[]',
+    description:
+      'The top-level pages that may embed a cross-origin ceremony (WebAuthn L3 §7.1 step 10, §7.2 step 13): `clientDataJSON.topOrigin` must be one of them exactly, or the result fails with `TOP_ORIGIN_NOT_MATCHED`; a cross-origin ceremony without `topOrigin` (older browsers) fails the same way, since it cannot show where it was embedded. Origin form like `origins` (on any domain); at most 64. Required (non-empty) when `allowCrossOrigin` is true, refused when it is not. An application stored before this key existed, with `allowCrossOrigin` true, has none listed: its cross-origin ceremonies fail until it is given `topOrigins` (admin API `PATCH`).',
+  }),
   attestation: AttestationPolicySchema,
-  hints: Type.Array(HintSchema, {
+  hints: list(HintSchema, {
     maxItems: HINTS.length,
+    defaultText: '[]',
     description:
-      'WebAuthn L3 hints the options answer when the request sends none, in order of preference (an unknown hint in a request: UNKNOWN_HINT).',
+      'Default WebAuthn hints of both options answers, most preferred first, when a request sends none (`docs/api.md`). E.g. `["security-key"]` for an application whose users carry NFC keys.',
   }),
-  relatedOrigins: origins(
-    'https origins on other registrable domains that may use the domain as RP ID (WebAuthn L3 related origins).',
-    64,
-  ),
-  backupEligibility: BackupEligibilitySchema,
+  relatedOrigins: list(origin, {
+    maxItems: 64,
+    defaultText: '[]',
+    description:
+      'Pages on **other registrable domains** that may use `domain` as their RP ID (WebAuthn L3 §5.11, related origins): accepted like `origins` (origin header and `clientDataJSON.origin`), with `domain` as RP ID. The browser first fetches `https://<domain>/.well-known/webauthn` and needs these origins listed there: the relay serves that document when given the same list as its `relatedOrigins` option (`docs/relay.md`, "Related origins"). https only, origin form, not on `domain` (those go in `origins`), not repeated from `origins`; at most 64 (browsers read at most 5 registrable domains from the document).',
+  }),
+  backupEligibility: Type.Union(BackupEligibilitySchema.anyOf, {
+    defaultText: '"any"',
+    description:
+      'Synced or device-bound: `required` accepts only backup-eligible credentials (synced passkeys; others fail with `BACKUP_ELIGIBILITY_REQUIRED`), `forbidden` only device-bound ones (security keys, device-bound platform credentials; others fail with `BACKUP_ELIGIBILITY_NOT_ALLOWED`). Applies to new registrations; credentials already stored keep working.',
+  }),
 };
 type Fields = typeof applicationFields;
 
@@ -160,8 +209,9 @@ export const APPLICATION_REQUIRED = ['clientId', 'name', 'domain'] as const;
 /** An application entry of the config file. */
 export const ApplicationFileSchema = Type.Object(
   {
+    // In the order of the fields (the order "unknown key" lists them in), the required ones required.
+    ...Type.Partial(Type.Object(applicationFields)).properties,
     ...Type.Pick(Type.Object(applicationFields), APPLICATION_REQUIRED).properties,
-    ...Type.Partial(Type.Omit(Type.Object(applicationFields), APPLICATION_REQUIRED)).properties,
   },
   { additionalProperties: false },
 );
@@ -173,7 +223,7 @@ export const ApplicationInputSchema = Type.Partial(Type.Object(applicationFields
 });
 
 /** Keys an application shows only when written (added later; an older entry stays exactly as it was). */
-const ADDITIVE = ['topOrigins', 'hints', 'relatedOrigins', 'backupEligibility'] as const;
+export const ADDITIVE = ['topOrigins', 'hints', 'relatedOrigins', 'backupEligibility'] as const;
 
 /** A validated application (src/config.ts `ApplicationConfig`): every setting resolved. */
 export const ApplicationConfigSchema = Type.Object(

@@ -1,125 +1,155 @@
-// The config file's shape (docs/configuration.md): every key the loader knows, its type, bounds and
-// meaning. The loader (config/load.ts, config/ops-options.ts, config/application.ts) takes its known keys
-// from here, and `assets/config.schema.json` (for editors, through the file's `$schema` key) is this schema
-// written out. The validation itself stays hand-written there: it reports every problem at once, names the
-// environment variable behind a value, and checks what no shape can say (origins under the domain, files
-// that must exist and parse, ports that must differ, URLs with credentials redacted in messages).
+// The config file's shape (docs/configuration.md), its environment overrides and the settings only the
+// environment gives: every key with its type, bounds, default, meaning and the variable that overrides it.
+// The loader (src/config/) validates with this schema compiled once, takes the defaults from it and keeps
+// only what no shape can say; docs/configuration.md's tables and assets/config.schema.json are written from
+// it (scripts/gen-config-docs.mjs). Our own keywords (dropped from the JSON Schema): `env` (the variable
+// that overrides the key), `defaultText` (a default the loader computes), `patternDetail` (a pattern in
+// words), `detail` (the expectation in words), `missing` (the sentence for a required key left out),
+// `wordedByLoader` (the loader checks this value and words its problems itself).
 
-import { jsonSchema, Type } from './typebox.js';
 import { ApplicationFileSchema } from './applications.js';
+import { opsFields } from './config-ops.js';
+import { host, integer, opt, path, port, section, text } from './config-keys.js';
+import { jsonSchema, Type, withDefaults } from './typebox.js';
 
-const object = (properties: Parameters<typeof Type.Object>[0], description?: string) =>
-  Type.Object(properties, { additionalProperties: false, ...(description === undefined ? {} : { description }) });
-const port = (description?: string) =>
-  Type.Integer({ minimum: 0, maximum: 65_535, ...(description === undefined ? {} : { description }) });
-const path = (description: string) => Type.String({ minLength: 1, maxLength: 4096, description });
-const integer = (minimum: number, maximum: number, description?: string) =>
-  Type.Integer({ minimum, maximum, ...(description === undefined ? {} : { description }) });
-
-export const ListenSchema = object({
-  host: Type.Optional(Type.String({ minLength: 1, maxLength: 253 })),
-  port: Type.Optional(port()),
-});
-export const LimitsSchema = object({
-  bodyBytes: Type.Optional(integer(1024, 16 * 1024 * 1024, 'Largest request body, in bytes.')),
-  usernameLength: Type.Optional(integer(8, 4096)),
-  displayNameLength: Type.Optional(integer(1, 4096)),
-});
-export const DemoSchema = object({
-  enabled: Type.Optional(Type.Boolean()),
-  host: Type.Optional(Type.String({ minLength: 1, maxLength: 253 })),
-  port: Type.Optional(port()),
-  devHostnames: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
-      maxItems: 20,
-      description: "Development hostnames other than localhost that also serve the demo's local page (docs/demo.md).",
-    }),
-  ),
-});
-export const LocalSchema = object({ enabled: Type.Optional(Type.Boolean()) });
-
-export const RateLimitRuleSchema = object({
-  burst: Type.Number({ minimum: 1 }),
-  perSecond: Type.Number({ exclusiveMinimum: 0 }),
-});
-const RateLimitRule = Type.Union([RateLimitRuleSchema, Type.Null()], {
-  description: '{"burst": n, "perSecond": n}, or null: no limit.',
-});
-
-export const AdminSchema = object(
+export const ListenSchema = section(
   {
-    enabled: Type.Optional(Type.Boolean()),
-    host: Type.Optional(Type.String({ minLength: 1 })),
-    port: Type.Optional(port()),
-    tokensFile: Type.Optional(path('Admin token hashes (default `<dataDir>/admin-tokens.json`).')),
-    metricsRequireToken: Type.Optional(Type.Boolean()),
+    host: opt(host({ default: '127.0.0.1', env: 'PASSKEY_HOST', description: 'Address of the HTTP service.' })),
+    port: opt(port({ default: 8787, env: 'PASSKEY_PORT', description: 'Its port (0: any free port).' })),
   },
-  'The admin listener (health, readiness, metrics, OpenAPI, admin API).',
+  { description: 'Address of the HTTP service. `port` 0–65535 (0: any free port). Either key may be left out.' },
 );
-export const RateLimitsSchema = object({
-  store: Type.Optional(
-    Type.String({ minLength: 1, pattern: '^(memory|rediss?://.*)$', description: '`memory` or a redis:// URL.' }),
-  ),
-  keyPrefix: Type.Optional(Type.String({ minLength: 1 })),
-  perApplication: Type.Optional(RateLimitRule),
-  perAddress: Type.Optional(RateLimitRule),
-  applications: Type.Optional(Type.Record(Type.String(), RateLimitRule, { description: 'Client ID → rule.' })),
-  exemptAddresses: Type.Optional(Type.Array(Type.String())),
-  onStoreError: Type.Optional(Type.Union([Type.Literal('allow'), Type.Literal('deny')])),
-});
-export const AuditSchema = object({
-  maxEvents: Type.Optional(integer(100, 10_000_000)),
-  options: Type.Optional(Type.Union([Type.Literal('failures'), Type.Literal('all')])),
-});
-
-/** The operations keys (config/ops-options.ts reads them). */
-const opsFields = {
-  admin: Type.Optional(AdminSchema),
-  rateLimits: Type.Optional(RateLimitsSchema),
-  audit: Type.Optional(AuditSchema),
-  applicationCacheMs: Type.Optional(integer(0, 600_000)),
-  shutdownDeadlineMs: Type.Optional(integer(0, 600_000)),
-  requestLog: Type.Optional(Type.Boolean()),
-};
-export const OPS_TOP_LEVEL_KEYS = Object.keys(opsFields) as (keyof typeof opsFields)[];
-
-export const ConfigFileSchema = object(
+export const LimitsSchema = section(
   {
-    $schema: Type.Optional(Type.String({ description: 'Ignored (for editors).' })),
-    listen: Type.Optional(ListenSchema),
-    database: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 4096,
-        pattern: '^(sqlite:.+|postgres(ql)?://.*)$',
-        description: '`sqlite:<path>` or a `postgres://` URL.',
+    bodyBytes: opt(
+      integer(1024, 16 * 1024 * 1024, {
+        default: 65_536,
+        env: 'PASSKEY_BODY_BYTES',
+        description: 'Largest request body (larger: 413).',
       }),
     ),
-    sqliteWriter: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('thread'), Type.Literal('inline')])),
-    challenges: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 4096,
-        pattern: '^(memory|database|rediss?://.*)$',
-        description: '`memory`, `database` or a `redis://` URL.',
+    usernameLength: opt(integer(8, 4096, { default: 256, description: 'Longest `username` (including `#domain`).' })),
+    displayNameLength: opt(integer(1, 4096, { default: 256, description: 'Longest `displayName`.' })),
+  },
+  { description: 'Request bounds.' },
+);
+export const DemoSchema = section(
+  {
+    enabled: opt(
+      Type.Boolean({
+        default: false,
+        env: 'PASSKEY_DEMO_ENABLED',
+        defaultText: 'true in the built-in default only',
+        description: 'Serve the demo page.',
       }),
     ),
-    local: Type.Optional(LocalSchema),
-    demo: Type.Optional(DemoSchema),
-    vendor: Type.Optional(
+    host: opt(host({ default: '127.0.0.1', env: 'PASSKEY_DEMO_HOST', description: "The demo page's address." })),
+    port: opt(port({ default: 8443, env: 'PASSKEY_DEMO_PORT', description: "The demo page's port." })),
+    devHostnames: opt(
+      Type.Array(host({}), {
+        maxItems: 20,
+        uniqueItems: true,
+        default: [],
+        description:
+          'Development hostnames other than `localhost` (e.g. `"dev.example.test"`) that also serve the demo\'s local page: added to the demo\'s certificate and listed in its `/.well-known/webauthn` (`docs/demo.md`). Lower-case host names, not IP addresses, not `localhost` itself, at most 20. The application must list their origins in `localOrigins`.',
+      }),
+    ),
+  },
+  {
+    description:
+      'The HTTPS demo login page. It serves the **first** application of `applications` and reaches the service through the relay. With a config file it is off unless `"enabled": true`.',
+  },
+);
+export const LocalSchema = section(
+  {
+    enabled: opt(
+      Type.Boolean({ default: true, env: 'PASSKEY_LOCAL_ENABLED', description: 'Enable the local variant.' }),
+    ),
+  },
+  {
+    description:
+      'The local (development) variant. **Switch it off in production** (`false`): it is for development only and the service warns at start while it is on.',
+  },
+);
+
+export const ConfigFileSchema = Type.Object(
+  {
+    $schema: opt(
       Type.String({
+        description:
+          "Ignored (for editors: the config file's JSON Schema is `assets/config.schema.json`, in the package `node_modules/passkey-server/assets/config.schema.json`).",
+      }),
+    ),
+    listen: opt(ListenSchema),
+    database: opt(
+      path({
+        env: 'PASSKEY_DATABASE',
+        defaultText: 'sqlite:<dataDir>/fido2.db',
+        description:
+          '`sqlite:<path>` or a `postgres://` / `postgresql://` URL. A PostgreSQL URL may carry `?schema=<name>` (default `public`). See `docs/storage.md`, `docs/deployment.md`.',
+      }),
+    ),
+    sqliteWriter: opt(
+      text(1, 16, {
+        env: 'PASSKEY_SQLITE_WRITER',
+        defaultText: '"auto"',
+        description:
+          "SQLite only (ignored on PostgreSQL): how credential writes and audit rows reach the disk. All modes group-commit (the writes that arrive together share one transaction and one flush; each answer still waits for its flush). `thread`: on a writer thread, so the service never stops for a flush; `inline`: on the service's own event loop (no second JavaScript heap, no thread hand-off); `auto`: `thread` when the process may use two or more cores, `inline` when it is confined to one. See `docs/storage.md` and BENCHMARKS.md.",
+      }),
+    ),
+    challenges: opt(
+      path({
+        default: 'memory',
+        env: 'PASSKEY_CHALLENGES',
+        description:
+          'Where pending ceremonies live: `memory` (one instance), `database` (a table of the configured database, shared by every instance on it) or a `redis://` / `rediss://` URL (may carry `?prefix=<key prefix>`). Several instances need `database` or Redis.',
+      }),
+    ),
+    local: opt(LocalSchema),
+    demo: opt(DemoSchema),
+    vendor: opt(
+      text(1, 64, {
         pattern: '^[A-Za-z0-9._-]{1,64}$',
-        description: 'The vendor word of `User-agent: <vendor> AppID: <client id>`.',
+        patternDetail: 'one word of letters, digits, ".", "_" or "-"',
+        default: 'Vendor',
+        env: 'PASSKEY_VENDOR',
+        description:
+          'The vendor word of the `User-agent: <vendor> AppID: <client id>` header: one word of letters, digits, `.`, `_`, `-`.',
       }),
     ),
-    dataDir: Type.Optional(path("Folder of generated secrets, the default SQLite file and the demo's files.")),
-    secretsFile: Type.Optional(path('The key file (default `<dataDir>/secrets.json`).')),
-    limits: Type.Optional(LimitsSchema),
-    applications: Type.Array(ApplicationFileSchema, { description: 'The Client IDs this service serves.' }),
+    dataDir: opt(
+      path({
+        default: './data',
+        env: 'PASSKEY_DATA_DIR',
+        description: "Folder of generated secrets, the default SQLite file and the demo's files.",
+      }),
+    ),
+    secretsFile: opt(
+      path({
+        env: 'PASSKEY_SECRETS_FILE',
+        defaultText: '<dataDir>/secrets.json',
+        description: 'The key file (see Secrets).',
+      }),
+    ),
+    limits: opt(LimitsSchema),
+    applications: Type.Array(ApplicationFileSchema, {
+      maxItems: 1000,
+      missing: 'is required: the list of applications (Client IDs) this service serves',
+      defaultText: 'the demo application (built-in default only)',
+      description:
+        "The Client IDs this service serves; may be empty when the demo is off. They are written into the database's application store at every start (`docs/admin.md`).",
+    }),
     ...opsFields,
   },
-  'The passkey-server config file (docs/configuration.md).',
+  { additionalProperties: false, description: 'The passkey-server config file (docs/configuration.md).' },
 );
+
+/** The request bounds of a configuration that sets none. */
+export const DEFAULT_LIMITS = withDefaults(LimitsSchema, {}) as {
+  readonly bodyBytes: number;
+  readonly usernameLength: number;
+  readonly displayNameLength: number;
+};
 
 /** The file's JSON Schema 2020-12, as assets/config.schema.json holds it. */
 export function configJsonSchema(): Record<string, unknown> {
@@ -128,11 +158,4 @@ export function configJsonSchema(): Record<string, unknown> {
     title: 'passkey-server configuration',
     ...jsonSchema(ConfigFileSchema),
   };
-}
-
-/** The keys a config file may hold at the top level; any other is a typo the loader reports. */
-export const TOP_LEVEL_KEYS = Object.keys(ConfigFileSchema.properties);
-/** The keys of an object of the config file, by its top-level key (listen, demo, limits, admin …). */
-export function keysOf(schema: { readonly properties: Readonly<Record<string, unknown>> }): string[] {
-  return Object.keys(schema.properties);
 }

@@ -3,7 +3,8 @@
 
 import { FormatRegistry, Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { ValueErrorType } from '@sinclair/typebox/errors';
+import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
+import { Value } from '@sinclair/typebox/value';
 import { describeFailure, type FailureKind, type SchemaFailure } from './details.js';
 
 export { Type };
@@ -28,6 +29,62 @@ export interface Validator<T> {
   firstFailure(value: unknown): SchemaFailure | undefined;
   /** Every way the value breaks the schema, as `<JSON Pointer>: <TypeBox's message>` (for tests and tools). */
   explain(value: unknown): string[];
+  /** Every way the value breaks the schema, each with the failing schema (config/problems.ts words them). */
+  failures(value: unknown): Failure[];
+}
+
+/** One way a value breaks a schema: where (JSON Pointer), which keyword, the failing schema and value. */
+export interface Failure {
+  readonly pointer: string;
+  readonly keyword: FailureKeyword;
+  readonly schema: Readonly<Record<string, unknown>>;
+  readonly value: unknown;
+  /** A union's failure: each variant's own failures. */
+  readonly variants?: readonly (readonly Failure[])[];
+}
+export type FailureKeyword =
+  | 'type'
+  | 'range'
+  | 'minLength'
+  | 'maxLength'
+  | 'pattern'
+  | 'count'
+  | 'unique'
+  | 'unknown'
+  | 'missing'
+  | 'union';
+
+const KEYWORDS: Partial<Record<ValueErrorType, FailureKeyword>> = {
+  [ValueErrorType.IntegerMinimum]: 'range',
+  [ValueErrorType.IntegerMaximum]: 'range',
+  [ValueErrorType.NumberMinimum]: 'range',
+  [ValueErrorType.NumberExclusiveMinimum]: 'range',
+  [ValueErrorType.NumberMaximum]: 'range',
+  [ValueErrorType.StringMinLength]: 'minLength',
+  [ValueErrorType.StringMaxLength]: 'maxLength',
+  [ValueErrorType.StringPattern]: 'pattern',
+  [ValueErrorType.ArrayMinItems]: 'count',
+  [ValueErrorType.ArrayMaxItems]: 'count',
+  [ValueErrorType.ArrayUniqueItems]: 'unique',
+  [ValueErrorType.ObjectAdditionalProperties]: 'unknown',
+  [ValueErrorType.ObjectRequiredProperty]: 'missing',
+  [ValueErrorType.Union]: 'union',
+};
+
+function failure(error: ValueError): Failure {
+  const keyword = KEYWORDS[error.type] ?? 'type';
+  return {
+    pointer: error.path,
+    keyword,
+    schema: error.schema,
+    value: error.value,
+    ...(keyword === 'union' ? { variants: error.errors.map((variant) => [...variant].map(failure)) } : {}),
+  };
+}
+
+/** A copy of `value` with the schema's `default`s filled in where a key is absent. */
+export function withDefaults<T>(schema: TSchema, value: T): T {
+  return Value.Default(schema, structuredClone(value)) as T;
 }
 
 /** Compiles a schema into a validator; do it once at start, never per request. */
@@ -41,6 +98,7 @@ export function compile<T extends TSchema>(schema: T): Validator<Static<T>> {
     },
     explain: (value) =>
       [...compiled.Errors(value)].map((error) => `${error.path === '' ? '/' : error.path}: ${error.message}`),
+    failures: (value) => (compiled.Check(value) ? [] : [...compiled.Errors(value)].map(failure)),
   };
 }
 
@@ -55,7 +113,7 @@ export function jsonSchema(schema: TSchema, shared: ReadonlyMap<TSchema, string>
 }
 
 /** Our own keywords for the sentences of a request's failure (details.ts): not JSON Schema, left out. */
-const SENTENCES = new Set(['detail', 'patternDetail']);
+const SENTENCES = new Set(['detail', 'patternDetail', 'env', 'missing', 'defaultText', 'wordedByLoader']);
 
 function plain(node: unknown, shared: ReadonlyMap<TSchema, string>, top: boolean): unknown {
   if (Array.isArray(node)) return node.map((item) => plain(item, shared, false));

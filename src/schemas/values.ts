@@ -3,11 +3,11 @@
 
 import { Type, type Static, type TSchema } from './typebox.js';
 
-/** A union of string constants (TypeBox's enum), with a description when given. */
-export const literals = <T extends string>(values: readonly T[], description?: string) =>
+/** A union of string constants (TypeBox's enum), with a description (or other annotations) when given. */
+export const literals = <T extends string>(values: readonly T[], notes?: string | Record<string, unknown>) =>
   Type.Union(
     values.map((v) => Type.Literal(v)),
-    description === undefined ? {} : { description },
+    notes === undefined ? {} : typeof notes === 'string' ? { description: notes } : notes,
   );
 
 /** Strict base64url without padding: the alphabet, and no length that leaves 6 spare bits (4n+1). */
@@ -44,5 +44,12 @@ export const aaguid = (description?: string) =>
   Type.String({ pattern: AAGUID_PATTERN, ...(description === undefined ? {} : { description }) });
 export const dateTime = (description?: string) =>
   Type.String({ format: 'date-time', ...(description === undefined ? {} : { description }) });
-export const nullable = <T extends TSchema>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
+export const nullable = <T extends TSchema>(schema: T, notes?: string | Record<string, unknown>) =>
+  Type.Union(
+    [schema, Type.Null()],
+    notes === undefined ? {} : typeof notes === 'string' ? { description: notes } : notes,
+  );
+
+/** COSE algorithm identifiers offered by default, in the order docs/decisions.md fixes. RS1 (-65535) only on request. */
+export const DEFAULT_ALGORITHMS: readonly number[] = [-7, -35, -36, -8, -37, -38, -39, -257, -258, -259];
+export const DEFAULT_TIMEOUT_MS = 180_000;

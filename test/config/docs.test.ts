@@ -6,14 +6,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APPLICATION_KEYS, ATTESTATION_KEYS } from '../../src/config/application.js';
 import { ENV_OVERRIDES } from '../../src/config/env.js';
-import {
-  AdminSchema,
-  AuditSchema,
-  keysOf,
-  LimitsSchema,
-  RateLimitsSchema,
-  TOP_LEVEL_KEYS,
-} from '../../src/schemas/config.js';
+import { ConfigFileSchema, LimitsSchema } from '../../src/schemas/config.js';
+import { AdminSchema, AuditSchema, RateLimitsSchema } from '../../src/schemas/config-ops.js';
+
+const TOP_LEVEL_KEYS = Object.keys(ConfigFileSchema.properties);
+const keysOf = (schema: { properties: object }) => Object.keys(schema.properties);
 import { LOCAL_BLOB_KEYS_ENV, USER_HANDLE_KEY_ENV } from '../../src/config/secrets.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { buildApp } from '../../src/http/app.js';
 import { startOperations } from '../../src/compose/operations.js';
-import { defaultOpsOptions } from '../../src/config/ops-options.js';
+import { defaultOpsOptions } from '../../src/config/ops.js';
 import { openOpsStores } from '../../src/compose/stores.js';
 import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { migratePostgres, openPostgresCredentialStore } from '../../src/stores/postgres.js';

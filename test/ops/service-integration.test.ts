@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
 import { buildApp, type App } from '../../src/http/app.js';
 import { startOperations, type Ops } from '../../src/compose/operations.js';
-import { defaultOpsOptions, type OpsOptions } from '../../src/config/ops-options.js';
+import { defaultOpsOptions, type OpsOptions } from '../../src/config/ops.js';
 import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { MemoryChallengeStore, MemoryCredentialStore } from '../../src/stores/memory.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';

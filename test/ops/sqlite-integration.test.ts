@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/http/app.js';
 import { startOperations, type Ops } from '../../src/compose/operations.js';
-import { defaultOpsOptions } from '../../src/config/ops-options.js';
+import { defaultOpsOptions } from '../../src/config/ops.js';
 import { SqliteApplicationStore } from '../../src/applications/sqlite.js';
 import { SqliteAuditStore } from '../../src/audit/sqlite.js';
 import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';

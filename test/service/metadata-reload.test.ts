@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { prepareTrust } from '../../src/applications/config-directory.js';
 import { MemoryApplicationStore } from '../../src/applications/store.js';
 import { StoredApplicationDirectory } from '../../src/applications/directory.js';
-import { metadataCheckIntervalMs } from '../../src/config/ops-options.js';
+import { metadataCheckIntervalMs } from '../../src/config/env.js';
 import { FileAdminTokenStore } from '../../src/admin/tokens.js';
 import type { AttestationPolicy, ApplicationConfig } from '../../src/config.js';
 import { loadConfig } from '../../src/config/load.js';
