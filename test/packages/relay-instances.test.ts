@@ -44,6 +44,7 @@ for (const variant of ['standard', 'local'] as const satisfies readonly Variant[
       const relay = createRelay({
         serviceUrl: service.url,
         clientId: CLIENT_ID,
+        prefix: '', // the routes at the root (the default is /relay)
         vendor: VENDOR,
         variant,
         ...(variant === 'standard' ? { origin: ORIGIN } : { localStore: shared }),

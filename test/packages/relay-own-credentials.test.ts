@@ -42,6 +42,7 @@ describe("relay: a signed-in user's own passkeys, in front of the real service (
     const created = createRelay({
       serviceUrl: service.url,
       clientId: CLIENT_ID,
+      prefix: '', // the routes at the root (the default is /relay)
       vendor: VENDOR,
       origin: ORIGIN,
       mayRegister: () => true,

@@ -7,8 +7,9 @@ const SENTENCES = {
   expired: 'This attempt expired or was already used. Please start again.',
   pageAddress:
     "This page's address may not use this site's passkeys. Open the site at its usual address and try again.",
+  // A configuration error of the site (its relay, its service, its addresses): never the user's fault.
   siteSetup:
-    "This site's passkey sign-in is not set up correctly. Please try again later or contact the site's support.",
+    "This site's passkey sign-in is not set up correctly. This is not your fault: please try again later or tell the site's support.",
   unreadable: "Your authenticator's answer could not be checked. Please try again, or use another authenticator.",
   presence: 'Your authenticator did not confirm that you were there. Touch it or confirm on your device when asked.',
   verification:
@@ -31,6 +32,14 @@ const SENTENCES = {
   unavailable: 'Passkey sign-in is unavailable right now. Please try again in a few minutes.',
   saveFailed: 'The passkey could not be saved. Please register it again.',
   signInAgain: 'For your safety, please sign in again before you change your passkeys.',
+  // What the browser itself answered (the high-level calls word every browser refusal with these).
+  cancelled: 'Nothing happened: the request was cancelled or timed out. Try again when you are ready.',
+  notCreated: 'No passkey was created: the request was cancelled, timed out, or no authenticator answered.',
+  notSignedIn: 'Not signed in: the request was cancelled, timed out, or this device holds no passkey for this site.',
+  alreadyOnDevice: 'This device already holds a passkey for this account.',
+  authenticatorUnsuitable: 'This device or security key cannot create the kind of passkey this site needs.',
+  noPasskeys: 'This browser does not support passkeys. Please use an up-to-date browser.',
+  offline: 'The site could not be reached. Check your connection and try again.',
   unknown: 'Something went wrong. Please try again.',
 } as const;
 
@@ -48,12 +57,13 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
   SESSION_ALREADY_REVOKED: 'expired',
   CHALLENGE_NOT_MATCHED: 'expired',
   RELAY_CEREMONY_UNKNOWN: 'expired',
-  ORIGIN_NOT_ALLOWED: 'pageAddress',
-  INVALID_ORIGIN: 'pageAddress',
+  // The relay sends the origin it was configured with: a service that refuses it is misconfigured.
+  ORIGIN_NOT_ALLOWED: 'siteSetup',
+  INVALID_ORIGIN: 'siteSetup',
   ORIGIN_NOT_MATCHED: 'pageAddress',
   CROSS_ORIGIN_NOT_ALLOWED: 'pageAddress',
   TOP_ORIGIN_NOT_MATCHED: 'pageAddress',
-  RPID_HASH_NOT_MATCHED: 'pageAddress',
+  RPID_HASH_NOT_MATCHED: 'siteSetup',
   USER_PRESENCE_FLAG_NOT_SET: 'presence',
   USER_VERIFICATION_FLAG_NOT_SET: 'verification',
   INVALID_COSE_ALGORITHM: 'authenticatorRefused',
@@ -84,6 +94,17 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
   INTERNAL_SERVER_ERROR: 'unavailable',
   RELAY_INTERNAL_ERROR: 'unavailable',
   RELAY_STORE_FAILED: 'saveFailed',
+  // Names the browser helper gives to what happened before an answer arrived (relay-client.ts).
+  RELAY_UNREACHABLE: 'offline',
+  RELAY_INVALID_RESPONSE: 'siteSetup',
+  WEBAUTHN_UNSUPPORTED: 'noPasskeys',
+  INSECURE_CONTEXT: 'siteSetup',
+  // The browser's own exceptions from create()/get() (DOMException names).
+  AbortError: 'cancelled',
+  SecurityError: 'siteSetup',
+  TypeError: 'siteSetup',
+  NotSupportedError: 'authenticatorUnsuitable',
+  ConstraintError: 'authenticatorUnsuitable',
 };
 
 /** Families of names, tried in order after BY_NAME. */

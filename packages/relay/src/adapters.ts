@@ -41,7 +41,9 @@ export interface FastifyLike {
 /**
  * Fastify plugin: `await app.register(fastifyRelay({...}))`. The relay reads the raw JSON itself (its own
  * size limit, its own envelope for bad bodies); the parsers are replaced inside this plugin's scope only.
- * With `relatedOrigins` it also routes GET /.well-known/webauthn (register it without a plugin prefix).
+ * It also routes GET `<prefix>/passkeys.mjs` and `<prefix>/passkeys.js`, and, with `relatedOrigins` or
+ * `passkeyEndpoints`, GET /.well-known/webauthn or /.well-known/passkey-endpoints (register it without a
+ * plugin prefix).
  */
 export function fastifyRelay(options: RelayOptions | Relay): (fastify: FastifyLike) => Promise<void> {
   const relay = asRelay(options);
@@ -71,6 +73,16 @@ export function fastifyRelay(options: RelayOptions | Relay): (fastify: FastifyLi
           reply.raw,
         );
         return sendFastify(reply, answer);
+      });
+    }
+    for (const [path, file] of relay.assets) {
+      fastify.get(path, async (request, reply) => {
+        const tag = request.headers['if-none-match'];
+        reply.header('etag', file.etag).header('cache-control', file.cacheControl);
+        reply.header('x-content-type-options', 'nosniff');
+        if (typeof tag === 'string' && tag.split(',').some((one) => one.trim() === file.etag))
+          return reply.code(304).send();
+        return reply.code(200).header('content-type', file.contentType).send(file.body);
       });
     }
     const related = relay.relatedOrigins;

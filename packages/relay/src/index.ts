@@ -20,3 +20,5 @@ export type {
 export { RELAY_ERRORS } from './errors.js';
 export type { Envelope, RelayErrorName } from './errors.js';
 export { relatedOriginsDocument } from './related-origins.js';
+export { WELL_KNOWN_PASSKEY_ENDPOINTS } from './assets.js';
+export type { Asset } from './assets.js';

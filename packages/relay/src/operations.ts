@@ -9,6 +9,7 @@ import type { RegistrationDecision, ResolvedRelayOptions } from './options.js';
 import type { Body, Outcome } from './outcome.js';
 import { ownCredentialsCall, signalsOf, withoutToken } from './own-credentials.js';
 import { postToService } from './upstream.js';
+import { withFullUsername } from './user-domain.js';
 
 export type RelayOperation =
   | 'attestation/options'
@@ -37,19 +38,21 @@ export async function run(
 ): Promise<Outcome> {
   switch (operation) {
     case 'attestation/options': {
-      const username = typeof body.username === 'string' ? body.username : undefined;
+      const full = withFullUsername(config, operation, body);
+      const username = typeof full.username === 'string' ? full.username : undefined;
       // Spec point 6: the integrator decides who may register, before the service issues a challenge.
       if (username !== undefined) {
-        const refusal = await askRegistrationHook(config, username, body, request);
+        const refusal = await askRegistrationHook(config, username, full, request);
         if (refusal !== undefined) return refusal;
       }
-      const outcome = await forward(config, operation, body);
+      const outcome = await forward(config, operation, full);
       if (username !== undefined) rememberOptions(pending, 'attestation', username, outcome);
       return outcome;
     }
     case 'assertion/options': {
-      const username = typeof body.username === 'string' ? body.username : undefined;
-      let outcome = await forward(config, operation, body);
+      const full = withFullUsername(config, operation, body);
+      const username = typeof full.username === 'string' ? full.username : undefined;
+      let outcome = await forward(config, operation, full);
       if (username !== undefined) {
         rememberOptions(pending, 'assertion', username, outcome);
         if (config.localStore && config.localAllowCredentials)

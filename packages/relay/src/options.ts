@@ -2,6 +2,7 @@
 // never on a user's request.
 import type { IncomingMessage } from 'node:http';
 import type { LocalCredentialStore } from './local-store.js';
+import { passkeyEndpointsDocument } from './assets.js';
 import { relatedOriginsDocument } from './related-origins.js';
 
 export type RelayVariant = 'standard' | 'local';
@@ -68,7 +69,10 @@ export interface RelayOptions {
   readonly variant?: RelayVariant | undefined;
   /** Standard variant: the page's origin as registered for the application, e.g. `https://idp.example.com`. */
   readonly origin?: string | undefined;
-  /** Path prefix of the relay's own routes, e.g. `/passkey` → `/passkey/attestation/options`. Default ''. */
+  /**
+   * Base path of the relay's own routes, e.g. `/passkey` → `/passkey/attestation/options`. Default `/relay`
+   * (where the browser package's calls and elements look by default); `''` puts them at the root.
+   */
   readonly prefix?: string | undefined;
   /** Largest accepted browser body in bytes. Default 65536 (the service's default limit). */
   readonly maxBodyBytes?: number | undefined;
@@ -101,6 +105,19 @@ export interface RelayOptions {
    * list the application's `relatedOrigins` as the service has them.
    */
   readonly relatedOrigins?: readonly string[] | undefined;
+  /**
+   * The domain part of your user names: a plain name from the browser (`alice`) becomes
+   * `alice#<userDomain>`, so users never type it. Names that contain `#` pass unchanged.
+   */
+  readonly userDomain?: string | undefined;
+  /**
+   * W3C Passkey Endpoints: the pages where a user creates (`enroll`) and manages (`manage`) passkeys, https
+   * URLs or paths (with `origin`). The relay then answers `GET /.well-known/passkey-endpoints`, so password
+   * managers can link to them (serve it on the RP ID's origin, like `/.well-known/webauthn`).
+   */
+  readonly passkeyEndpoints?:
+    | { readonly enroll?: string | undefined; readonly manage?: string | undefined }
+    | undefined;
   readonly log?: RelayLogger | undefined;
 }
 
@@ -119,6 +136,11 @@ export interface ResolvedRelayOptions {
   readonly credentialsSession: RelayOptions['credentialsSession'];
   /** The `/.well-known/webauthn` body, when related origins are configured. */
   readonly wellKnownWebauthn: string | undefined;
+  /** The `/.well-known/passkey-endpoints` body, when `passkeyEndpoints` is configured. */
+  readonly passkeyEndpoints: string | undefined;
+  readonly userDomain: string | undefined;
+  /** The domain of a sign-in without a name when `userDomain` is not set: `localhost`, or origin's host. */
+  readonly defaultDomain: string | undefined;
   readonly log: RelayLogger | undefined;
 }
 
@@ -155,7 +177,7 @@ export function resolveRelayOptions(
       problems.push('the standard variant needs origin (the page origin registered for the application)');
     }
   }
-  const prefix = (options.prefix ?? '').replace(/\/+$/, '');
+  const prefix = (options.prefix ?? '/relay').replace(/\/+$/, '');
   if (prefix !== '' && !prefix.startsWith('/')) problems.push('prefix must start with "/"');
   const maxBodyBytes = options.maxBodyBytes ?? 65_536;
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1024) problems.push('maxBodyBytes must be an integer ≥ 1024');
@@ -166,6 +188,13 @@ export function resolveRelayOptions(
     problems.push('credentialsSession must be a function');
   const wellKnownWebauthn =
     options.relatedOrigins === undefined ? undefined : relatedOriginsBody(options.relatedOrigins, problems);
+  const userDomain = options.userDomain;
+  if (userDomain !== undefined && (typeof userDomain !== 'string' || !/^[a-z0-9.-]+$/i.test(userDomain)))
+    problems.push('userDomain must be a host name, e.g. idp.example.com');
+  const passkeyEndpoints =
+    options.passkeyEndpoints === undefined
+      ? undefined
+      : passkeyEndpointsDocument(options.passkeyEndpoints, origin, problems);
   if (typeof options.mayRegister !== 'function')
     problems.push('mayRegister is required (the integrator decides who may register; () => true allows anybody)');
   if (problems.length > 0 || !serviceUrl) throw new Error(`invalid relay options: ${problems.join('; ')}`);
@@ -183,6 +212,9 @@ export function resolveRelayOptions(
     onResult: options.onResult,
     credentialsSession: options.credentialsSession,
     wellKnownWebauthn,
+    passkeyEndpoints,
+    userDomain: userDomain?.toLowerCase(),
+    defaultDomain: variant === 'local' ? 'localhost' : origin === undefined ? undefined : new URL(origin).hostname,
     log: options.log,
   };
 }

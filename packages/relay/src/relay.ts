@@ -5,6 +5,7 @@
 // document at /.well-known/webauthn. This file reads the call; operations.ts runs it, answer.ts writes the answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type RelayAnswer, send, sendRelatedOrigins, toAnswer } from './answer.js';
+import { type Asset, relayAssets, sendAsset } from './assets.js';
 import { failedEnvelope, type RelayErrorName } from './errors.js';
 import { isJsonContentType, parseJsonObject, readJsonBody, type BodyResult } from './body.js';
 import { PendingCeremonies } from './ceremonies.js';
@@ -34,6 +35,8 @@ export interface Relay {
   operationOf(pathname: string): RelayOperation | undefined;
   /** The `/.well-known/webauthn` body (`relatedOrigins` option), or undefined when none is configured. */
   readonly relatedOrigins: string | undefined;
+  /** The files it serves on GET, by path: `<prefix>/passkeys.mjs`, `<prefix>/passkeys.js`, and the Passkey Endpoints document. */
+  readonly assets: ReadonlyMap<string, Asset>;
   /** Framework-neutral core: one browser call in, the answer to send out. Never throws. */
   relay(
     operation: RelayOperation,
@@ -66,8 +69,16 @@ export function createRelay(options: RelayOptions): Relay {
     }
   }
 
+  const assets = relayAssets(config.prefix, config.passkeyEndpoints);
+
   const handler: Relay['handler'] = (request, response, next) => {
     const pathname = pathnameOf(request.url);
+    const file = assets.get(pathname);
+    if (file !== undefined) {
+      request.resume();
+      const tag = request.headers['if-none-match'];
+      return void sendAsset(response, request.method ?? '', typeof tag === 'string' ? tag : undefined, file);
+    }
     if (pathname === WELL_KNOWN_WEBAUTHN && config.wellKnownWebauthn !== undefined) {
       request.resume();
       return void sendRelatedOrigins(response, request.method ?? '', config.wellKnownWebauthn);
@@ -100,6 +111,7 @@ export function createRelay(options: RelayOptions): Relay {
     operationOf,
     relay,
     relatedOrigins: config.wellKnownWebauthn,
+    assets,
   };
 }
 

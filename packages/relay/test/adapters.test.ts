@@ -21,6 +21,7 @@ describe('relay adapters', () => {
   const options = () => ({
     serviceUrl: service.url,
     clientId: 'demo-client',
+    prefix: '', // the routes at the root (the default is /relay)
     origin: 'https://idp.example.test',
     mayRegister: () => true,
     maxBodyBytes: 2048,

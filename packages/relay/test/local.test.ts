@@ -23,6 +23,7 @@ async function localRelay(
   const relay = createRelay({
     serviceUrl: service.url,
     clientId: 'demo-client',
+    prefix: '', // the routes at the root (the default is /relay)
     variant: 'local',
     mayRegister: () => true,
     localStore: store,

@@ -13,6 +13,7 @@ const SIGNALS = {
 const base = (service: FakeService): RelayOptions => ({
   serviceUrl: service.url,
   clientId: 'demo-client',
+  prefix: '', // the routes at the root (the default is /relay)
   origin: 'https://idp.example.test',
   mayRegister: () => true,
 });

@@ -15,6 +15,7 @@ async function withRelay(
   const relay = createRelay({
     serviceUrl: service.url,
     clientId: 'demo-client',
+    prefix: '', // the routes at the root (the default is /relay)
     origin: 'https://idp.example.test',
     mayRegister: allowAll,
     ...options,
@@ -233,6 +234,7 @@ describe('relay: standard variant', () => {
   it('hands paths that are not its own to next() (middleware use)', async () => {
     const relay = createRelay({
       serviceUrl: service.url,
+      prefix: '', // the routes at the root (the default is /relay)
       clientId: 'demo-client',
       origin: 'https://idp.example.test',
       mayRegister: allowAll,

@@ -1,0 +1,192 @@
+// <passkey-list relay="/relay">: the signed-in user's passkeys (provider name and icon, synced or on one
+// device, created, last used), "Add a passkey", and "Delete" after a confirmation in place. Every answer's
+// signals go to the browser (Signal API), so a password manager drops a deleted passkey. Events (bubbling,
+// composed): `passkey-added` (detail: the service's answer), `passkey-deleted` (detail: `{credentialId}`),
+// `passkey-error` (detail: the PasskeyError). `data-state`: loading, ready, working, error. `reload()`
+// fetches the list again.
+import { deletePasskey, listPasskeys, register } from '../calls.js';
+import { PasskeyError } from '../relay-client.js';
+import type { UserSentences } from '../service-errors.js';
+import type { PasskeyInfo, PasskeyList } from '../types.js';
+import { build, KEY_ICON, relayOf, shadowOf } from './dom.js';
+import { LIST_TEXTS, type ListTexts } from './texts.js';
+
+export interface PasskeyListElement extends HTMLElement {
+  texts: Partial<ListTexts>;
+  messages: Partial<UserSentences>;
+  /** Fetches the list again (e.g. after the user signed in on the same page). */
+  reload(): Promise<void>;
+}
+
+export function listElementClass(): CustomElementConstructor {
+  return class PasskeyListView extends HTMLElement implements PasskeyListElement {
+    #texts: Partial<ListTexts> = {};
+    #messages: Partial<UserSentences> = {};
+    #list: PasskeyList | undefined;
+    #confirming: string | undefined;
+    #note: { text: string; error: boolean } = { text: '', error: false };
+
+    get texts(): Partial<ListTexts> {
+      return this.#texts;
+    }
+    set texts(value: Partial<ListTexts>) {
+      this.#texts = { ...value };
+      if (this.isConnected) this.#render();
+    }
+    get messages(): Partial<UserSentences> {
+      return this.#messages;
+    }
+    set messages(value: Partial<UserSentences>) {
+      this.#messages = { ...value };
+    }
+
+    #text(key: keyof ListTexts): string {
+      return this.#texts[key] ?? LIST_TEXTS[key];
+    }
+
+    connectedCallback(): void {
+      void this.reload();
+    }
+
+    async reload(): Promise<void> {
+      this.dataset.state = 'loading';
+      this.#render();
+      try {
+        this.#list = await listPasskeys({ relay: relayOf(this), messages: this.#messages });
+        this.dataset.state = 'ready';
+      } catch (error) {
+        this.#failed(error);
+      }
+      this.#render();
+    }
+
+    async #act(work: () => Promise<string>): Promise<void> {
+      this.dataset.state = 'working';
+      this.#note = { text: this.#text('working'), error: false };
+      this.#render();
+      try {
+        const note = await work();
+        this.#list = await listPasskeys({ relay: relayOf(this), messages: this.#messages });
+        this.#note = { text: note, error: false };
+        this.dataset.state = 'ready';
+      } catch (error) {
+        this.#failed(error);
+      }
+      this.#render();
+    }
+
+    #failed(error: unknown): void {
+      const failure = error instanceof PasskeyError ? error : new PasskeyError('UNKNOWN_ERROR', String(error));
+      this.dataset.state = 'error';
+      this.dataset.error = failure.name;
+      this.#note = { text: failure.message, error: true };
+      this.dispatchEvent(new CustomEvent('passkey-error', { detail: failure, bubbles: true, composed: true }));
+    }
+
+    #add(): void {
+      const username = this.#list?.username;
+      if (username === undefined) return;
+      void this.#act(async () => {
+        const answer = await register({ username, relay: relayOf(this), messages: this.#messages });
+        this.dispatchEvent(new CustomEvent('passkey-added', { detail: answer, bubbles: true, composed: true }));
+        return this.#text('added');
+      });
+    }
+
+    #delete(credentialId: string): void {
+      this.#confirming = undefined;
+      void this.#act(async () => {
+        await deletePasskey({ credentialId, relay: relayOf(this), messages: this.#messages });
+        this.dispatchEvent(
+          new CustomEvent('passkey-deleted', { detail: { credentialId }, bubbles: true, composed: true }),
+        );
+        return this.#text('deleted');
+      });
+    }
+
+    #render(): void {
+      const root = shadowOf(this);
+      const section = build('section', 'container');
+      const header = build('div', 'header');
+      header.append(
+        build('h2', 'heading', {}, this.#text('heading')),
+        build('p', 'intro', { class: 'muted' }, this.#text('intro')),
+      );
+      section.append(header);
+      const busy = this.dataset.state === 'working' || this.dataset.state === 'loading';
+      if (this.dataset.state === 'loading')
+        section.append(build('p', 'loading', { class: 'muted' }, this.#text('loading')));
+      const credentials = this.#list?.credentials ?? [];
+      if (this.#list !== undefined && credentials.length === 0)
+        section.append(build('p', 'empty', { class: 'muted' }, this.#text('empty')));
+      if (credentials.length > 0) {
+        const list = build('ul', 'list');
+        for (const credential of credentials) list.append(this.#row(credential, busy));
+        section.append(list);
+      }
+      if (this.#list !== undefined) {
+        const add = build('button', 'button add', { type: 'button', class: 'primary' }, this.#text('add'));
+        add.disabled = busy;
+        add.addEventListener('click', () => this.#add());
+        section.append(add);
+      }
+      const message = build(
+        'p',
+        this.#note.error ? 'message error' : 'message',
+        { class: this.#note.error ? 'message error' : 'message', role: 'status', 'aria-live': 'polite' },
+        this.#note.text,
+      );
+      section.append(message);
+      root.append(section);
+    }
+
+    #row(credential: PasskeyInfo, busy: boolean): HTMLLIElement {
+      const item = build('li', 'item', { 'data-credential-id': credential.credentialId });
+      const dark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+      const icon = (dark ? credential.authenticatorIconDark : credential.authenticatorIconLight) ?? KEY_ICON;
+      item.append(build('img', 'icon', { src: icon, alt: '' }));
+      const name = credential.nickname ?? credential.authenticatorName ?? this.#text('unnamed');
+      item.append(build('p', 'name', { class: 'name' }, name));
+      const facts = [
+        credential.backupEligible ? this.#text('synced') : this.#text('deviceBound'),
+        `${this.#text('created')} ${this.#date(credential.createdAt)}`,
+        `${this.#text('lastUsed')} ${credential.lastUsedAt === null ? this.#text('never') : this.#date(credential.lastUsedAt)}`,
+      ];
+      item.append(build('p', 'facts', { class: 'facts muted' }, facts.join(' · ')));
+      const actions = build('div', 'actions', { class: 'actions' });
+      const remove = build('button', 'button delete', { type: 'button', class: 'danger' }, this.#text('delete'));
+      remove.disabled = busy;
+      remove.addEventListener('click', () => {
+        this.#confirming = credential.credentialId;
+        this.#render();
+      });
+      actions.append(remove);
+      item.append(actions);
+      if (this.#confirming === credential.credentialId) {
+        const confirm = build('div', 'confirm', { class: 'confirm', role: 'alertdialog' });
+        const yes = build(
+          'button',
+          'button confirm-delete',
+          { type: 'button', class: 'danger' },
+          this.#text('confirmYes'),
+        );
+        const no = build('button', 'button cancel', { type: 'button' }, this.#text('confirmNo'));
+        yes.addEventListener('click', () => this.#delete(credential.credentialId));
+        no.addEventListener('click', () => {
+          this.#confirming = undefined;
+          this.#render();
+        });
+        confirm.append(build('p', 'confirm-text', {}, this.#text('confirm')), yes, no);
+        item.append(confirm);
+      }
+      return item;
+    }
+
+    #date(iso: string): string {
+      const date = new Date(iso);
+      if (Number.isNaN(date.getTime())) return iso;
+      const lang = this.closest('[lang]')?.getAttribute('lang') || undefined;
+      return new Intl.DateTimeFormat(lang, { dateStyle: 'medium' }).format(date);
+    }
+  };
+}

@@ -1,0 +1,186 @@
+// <passkey-sign-in relay="/relay">: one identifier field with the browser's autofill list, "Continue"
+// (sign-in by name), "Sign in with a passkey" (no name needed) and, with `allow-register`, "Create a
+// passkey"; `autofill="off"` leaves out the autofill list. On success it dispatches `passkey-signed-in` (bubbles, composed) whose `detail` is the
+// service's answer; a failure shows the user's sentence and dispatches `passkey-error` (detail: the
+// PasskeyError). `data-state` (idle, working, signed-in, error) and `data-autofill` (waiting, unavailable,
+// failed, stopped, done) say where it is.
+import { startAutofill, type AutofillHandle } from '../autofill.js';
+import { register, signIn } from '../calls.js';
+import { PasskeyError } from '../relay-client.js';
+import type { UserSentences } from '../service-errors.js';
+import type { PasskeyResult } from '../types.js';
+import { build, relayOf, shadowOf } from './dom.js';
+import { SIGN_IN_TEXTS, type SignInTexts } from './texts.js';
+
+/** The element's own members, beside HTMLElement's. */
+export interface PasskeySignInElement extends HTMLElement {
+  /** Replaces some or all of its texts (translation); the rest stay English. */
+  texts: Partial<SignInTexts>;
+  /** Replaces some or all of the failure sentences (service-errors.ts keys). */
+  messages: Partial<UserSentences>;
+}
+
+export function signInElementClass(): CustomElementConstructor {
+  return class PasskeySignIn extends HTMLElement implements PasskeySignInElement {
+    static observedAttributes = ['allow-register'];
+    #texts: Partial<SignInTexts> = {};
+    #messages: Partial<UserSentences> = {};
+    #autofill: AutofillHandle | undefined;
+    #input: HTMLInputElement | undefined;
+    #message: HTMLParagraphElement | undefined;
+    #buttons: HTMLButtonElement[] = [];
+
+    get texts(): Partial<SignInTexts> {
+      return this.#texts;
+    }
+    set texts(value: Partial<SignInTexts>) {
+      this.#texts = { ...value };
+      if (this.isConnected) this.#render();
+    }
+    get messages(): Partial<UserSentences> {
+      return this.#messages;
+    }
+    set messages(value: Partial<UserSentences>) {
+      this.#messages = { ...value };
+    }
+
+    #text(key: keyof SignInTexts): string {
+      return this.#texts[key] ?? SIGN_IN_TEXTS[key];
+    }
+
+    connectedCallback(): void {
+      this.#render();
+      this.#startAutofill();
+    }
+
+    disconnectedCallback(): void {
+      void this.#autofill?.stop();
+      this.#autofill = undefined;
+    }
+
+    attributeChangedCallback(): void {
+      if (this.isConnected) this.#render();
+    }
+
+    #render(): void {
+      const root = shadowOf(this);
+      const value = this.#input?.value ?? '';
+      const form = build('form', 'form', { novalidate: '' });
+      const label = build('label', 'label', { for: 'username' }, this.#text('label'));
+      const input = build('input', 'input', {
+        id: 'username',
+        name: 'username',
+        type: 'text',
+        autocomplete: 'username webauthn',
+        autocapitalize: 'none',
+        spellcheck: 'false',
+      });
+      if (this.#text('placeholder') !== '') input.placeholder = this.#text('placeholder');
+      input.value = value;
+      const next = build('button', 'button continue', { type: 'submit', class: 'primary' }, this.#text('continue'));
+      const divider = build('div', 'divider', { class: 'divider' }, this.#text('or'));
+      const passkey = build('button', 'button passkey', { type: 'button' }, this.#text('passkey'));
+      const message = build('p', 'message', { class: 'message', role: 'status', 'aria-live': 'polite' });
+      form.append(label, input, next, divider, passkey);
+      this.#buttons = [next, passkey];
+      if (this.hasAttribute('allow-register')) {
+        const create = build('button', 'button register', { type: 'button', class: 'link' }, this.#text('register'));
+        form.append(build('p', 'hint', { class: 'muted' }, this.#text('registerHint')), create);
+        create.addEventListener('click', () => this.#withName((username) => register(this.#call({ username }))));
+        this.#buttons.push(create);
+      }
+      form.append(message);
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        this.#withName((username) => signIn(this.#call({ username })));
+      });
+      passkey.addEventListener('click', () => void this.#run(() => signIn(this.#call({}))));
+      root.append(form);
+      this.#input = input;
+      this.#message = message;
+      if (!this.dataset.state) this.dataset.state = 'idle';
+    }
+
+    #call<T extends object>(extra: T): T & { relay: string | undefined; messages: Partial<UserSentences> } {
+      return { ...extra, relay: relayOf(this), messages: this.#messages };
+    }
+
+    #withName(run: (username: string) => Promise<PasskeyResult>): void {
+      const username = this.#input?.value.trim() ?? '';
+      if (username === '') {
+        this.#show(this.#text('needName'), true);
+        this.#input?.focus();
+        return;
+      }
+      void this.#run(() => run(username));
+    }
+
+    #startAutofill(): void {
+      if (this.#autofill !== undefined) return;
+      if (this.getAttribute('autofill') === 'off') {
+        this.dataset.autofill = 'off';
+        return;
+      }
+      const handle = startAutofill({
+        relay: relayOf(this),
+        input: this.#input,
+        messages: this.#messages,
+        onError: (error) => this.#failed(error),
+      });
+      this.#autofill = handle;
+      this.dataset.autofill = 'waiting';
+      handle.result.then(
+        (result) => {
+          if (this.#autofill === handle) this.#autofill = undefined;
+          if (result) {
+            this.dataset.autofill = 'done';
+            this.#signedIn(result);
+          } else if (this.dataset.autofill === 'waiting') this.dataset.autofill = 'stopped';
+        },
+        () => {
+          // The browser refused the autofill request (no passkey here, or automation): the buttons still work.
+          if (this.#autofill === handle) this.#autofill = undefined;
+          this.dataset.autofill = 'failed';
+        },
+      );
+    }
+
+    async #run(ceremony: () => Promise<PasskeyResult>): Promise<void> {
+      this.#busy(true);
+      this.#show(this.#text('working'), false);
+      try {
+        this.#signedIn(await ceremony());
+      } catch (error) {
+        this.#failed(error);
+      } finally {
+        this.#busy(false);
+      }
+    }
+
+    #busy(on: boolean): void {
+      for (const button of this.#buttons) button.disabled = on;
+      if (on) this.dataset.state = 'working';
+    }
+
+    #signedIn(result: PasskeyResult): void {
+      this.dataset.state = 'signed-in';
+      this.#show('', false);
+      this.dispatchEvent(new CustomEvent('passkey-signed-in', { detail: result, bubbles: true, composed: true }));
+    }
+
+    #failed(error: unknown): void {
+      const failure = error instanceof PasskeyError ? error : new PasskeyError('UNKNOWN_ERROR', String(error));
+      this.dataset.state = 'error';
+      this.dataset.error = failure.name;
+      this.#show(failure.message, true);
+      this.dispatchEvent(new CustomEvent('passkey-error', { detail: failure, bubbles: true, composed: true }));
+    }
+
+    #show(text: string, isError: boolean): void {
+      if (!this.#message) return;
+      this.#message.textContent = text;
+      this.#message.classList.toggle('error', isError);
+      this.#message.setAttribute('part', isError ? 'message error' : 'message');
+    }
+  };
+}
