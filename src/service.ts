@@ -48,9 +48,13 @@ export interface OperationOutcome {
 /** Optional instrumentation (metrics, audit) and admission (rate limits), wired by compose/. */
 export interface ServiceHooks {
   onOutcome?(outcome: OperationOutcome): void;
-  /** Asked before an operation runs; `allowed: false` answers 429 RATE_LIMITED with Retry-After. */
+  /**
+   * Asked before anything of the request but its route is looked at; `allowed: false` answers 429
+   * RATE_LIMITED with Retry-After. `clientId` is null when User-agent names none (that request is refused
+   * with 400 after it was admitted).
+   */
   admit?(request: {
-    readonly clientId: string;
+    readonly clientId: string | null;
     readonly remoteAddress: string | null;
   }): Promise<{ readonly allowed: boolean; readonly retryAfterSeconds: number }>;
 }

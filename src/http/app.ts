@@ -1,8 +1,9 @@
 // The HTTP app: `buildApp(deps)` never listens. `handler` serves node:http; `inject` serves an in-memory
 // request through the very same `serve` path (only the socket is missing), for the ceremony tests.
 //
-// Order of checks for every request: route (404/405) → Client ID in User-agent (400) → admission (429)
-// → application (403) → Content-Type (415) → body size (413) → JSON (400) → schema (400) → operation.
+// Order of checks for every request: route (404/405) → admission (429, by the address and, when User-agent
+// names one, the Client ID) → Client ID in User-agent (400) → application (403) → Content-Type (415) →
+// body size (413) → JSON (400) → schema (400) → operation.
 // Every answer is the JSON envelope with an X-Request-Id header; OperationOutcome is reported once.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -102,7 +103,14 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
     if (call.method !== 'POST') return failed('METHOD_NOT_ALLOWED', undefined, { allow: ALLOWED_METHODS });
     trace.operation = route.operation;
 
-    const clientId = parseClientId(call.header('user-agent'), deps.config.vendor);
+    // An address over its limit is refused before anything it sent is looked at, even a bad User-agent.
+    let clientId: string | null = null;
+    let clientIdError: unknown;
+    try {
+      clientId = parseClientId(call.header('user-agent'), deps.config.vendor);
+    } catch (error) {
+      clientIdError = error;
+    }
     trace.clientId = clientId;
     if (deps.hooks?.admit) {
       const decision = await deps.hooks.admit({ clientId, remoteAddress: call.remoteAddress });
@@ -111,6 +119,7 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
         return failed('RATE_LIMITED', undefined, { 'retry-after': String(seconds) });
       }
     }
+    if (clientId === null) throw clientIdError;
     const application = await deps.applications.find(clientId);
     if (!application) throw new FidoError('CLIENT_ID_UNKNOWN');
 
@@ -222,10 +231,18 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       };
       void serve(call)
         .then(async (answer) => {
-          // A client may still be sending (an oversized body): it must be able to read the answer (linger.ts).
-          if (answer.headers.connection === 'close') await drainRequest(req);
           res.writeHead(answer.status, answer.headers);
-          res.end(answer.body);
+          if (answer.headers.connection !== 'close') {
+            res.end(answer.body);
+            return;
+          }
+          // The whole answer goes out at once (its Content-Length tells the client it is complete), but the
+          // connection is closed only once the client stopped sending what it declared (an oversized body,
+          // perhaps never sent) or the bound passed: a client still uploading reads the answer instead of
+          // meeting a reset (linger.ts).
+          res.write(answer.body);
+          await drainRequest(req);
+          res.end();
         })
         .catch((error: unknown) => {
           // serve() never rejects; writing can (a socket already gone). Never let it become an unhandled rejection.

@@ -36,7 +36,9 @@ export function createRateLimitHooks(options: RateLimitOptions, deps: RateLimitD
   const exempt = new Set((options.exemptAddresses ?? []).map((a) => addressKey(a)));
   const overrides = new Map(Object.entries(options.applications ?? {}));
 
-  const appBucket = (clientId: string): BucketRequest | null => {
+  const appBucket = (clientId: string | null): BucketRequest | null => {
+    // A request whose User-agent names no application is counted on its address alone (then refused with 400).
+    if (clientId === null) return null;
     const rule = overrides.has(clientId) ? overrides.get(clientId)! : options.perApplication;
     return rule ? { key: `app:${clientId}`, rule } : null;
   };
