@@ -193,7 +193,7 @@ const applicationFields = {
   backupEligibility: Type.Union(BackupEligibilitySchema.anyOf, {
     defaultText: '"any"',
     description:
-      'Synced or device-bound: `required` accepts only backup-eligible credentials (synced passkeys; others fail with `BACKUP_ELIGIBILITY_REQUIRED`), `forbidden` only device-bound ones (security keys, device-bound platform credentials; others fail with `BACKUP_ELIGIBILITY_NOT_ALLOWED`). Applies to new registrations; credentials already stored keep working.',
+      'Synced or device-bound: `required` accepts only backup-eligible credentials (synced passkeys; others fail with `BACKUP_ELIGIBILITY_REQUIRED`), `forbidden` only device-bound ones (security keys, device-bound platform credentials; others fail with `BACKUP_ELIGIBILITY_NOT_ALLOWED`). Applies at registration and at every sign-in (WebAuthn L3 §7.2 step 18): a stored credential whose sign-in reports a BE flag the policy refuses fails with the same error, and its stored flag is left as it was.',
   }),
 };
 type Fields = typeof applicationFields;
