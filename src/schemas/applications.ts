@@ -49,7 +49,7 @@ export const AttestationPolicySchema = Type.Object(
     metadataRoots: Type.Optional(
       list(file, {
         default: [],
-        defaultText: '[] (the bundled FIDO MDS roots)',
+        defaultText: '`[]` (the bundled FIDO MDS roots)',
         description:
           "PEM roots that sign the `metadata` BLOB (e.g. the conformance tool's test MDS). Needs `metadata`.",
       }),
@@ -71,7 +71,7 @@ export const AttestationPolicySchema = Type.Object(
     aaguidAllow: Type.Optional(
       list(aaguidText, {
         default: [],
-        defaultText: '[] (any)',
+        defaultText: '`[]` (any)',
         description:
           'Only these AAGUIDs may register (dashed UUIDs, any case). The lists decide only on an AAGUID the attestation proved (a chain to `trustAnchors` or to the roots of its metadata statement): with a list, any other registration, `none` included, fails with `AAGUID_NOT_PROVEN`.',
       }),
@@ -173,25 +173,25 @@ const applicationFields = {
   }),
   topOrigins: list(origin, {
     maxItems: 64,
-    defaultText: '[]',
+    defaultText: '`[]`',
     description:
       'The top-level pages that may embed a cross-origin ceremony (WebAuthn L3 §7.1 step 10, §7.2 step 13): `clientDataJSON.topOrigin` must be one of them exactly, or the result fails with `TOP_ORIGIN_NOT_MATCHED`; a cross-origin ceremony without `topOrigin` (older browsers) fails the same way, since it cannot show where it was embedded. Origin form like `origins` (on any domain); at most 64. Required (non-empty) when `allowCrossOrigin` is true, refused when it is not. An application stored before this key existed, with `allowCrossOrigin` true, has none listed: its cross-origin ceremonies fail until it is given `topOrigins` (admin API `PATCH`).',
   }),
   attestation: AttestationPolicySchema,
   hints: list(HintSchema, {
     maxItems: HINTS.length,
-    defaultText: '[]',
+    defaultText: '`[]`',
     description:
       'Default WebAuthn hints of both options answers, most preferred first, when a request sends none (`docs/api.md`). E.g. `["security-key"]` for an application whose users carry NFC keys.',
   }),
   relatedOrigins: list(origin, {
     maxItems: 64,
-    defaultText: '[]',
+    defaultText: '`[]`',
     description:
       'Pages on **other registrable domains** that may use `domain` as their RP ID (WebAuthn L3 §5.11, related origins): accepted like `origins` (origin header and `clientDataJSON.origin`), with `domain` as RP ID. The browser first fetches `https://<domain>/.well-known/webauthn` and needs these origins listed there: the relay serves that document when given the same list as its `relatedOrigins` option (`docs/relay.md`, "Related origins"). https only, origin form, not on `domain` (those go in `origins`), not repeated from `origins`; at most 64 (browsers read at most 5 registrable domains from the document).',
   }),
   backupEligibility: Type.Union(BackupEligibilitySchema.anyOf, {
-    defaultText: '"any"',
+    defaultText: '`"any"`',
     description:
       'Synced or device-bound: `required` accepts only backup-eligible credentials (synced passkeys; others fail with `BACKUP_ELIGIBILITY_REQUIRED`), `forbidden` only device-bound ones (security keys, device-bound platform credentials; others fail with `BACKUP_ELIGIBILITY_NOT_ALLOWED`). Applies at registration and at every sign-in (WebAuthn L3 §7.2 step 18): a stored credential whose sign-in reports a BE flag the policy refuses fails with the same error, and its stored flag is left as it was.',
   }),

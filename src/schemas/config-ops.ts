@@ -28,7 +28,7 @@ export const AdminSchema = section(
       port({
         default: 8788,
         env: 'PASSKEY_ADMIN_PORT',
-        defaultText: '8788 next to the default service port 8787; otherwise 0',
+        defaultText: '`8788` next to the default service port `8787`; otherwise `0`',
         description:
           "Its port (0: any free port; the bound address is printed). **When the service listens on port 0, the admin listener does too**, unless `PASSKEY_ADMIN_PORT` is set, so that services started in parallel (tests) never fight over one port. Set it explicitly in production when the service is not on 8787. It may not be the service's or the demo's address.",
       }),
@@ -36,7 +36,7 @@ export const AdminSchema = section(
     tokensFile: opt(
       text(1, undefined, {
         env: 'PASSKEY_ADMIN_TOKENS_FILE',
-        defaultText: '<dataDir>/admin-tokens.json',
+        defaultText: '`<dataDir>/admin-tokens.json`',
         description: 'Admin token hashes (made by `npx passkey-server admin token create`).',
       }),
     ),

@@ -39,7 +39,7 @@ export const DemoSchema = section(
       Type.Boolean({
         default: false,
         env: 'PASSKEY_DEMO_ENABLED',
-        defaultText: 'true in the built-in default only',
+        defaultText: '`false`; `true` in the built-in default',
         description: 'Serve the demo page.',
       }),
     ),
@@ -84,7 +84,7 @@ export const ConfigFileSchema = Type.Object(
     database: opt(
       path({
         env: 'PASSKEY_DATABASE',
-        defaultText: 'sqlite:<dataDir>/fido2.db',
+        defaultText: '`sqlite:<dataDir>/fido2.db`',
         description:
           '`sqlite:<path>` or a `postgres://` / `postgresql://` URL. A PostgreSQL URL may carry `?schema=<name>` (default `public`). See `docs/storage.md`, `docs/deployment.md`.',
       }),
@@ -92,7 +92,7 @@ export const ConfigFileSchema = Type.Object(
     sqliteWriter: opt(
       text(1, 16, {
         env: 'PASSKEY_SQLITE_WRITER',
-        defaultText: '"auto"',
+        defaultText: '`"auto"`',
         description:
           "SQLite only (ignored on PostgreSQL): how credential writes and audit rows reach the disk. All modes group-commit (the writes that arrive together share one transaction and one flush; each answer still waits for its flush). `thread`: on a writer thread, so the service never stops for a flush; `inline`: on the service's own event loop (no second JavaScript heap, no thread hand-off); `auto`: `thread` when the process may use two or more cores, `inline` when it is confined to one. See `docs/storage.md` and BENCHMARKS.md.",
       }),
@@ -127,7 +127,7 @@ export const ConfigFileSchema = Type.Object(
     secretsFile: opt(
       path({
         env: 'PASSKEY_SECRETS_FILE',
-        defaultText: '<dataDir>/secrets.json',
+        defaultText: '`<dataDir>/secrets.json`',
         description: 'The key file (see Secrets).',
       }),
     ),

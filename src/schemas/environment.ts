@@ -21,7 +21,7 @@ export const EnvironmentSchema = Type.Object({
   PASSKEY_LOG_LEVEL: opt(
     literals(['debug', 'info', 'warn', 'error', 'silent'], {
       default: 'info',
-      description: 'The log level; anything else: `info`.',
+      description: '`debug`, `info` (default), `warn`, `error` or `silent`; anything else: `info`.',
     }),
   ),
   PASSKEY_METADATA_CHECK_INTERVAL_MS: opt(
