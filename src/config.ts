@@ -72,13 +72,13 @@ export interface ServiceConfig {
   readonly applications: readonly ApplicationConfig[];
   /**
    * The operations settings (admin listener, rate limits, audit log, application cache, shutdown deadline,
-   * request log), validated by the loader with `readOpsOptions` and with the environment applied. Optional
+   * request log), validated by the loader (src/config/ops.ts) with the environment applied. Optional
    * (additive): absent in configurations built by hand, where config/serve.ts applies the defaults.
    */
   readonly ops?: OpsOptions;
 }
 
-// ----- Operations (admin listener, rate limits, audit): validated by src/config/ops-options.ts, used by src/admin and src/ratelimit -----
+// ----- Operations (admin listener, rate limits, audit): validated by src/config/ops.ts, used by src/admin and src/ratelimit -----
 
 export interface RateLimitRule {
   /** Bucket capacity: how many requests may arrive at once after a quiet period. */
