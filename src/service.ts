@@ -59,6 +59,32 @@ export interface ServiceHooks {
   }): Promise<{ readonly allowed: boolean; readonly retryAfterSeconds: number }>;
 }
 
+/** Attributes of a span: never a user name, a credential id or any other personal datum. */
+export type SpanAttributes = Readonly<Record<string, string | number | boolean>>;
+
+/** The span of one request, for the HTTP app to describe before it ends. */
+export interface RequestSpan {
+  set(attributes: SpanAttributes): void;
+}
+
+/**
+ * OpenTelemetry traces (runtime/tracing.ts), when the OTEL_* variables ask for them. Absent, nothing is
+ * traced and no call is made: each use is one property check.
+ */
+export interface Tracer {
+  /**
+   * Runs `fn` inside a server span named `name` that continues the caller's W3C trace context
+   * (`traceparent`, `tracestate`; a malformed one starts a new trace). The span ends when `fn` settles.
+   */
+  request<T>(
+    name: string,
+    carrier: { readonly traceparent: string | undefined; readonly tracestate: string | undefined },
+    fn: (span: RequestSpan) => Promise<T>,
+  ): Promise<T>;
+  /** `fn` (sync or async) inside a child span of the current one; an exception is recorded by its name. */
+  child<T>(name: string, attributes: SpanAttributes, fn: () => T): T;
+}
+
 export interface ServiceDeps {
   readonly config: ServiceConfig;
   readonly applications: ApplicationDirectory;
@@ -68,4 +94,5 @@ export interface ServiceDeps {
   readonly runtime: Runtime;
   readonly log: Logger;
   readonly hooks?: ServiceHooks;
+  readonly tracer?: Tracer;
 }

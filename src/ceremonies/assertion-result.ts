@@ -18,7 +18,7 @@ import type {
   StoredCredentialView,
   VerifiedAuthentication,
 } from '../webauthn/types.js';
-import type { CeremonyContext } from './context.js';
+import { type CeremonyContext, traced } from './context.js';
 import { standInRecords } from './fake-credential.js';
 import { openLocalCredential, recordFromLocalCredential } from './local-blob.js';
 import { authenticationFields, type CeremonyFacts } from './outcome.js';
@@ -59,7 +59,9 @@ export async function assertionResult(
       local.userHandle,
       local.backupEligible,
     );
-    const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
+    const verified = traced(ctx, 'webauthn.verify_authentication', () =>
+      verifyAuthentication(parsed, expectationFor(ctx, ceremony, view)),
+    );
     checkAuthenticatorStatus(ctx, local.aaguid);
     return { ...authenticationFields(recordFromLocalCredential(local), factsOf(verified, request)) };
   }
@@ -80,7 +82,9 @@ export async function assertionResult(
     stored.backupEligible,
   );
   // Step 6 is in verifyAuthentication too: a user handle present must be the stored owner's.
-  const verified = verifyAuthentication(parsed, expectationFor(ctx, ceremony, view));
+  const verified = traced(ctx, 'webauthn.verify_authentication', () =>
+    verifyAuthentication(parsed, expectationFor(ctx, ceremony, view)),
+  );
   // The stand-in offered to an unknown user was verified above like a real credential, against the dummy
   // key, so it failed as a real credential with a bad signature does (same name, status and cost). Not
   // reached: no one holds the dummy key's private key.

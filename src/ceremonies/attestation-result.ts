@@ -11,7 +11,7 @@ import { parseClientData } from '../webauthn/client-data.js';
 import { parseRegistration } from '../webauthn/parse.js';
 import { verifyRegistration } from '../webauthn/registration.js';
 import type { RegistrationExpectation, VerifiedRegistration } from '../webauthn/types.js';
-import type { CeremonyContext } from './context.js';
+import { type CeremonyContext, traced } from './context.js';
 import { localCredentialFromRecord, sealLocalCredential } from './local-blob.js';
 import { registrationFields } from './outcome.js';
 import type { AttestationResultRequest } from './requests.js';
@@ -44,7 +44,9 @@ export async function attestationResult(
 
   const parsed = parseRegistration(request, clientData);
   ctx.noteSubject({ credentialId: encodeBase64url(parsed.credentialId) });
-  const verified = verifyRegistration(parsed, expectationFor(ctx, ceremony));
+  const verified = traced(ctx, 'webauthn.verify_registration', () =>
+    verifyRegistration(parsed, expectationFor(ctx, ceremony)),
+  );
   checkBackupEligibility(ctx.application.backupEligibility ?? 'any', verified.flags.be);
   const credential = credentialRecord(ctx, ceremony, verified, request);
   const facts = { flags: verified.flags, signCount: verified.signCount, attachment: request.attachment };

@@ -31,3 +31,9 @@ export interface BackupEligibilityChange {
   readonly from: boolean;
   readonly to: boolean;
 }
+
+/** `fn` inside a child span of the request's (WebAuthn verification) when traces are on; else just `fn()`. */
+export function traced<T>(ctx: CeremonyContext, name: string, fn: () => T): T {
+  const tracer = ctx.deps.tracer;
+  return tracer === undefined ? fn() : tracer.child(name, {}, fn);
+}

@@ -20,6 +20,7 @@ import { buildApp } from '../http/app.js';
 import { createServiceServer } from '../http/server.js';
 import { composeHooks } from '../runtime/hooks.js';
 import type { ShutdownReport } from '../runtime/shutdown.js';
+import { startTracing, tracedStore, type Tracing } from '../runtime/tracing.js';
 import type { ServiceDeps, ServiceHooks } from '../service.js';
 import { openStores } from '../stores/open.js';
 import { createLogger, type LevelledLogger } from '../util/log.js';
@@ -131,22 +132,33 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
     throw error;
   }
   const running = ops;
+  // Traces only when the OTEL_* variables ask (config/tracing.ts): otherwise nothing is built or wrapped.
+  const tracing: Tracing | null = settings.tracing ? startTracing(settings.tracing) : null;
+  const tracer = tracing?.tracer;
   const deps: ServiceDeps = {
     config,
     applications: ops.applications,
-    credentials: ops.credentials,
-    challenges: ops.challenges,
+    credentials: tracer ? tracedStore(ops.credentials, 'credentials', tracer) : ops.credentials,
+    challenges: tracer ? tracedStore(ops.challenges, 'challenges', tracer) : ops.challenges,
     secrets,
     runtime,
     log,
     hooks: options.hooks ? composeHooks(ops.hooks, options.hooks) : ops.hooks,
+    ...(tracer ? { tracer } : {}),
   };
+  if (settings.tracing) {
+    log.info(
+      { url: settings.tracing.url, protocol: settings.tracing.protocol, serviceName: settings.tracing.serviceName },
+      'traces exported over OTLP',
+    );
+  }
   let server: Server;
   try {
     server = createServiceServer(buildApp(deps));
   } catch (error) {
     // The admin listener and every store are open by now: the operations' shutdown closes them all.
     await running.shutdown([]).catch(() => undefined);
+    await tracing?.shutdown().catch(() => undefined);
     throw error;
   }
   return {
@@ -165,7 +177,12 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
         log,
         onChange: () => running.reloadMetadata(),
       }),
-    shutdown: (servers) => running.shutdown(servers),
+    shutdown: async (servers) => {
+      const report = await running.shutdown(servers);
+      // The spans of the last requests go out before the process ends; a collector that is down is not an error.
+      await tracing?.shutdown().catch((error: unknown) => log.warn({ error: String(error) }, 'traces not flushed'));
+      return report;
+    },
   };
 }
 

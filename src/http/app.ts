@@ -12,13 +12,14 @@ import type { Variant } from '../config.js';
 import { FidoError, type ErrorName } from '../errors.js';
 import { KeyCache } from '../ceremonies/key-cache.js';
 import type { CeremonyContext } from '../ceremonies/context.js';
-import type { OperationOutcome, ServiceDeps } from '../service.js';
+import type { OperationOutcome, RequestSpan, ServiceDeps } from '../service.js';
 import { BodyTooLarge, checkContentType, parseJsonBody, readBody } from './body.js';
 import { failed, ok, replyForError, type Reply } from './envelope.js';
 import { parseClientId, singleOrigin } from './headers.js';
 import { compileRequestReaders } from './requests.js';
 import { drainRequest } from './linger.js';
 import { ALLOWED_METHODS, ROUTES } from './routes.js';
+import { routeOf, single, spanAttributes, spanName } from './tracing.js';
 
 export interface InjectRequest {
   readonly method: string;
@@ -145,7 +146,18 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
     return ok(await route.run(ctx, json, readers));
   }
 
-  async function serve(call: Call): Promise<Answer> {
+  /** With traces on, the request runs inside its span (src/service.ts `Tracer`); off, it costs one check. */
+  function serve(call: Call): Promise<Answer> {
+    const tracer = deps.tracer;
+    if (tracer === undefined) return serveRequest(call, undefined);
+    const carrier = {
+      traceparent: single(call.header('traceparent')),
+      tracestate: single(call.header('tracestate')),
+    };
+    return tracer.request(spanName(call.method, routeOf(call.url)), carrier, (span) => serveRequest(call, span));
+  }
+
+  async function serveRequest(call: Call, span: RequestSpan | undefined): Promise<Answer> {
     const started = deps.runtime.now();
     const requestId = nextRequestId();
     const trace = newTrace();
@@ -168,6 +180,19 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       }
     }
     reportOutcome(requestId, trace, reply, started, call.remoteAddress);
+    if (span !== undefined) {
+      const errorMessage = reply.body.errorMessage;
+      span.set(
+        spanAttributes({
+          method: call.method,
+          route: routeOf(call.url),
+          status: reply.status,
+          clientId: trace.clientId,
+          variant: trace.variant,
+          errorName: Array.isArray(errorMessage) ? String(errorMessage[0]) : null,
+        }),
+      );
+    }
     return answerOf(requestId, reply, closeConnection);
   }
 
