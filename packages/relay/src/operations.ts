@@ -8,7 +8,7 @@ import { findBlob, keepBlob, withExtension, withKeptCredentials } from './local-
 import type { RegistrationDecision, ResolvedRelayOptions } from './options.js';
 import type { Body, Outcome } from './outcome.js';
 import { ownCredentialsCall, signalsOf, withoutToken } from './own-credentials.js';
-import { postToService } from './upstream.js';
+import { postToService, traceContextOf } from './upstream.js';
 import { withFullUsername } from './user-domain.js';
 
 export type RelayOperation =
@@ -45,14 +45,14 @@ export async function run(
         const refusal = await askRegistrationHook(config, username, full, request);
         if (refusal !== undefined) return refusal;
       }
-      const outcome = await forward(config, operation, full);
+      const outcome = await forward(config, operation, full, request);
       if (username !== undefined) rememberOptions(pending, 'attestation', username, outcome);
       return outcome;
     }
     case 'assertion/options': {
       const full = withFullUsername(config, operation, body);
       const username = typeof full.username === 'string' ? full.username : undefined;
-      let outcome = await forward(config, operation, full);
+      let outcome = await forward(config, operation, full, request);
       if (username !== undefined) {
         rememberOptions(pending, 'assertion', username, outcome);
         if (config.localStore && config.localAllowCredentials)
@@ -66,7 +66,9 @@ export async function run(
     case 'credentials/list':
     case 'credentials/delete': {
       const call = await ownCredentialsCall(config, operation, body, request);
-      return call.kind === 'refused' ? { status: call.status, body: call.body } : forward(config, operation, call.body);
+      return call.kind === 'refused'
+        ? { status: call.status, body: call.body }
+        : forward(config, operation, call.body, request);
     }
   }
 }
@@ -98,7 +100,7 @@ async function runResult(
       sent = withExtension(body, kept.localhost);
     }
   }
-  let outcome = await forward(config, operation, sent);
+  let outcome = await forward(config, operation, sent, request);
   // Who signed in or registered: from the service's ok answer only, so a restarted relay, or another
   // instance than the one that relayed the options, tells the same (docs/relay.md).
   const owner = ownerOf(outcome);
@@ -183,13 +185,19 @@ async function tellResult(
   }
 }
 
-async function forward(config: ResolvedRelayOptions, operation: RelayOperation, body: Body): Promise<Outcome> {
+async function forward(
+  config: ResolvedRelayOptions,
+  operation: RelayOperation,
+  body: Body,
+  request: IncomingMessage,
+): Promise<Outcome> {
   const url = new URL(config.serviceUrl);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/api/${operation}`;
   const result = await postToService({
     url,
     userAgent: config.userAgent,
     origin: config.origin,
+    traceContext: traceContextOf(request),
     body: Buffer.from(JSON.stringify(body)),
     timeoutMs: config.upstreamTimeoutMs,
   });

@@ -1,5 +1,5 @@
 // One POST to the service with exactly the headers the specification asks for, bounded in time and size.
-import { request as httpRequest } from 'node:http';
+import { type IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Envelope } from './errors.js';
 
@@ -19,14 +19,38 @@ export interface UpstreamCall {
   readonly url: URL;
   readonly userAgent: string;
   readonly origin: string | undefined;
+  /** The browser call's W3C trace context, passed on so the service's spans join the caller's trace. */
+  readonly traceContext: TraceContext;
   readonly body: Buffer;
   readonly timeoutMs: number;
 }
 
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
+export interface TraceContext {
+  readonly traceparent?: string;
+  readonly tracestate?: string;
+}
+
+/** W3C Trace Context §3.2: version-traceid-parentid-flags, lower-case hex; version ff is invalid. */
+const TRACEPARENT = /^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/**
+ * The caller's `traceparent` (and its `tracestate`, only beside a valid traceparent), when each came once
+ * and well-formed: the only headers of the browser's request that go on (the service continues the trace).
+ */
+export function traceContextOf(request: IncomingMessage): TraceContext {
+  const parent = request.headersDistinct.traceparent;
+  if (parent?.length !== 1 || !TRACEPARENT.test(parent[0]!.trim())) return {};
+  const state = request.headersDistinct.tracestate;
+  const tracestate =
+    state?.length === 1 && state[0]!.length <= 512 && /^[\x20-\x7e]*$/.test(state[0]!) ? state[0]!.trim() : '';
+  return { traceparent: parent[0]!.trim(), ...(tracestate === '' ? {} : { tracestate }) };
+}
+
 export function postToService(call: UpstreamCall): Promise<UpstreamResult> {
-  // Built from scratch: nothing of the browser's request (cookies, its User-agent, forwarded-for) goes on.
+  // Built from scratch: nothing of the browser's request (cookies, its User-agent, forwarded-for) goes on but
+  // its trace context.
   const headers: Record<string, string | number> = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -34,6 +58,8 @@ export function postToService(call: UpstreamCall): Promise<UpstreamResult> {
     'user-agent': call.userAgent,
   };
   if (call.origin !== undefined) headers.origin = call.origin;
+  if (call.traceContext.traceparent !== undefined) headers.traceparent = call.traceContext.traceparent;
+  if (call.traceContext.tracestate !== undefined) headers.tracestate = call.traceContext.tracestate;
   const send = call.url.protocol === 'https:' ? httpsRequest : httpRequest;
 
   return new Promise((resolve) => {

@@ -108,6 +108,32 @@ describe('relay: standard variant', () => {
     });
   });
 
+  it("forwards the caller's W3C traceparent and tracestate, and only well-formed ones", async () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    await withRelay(service, {}, async (url) => {
+      await post(
+        `${url}/assertion/options`,
+        { username: 'alice#idp.example.test' },
+        { traceparent, tracestate: 'vendor=abc' },
+      );
+      assert.equal(service.seen.at(-1)!.headers.traceparent, traceparent);
+      assert.equal(service.seen.at(-1)!.headers.tracestate, 'vendor=abc');
+      for (const bad of [
+        '00-xyz',
+        `ff-${traceparent.slice(3)}`,
+        '00-00000000000000000000000000000000-00f067aa0ba902b7-01',
+      ]) {
+        await post(
+          `${url}/assertion/options`,
+          { username: 'alice#idp.example.test' },
+          { traceparent: bad, tracestate: 'a=b' },
+        );
+        assert.equal(service.seen.at(-1)!.headers.traceparent, undefined, bad);
+        assert.equal(service.seen.at(-1)!.headers.tracestate, undefined, 'no tracestate without a traceparent');
+      }
+    });
+  });
+
   it('uses the configured vendor word', async () => {
     await withRelay(service, { vendor: 'Acme' }, async (url) => {
       await post(`${url}/assertion/options`, { username: 'alice#idp.example.test' });
