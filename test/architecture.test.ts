@@ -68,9 +68,9 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   },
   'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts', 'schemas/'], types: ['service.ts'] },
   'audit/': { imports: ['errors.ts', 'util/', 'stores/'], types: ['service.ts', 'config.ts', 'schemas/'] },
-  'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/'] },
+  'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/', 'schemas/'] },
   'ratelimit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
-  'runtime/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
+  'runtime/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'config/'] },
   'config/': { imports: ['config.ts', 'errors.ts', 'schemas/', 'util/', 'webauthn/'] },
   'applications/': {
     imports: ['config.ts', 'config/', 'errors.ts', 'stores/', 'util/', 'webauthn/'],
@@ -285,6 +285,26 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
         (e.to.startsWith('@sinclair/typebox') && e.from !== 'schemas/typebox.ts'),
     );
     assert.deepEqual(bad, []);
+  });
+
+  it('OpenTelemetry is imported by runtime/tracing.ts alone', () => {
+    const bad = violations((e) => e.to.startsWith('@opentelemetry/') && e.from !== 'runtime/tracing.ts');
+    assert.deepEqual(bad, []);
+  });
+
+  it('console/ (the web console, built by Vite) imports only its own files, and src/ none of them', () => {
+    const consoleSrc = join(repo, 'console', 'src');
+    const outside = sourceFiles(consoleSrc).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/^\s*import\s+(?:[^'";]*?from\s+)?['"]([^'"]+)['"]/gm)]
+        .map((match) => match[1]!)
+        .filter((target) => !target.startsWith('./'))
+        .map((target) => `${relative(repo, file)} → ${target}`),
+    );
+    assert.deepEqual(outside, []);
+    assert.deepEqual(
+      violations((e) => e.local && e.to.startsWith('../console/')),
+      [],
+    );
   });
 
   it('config/ is the only reader of the environment (process.env)', () => {

@@ -15,6 +15,8 @@ import { auditQuery, credentialFilter, readJson, userFilter } from './request.js
 import type { AdminOperations, Actor } from './operations.js';
 import type { Readiness } from '../runtime/readiness.js';
 import type { AdminTokenStore } from './tokens.js';
+import type { Overview } from '../schemas/admin.js';
+import { CONSOLE_PATH, consoleFiles, type ConsoleFiles } from './console.js';
 
 export interface AdminHandlerDeps {
   readonly operations: AdminOperations;
@@ -32,6 +34,10 @@ export interface AdminHandlerDeps {
   readonly bodyBytes?: number;
   /** POST /admin/metadata/reload (absent: that path is not found). */
   readonly reloadMetadata?: () => Promise<MetadataReloadReport>;
+  /** GET /admin/overview: the last hour's ceremonies per application (metrics/recent.ts); absent: not found. */
+  readonly overview?: () => Overview;
+  /** The web console's files under /console/ (default: console/dist of the build, console.ts). */
+  readonly console?: ConsoleFiles;
 }
 interface Request {
   readonly method: string;
@@ -45,6 +51,7 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
   const prefix = deps.runtime.randomBytes(6).toString('base64url');
   let count = 0;
   const limit = deps.bodyBytes ?? 65_536;
+  const pages = deps.console ?? consoleFiles();
 
   async function route(req: IncomingMessage, requestId: string, trace: { actor: string | null }): Promise<Answer> {
     const url = new URL(req.url ?? '/', 'http://admin.invalid');
@@ -76,6 +83,8 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
         contentType: EXPOSITION_CONTENT_TYPE,
       }));
     }
+    // The console's page and assets are open: they hold no data; every call they make needs the token.
+    if (path === '/console' || path.startsWith(CONSOLE_PATH)) return pages(path, method);
     if (segments[0] !== 'admin') throw new AdminError('NOT_FOUND');
 
     const actor: Actor = {
@@ -161,6 +170,11 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
     if (resource === 'metadata' && id === 'reload' && sub === undefined && deps.reloadMetadata) {
       if (r.method !== 'POST') throw methodNotAllowed(['POST']);
       return reloadAnswer(await reloadMetadata(r, deps.reloadMetadata));
+    }
+
+    if (resource === 'overview' && id === undefined && deps.overview) {
+      if (r.method !== 'GET') throw methodNotAllowed(['GET']);
+      return json(200, deps.overview());
     }
 
     if (resource === 'audit' && sub === undefined) {

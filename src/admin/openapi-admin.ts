@@ -150,6 +150,13 @@ export const ADMIN_PATHS = {
       responses: { ...adminOk('AuditPage'), ...adminError([400, 401, 503]) },
     },
   },
+  '/admin/overview': {
+    get: {
+      ...secured,
+      summary: "Ceremonies and failures per application over the last hour (this instance's own counts)",
+      responses: { ...adminOk('Overview'), ...adminError([401]) },
+    },
+  },
   '/admin/metadata/reload': {
     post: {
       ...secured,

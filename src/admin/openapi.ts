@@ -53,6 +53,7 @@ import {
   HealthSchema,
   MetadataReloadFailedSchema,
   MetadataReloadSchema,
+  OverviewSchema,
   ReadinessSchema,
   UserCredentialsDeletedSchema,
 } from '../schemas/admin.js';
@@ -99,6 +100,7 @@ export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly
     AuditPage: AuditPageSchema,
     MetadataReload: MetadataReloadSchema,
     MetadataReloadFailed: MetadataReloadFailedSchema,
+    Overview: OverviewSchema,
   };
 }
 

@@ -23,6 +23,7 @@ import { registerProcessMetrics } from '../metrics/process.js';
 import { registerSqliteWriterMetrics, type GroupCommitStats } from '../metrics/sqlite-writer.js';
 import { createMetricsHooks } from '../metrics/hooks.js';
 import { createStoreMetrics } from '../metrics/stores.js';
+import { RecentCeremonies } from '../metrics/recent.js';
 import { createRateLimitHooks } from '../ratelimit/limiter.js';
 import { MemoryBucketStore } from '../ratelimit/memory.js';
 import { RedisBucketStore } from '../ratelimit/redis.js';
@@ -147,9 +148,11 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
       ? new MemoryBucketStore()
       : await RedisBucketStore.open({ url: options.rateLimits.store, keyPrefix: options.rateLimits.keyPrefix }));
 
+  const recent = new RecentCeremonies({ now: runtime.now, isKnownClient: (id) => applications.isKnown(id) });
   const hooks = composeHooks(
     ...(options.requestLog ? [createRequestLogHooks(log)] : []),
     createMetricsHooks(registry, { isKnownClient: (id) => applications.isKnown(id) }),
+    recent.hooks,
     createAuditHooks(audit, { options: options.audit.options }),
     createRateLimitHooks(options.rateLimits, { store: bucketStore, now: runtime.now, log }),
   );
@@ -193,6 +196,7 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
         log,
         openapi: () => document,
         reloadMetadata,
+        overview: () => recent.report(),
       });
     } catch (error) {
       // The port is taken (or the host wrong): release what was opened here; service.ts reports the error.

@@ -147,6 +147,43 @@ export const AuditPageSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const ceremonyCounts = (what: string) =>
+  Type.Object(
+    {
+      started: Type.Integer({ minimum: 0, description: `${what} options answered ok (a challenge issued)` }),
+      results: Type.Integer({ minimum: 0, description: `${what} result calls` }),
+      failed: Type.Integer({ minimum: 0, description: `${what} result calls that failed` }),
+    },
+    { additionalProperties: false },
+  );
+export const OverviewApplicationSchema = Type.Object(
+  {
+    clientId: Type.String(),
+    registrations: ceremonyCounts('Registration'),
+    authentications: ceremonyCounts('Authentication'),
+    errors: Type.Array(
+      Type.Object({ error: Type.String(), count: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+      { description: 'Failed result calls by error name, most frequent first' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type OverviewApplication = Shape<typeof OverviewApplicationSchema>;
+export const OverviewSchema = Type.Object(
+  {
+    windowSeconds: Type.Integer({ minimum: 1 }),
+    since: dateTime(),
+    until: dateTime(),
+    applications: Type.Array(OverviewApplicationSchema),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "Ceremonies per application over the last hour, as this instance answered them (the console's overview)",
+  },
+);
+export type Overview = Shape<typeof OverviewSchema>;
+
 const nullableInteger = (description?: string) => nullable(Type.Integer(), description);
 /** What a reload did for one application whose policy names a metadata BLOB. */
 const MetadataReloadApplication = Type.Object(
