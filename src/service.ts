@@ -10,6 +10,7 @@ import type { Secrets } from './config/secrets.js';
 
 /** An application as the ceremonies use it: its configuration plus what was prepared from it at start. */
 export interface Application extends ApplicationConfig {
+  // `relaySecrets` (from ApplicationConfig): for a stored application, the config file's and the stored ones.
   /** Built once from `attestation` (anchors read and parsed at start, metadata indexed). */
   readonly trust: TrustEvaluator;
 }
@@ -17,6 +18,11 @@ export interface Application extends ApplicationConfig {
 export interface ApplicationDirectory {
   /** undefined for an unknown or disabled Client ID. */
   find(clientId: string): Promise<Application | undefined>;
+  /**
+   * Told that a request carried this relay secret (`sha256:<hex>`, one of the application's), for its
+   * "last used" (applications/relay-secret-usage.ts); must not do I/O on the request's path.
+   */
+  noteRelaySecretUse?(clientId: string, secret: string): void;
 }
 
 /** What one operation call came to; reported once per request to `ServiceHooks.onOutcome`. */

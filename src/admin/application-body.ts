@@ -24,6 +24,16 @@ export function validateApplication(raw: Record<string, unknown>, baseDir: strin
   return config;
 }
 
+/** Relay secrets are never part of an application body: they have their own endpoints (docs/admin.md). */
+export function refuseRelaySecrets(raw: Record<string, unknown>): void {
+  if ('relaySecrets' in raw)
+    throw new AdminError(
+      'INVALID_REQUEST',
+      'relay secrets are created and revoked with /admin/applications/{clientId}/relay-secrets (a config file application: in the file)',
+      ['relaySecrets: not allowed in an application body'],
+    );
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -106,6 +106,8 @@ export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly
 
 /** Seconds to wait before asking again (429). */
 export const RetryAfterSchema = Type.Integer({ minimum: 1 });
+/** The scheme a 401 asks for (a relay secret). */
+export const WwwAuthenticateSchema = Type.Literal('Bearer realm="passkey-server"');
 
 const serviceHeaders = [
   {
@@ -122,11 +124,20 @@ const serviceHeaders = [
     schema: { type: 'string' },
     description: "Standard variant: required, one of the application's origins. Local variant: not sent.",
   },
+  {
+    name: 'Authorization',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', pattern: '^Bearer \\S+$' },
+    description:
+      '`Bearer <relay secret>`: required when the application has relay secrets (docs/api.md "Relay secrets"), checked right after the Client ID and before the body (missing: 401 RELAY_SECRET_MISSING; wrong: 401 RELAY_SECRET_INVALID); ignored otherwise.',
+  },
 ];
 
 function failures(statuses: readonly number[]) {
   const names: Record<number, string> = {
     400: 'Malformed request or failed verification',
+    401: 'The application has relay secrets and the request carries none (RELAY_SECRET_MISSING) or a wrong one (RELAY_SECRET_INVALID)',
     403: 'Unknown or disabled Client ID, origin or variant not allowed',
     404: 'No such path',
     405: 'Not POST',
@@ -145,6 +156,16 @@ function failures(statuses: readonly number[]) {
         ...(status === 429
           ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: jsonSchema(RetryAfterSchema) } } }
           : {}),
+        ...(status === 401
+          ? {
+              headers: {
+                'WWW-Authenticate': {
+                  description: 'The scheme asked for: the relay secret, as a Bearer token.',
+                  schema: jsonSchema(WwwAuthenticateSchema),
+                },
+              },
+            }
+          : {}),
       },
     ]),
   );
@@ -157,10 +178,12 @@ function operation(summary: string, request: string, response: string, descripti
       description,
       tags: [tag],
       parameters: serviceHeaders,
+      // No secret for an application without relay secrets; its relay secret for one with.
+      security: [{}, { relaySecret: [] }],
       requestBody: { required: true, content: jsonContent(ref(request)) },
       responses: {
         '200': { description: 'Processing succeeded.', content: jsonContent(ref(response)) },
-        ...failures([400, 403, 405, 413, 415, 429, 500, 503]),
+        ...failures([400, 401, 403, 405, 413, 415, 429, 500, 503]),
       },
     },
   };
@@ -195,7 +218,7 @@ const paths = {
     "A user's own passkeys",
     'CredentialsListRequest',
     'CredentialsListResponse',
-    'Lists the credentials of the user a credentialsToken (from an ok result, at most 10 minutes old) was issued for. Standard variant only.',
+    'Lists the credentials of the user a credentialsToken (from an ok sign-in, or the registration of their first credential, at most 10 minutes old) was issued for. Standard variant only.',
     'own credentials',
   ),
   '/api/credentials/delete': operation(
@@ -241,6 +264,12 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, jsonSchema(schema, shared)])),
       securitySchemes: {
+        relaySecret: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "One of the application's relay secrets (applications[].relaySecrets, or made with `passkey-server admin relay-secrets create`).",
+        },
         adminToken: {
           type: 'http',
           scheme: 'bearer',

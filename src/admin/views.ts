@@ -10,8 +10,10 @@ import { bundledCatalog, describeAuthenticator, type AuthenticatorCatalog } from
 export type ApplicationView = Shape<typeof ApplicationSchema>;
 
 export function applicationView(record: ApplicationRecord): ApplicationView {
+  // Its relay secrets' hashes are not shown: GET …/relay-secrets lists them by id.
+  const { relaySecrets: _hashes, ...config } = record.config;
   return {
-    ...record.config,
+    ...config,
     approved: record.approved,
     disabled: record.disabled,
     activeVariants: effectiveVariants(record),

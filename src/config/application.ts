@@ -9,6 +9,7 @@ import { configProblems } from '../schemas/config-problems.js';
 import { compile, withDefaults } from '../schemas/typebox.js';
 import { type ApplicationContext, checkAttestation } from './attestation-policy.js';
 import { eachEntry, isObject, joinPath, type Raw } from './checks.js';
+import { checkRelaySecrets } from './relay-secrets.js';
 import { androidOriginProblem, domainProblem, hostMatchesDomain, parseOrigin } from './web.js';
 
 export { APPLICATION_KEYS, ATTESTATION_KEYS };
@@ -75,6 +76,7 @@ export function checkApplication(ctx: ApplicationContext, path: string, app: Raw
       );
   }
   if (isObject(app.attestation)) checkAttestation(ctx, at('attestation'), app.attestation);
+  checkRelaySecrets(problems, at('relaySecrets'), app.relaySecrets, ctx.env);
   eachEntry(problems, at('hints'), app.hints);
   const standard = problems.clean(at('origins')) ? (origins as string[] | undefined) : undefined;
   eachEntry(problems, at('relatedOrigins'), app.relatedOrigins, (p, v) =>

@@ -11,6 +11,8 @@ export interface ApplicationContext {
   readonly problems: Problems;
   /** Resolves a (possibly relative) path written at `keyPath`. */
   readonly resolvePath: (keyPath: string, value: string) => string;
+  /** The environment `relaySecrets` entries `env:<NAME>` read (config file only; absent: such entries are refused). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Checks `policy` (shape checked, with its defaults), writing its paths back resolved and its AAGUIDs lowered. */

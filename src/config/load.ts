@@ -40,7 +40,7 @@ export function loadConfig(options: LoadConfigOptions): ServiceConfig {
   const fileDir = file === undefined ? options.cwd : dirname(file);
   const resolvePath = (keyPath: string, value: string): string =>
     isAbsolute(value) ? value : resolve(fromEnv.has(keyPath) ? options.cwd : fileDir, value);
-  const config = validateConfig(raw, problems, resolvePath);
+  const config = validateConfig(raw, problems, resolvePath, options.env);
   if (problems.list.length > 0 || config === undefined) {
     throw new ConfigError(
       problems.list.length > 0 ? problems.list : ['the configuration is unusable'],
@@ -94,6 +94,7 @@ export function validateConfig(
   raw: unknown,
   problems: Problems,
   resolvePath: (keyPath: string, value: string) => string,
+  env?: Env,
 ): ServiceConfig | undefined {
   problems.addAll(configProblems(CONFIG.failures(raw), raw));
   if (!isObject(raw)) return undefined;
@@ -129,7 +130,7 @@ export function validateConfig(
         : domainProblem(value as string),
     ),
   );
-  const applications = readApplications(problems, top, raw, resolvePath);
+  const applications = readApplications(problems, top, raw, resolvePath, env);
   const ops = readOps(top, raw, { problems, dataDir, resolvePath, listenPort: listen?.port });
   const demoOn = ok('demo') && demo.enabled === true;
   if (demoOn && applications?.length === 0) {
@@ -170,13 +171,14 @@ function readApplications(
   top: Raw,
   raw: Raw,
   resolvePath: (keyPath: string, value: string) => string,
+  env: Env | undefined,
 ): ApplicationConfig[] | undefined {
   if (!Array.isArray(top.applications) || !Array.isArray(raw.applications)) return undefined;
   const written = raw.applications as unknown[];
   const apps = top.applications.map((app: unknown, index) => {
     const path = `applications[${index}]`;
     return isObject(app) && isObject(written[index])
-      ? checkApplication({ problems, resolvePath }, path, app, written[index] as Raw)
+      ? checkApplication({ problems, resolvePath, ...(env ? { env } : {}) }, path, app, written[index] as Raw)
       : undefined;
   });
   // Duplicates are checked by Client ID (two entries may differ elsewhere), and on the raw entries so that

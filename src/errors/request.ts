@@ -37,6 +37,14 @@ export const REQUEST_ERRORS = {
       'The User-agent header is not exactly "<Vendor> AppID: <client id>" (a relay must overwrite the browser\'s value, not append to it).',
   },
   CLIENT_ID_UNKNOWN: { status: 403, message: 'The Client ID is not registered, or its application is disabled.' },
+  RELAY_SECRET_MISSING: {
+    status: 401,
+    message: "This application's relay must send its relay secret: Authorization: Bearer <secret>.",
+  },
+  RELAY_SECRET_INVALID: {
+    status: 401,
+    message: "The Authorization header does not carry one of this application's relay secrets.",
+  },
   ORIGIN_HEADER_MISSING: { status: 400, message: 'The standard variant requires the origin header.' },
   ORIGIN_NOT_ALLOWED: { status: 403, message: "The origin header is not one of the application's registered origins." },
   VARIANT_NOT_ALLOWED: {

@@ -2,8 +2,8 @@
 // request through the very same `serve` path (only the socket is missing), for the ceremony tests.
 //
 // Order of checks for every request: route (404/405) → admission (429, by the address and, when User-agent
-// names one, the Client ID) → Client ID in User-agent (400) → application (403) → Content-Type (415) →
-// body size (413) → JSON (400) → schema (400) → operation.
+// names one, the Client ID) → Client ID in User-agent (400) → application (403) → relay secret (401) →
+// Content-Type (415) → body size (413) → JSON (400) → schema (400) → operation.
 // Every answer is the JSON envelope with an X-Request-Id header; OperationOutcome is reported once.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -17,6 +17,7 @@ import { BodyTooLarge, checkContentType, parseJsonBody, readBody } from './body.
 import { failed, ok, replyForError, type Reply } from './envelope.js';
 import { parseClientId, singleOrigin } from './headers.js';
 import { compileRequestReaders } from './requests.js';
+import { checkRelaySecret } from './relay-secret.js';
 import { drainRequest } from './linger.js';
 import { ALLOWED_METHODS, ROUTES } from './routes.js';
 import { routeOf, single, spanAttributes, spanName } from './tracing.js';
@@ -123,6 +124,8 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
     if (clientId === null) throw clientIdError;
     const application = await deps.applications.find(clientId);
     if (!application) throw new FidoError('CLIENT_ID_UNKNOWN');
+    const secret = checkRelaySecret(application, call.header('authorization'));
+    if (secret !== null) deps.applications.noteRelaySecretUse?.(clientId, secret);
 
     checkContentType(call.header('content-type'));
     const raw = await readBody(call.body, deps.config.limits.bodyBytes, call.header('content-length'));

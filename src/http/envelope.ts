@@ -29,7 +29,9 @@ export function failed(
     // Envelope first (readable order); FidoError.fields never hold members of these names.
     body: { status: 'failed', errorMessage: [code, detail ?? spec.message], sessionId: '', ...fields },
   };
-  return headers ? { ...reply, headers } : reply;
+  // A 401 names the scheme it asks for (RFC 9110 §11.6.1, RFC 6750 §3): the relay secret's Bearer.
+  const all = spec.status === 401 ? { 'www-authenticate': 'Bearer realm="passkey-server"', ...headers } : headers;
+  return all ? { ...reply, headers: all } : reply;
 }
 
 export interface ClassifiedError {

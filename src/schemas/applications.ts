@@ -101,6 +101,10 @@ export const ResolvedAttestationPolicySchema = Type.Object(
 );
 
 export const MIN_TIMEOUT_MS = 10_000;
+/** One entry of `relaySecrets`: a secret's SHA-256, or the environment variable that holds the secret. */
+export const RELAY_SECRET_ENTRY = '^(sha256:[0-9a-f]{64}|env:[A-Za-z_][A-Za-z0-9_]{0,127})$';
+/** An application's relay secrets, config file and stored ones together. */
+export const MAX_RELAY_SECRETS = 16;
 export const MAX_TIMEOUT_MS = 3_600_000;
 const origin = Type.String({ minLength: 1, maxLength: 2048 });
 
@@ -195,6 +199,14 @@ const applicationFields = {
     description:
       'Synced or device-bound: `required` accepts only backup-eligible credentials (synced passkeys; others fail with `BACKUP_ELIGIBILITY_REQUIRED`), `forbidden` only device-bound ones (security keys, device-bound platform credentials; others fail with `BACKUP_ELIGIBILITY_NOT_ALLOWED`). Applies at registration and at every sign-in (WebAuthn L3 §7.2 step 18): a stored credential whose sign-in reports a BE flag the policy refuses fails with the same error, and its stored flag is left as it was.',
   }),
+  // Each entry is worded by the loader (src/config/relay-secrets.ts), which never echoes it: a secret
+  // written here by mistake must not reach a log.
+  relaySecrets: list(Type.String({ pattern: RELAY_SECRET_ENTRY, wordedByLoader: true }), {
+    maxItems: MAX_RELAY_SECRETS,
+    defaultText: 'none (no secret asked)',
+    description:
+      "Secrets the application's relay must send as `Authorization: Bearer <secret>` on every call of the four operations and of `credentials/*` (`docs/api.md`, \"Relay secrets\"; missing: `401 RELAY_SECRET_MISSING`, wrong: `401 RELAY_SECRET_INVALID`). Each entry is `sha256:` and the 64 lowercase hex digits of the SHA-256 of the secret's UTF-8 bytes, or `env:<NAME>`: the secret is in that environment variable (at least 16 characters), hashed at start; the service never keeps the secret. Several at once allow rotation. At most 16. Without any, the service warns at start and `check-config` reports it. Not in the admin API's application bodies: a stored application gets its secrets at `/admin/applications/{clientId}/relay-secrets`.",
+  }),
 };
 type Fields = typeof applicationFields;
 
@@ -217,13 +229,13 @@ export const ApplicationFileSchema = Type.Object(
 );
 
 /** The admin API's body to create (clientId generated, so absent) or update (any subset) an application. */
-export const ApplicationInputSchema = Type.Partial(Type.Object(applicationFields), {
+export const ApplicationInputSchema = Type.Partial(Type.Omit(Type.Object(applicationFields), ['relaySecrets']), {
   description:
     "An application in the config file's shape (docs/configuration.md). On create, clientId is generated and must be absent; on update, any subset of the fields.",
 });
 
 /** Keys an application shows only when written (added later; an older entry stays exactly as it was). */
-export const ADDITIVE = ['topOrigins', 'hints', 'relatedOrigins', 'backupEligibility'] as const;
+export const ADDITIVE = ['topOrigins', 'hints', 'relatedOrigins', 'backupEligibility', 'relaySecrets'] as const;
 
 /** A validated application (src/config.ts `ApplicationConfig`): every setting resolved. */
 export const ApplicationConfigSchema = Type.Object(
@@ -235,10 +247,10 @@ export const ApplicationConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** An application as the admin API shows it: its validated settings and its state. */
+/** An application as the admin API shows it: its validated settings (never its relay secrets) and its state. */
 export const ApplicationSchema = Type.Object(
   {
-    ...ApplicationConfigSchema.properties,
+    ...Type.Omit(ApplicationConfigSchema, ['relaySecrets']).properties,
     approved: Type.Boolean({ description: 'Standard variant approved for the domain.' }),
     disabled: Type.Boolean(),
     activeVariants: Type.Array(VariantSchema, {
@@ -248,5 +260,48 @@ export const ApplicationSchema = Type.Object(
     createdAt: dateTime(),
     updatedAt: dateTime(),
   },
+  { additionalProperties: false },
+);
+
+/** A relay secret as the admin API lists it (never the secret, nor its hash). */
+export const RelaySecretSchema = Type.Object(
+  {
+    id: Type.String({
+      pattern: '^(rs|cf)_[A-Za-z0-9_-]{1,32}$',
+      description:
+        '`rs_…` for a secret created through the admin API or CLI; `cf_…` (derived from its hash) for one of the config file.',
+    }),
+    source: Type.Union([Type.Literal('config'), Type.Literal('admin')], {
+      description: '`config`: from the config file (read-only here); `admin`: created through the admin API or CLI.',
+    }),
+    createdAt: nullable(dateTime(), { description: 'When it was created (null for a config file secret).' }),
+    lastUsedAt: nullable(dateTime(), {
+      description:
+        'Its last use seen (a stored secret: written to the store at most once a minute; a config file secret: since this instance started), or null.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const RelaySecretListSchema = Type.Object(
+  { clientId: Type.String(), relaySecrets: Type.Array(RelaySecretSchema) },
+  { additionalProperties: false },
+);
+
+/** The answer that creates a relay secret: the only time the secret is shown. */
+export const RelaySecretCreatedSchema = Type.Object(
+  {
+    clientId: Type.String(),
+    ...RelaySecretSchema.properties,
+    secret: Type.String({
+      pattern: '^prs_[A-Za-z0-9_-]{43}$',
+      description: "The secret (shown once; only its SHA-256 is kept): give it to the application's relay.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const RelaySecretRevokedSchema = Type.Object(
+  { clientId: Type.String(), id: Type.String(), revoked: Type.Literal(true) },
   { additionalProperties: false },
 );

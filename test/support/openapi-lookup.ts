@@ -1,7 +1,7 @@
 // Checking a real answer against the OpenAPI document: the path template (`/admin/applications/{clientId}`),
 // method, status and content type must be documented, and the body must pass the compiled TypeBox schema
 // the document's `$ref` names (the very schema the document was generated from, src/admin/openapi.ts).
-import { openApiSchemas, RetryAfterSchema } from '../../src/admin/openapi.js';
+import { openApiSchemas, RetryAfterSchema, WwwAuthenticateSchema } from '../../src/admin/openapi.js';
 import { compile, type TSchema, type Validator } from '../../src/schemas/typebox.js';
 
 export interface ResponseToCheck {
@@ -16,7 +16,10 @@ export interface ResponseToCheck {
 type Schemas = Readonly<Record<string, TSchema>>;
 const DEFAULT_SCHEMAS = openApiSchemas();
 /** The documented response headers' schemas (the document holds their JSON Schema). */
-const HEADERS: Readonly<Record<string, TSchema>> = { 'Retry-After': RetryAfterSchema };
+const HEADERS: Readonly<Record<string, TSchema>> = {
+  'Retry-After': RetryAfterSchema,
+  'WWW-Authenticate': WwwAuthenticateSchema,
+};
 const compiled = new Map<TSchema, Validator<unknown>>();
 
 function validator(schema: TSchema): Validator<unknown> {
