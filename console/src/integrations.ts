@@ -10,7 +10,8 @@ type Row = Record<string, unknown>;
 async function listOf(path: string, key: string): Promise<Row[] | null> {
   try {
     const answer = await api<Record<string, unknown>>('GET', path);
-    const list = answer[key];
+    // The named list, else the answer's one list (whatever the owning module called it).
+    const list = answer[key] ?? Object.values(answer).find(Array.isArray);
     return Array.isArray(list) ? (list as Row[]) : [];
   } catch (error) {
     if (error instanceof ApiError && error.code === 'NOT_FOUND') return null;

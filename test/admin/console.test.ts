@@ -198,7 +198,31 @@ describe('the admin console in Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('#audit-results tbody tr').length > 1);
     await page.screenshot({ path: join(SHOTS, 'console-audit.png'), fullPage: true });
 
+    // A new application, then its origins and a policy changed in its page.
     await page.getByRole('link', { name: 'Applications' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Shop');
+    await page.getByLabel('Domain', { exact: true }).fill('shop.example.test');
+    await page.getByLabel('Origins (one per line; none: the local variant only)').fill('https://shop.example.test');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: /^Shop app-/ }).waitFor();
+    const shopId = decodeURIComponent(new URL(page.url()).hash.split('/')[1]!);
+    await page
+      .getByLabel('Origins (one per line)', { exact: true })
+      .fill('https://shop.example.test\nhttps://www.shop.example.test');
+    const policies = JSON.parse(await page.getByLabel(/^Policies/).inputValue());
+    await page.getByLabel(/^Policies/).fill(JSON.stringify({ ...policies, timeoutMs: 120000 }));
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`Saved ${shopId}.`).waitFor();
+    const shop = (await (
+      await fetch(`${adminUrl}/admin/applications/${shopId}`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { origins: string[]; timeoutMs: number; approved: boolean };
+    assert.deepEqual(shop.origins, ['https://shop.example.test', 'https://www.shop.example.test']);
+    assert.equal(shop.timeoutMs, 120000);
+    assert.equal(shop.approved, false, 'created unapproved');
+    await page.getByRole('button', { name: 'Approve standard variant' }).click();
+    await page.getByRole('button', { name: 'Withdraw approval' }).waitFor();
+
+    await page.getByRole('link', { name: '← Applications' }).click();
     await page.getByRole('link', { name: 'App One' }).click();
     await page.getByLabel('Origins (one per line)', { exact: true }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'console-application.png'), fullPage: true });
