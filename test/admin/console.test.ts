@@ -10,6 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startService, type RunningService } from '../../src/main.js';
+import { OverviewSchema } from '../../src/schemas/admin.js';
+import { compile } from '../../src/schemas/typebox.js';
 import { launchChromium, OUTPUT } from '../browser/support.js';
 import { runCliCommand } from '../support/cli-process.js';
 import { configDir } from '../service/support.js';
@@ -137,6 +139,11 @@ describe('the admin console in Chromium', () => {
       'two registrations started, two results, none failed',
     );
     await page.screenshot({ path: join(SHOTS, 'console-overview.png') });
+    const overviewAnswer = await (
+      await fetch(`${adminUrl}/admin/overview`, { headers: { authorization: `Bearer ${token}` } })
+    ).json();
+    assert.deepEqual(compile(OverviewSchema).explain(overviewAnswer), [], 'the answer has its OpenAPI shape');
+    assert.equal((await fetch(`${adminUrl}/admin/overview`)).status, 401, 'the overview needs the token');
 
     // The token: in sessionStorage, sent as a bearer header, never in a URL or a cookie.
     assert.equal(await page.evaluate(() => sessionStorage.getItem('passkey-server.admin-token')), token);
