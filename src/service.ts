@@ -4,6 +4,7 @@
 import type { ApplicationConfig, ServiceConfig } from './config.js';
 import type { ChallengeStore, CredentialStore } from './stores/types.js';
 import type { TrustEvaluator } from './webauthn/attestation/types.js';
+import type { MlDsaVerifier } from './webauthn/ml-dsa.js';
 import type { Logger } from './util/log.js';
 import type { Runtime } from './util/runtime.js';
 import type { Secrets } from './config/secrets.js';
@@ -101,4 +102,6 @@ export interface ServiceDeps {
   readonly log: Logger;
   readonly hooks?: ServiceHooks;
   readonly tracer?: Tracer;
+  /** Checks ML-DSA signatures (default: node:crypto where the runtime has ML-DSA, else pure JavaScript). */
+  readonly mlDsa?: MlDsaVerifier;
 }

@@ -3,14 +3,14 @@
 // Bounded: past `capacity` the least recently used entry goes. An entry also remembers the COSE bytes it
 // came from, so a credential deleted and registered again under the same id never meets a stale key.
 
-import type { KeyObject } from 'node:crypto';
+import type { PublicKey } from '../webauthn/cose.js';
 import { importCosePublicKey } from '../webauthn/cose-key.js';
 
 export const DEFAULT_KEY_CACHE_CAPACITY = 10_000;
 
 interface Entry {
   readonly cose: Buffer;
-  readonly key: KeyObject;
+  readonly key: PublicKey;
 }
 
 export class KeyCache {
@@ -31,8 +31,8 @@ export class KeyCache {
     return this.#entries.size;
   }
 
-  /** The KeyObject for these COSE bytes; throws the importer's FidoError for a bad key. */
-  get(clientId: string, credentialId: string, cose: Uint8Array): KeyObject {
+  /** The key for these COSE bytes (a KeyObject, or an ML-DSA key); throws the importer's FidoError for a bad key. */
+  get(clientId: string, credentialId: string, cose: Uint8Array): PublicKey {
     const id = `${clientId}\u0000${credentialId}`;
     const bytes = Buffer.from(cose.buffer, cose.byteOffset, cose.byteLength);
     const hit = this.#entries.get(id);
@@ -42,7 +42,7 @@ export class KeyCache {
       this.#entries.set(id, hit);
       return hit.key;
     }
-    const key = importCosePublicKey(bytes).keyObject;
+    const key = importCosePublicKey(bytes).key;
     this.#imports++;
     this.#entries.delete(id);
     this.#entries.set(id, { cose: Buffer.from(bytes), key });

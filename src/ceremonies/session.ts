@@ -82,6 +82,7 @@ export function clientDataExpectation(ctx: CeremonyContext, ceremony: CeremonyRe
   const app = ctx.application;
   const standard = ceremony.variant === 'standard';
   return {
+    ...(ctx.deps.mlDsa ? { mlDsa: ctx.deps.mlDsa } : {}),
     challenge: ceremony.challenge,
     isAllowedOrigin: standard ? exactOrigin(ceremony.origin ?? '') : localOriginMatcher(app.localOrigins),
     allowCrossOrigin: app.allowCrossOrigin,

@@ -3,10 +3,11 @@
 // name, origins are in origin form and on the domain, the algorithms are supported, the rules between keys,
 // and the `attestation` policy's files (attestation-policy.ts).
 
-import { ANDROID_ORIGIN_PREFIX, type ApplicationConfig, DEFAULT_ALGORITHMS } from '../config.js';
+import { ANDROID_ORIGIN_PREFIX, type ApplicationConfig } from '../config.js';
 import { ADDITIVE, APPLICATION_KEYS, ApplicationFileSchema, ATTESTATION_KEYS } from '../schemas/applications.js';
 import { configProblems } from '../schemas/config-problems.js';
 import { compile, withDefaults } from '../schemas/typebox.js';
+import { COSE_ALGORITHMS } from '../webauthn/cose.js';
 import { type ApplicationContext, checkAttestation } from './attestation-policy.js';
 import { eachEntry, isObject, joinPath, type Raw } from './checks.js';
 import { checkRelaySecrets } from './relay-secrets.js';
@@ -15,8 +16,8 @@ import { androidOriginProblem, domainProblem, hostMatchesDomain, parseOrigin } f
 export { APPLICATION_KEYS, ATTESTATION_KEYS };
 export type { ApplicationContext } from './attestation-policy.js';
 
-/** RS1 is offered only when an application lists it explicitly. */
-const KNOWN_ALGORITHMS = [...DEFAULT_ALGORITHMS, -65535];
+/** Every algorithm of the table; RS1 and ML-DSA are offered only when an application lists them. */
+const KNOWN_ALGORITHMS = COSE_ALGORITHMS.map((a) => a.alg);
 const APPLICATION = compile(ApplicationFileSchema);
 
 /** An application from untrusted JSON (the admin API's bodies): its shape, then `checkApplication`. */

@@ -154,7 +154,8 @@ const applicationFields = {
   algorithms: list(Type.Integer({ wordedByLoader: true }), {
     minItems: 1,
     default: [...DEFAULT_ALGORITHMS],
-    description: '`pubKeyCredParams`, in order. RS1 (`-65535`) only when listed here.',
+    description:
+      '`pubKeyCredParams`, in order. RS1 (`-65535`) and ML-DSA (`-48`, `-49`, `-50`, RFC 9964) only when listed here.',
   }),
   userVerification: nullable(UserVerificationSchema, {
     default: null,

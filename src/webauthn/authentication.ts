@@ -42,7 +42,7 @@ export function verifyAuthentication(
   // Step 21 (§7.2): sig must verify over authenticatorData ‖ hash with the stored public key.
   const signed = Buffer.concat([authData.raw, C.hash]);
   check(
-    verifySignature(stored.algorithm, stored.publicKey, signed, parsed.signature),
+    verifySignature(stored.algorithm, stored.publicKey, signed, parsed.signature, expected.mlDsa),
     'ASSERTION_SIGNATURE_VERIFICATION_FAIL',
   );
 

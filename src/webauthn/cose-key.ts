@@ -1,11 +1,12 @@
 // Parsing a credential public key (a COSE_Key, RFC 9052 §7) against the algorithm table of cose.ts: kty,
 // crv and alg must agree with the table entry, an EC point must lie on its curve, an RSA key must be worth
-// storing. Everything the import would refuse is refused here, at parse time, with a precise detail.
+// storing, an ML-DSA key (AKP, RFC 9964) must have its level's size. Everything the import would refuse is refused here, at parse time, with a precise detail.
 
 import { createPublicKey, type KeyObject, type JsonWebKey } from 'node:crypto';
 import { FidoError } from '../errors.js';
 import { CborError, DEFAULT_CBOR_LIMITS, decodeCbor, type CborLimits } from './cbor.js';
-import { coseAlgorithm, EC_CURVES, MIN_RSA_BITS, type CoseAlgorithm, type EcCurve } from './cose.js';
+import { coseAlgorithm, EC_CURVES, MIN_RSA_BITS, type CoseAlgorithm, type EcCurve, type PublicKey } from './cose.js';
+import { ML_DSA_SIZES, MlDsaPublicKey } from './ml-dsa.js';
 import type { CborValue, CredentialPublicKey } from './types.js';
 
 // COSE key labels (RFC 9052 §7, RFC 9053 §7).
@@ -19,6 +20,8 @@ const RSA_E = -2;
 const KTY_OKP = 1;
 const KTY_EC2 = 2;
 const KTY_RSA = 3;
+const KTY_AKP = 7; // Algorithm Key Pair (RFC 9964): alg (label 3) says what the key is
+const AKP_PUB = -1;
 const CRV_ED25519 = 6;
 
 /** How a COSE key is decoded: it has no floating-point labels or values (RFC 9052 §7: labels are int / tstr). */
@@ -81,10 +84,21 @@ function toBigInt(bytes: Uint8Array): bigint {
   return value;
 }
 
-/** Checks the key material of `map` for `entry` (everything the import would refuse) and returns it as a JWK. */
-function validatedJwk(map: Map<CborValue, CborValue>, entry: CoseAlgorithm): JsonWebKey {
+/**
+ * Checks the key material of `map` for `entry` (everything the import would refuse) and returns it as a
+ * JWK, or as the ML-DSA key itself.
+ */
+function validatedJwk(map: Map<CborValue, CborValue>, entry: CoseAlgorithm): JsonWebKey | MlDsaPublicKey {
   const kty = map.get(KTY);
   switch (entry.family) {
+    case 'ml-dsa': {
+      if (kty !== KTY_AKP) throw invalidKey(`${entry.name} needs kty AKP (7), got ${describeValue(kty)}`);
+      const pub = bytesField(map, AKP_PUB, 'pub');
+      const size = ML_DSA_SIZES[entry.level].publicKey;
+      if (pub.length !== size) throw invalidKey(`${entry.name} public keys are ${size} bytes, got ${pub.length}`);
+      if (map.has(-2)) throw invalidKey('a credential public key must not hold the private key (priv, label -2)');
+      return new MlDsaPublicKey(entry.level, pub);
+    }
     case 'ecdsa': {
       if (kty !== KTY_EC2) throw invalidKey(`${entry.name} needs kty EC2 (2), got ${describeValue(kty)}`);
       const curve = EC_CURVES[entry.crv];
@@ -134,11 +148,11 @@ function stripLeadingZeros(b: Buffer): Buffer {
  * A credential key that passed every check at parse time. Its KeyObject is made at the first read of
  * `keyObject` and kept: importing costs as much as a signature check, and a `none` registration never
  * needs it (authentication imports through the key cache, packed self and the formats that compare keys
- * read it here).
+ * read it here). An ML-DSA key is its MlDsaPublicKey, on every runtime.
  */
 class ParsedCredentialKey implements CredentialPublicKey {
   readonly #name: string;
-  readonly #jwk: JsonWebKey;
+  readonly #jwk: JsonWebKey | MlDsaPublicKey;
   #keyObject: KeyObject | undefined;
 
   constructor(
@@ -146,14 +160,20 @@ class ParsedCredentialKey implements CredentialPublicKey {
     readonly cose: Buffer,
     readonly coseMap: Map<CborValue, CborValue>,
     entry: CoseAlgorithm,
-    jwk: JsonWebKey,
+    jwk: JsonWebKey | MlDsaPublicKey,
   ) {
     this.#name = entry.name;
     this.#jwk = jwk;
   }
 
+  get key(): PublicKey {
+    return this.#jwk instanceof MlDsaPublicKey ? this.#jwk : this.keyObject;
+  }
+
   /** Throws USER_PUBLIC_KEY_INVALID_KEY_SPEC (as the parse would have) should OpenSSL ever refuse the key. */
   get keyObject(): KeyObject {
+    if (this.#jwk instanceof MlDsaPublicKey)
+      throw invalidKey(`the ${this.#name} public key is checked as ML-DSA, not imported into node:crypto`);
     if (this.#keyObject === undefined) {
       try {
         this.#keyObject = createPublicKey({ key: this.#jwk, format: 'jwk' });

@@ -1,8 +1,9 @@
-// THE table of COSE algorithms (RFC 9053, RFC 8230, RFC 8812), the curves they use, and the signature
-// check. Options (pubKeyCredParams), key parsing (cose-key.ts) and every signature check read it, so adding
+// THE table of COSE algorithms (RFC 9053, RFC 8230, RFC 8812, RFC 9964), the curves they use, and the
+// signature check. Options (pubKeyCredParams), key parsing (cose-key.ts) and every signature check read it, so adding
 // an algorithm is one entry here.
 
-import { constants, verify, type KeyObject } from 'node:crypto';
+import { constants, type KeyObject, verify } from 'node:crypto';
+import { DEFAULT_ML_DSA_VERIFIER, MlDsaPublicKey, type MlDsaLevel, type MlDsaVerifier } from './ml-dsa.js';
 
 type Hash = 'sha1' | 'sha256' | 'sha384' | 'sha512';
 
@@ -16,7 +17,11 @@ export type CoseAlgorithm =
     }
   | { readonly alg: number; readonly name: string; readonly family: 'eddsa'; readonly crv: 'Ed25519' }
   | { readonly alg: number; readonly name: string; readonly family: 'rsa-pss'; readonly hash: Hash }
-  | { readonly alg: number; readonly name: string; readonly family: 'rsa-pkcs1'; readonly hash: Hash };
+  | { readonly alg: number; readonly name: string; readonly family: 'rsa-pkcs1'; readonly hash: Hash }
+  | { readonly alg: number; readonly name: string; readonly family: 'ml-dsa'; readonly level: MlDsaLevel };
+
+/** A public key a signature is checked with: node:crypto's, or an ML-DSA key (checked by an MlDsaVerifier). */
+export type PublicKey = KeyObject | MlDsaPublicKey;
 
 export type EcCurve = 'P-256' | 'P-384' | 'P-521';
 
@@ -34,17 +39,29 @@ export const COSE_ALGORITHMS: readonly CoseAlgorithm[] = [
   { alg: -259, name: 'RS512', family: 'rsa-pkcs1', hash: 'sha512' },
   // SHA-1: offered only where an application's policy enables it (FIDO conformance, old TPMs).
   { alg: -65535, name: 'RS1', family: 'rsa-pkcs1', hash: 'sha1' },
+  // Post-quantum (RFC 9964, AKP keys): offered only where an application's `algorithms` lists them.
+  { alg: -48, name: 'ML-DSA-44', family: 'ml-dsa', level: 44 },
+  { alg: -49, name: 'ML-DSA-65', family: 'ml-dsa', level: 65 },
+  { alg: -50, name: 'ML-DSA-87', family: 'ml-dsa', level: 87 },
 ];
+
+const BY_ALG = new Map(COSE_ALGORITHMS.map((a) => [a.alg, a]));
 
 /** The RS1 identifier, never offered by default. */
 export const COSE_ALG_RS1 = -65535;
 
-/** What pubKeyCredParams offers when a policy does not narrow it: every entry except RS1, in table order. */
-export const DEFAULT_OFFERED_ALGORITHMS: readonly number[] = COSE_ALGORITHMS.map((a) => a.alg).filter(
-  (a) => a !== COSE_ALG_RS1,
-);
+/** Is `alg` one of the post-quantum algorithms (ML-DSA, RFC 9964)? */
+export function isPostQuantum(alg: number): boolean {
+  return BY_ALG.get(alg)?.family === 'ml-dsa';
+}
 
-const BY_ALG = new Map(COSE_ALGORITHMS.map((a) => [a.alg, a]));
+/**
+ * What pubKeyCredParams offers when a policy does not narrow it: every entry except RS1 and the
+ * post-quantum ones (offered only when configured), in table order.
+ */
+export const DEFAULT_OFFERED_ALGORITHMS: readonly number[] = COSE_ALGORITHMS.filter(
+  (a) => a.alg !== COSE_ALG_RS1 && a.family !== 'ml-dsa',
+).map((a) => a.alg);
 
 export function coseAlgorithm(alg: number): CoseAlgorithm | undefined {
   return BY_ALG.get(alg);
@@ -85,10 +102,13 @@ export const EC_CURVES: Record<
 export const MIN_RSA_BITS = 2048;
 
 /** Does `key` have the type (and curve) that `alg` signs with? Guards x5c leaves against a mislabelled alg. */
-export function keyMatchesAlgorithm(alg: number, key: KeyObject): boolean {
+export function keyMatchesAlgorithm(alg: number, key: PublicKey): boolean {
   const entry = BY_ALG.get(alg);
   if (!entry) return false;
+  if (key instanceof MlDsaPublicKey) return entry.family === 'ml-dsa' && entry.level === key.level;
   switch (entry.family) {
+    case 'ml-dsa':
+      return key.asymmetricKeyType === `ml-dsa-${entry.level}`;
     case 'ecdsa':
       return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === EC_CURVES[entry.crv].node;
     case 'eddsa':
@@ -99,17 +119,31 @@ export function keyMatchesAlgorithm(alg: number, key: KeyObject): boolean {
   }
 }
 
+/** Is the certificate key `certified` the key `key`? (No certificate here certifies an ML-DSA key.) */
+export function sameKey(certified: KeyObject, key: PublicKey): boolean {
+  return !(key instanceof MlDsaPublicKey) && certified.equals(key);
+}
+
 /**
  * Verifies `signature` over `data` with `alg` (ECDSA signatures are DER, as WebAuthn sends them; PSS uses
- * a salt as long as the hash, RFC 8230). Never throws: a malformed signature, or a key whose type or curve
- * does not fit `alg`, gives false.
+ * a salt as long as the hash, RFC 8230; ML-DSA is pure ML-DSA with an empty context, checked by `mlDsa`).
+ * Never throws: a malformed signature, or a key whose type or curve does not fit `alg`, gives false.
  */
-export function verifySignature(alg: number, key: KeyObject, data: Uint8Array, signature: Uint8Array): boolean {
+export function verifySignature(
+  alg: number,
+  key: PublicKey,
+  data: Uint8Array,
+  signature: Uint8Array,
+  mlDsa: MlDsaVerifier = DEFAULT_ML_DSA_VERIFIER,
+): boolean {
   const entry = BY_ALG.get(alg);
   // A key of another type would be used with its own scheme by node:crypto (e.g. ECDSA under an RSA alg).
   if (!entry || !keyMatchesAlgorithm(alg, key)) return false;
+  if (key instanceof MlDsaPublicKey) return mlDsa.verify(key, data, signature);
   try {
     switch (entry.family) {
+      case 'ml-dsa':
+        return verify(null, data, key, signature);
       case 'ecdsa':
         return verify(entry.hash, data, { key, dsaEncoding: 'der' }, signature);
       case 'eddsa':

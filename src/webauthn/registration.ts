@@ -49,6 +49,7 @@ export function verifyRegistration(
     credentialKey: attested.publicKey,
     clientDataHash: C.hash,
     now: expected.now,
+    mlDsa: expected.mlDsa,
   });
 
   // Steps 23-24 (§7.1): trust anchors and trustworthiness, by the application's trust evaluator

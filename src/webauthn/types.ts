@@ -2,6 +2,8 @@
 // The core is pure: no I/O, no clock of its own (the ceremony passes `now`), no imports from http/ or stores/.
 
 import type { KeyObject, X509Certificate } from 'node:crypto';
+import type { PublicKey } from './cose.js';
+import type { MlDsaVerifier } from './ml-dsa.js';
 
 /** A decoded CBOR value. Maps keep their key types (COSE keys use integers), byte strings are Buffers. */
 export type CborValue =
@@ -81,6 +83,8 @@ export interface CredentialPublicKey {
    * import ever fail.
    */
   readonly keyObject: KeyObject;
+  /** The key signatures are checked with: `keyObject` for a classical key, an MlDsaPublicKey for ML-DSA. */
+  readonly key: PublicKey;
 }
 
 export interface AttestedCredentialData {
@@ -126,6 +130,8 @@ export interface ParsedAuthentication {
 // ----- What a ceremony expects, and what verification returns -----
 
 export interface ClientDataExpectation {
+  /** Checks ML-DSA signatures (default: node:crypto where the runtime has ML-DSA, else pure JavaScript). */
+  readonly mlDsa?: MlDsaVerifier;
   /** base64url challenge as issued. */
   readonly challenge: string;
   /** Decides whether clientData.origin is acceptable (exact match in standard, localOrigins rules in local). */
@@ -169,7 +175,7 @@ export interface VerifiedRegistration {
 }
 
 export interface StoredCredentialView {
-  readonly publicKey: KeyObject;
+  readonly publicKey: PublicKey;
   readonly algorithm: number;
   readonly signCount: number;
   /** base64url user handle of the owner. */

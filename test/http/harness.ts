@@ -13,6 +13,7 @@ import type { Runtime } from '../../src/util/runtime.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { X509Certificate } from 'node:crypto';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
+import type { MlDsaVerifier } from '../../src/webauthn/ml-dsa.js';
 import { SoftAuthenticator, type SoftAuthenticatorOptions } from '../support/soft-authenticator.js';
 
 export const CLIENT_ID = 'test-client';
@@ -107,6 +108,8 @@ export interface HarnessOptions {
   readonly keyCache?: KeyCache;
   /** Every application's trust evaluator instead of the one built from its `attestation` policy. */
   readonly trust?: TrustEvaluator;
+  /** The ML-DSA verifier (default: the runtime's choice). */
+  readonly mlDsa?: MlDsaVerifier;
 }
 
 export interface RequestOptions {
@@ -157,6 +160,7 @@ export class Harness {
       },
       runtime,
       log,
+      ...(options.mlDsa ? { mlDsa: options.mlDsa } : {}),
       hooks: {
         ...userHooks,
         onOutcome: (outcome) => {

@@ -3,7 +3,7 @@
 // `breaks` changes exactly ONE thing before signing, so only that thing is wrong; `flipSignature` damages
 // the signature after signing. Every test of the service uses it, so its defaults are a well-behaved passkey.
 
-import { createHash, randomBytes, type KeyObject } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { generateKeyPair } from './keys.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
@@ -12,6 +12,7 @@ import { coseKeyMapFromKeyObject } from './cose-keys.js';
 import type { AuthenticationCredentialJSON, RegistrationCredentialJSON } from '../../src/webauthn/types.js';
 import { STATEMENT_BUILDERS, type StatementOptions } from './statements/index.js';
 import { signWith } from './statements/sign.js';
+import { generateMlDsaKeyPair, type SigningKey, type VerifyingKey } from './ml-dsa-keys.js';
 
 // ----- Options as the service sends them (only the fields an authenticator reads) -----
 
@@ -102,7 +103,9 @@ export interface RegisterOptions extends CommonOptions {
   /** Credential id bytes (default 32 random bytes). */
   readonly credentialId?: Buffer;
   /** Use this key pair (of a type that fits `alg`) instead of generating one: RSA generation is slow. */
-  readonly keyPair?: { readonly privateKey: KeyObject; readonly publicKey: KeyObject };
+  readonly keyPair?: { readonly privateKey: SigningKey; readonly publicKey: VerifyingKey };
+  /** Replaces the COSE_Key map before encoding (e.g. a key of the wrong size or a disagreeing alg). */
+  readonly coseKey?: (map: Map<number, number | Buffer>) => Map<number, number | Buffer>;
   readonly statement?: StatementOptions;
   /**
    * The ceremony clock: the time the statement builder stamps into formats that carry one (a SafetyNet
@@ -127,8 +130,8 @@ export interface SoftCredential {
   readonly rpId: string;
   readonly userHandle: Buffer;
   readonly alg: number;
-  readonly privateKey: KeyObject;
-  readonly publicKey: KeyObject;
+  readonly privateKey: SigningKey;
+  readonly publicKey: VerifyingKey;
   readonly cose: Buffer;
   signCount: number;
   readonly counter: CounterBehaviour;
@@ -147,10 +150,12 @@ export interface SoftAuthenticatorOptions {
 
 const EVIL_ORIGIN = 'https://evil.example';
 
-export function generateKeyPairFor(alg: number): { privateKey: KeyObject; publicKey: KeyObject } {
+export function generateKeyPairFor(alg: number): { privateKey: SigningKey; publicKey: VerifyingKey } {
   const entry = coseAlgorithm(alg);
   if (!entry) throw new Error(`soft authenticator: unsupported COSE algorithm ${alg}`);
   switch (entry.family) {
+    case 'ml-dsa':
+      return generateMlDsaKeyPair(entry.level);
     // Built from raw material, never generateKeyPairSync: see test/support/keys.ts for the Node 20 deadlock.
     case 'ecdsa':
       return generateKeyPair({ type: 'ec', curve: entry.crv });
@@ -264,7 +269,8 @@ export class SoftAuthenticator {
     const alg = opts.alg ?? offered.find(usable);
     if (alg === undefined) throw new Error('soft authenticator: no offered algorithm is supported');
     const { privateKey, publicKey } = opts.keyPair ?? generateKeyPairFor(alg);
-    const cose = encodeCbor(coseKeyMapFromKeyObject(alg, publicKey));
+    const coseMap = coseKeyMapFromKeyObject(alg, publicKey);
+    const cose = encodeCbor(opts.coseKey ? opts.coseKey(coseMap) : coseMap);
     const credentialId = opts.credentialId ?? randomBytes(32);
     const aaguid = opts.aaguid ?? this.defaults.aaguid ?? builder.defaultAaguid ?? randomBytes(16);
     const counter = opts.counter ?? this.defaults.counter ?? {};

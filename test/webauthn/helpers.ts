@@ -175,7 +175,7 @@ export function authenticationExpectation(
   return {
     ...ceremonyExpectation(options.challenge),
     credential: {
-      publicKey: registered.verified.publicKey.keyObject,
+      publicKey: registered.verified.publicKey.key,
       algorithm: registered.verified.publicKey.alg,
       signCount: stored.signCount ?? registered.verified.signCount,
       userHandle: registered.options.user.id,

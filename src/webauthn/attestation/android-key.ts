@@ -18,7 +18,7 @@ import {
   type Asn1Node,
 } from '../asn1.js';
 import { findExtension, certificatePublicKey } from '../x509.js';
-import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
+import { coseAlgorithm, keyMatchesAlgorithm, sameKey, verifySignature } from '../cose.js';
 import { ANDROID_KEY_ROOT_CERTIFICATES } from '../roots/index.js';
 import { readAlg, readSig, readX5c, signedData } from './fields.js';
 import type { AttestationFormat, AttestationOutcome } from './types.js';
@@ -130,7 +130,7 @@ export const androidKey: AttestationFormat = {
       );
     }
     // Step 3: the certified key is the credential key.
-    if (!leafKey.equals(input.credentialKey.keyObject)) {
+    if (!sameKey(leafKey, input.credentialKey.key)) {
       throw fail(
         'ANDROID_KEY_ATTESTATION_PUBLIC_KEY_NOT_MATCHED',
         'x5c[0] certifies another key than the credential public key',

@@ -5,6 +5,7 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import { FidoError, type ErrorName } from '../../errors.js';
 import { Asn1Error, children, decodeOctetString, isContext, readDer, sequenceOf } from '../asn1.js';
+import { sameKey } from '../cose.js';
 import { findExtension, certificatePublicKey } from '../x509.js';
 import { APPLE_ROOT_CERTIFICATES } from '../roots/index.js';
 import { readX5c, signedData } from './fields.js';
@@ -53,7 +54,7 @@ export const apple: AttestationFormat = {
         'the nonce is not the hash of authenticatorData ‖ clientDataHash',
       );
     // Step 5: credCert certifies the credential public key.
-    if (!certificatePublicKey(credCert, 'x5c[0]').equals(input.credentialKey.keyObject)) {
+    if (!sameKey(certificatePublicKey(credCert, 'x5c[0]'), input.credentialKey.key)) {
       throw fail(
         'APPLE_ANONYMOUS_ATTESTATION_PUBLIC_KEY_NOT_MATCHED',
         'x5c[0] certifies another key than the credential public key',

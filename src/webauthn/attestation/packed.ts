@@ -94,7 +94,7 @@ function verifySelf(input: AttestationInput, alg: number, sig: Buffer): Attestat
       `packed: alg ${alg} differs from the credential key's alg ${key.alg}`,
     );
   }
-  if (!verifySignature(alg, key.keyObject, signedData(input.authData.raw, input.clientDataHash), sig)) {
+  if (!verifySignature(alg, key.key, signedData(input.authData.raw, input.clientDataHash), sig, input.mlDsa)) {
     throw new FidoError(
       'ATTESTATION_SIGNATURE_VERIFICATION_FAIL',
       'packed: self attestation sig does not verify with the credential key',

@@ -6,7 +6,7 @@
 import { createHash, type X509Certificate } from 'node:crypto';
 import { FidoError } from '../../errors.js';
 import { certificatePublicKey } from '../x509.js';
-import { coseAlgorithm, keyMatchesAlgorithm, verifySignature } from '../cose.js';
+import { coseAlgorithm, isPostQuantum, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { readAlg, readSig, readX5c, signedData } from './fields.js';
 import { checkAikCertificate } from './tpm-aik.js';
 import {
@@ -38,10 +38,12 @@ function unsigned(bytes: Buffer): Buffer {
 
 /** §8.3 step 3: the key pubArea describes is the credential public key. */
 function checkPubAreaKey(pubArea: PubArea, input: AttestationInput): void {
-  const jwk = input.credentialKey.keyObject.export({ format: 'jwk' });
-  const b = (s: string | undefined) => Buffer.from(s ?? '', 'base64url');
   const mismatch = (what: string) =>
     fail('TPM_ATTESTATION_CERTINFO_PUBAREA_UNIQUE_NOT_MATCH_TO_CREDENTIAL_PUBKEY', what);
+  // A TPM key is RSA or ECC: an ML-DSA credential key is never the key pubArea describes.
+  if (isPostQuantum(input.credentialKey.alg)) throw mismatch('pubArea describes an RSA or ECC key, not an ML-DSA one');
+  const jwk = input.credentialKey.keyObject.export({ format: 'jwk' });
+  const b = (s: string | undefined) => Buffer.from(s ?? '', 'base64url');
   if (pubArea.type === 'rsa') {
     if (jwk.kty !== 'RSA') throw mismatch('pubArea holds an RSA key, the credential key is not RSA');
     if (!unsigned(pubArea.modulus).equals(unsigned(b(jwk.n))))

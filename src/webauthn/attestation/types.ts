@@ -1,6 +1,7 @@
 // The contract between registration verification and the attestation statement formats (WebAuthn L3 §8).
 // One file per format (file name = fmt string) exports an `AttestationFormat`; index.ts is the one table.
 
+import type { MlDsaVerifier } from '../ml-dsa.js';
 import type { AttestationOutcome, AuthenticatorData, CborValue, CredentialPublicKey } from '../types.js';
 
 // What a format establishes and the trust decision over it are core values (../types.ts), named here too.
@@ -14,6 +15,8 @@ export interface AttestationInput {
   readonly clientDataHash: Buffer;
   /** The ceremony's time (formats with timestamps, certificate checks). */
   readonly now: Date;
+  /** Checks ML-DSA signatures (default: node:crypto where the runtime has ML-DSA, else pure JavaScript). */
+  readonly mlDsa?: MlDsaVerifier;
 }
 
 export interface AttestationFormat {

@@ -7,6 +7,7 @@ import { defineSequence, derOf } from '../asn1-schema.js';
 import { createAttestationCa, createLeaf, type AttestationCa, type IssueOptions, type KeyPair } from '../pki.js';
 import { signWith } from './sign.js';
 import type { StatementBuilder, StatementInput } from './types.js';
+import { classicalKey } from '../ml-dsa-keys.js';
 
 export interface AndroidKeyExtra {
   /** The CA that issues the attestation certificate (default: a fresh one). */
@@ -99,7 +100,10 @@ export const androidKey: StatementBuilder = {
     const ca = extra.ca ?? createAttestationCa('Soft Android Keystore');
     const value = extra.extensionValue ?? keyDescription(extra.challenge ?? input.clientDataHash, extra);
     const leaf = createLeaf(ca.intermediate, {
-      key: extra.certifiedKey ?? { publicKey: input.credential.publicKey, privateKey: input.credential.privateKey },
+      key: extra.certifiedKey ?? {
+        publicKey: classicalKey(input.credential.publicKey, 'android-key'),
+        privateKey: classicalKey(input.credential.privateKey, 'android-key'),
+      },
       subject: { CN: 'Android Keystore Key' },
       extensions: extra.omitExtension ? [] : [{ oid: '1.3.6.1.4.1.11129.2.1.17', valueDer: value }],
       ...extra.certificate,

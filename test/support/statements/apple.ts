@@ -7,6 +7,7 @@ import { AsnPropTypes } from '@peculiar/asn1-schema';
 import { defineSequence, derOf } from '../asn1-schema.js';
 import { createAttestationCa, createLeaf, type AttestationCa, type KeyPair } from '../pki.js';
 import type { StatementBuilder, StatementInput } from './types.js';
+import { classicalKey } from '../ml-dsa-keys.js';
 
 export interface AppleExtra {
   readonly ca?: AttestationCa;
@@ -40,7 +41,10 @@ export const apple: StatementBuilder = {
         .update(Buffer.concat([input.authData, input.clientDataHash]))
         .digest();
     const leaf = createLeaf(ca.intermediate, {
-      key: extra.certifiedKey ?? { publicKey: input.credential.publicKey, privateKey: input.credential.privateKey },
+      key: extra.certifiedKey ?? {
+        publicKey: classicalKey(input.credential.publicKey, 'apple'),
+        privateKey: classicalKey(input.credential.privateKey, 'apple'),
+      },
       subject: { O: 'Apple Inc.', ST: 'California', CN: 'credential certificate' },
       extensions: extra.omitExtension
         ? []

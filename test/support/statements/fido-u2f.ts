@@ -5,13 +5,14 @@ import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
 import { createChain } from '../pki.js';
 import { signWith } from './sign.js';
 import type { StatementBuilder } from './types.js';
+import { classicalKey } from '../ml-dsa-keys.js';
 
 export const fidoU2f: StatementBuilder = {
   fmt: 'fido-u2f',
   defaultAaguid: Buffer.alloc(16),
   credentialAlgorithms: [-7],
   build({ rpIdHash, clientDataHash, credentialId, credential, options }) {
-    const jwk = credential.publicKey.export({ format: 'jwk' });
+    const jwk = classicalKey(credential.publicKey, 'fido-u2f').export({ format: 'jwk' });
     const point = Buffer.concat([
       Buffer.from([0x04]),
       Buffer.from(jwk.x ?? '', 'base64url'),

@@ -1,13 +1,21 @@
 // Signing with a COSE algorithm of the table (the counterpart of verifySignature, for test authenticators).
 import { constants, sign, type KeyObject } from 'node:crypto';
 import { coseAlgorithm } from '../../../src/webauthn/cose.js';
+import { MlDsaPrivateKey, type SigningKey } from '../ml-dsa-keys.js';
 
 const HASH_BYTES = { sha1: 20, sha256: 32, sha384: 48, sha512: 64 } as const;
 
-export function signWith(alg: number, privateKey: KeyObject, data: Uint8Array): Buffer {
+export function signWith(alg: number, privateKey: SigningKey, data: Uint8Array): Buffer {
   const entry = coseAlgorithm(alg);
   if (!entry) throw new Error(`unsupported COSE algorithm ${alg}`);
+  if (privateKey instanceof MlDsaPrivateKey) {
+    if (entry.family !== 'ml-dsa' || entry.level !== privateKey.level)
+      throw new Error(`an ML-DSA-${privateKey.level} key cannot sign ${entry.name}`);
+    return privateKey.sign(data);
+  }
   switch (entry.family) {
+    case 'ml-dsa':
+      return sign(null, data, privateKey);
     case 'ecdsa':
       return sign(entry.hash, data, { key: privateKey, dsaEncoding: 'der' });
     case 'eddsa':

@@ -16,6 +16,7 @@ import {
 } from '../pki.js';
 import { signWith } from './sign.js';
 import type { StatementBuilder, StatementInput } from './types.js';
+import { classicalKey } from '../ml-dsa-keys.js';
 
 export interface TpmExtra {
   /** The CA that issues the AIK certificate (default: a fresh one per statement). */
@@ -129,7 +130,7 @@ export const tpm: StatementBuilder = {
       return entry && 'hash' in entry ? entry.hash : 'sha256';
     })();
     const pubArea = Buffer.concat([
-      encodePubArea(extra.pubAreaKey ?? input.credential.publicKey, extra.pubAreaNameAlg),
+      encodePubArea(extra.pubAreaKey ?? classicalKey(input.credential.publicKey, 'tpm'), extra.pubAreaNameAlg),
       extra.pubAreaTrailing ?? Buffer.alloc(0),
     ]);
     const attestedName =

@@ -1,5 +1,6 @@
 // The contract between the soft authenticator and the attestation statement builders (one file per fmt).
 import type { KeyObject } from 'node:crypto';
+import type { SigningKey, VerifyingKey } from '../ml-dsa-keys.js';
 import type { CborEncodable } from '../../../src/webauthn/cbor-encode.js';
 
 export interface StatementInput {
@@ -13,8 +14,8 @@ export interface StatementInput {
   /** The new credential's key pair, its COSE algorithm and COSE_Key bytes. */
   readonly credential: {
     readonly alg: number;
-    readonly privateKey: KeyObject;
-    readonly publicKey: KeyObject;
+    readonly privateKey: SigningKey;
+    readonly publicKey: VerifyingKey;
     readonly cose: Buffer;
   };
   readonly options: StatementOptions;
