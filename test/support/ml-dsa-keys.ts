@@ -2,6 +2,7 @@
 // (Node.js 20 and 22 have no ML-DSA in node:crypto). The public half is the service's own MlDsaPublicKey.
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
+import { COSE_ALGORITHMS } from '../../src/webauthn/cose.js';
 import { MlDsaPublicKey, type MlDsaLevel } from '../../src/webauthn/ml-dsa.js';
 
 const NOBLE = { 44: ml_dsa44, 65: ml_dsa65, 87: ml_dsa87 } as const;
@@ -30,6 +31,11 @@ export function generateMlDsaKeyPair(level: MlDsaLevel): { privateKey: MlDsaPriv
     publicKey: new MlDsaPublicKey(level, Buffer.from(publicKey)),
   };
 }
+
+/** The algorithms of formats whose certificate certifies the credential key (none certifies an ML-DSA one). */
+export const CLASSICAL_ALGORITHMS: readonly number[] = COSE_ALGORITHMS.filter((a) => a.family !== 'ml-dsa').map(
+  (a) => a.alg,
+);
 
 /** The KeyObject of a classical key; a builder that cannot attest an ML-DSA key says so. */
 export function classicalKey<K extends SigningKey | VerifyingKey>(key: K, what: string): Extract<K, KeyObject> {

@@ -7,7 +7,7 @@ import { defineSequence, derOf } from '../asn1-schema.js';
 import { createAttestationCa, createLeaf, type AttestationCa, type IssueOptions, type KeyPair } from '../pki.js';
 import { signWith } from './sign.js';
 import type { StatementBuilder, StatementInput } from './types.js';
-import { classicalKey } from '../ml-dsa-keys.js';
+import { CLASSICAL_ALGORITHMS, classicalKey } from '../ml-dsa-keys.js';
 
 export interface AndroidKeyExtra {
   /** The CA that issues the attestation certificate (default: a fresh one). */
@@ -95,6 +95,7 @@ export function keyDescription(challenge: Buffer, extra: AndroidKeyExtra): Buffe
 
 export const androidKey: StatementBuilder = {
   fmt: 'android-key',
+  credentialAlgorithms: CLASSICAL_ALGORITHMS,
   build(input: StatementInput): Map<string, CborEncodable> {
     const extra = (input.options.extra ?? {}) as AndroidKeyExtra;
     const ca = extra.ca ?? createAttestationCa('Soft Android Keystore');

@@ -7,7 +7,7 @@ import { AsnPropTypes } from '@peculiar/asn1-schema';
 import { defineSequence, derOf } from '../asn1-schema.js';
 import { createAttestationCa, createLeaf, type AttestationCa, type KeyPair } from '../pki.js';
 import type { StatementBuilder, StatementInput } from './types.js';
-import { classicalKey } from '../ml-dsa-keys.js';
+import { CLASSICAL_ALGORITHMS, classicalKey } from '../ml-dsa-keys.js';
 
 export interface AppleExtra {
   readonly ca?: AttestationCa;
@@ -32,6 +32,7 @@ export function appleNonceExtension(nonce: Buffer): Buffer {
 
 export const apple: StatementBuilder = {
   fmt: 'apple',
+  credentialAlgorithms: CLASSICAL_ALGORITHMS,
   build(input: StatementInput): Map<string, CborEncodable> {
     const extra = (input.options.extra ?? {}) as AppleExtra;
     const ca = extra.ca ?? createAttestationCa('Soft Apple WebAuthn', 'p384');
