@@ -47,7 +47,16 @@ async function traffic(url: string, traceId: string) {
   assert.equal(result.status, 200, JSON.stringify(result.body));
   const failed = await post(url, '/api/assertion/result', { id: 'AAAA' }, `00-${traceId}-${parents.failed}-01`);
   assert.equal(failed.status, 400);
-  return { parents, credentialId: credential.id as string, failedError: String(failed.body.errorMessage[0]) };
+  // A malformed traceparent starts a trace of its own; an unsampled caller's is not recorded.
+  await post(url, '/api/assertion/options', { username: 'malformed#idp.example.test' }, 'not-a-traceparent');
+  const unsampled = randomBytes(16).toString('hex');
+  await post(url, '/api/assertion/options', { username: USERNAME }, `00-${unsampled}-${callerSpan()}-00`);
+  return {
+    parents,
+    credentialId: credential.id as string,
+    failedError: String(failed.body.errorMessage[0]),
+    unsampled,
+  };
 }
 
 for (const protocol of ['http/protobuf', 'http/json'] as const) {
@@ -122,9 +131,15 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
       assert.equal(failed.attributes['passkey.error'], sent.failedError);
       assert.equal(failed.attributes['http.response.status_code'], 400);
 
+      const own = spans.filter((span) => span.name === 'POST /api/assertion/options');
+      assert.equal(own.length, 1, 'the malformed one only: the unsampled call left no span');
+      assert.equal(own[0]!.parentSpanId, '');
+      assert.notEqual(own[0]!.traceId, traceId);
+      assert.ok(!spans.some((span) => span.traceId === sent.unsampled));
+
       // No user name and no credential id anywhere in what left the service.
       const everything = JSON.stringify(spans);
-      assert.doesNotMatch(everything, /tracy/i);
+      assert.doesNotMatch(everything, /tracy|malformed/i);
       assert.ok(!everything.includes(sent.credentialId), 'no credential id');
     });
   });
