@@ -108,6 +108,8 @@ export interface AdminListenerOptions {
   /** Absolute path of the admin token file (hashes only). */
   readonly tokensFile: string;
   readonly metricsRequireToken: boolean;
+  /** Host names (besides loopback and `host`) the admin listener answers for (src/admin/host.ts). */
+  readonly allowedHosts: readonly string[];
 }
 
 export interface OpsOptions {

@@ -5,6 +5,11 @@ import { ERRORS } from '../errors.js';
 export const ADMIN_ERRORS = {
   UNAUTHORIZED: { status: 401, message: 'An admin token is required: Authorization: Bearer <token>.' },
   NOT_FOUND: { status: 404, message: 'No such resource.' },
+  HOST_NOT_ALLOWED: {
+    status: 403,
+    message:
+      'The Host header names no host this admin listener answers for (loopback, its bound host, admin.allowedHosts).',
+  },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this resource.' },
   // The body reader's failures: the same names, statuses and texts as the four operations' (src/http/body.ts reads both).
   UNSUPPORTED_MEDIA_TYPE: ERRORS.UNSUPPORTED_MEDIA_TYPE,
@@ -16,6 +21,10 @@ export const ADMIN_ERRORS = {
   APPLICATION_NOT_APPROVABLE: {
     status: 409,
     message: "The standard variant needs at least one origin on the application's domain before it can be approved.",
+  },
+  USER_MISMATCH: {
+    status: 400,
+    message: 'username and userHandle name different users; give one of them, or both of the same user.',
   },
   CREDENTIAL_NOT_FOUND: { status: 404, message: 'No credential with this id in this application.' },
   METADATA_RELOAD_FAILED: {

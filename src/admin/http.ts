@@ -11,7 +11,8 @@ import { EXPOSITION_CONTENT_TYPE, type MetricsRegistry } from '../metrics/regist
 import { AdminError } from './errors.js';
 import { StoreUnavailableError } from '../errors.js';
 import { type Answer, errorAnswer, json, methodNotAllowed, only, onlyAsync } from './answers.js';
-import { auditQuery, credentialFilter, readJson, userFilter } from './request.js';
+import { hostChecker } from './host.js';
+import { auditQuery, checkNoNul, credentialFilter, readJson, userFilter } from './request.js';
 import type { AdminOperations, Actor } from './operations.js';
 import type { Readiness } from '../runtime/readiness.js';
 import type { AdminTokenStore } from './tokens.js';
@@ -38,6 +39,9 @@ export interface AdminHandlerDeps {
   readonly overview?: () => Overview;
   /** The web console's files under /console/ (default: console/dist of the build, console.ts). */
   readonly console?: ConsoleFiles;
+  /** The host the listener is bound to (default 127.0.0.1) and other names it answers for (host.ts). */
+  readonly host?: string;
+  readonly allowedHosts?: readonly string[];
 }
 interface Request {
   readonly method: string;
@@ -52,8 +56,10 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
   let count = 0;
   const limit = deps.bodyBytes ?? 65_536;
   const pages = deps.console ?? consoleFiles();
+  const hostAllowed = hostChecker(deps.host ?? '127.0.0.1', deps.allowedHosts ?? []);
 
   async function route(req: IncomingMessage, requestId: string, trace: { actor: string | null }): Promise<Answer> {
+    if (!hostAllowed(req.headersDistinct.host)) throw new AdminError('HOST_NOT_ALLOWED');
     const url = new URL(req.url ?? '/', 'http://admin.invalid');
     const method = req.method ?? 'GET';
     let segments: string[];
@@ -65,6 +71,7 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
     } catch {
       throw new AdminError('NOT_FOUND');
     }
+    checkNoNul(segments, url.searchParams);
     const path = url.pathname;
 
     if (path === '/health') return only(method, ['GET', 'HEAD'], () => json(200, { status: 'ok' }));

@@ -154,16 +154,7 @@ export class AdminOperations {
     },
   ): Promise<CredentialPage> {
     await this.#record(clientId);
-    let userHandle = filter.userHandle;
-    if (userHandle === undefined && filter.username !== undefined) {
-      if (!this.deps.userHandleKey)
-        throw new AdminError(
-          'INVALID_REQUEST',
-          "listing by username needs the service's user-handle key; use userHandle",
-          ['username: not available here'],
-        );
-      userHandle = deriveUserHandle(this.deps.userHandleKey, clientId, filter.username);
-    }
+    const userHandle = this.#userHandleOf(clientId, filter);
     if (userHandle !== undefined) {
       const records = await this.deps.credentials.listByUser(clientId, userHandle);
       return { credentials: records.map((record) => credentialView(record)), next: null };
@@ -250,6 +241,27 @@ export class AdminOperations {
   }
 
   // --- Helpers ---
+
+  /**
+   * The user a call names: `userHandle`, or the one derived from `username`. Both given must name the same
+   * user (USER_MISMATCH otherwise: a call must never act on one user while it is recorded for another).
+   */
+  #userHandleOf(clientId: string, user: { readonly username?: string; readonly userHandle?: string }) {
+    if (user.username === undefined) return user.userHandle;
+    if (!this.deps.userHandleKey)
+      throw new AdminError(
+        'INVALID_REQUEST',
+        "naming a user by username needs the service's user-handle key; use userHandle",
+        ['username: not available here'],
+      );
+    const derived = deriveUserHandle(this.deps.userHandleKey, clientId, user.username);
+    if (user.userHandle !== undefined && user.userHandle !== derived) {
+      throw new AdminError('USER_MISMATCH', undefined, [
+        `userHandle: not the user handle of username ${JSON.stringify(user.username)} in this application`,
+      ]);
+    }
+    return derived;
+  }
 
   async #record(clientId: string): Promise<ApplicationRecord> {
     const record = await this.deps.applications.get(clientId);

@@ -6,6 +6,20 @@ import { FidoError } from '../errors.js';
 import { checkContentType, parseJsonBody, readBody } from '../http/body.js';
 import { AdminError } from './errors.js';
 
+/**
+ * No NUL character in a path segment or query value: no store can hold one (PostgreSQL refuses it in text),
+ * so every store answers alike, with INVALID_REQUEST, before any is asked.
+ */
+export function checkNoNul(segments: readonly string[], query: URLSearchParams): void {
+  const problems: string[] = [];
+  if (segments.some((s) => s.includes('\u0000'))) problems.push('(path): a NUL character is not allowed');
+  for (const [name, value] of query) {
+    if (value.includes('\u0000') || name.includes('\u0000'))
+      problems.push(`${name.replaceAll('\u0000', '\\0')}: a NUL character is not allowed`);
+  }
+  if (problems.length > 0) throw new AdminError('INVALID_REQUEST', undefined, problems);
+}
+
 export function credentialFilter(query: URLSearchParams): {
   userHandle?: string;
   username?: string;
@@ -30,13 +44,18 @@ export function userFilter(query: URLSearchParams): { username?: string; userHan
   return { ...(username === undefined ? {} : { username }), ...(userHandle === undefined ? {} : { userHandle }) };
 }
 
+/** The largest time a JavaScript Date holds (ECMAScript §21.4.1.1), far inside a signed 64-bit integer. */
+const MAX_TIME_MS = 8.64e15;
+
 export function auditQuery(query: URLSearchParams, defaultLimit: number, maxLimit: number): AuditQuery {
   const problems: string[] = [];
   const time = (name: string): number | undefined => {
     const value = query.get(name);
     if (value === null) return undefined;
     const at = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-    if (!Number.isFinite(at)) problems.push(`${name}: an ISO 8601 time or epoch milliseconds`);
+    // Within what a date can be (±8.64e15 ms): beyond, no store's 64-bit column could compare it.
+    if (!Number.isFinite(at) || Math.abs(at) > MAX_TIME_MS)
+      problems.push(`${name}: an ISO 8601 time or epoch milliseconds (at most ${MAX_TIME_MS})`);
     return at;
   };
   const since = time('since');

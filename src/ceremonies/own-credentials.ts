@@ -44,9 +44,10 @@ export async function deleteOwnCredential(
   ctx: CeremonyContext,
   request: CredentialsDeleteRequest,
 ): Promise<CredentialsDeleteFields> {
-  const owner = authorizedOwner(ctx, request.username, request.credentialsToken);
   const { credentialId } = request;
+  // Noted first: a delete refused for its token is audited with the credential it aimed at.
   ctx.noteSubject({ credentialId });
+  const owner = authorizedOwner(ctx, request.username, request.credentialsToken);
   const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
   const notTheirs = 'No credential with this id belongs to this user of this application.';
   if (stored === undefined || stored.userHandle !== owner.userHandle)

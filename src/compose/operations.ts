@@ -187,6 +187,7 @@ export async function startOperations(input: OpsInput): Promise<Ops> {
         host: options.admin.host,
         port: options.admin.port,
         metricsRequireToken: options.admin.metricsRequireToken,
+        allowedHosts: options.admin.allowedHosts,
         operations,
         audit,
         tokens,

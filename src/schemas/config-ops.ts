@@ -43,6 +43,13 @@ export const AdminSchema = section(
     metricsRequireToken: opt(
       Type.Boolean({ default: false, description: 'Require an admin token on `/metrics` too.' }),
     ),
+    allowedHosts: opt(
+      Type.Array(text(1, 255, {}), {
+        default: [],
+        description:
+          'Host names the admin listener answers for besides the loopback forms (`localhost`, `127.0.0.1`, `[::1]`) and `host`: a request whose `Host` header names another is refused with `403 HOST_NOT_ALLOWED` (DNS rebinding). Add the name you reach it by when that is neither, e.g. behind a private proxy.',
+      }),
+    ),
   },
   { description: 'The admin listener (health, readiness, metrics, OpenAPI, admin API).' },
 );

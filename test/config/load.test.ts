@@ -273,6 +273,7 @@ describe('loadConfig with a file', () => {
           port: 9100,
           tokensFile: join(dir, 'secrets', 'admin-tokens.json'),
           metricsRequireToken: true,
+          allowedHosts: [],
         },
         rateLimits: {
           store: 'redis://cache.internal:6379/1',
@@ -707,6 +708,7 @@ describe('loadConfig: environment overrides', () => {
       port: 9101,
       tokensFile: join(cwd, 't', 'admin.json'),
       metricsRequireToken: false,
+      allowedHosts: [],
     });
     assert.equal(config.ops?.rateLimits.store, 'redis://limits:6379');
   });

@@ -253,6 +253,17 @@ describe("a user's own passkeys: list and delete with a recent sign-in (real soc
     );
   });
 
+  it('a delete refused for its token is audited with the credential it aimed at', async () => {
+    const altered = `${bobToken.slice(0, -2)}${bobToken.endsWith('AA') ? 'BB' : 'AA'}`;
+    const res = await h.post(DELETE, { username: username('bob'), credentialId: bobId, credentialsToken: altered });
+    assert.equal(res.status >= 400 && res.status < 500, true, res.body);
+    await new Promise((resolve) => setImmediate(resolve));
+    const events = await audit.query({ action: 'credential.delete-own', limit: 50 });
+    const refusal = events.find((e) => e.result === 'failed' && e.subject === username('bob'));
+    assert.ok(refusal, JSON.stringify(events));
+    assert.equal(refusal.target, bobId);
+  });
+
   it('refuses an expired token: 10 minutes after the sign-in that issued it', async () => {
     h.clock.advance(CREDENTIALS_TOKEN_MS - 1);
     expectOk(await h.post(LIST, { username: username('bob'), credentialsToken: bobToken }));
