@@ -56,39 +56,35 @@ export function applyEnvOverrides(raw: Raw, env: Env, problems: Problems): Set<s
   return applied;
 }
 
-const LOG_LEVEL = EnvironmentSchema.properties.PASSKEY_LOG_LEVEL;
-const CHECK = EnvironmentSchema.properties.PASSKEY_METADATA_CHECK_INTERVAL_MS as unknown as {
-  readonly minimum: number;
-  readonly maximum: number;
-  readonly default: number;
-  readonly detail: string;
-};
 export const LOG_LEVEL_ENV = 'PASSKEY_LOG_LEVEL';
 export const METADATA_CHECK_ENV = 'PASSKEY_METADATA_CHECK_INTERVAL_MS';
-export const DEFAULT_METADATA_CHECK_INTERVAL_MS = CHECK.default;
-
-/** PASSKEY_LOG_LEVEL (debug, info, warn, error, silent; anything else: info). */
-export function logLevelOf(env: Env): LogLevel {
-  const wanted = env[LOG_LEVEL_ENV]?.trim().toLowerCase();
-  const levels = LOG_LEVEL.anyOf.map((literal) => literal.const as string);
-  return (wanted !== undefined && levels.includes(wanted) ? wanted : LOG_LEVEL.default) as LogLevel;
-}
 
 /**
- * How often every instance stats its metadata BLOB files and reloads a changed one
- * (src/applications/metadata-watch.ts); a bad value is pushed to `problems` (`NAME: message`) and the
- * default returned.
+ * A setting only the environment gives (src/schemas/environment.ts), or its default: a word among the
+ * schema's (any case; another word: the default), or a whole number in its bounds (another value: a
+ * problem `NAME: <what was expected>, got "<value>"`, and the default).
  */
-export function metadataCheckIntervalMs(env: Env, problems: string[]): number {
-  const text = env[METADATA_CHECK_ENV]?.trim();
-  if (text === undefined || text === '') return DEFAULT_METADATA_CHECK_INTERVAL_MS;
-  const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= CHECK.minimum && value <= CHECK.maximum)) {
-    problems.push(`${METADATA_CHECK_ENV}: ${CHECK.detail}, got ${JSON.stringify(env[METADATA_CHECK_ENV])}`);
-    return DEFAULT_METADATA_CHECK_INTERVAL_MS;
+export function envSetting(env: Env, name: keyof typeof EnvironmentSchema.properties, problems: string[]): unknown {
+  const schema = EnvironmentSchema.properties[name] as unknown as Readonly<Record<string, unknown>>;
+  const text = env[name]?.trim();
+  if (text === undefined || text === '') return schema.default;
+  if (Array.isArray(schema.anyOf)) {
+    const word = text.toLowerCase();
+    return schema.anyOf.some((literal: { const: unknown }) => literal.const === word) ? word : schema.default;
   }
-  return value;
+  if (schema.type !== 'integer') return text;
+  const value = /^[0-9]{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (value >= (schema.minimum as number) && value <= (schema.maximum as number)) return value;
+  problems.push(`${name}: ${String(schema.detail)}, got ${JSON.stringify(env[name])}`);
+  return schema.default;
 }
+
+/** PASSKEY_LOG_LEVEL (debug, info, warn, error, silent; anything else: info). */
+export const logLevelOf = (env: Env): LogLevel => envSetting(env, LOG_LEVEL_ENV, []) as LogLevel;
+
+/** How often every instance stats its metadata BLOB files and reloads a changed one (src/applications/metadata-watch.ts). */
+export const metadataCheckIntervalMs = (env: Env, problems: string[]): number =>
+  envSetting(env, METADATA_CHECK_ENV, problems) as number;
 
 /** The process's environment: the one place of the service that reads `process.env` (for src/cli.ts). */
 export function processEnvironment(): Env {

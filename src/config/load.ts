@@ -12,7 +12,6 @@ import { configProblems, describe } from '../schemas/config-problems.js';
 import { compile, withDefaults } from '../schemas/typebox.js';
 import { checkApplication } from './application.js';
 import { eachEntry, isObject, Problems, type Raw } from './checks.js';
-import { builtInConfig } from './defaults.js';
 import { applyEnvOverrides, type Env } from './env.js';
 import { ConfigError } from './errors.js';
 import { readOps } from './ops.js';
@@ -29,6 +28,17 @@ export interface LoadConfigOptions {
 }
 
 const CONFIG = compile(ConfigFileSchema);
+
+/** What `serve` runs without --config: SQLite in ./data (no `database`, so PASSKEY_DATA_DIR moves it too), memory challenges, the demo on. */
+export function builtInConfig(): Raw {
+  const demoApplication = { clientId: 'demo-client', name: 'Demo IdP', domain: 'demo.localhost' };
+  const urls = { origins: ['https://demo.localhost:8443'], localOrigins: ['https://localhost:8443'] };
+  return {
+    local: { enabled: true },
+    demo: { enabled: true },
+    applications: [{ ...demoApplication, ...urls, variants: ['standard', 'local'] }],
+  };
+}
 const DEMO_PORT = DemoSchema.properties.port?.default as number;
 
 export function loadConfig(options: LoadConfigOptions): ServiceConfig {

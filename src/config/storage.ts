@@ -3,12 +3,10 @@
 // check). URLs are checked, and shown redacted in a problem.
 import type { ChallengeStoreConfig, DatabaseConfig, SqliteWriterSetting } from '../config.js';
 import type { Problems } from './checks.js';
-import { postgresUrlProblem, redactUrl, redisUrlProblem } from './web.js';
 
 export function readSqliteWriter(problems: Problems, text: string): SqliteWriterSetting | undefined {
   if (text === 'auto' || text === 'thread' || text === 'inline') return text;
-  problems.add('sqliteWriter', `must be "auto", "thread" or "inline", got ${JSON.stringify(text)}`);
-  return undefined;
+  return problems.addIfAny('sqliteWriter', `must be "auto", "thread" or "inline", got ${JSON.stringify(text)}`);
 }
 
 export function readDatabase(
@@ -16,39 +14,51 @@ export function readDatabase(
   text: string,
   resolvePath: (keyPath: string, value: string) => string,
 ): DatabaseConfig | undefined {
-  if (text.startsWith('sqlite:')) {
-    const path = text.slice('sqlite:'.length);
-    if (path === '') {
-      problems.add('database', '"sqlite:" needs a file path, e.g. "sqlite:./data/fido2.db"');
-      return undefined;
-    }
-    return { kind: 'sqlite', path: resolvePath('database', path) };
-  }
+  if (text === 'sqlite:')
+    return problems.addIfAny('database', '"sqlite:" needs a file path, e.g. "sqlite:./data/fido2.db"');
+  if (text.startsWith('sqlite:'))
+    return { kind: 'sqlite', path: resolvePath('database', text.slice('sqlite:'.length)) };
   if (text.startsWith('postgres://') || text.startsWith('postgresql://')) {
-    const problem = postgresUrlProblem(text);
-    if (problem !== undefined) {
-      problems.add('database', problem);
-      return undefined;
-    }
-    return { kind: 'postgres', url: text };
+    const problem = urlProblem(text, 'postgres', 'postgres://user@host:5432/database');
+    return problem === undefined ? { kind: 'postgres', url: text } : problems.addIfAny('database', problem);
   }
-  problems.add('database', `must be "sqlite:<path>" or a "postgres://" URL, got ${JSON.stringify(redactUrl(text))}`);
-  return undefined;
+  return problems.addIfAny(
+    'database',
+    `must be "sqlite:<path>" or a "postgres://" URL, got ${JSON.stringify(redactUrl(text))}`,
+  );
 }
 
 export function readChallenges(problems: Problems, text: string): ChallengeStoreConfig | undefined {
   if (text === 'memory' || text === 'database') return { kind: text };
   if (text.startsWith('redis://') || text.startsWith('rediss://')) {
-    const problem = redisUrlProblem(text);
-    if (problem !== undefined) {
-      problems.add('challenges', problem);
-      return undefined;
-    }
-    return { kind: 'redis', url: text };
+    const problem = urlProblem(text, 'redis', 'redis://host:6379');
+    return problem === undefined ? { kind: 'redis', url: text } : problems.addIfAny('challenges', problem);
   }
-  problems.add(
+  return problems.addIfAny(
     'challenges',
     `must be "memory", "database" or a "redis://" URL, got ${JSON.stringify(redactUrl(text))}`,
   );
-  return undefined;
+}
+
+/** A URL that parses and names a host (PostgreSQL's may name it in `?host=`), or the problem, redacted. */
+function urlProblem(value: string, scheme: 'postgres' | 'redis', example: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${JSON.stringify(redactUrl(value))} is not a URL (${example})`;
+  }
+  const host = url.hostname !== '' || (scheme === 'postgres' && url.searchParams.has('host'));
+  return host ? undefined : `the ${scheme}:// URL names no host`;
+}
+
+/** A URL with its password replaced, for messages and logs (a database URL may carry credentials). */
+export function redactUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+  }
 }

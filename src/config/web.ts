@@ -1,4 +1,4 @@
-// Checks of the web identifiers a configuration names: RP ID domains, origins, database and Redis URLs.
+// Checks of the web identifiers a configuration names: RP ID domains and origins.
 // Each returns a problem text, or undefined when the value is fine.
 
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -63,37 +63,4 @@ export function androidOriginProblem(value: string): string | undefined {
 /** Whether `host` may use RP ID `domain`: equal, or a subdomain of it (WebAuthn L3 §5.1.3 / §5.1.4 step 8). */
 export function hostMatchesDomain(host: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
-}
-
-export function postgresUrlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `${JSON.stringify(redactUrl(value))} is not a URL (postgres://user@host:5432/database)`;
-  }
-  if (url.hostname === '' && !url.searchParams.has('host')) return 'the postgres:// URL names no host';
-  return undefined;
-}
-
-export function redisUrlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `${JSON.stringify(redactUrl(value))} is not a URL (redis://host:6379)`;
-  }
-  if (url.hostname === '') return 'the redis:// URL names no host';
-  return undefined;
-}
-
-/** A URL with its password replaced, for messages and logs (a database URL may carry credentials). */
-export function redactUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.password !== '') url.password = '***';
-    return url.toString();
-  } catch {
-    return value.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-  }
 }
