@@ -12,6 +12,7 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { relaySecretHash } from '../../src/config/relay-secrets.js';
 import { ensureDevCertificate } from '../../src/demo/tls.js';
 import {
   freePort,
@@ -24,6 +25,8 @@ import {
 } from './support.js';
 
 const CLIENT_ID = 'quickstart-client';
+/** The application's relay secret: the service keeps its hash, the quickstart's relay sends it. */
+const RELAY_SECRET = 'prs_quickstart-relay-secret-0123456789abcdefgh';
 const DOMAIN = 'idp.localhost';
 
 /** The fenced code blocks of the doc's quickstart section, by the file name each one names in its first lines. */
@@ -106,7 +109,14 @@ describe('docs/relay.md: the Express quickstart, run as written', { timeout: 120
         demo: { enabled: false },
         dataDir: dir,
         applications: [
-          { clientId: CLIENT_ID, name: 'Quickstart IdP', domain: DOMAIN, origins: [pageUrl], variants: ['standard'] },
+          {
+            clientId: CLIENT_ID,
+            name: 'Quickstart IdP',
+            domain: DOMAIN,
+            origins: [pageUrl],
+            variants: ['standard'],
+            relaySecrets: [relaySecretHash(RELAY_SECRET)],
+          },
         ],
       },
       servicePort,
@@ -119,6 +129,7 @@ describe('docs/relay.md: the Express quickstart, run as written', { timeout: 120
         ...process.env,
         PASSKEY_SERVICE_URL: service.url,
         PASSKEY_CLIENT_ID: CLIENT_ID,
+        PASSKEY_RELAY_SECRET: RELAY_SECRET,
         PAGE_ORIGIN: pageUrl,
         PORT: String(appPort),
       },

@@ -196,6 +196,7 @@ async function forward(
   const result = await postToService({
     url,
     userAgent: config.userAgent,
+    authorization: config.authorization,
     origin: config.origin,
     traceContext: traceContextOf(request),
     body: Buffer.from(JSON.stringify(body)),

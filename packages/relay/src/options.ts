@@ -65,6 +65,12 @@ export interface RelayOptions {
   readonly clientId: string;
   /** The vendor word of the User-agent value. Default `Vendor`. */
   readonly vendor?: string | undefined;
+  /**
+   * The application's relay secret, sent as `Authorization: Bearer <relaySecret>` on every call to the
+   * service (its docs/api.md, "Relay secrets"). Default: the `PASSKEY_RELAY_SECRET` environment variable;
+   * neither: no secret sent (an application without relay secrets).
+   */
+  readonly relaySecret?: string | undefined;
   /** `standard` (default) sends the `origin` header; `local` does the spec's local bookkeeping and sends none. */
   readonly variant?: RelayVariant | undefined;
   /** Standard variant: the page's origin as registered for the application, e.g. `https://idp.example.com`. */
@@ -124,6 +130,8 @@ export interface RelayOptions {
 export interface ResolvedRelayOptions {
   readonly serviceUrl: URL;
   readonly userAgent: string;
+  /** `Bearer <relay secret>`, or undefined when there is none. */
+  readonly authorization: string | undefined;
   readonly variant: RelayVariant;
   readonly origin: string | undefined;
   readonly prefix: string;
@@ -145,6 +153,10 @@ export interface ResolvedRelayOptions {
 }
 
 const TOKEN = /^[\x21-\x7e]+$/; // visible ASCII, no spaces: keeps the User-agent value exactly one token pair
+/** What a Bearer credential may hold (RFC 6750 §2.1 b64token), as the service reads it. */
+const RELAY_SECRET = /^[A-Za-z0-9\-._~+/]{1,512}=*$/;
+
+const nonEmpty = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
 
 /** Checks every option and reports all problems at once. */
 export function resolveRelayOptions(
@@ -164,6 +176,11 @@ export function resolveRelayOptions(
   if (!TOKEN.test(vendor)) problems.push('vendor must be one word of visible ASCII');
   if (typeof options.clientId !== 'string' || !TOKEN.test(options.clientId))
     problems.push('clientId must be a non-empty string of visible ASCII without spaces');
+  const relaySecret = options.relaySecret ?? nonEmpty(process.env.PASSKEY_RELAY_SECRET);
+  if (relaySecret !== undefined && (typeof relaySecret !== 'string' || !RELAY_SECRET.test(relaySecret)))
+    problems.push(
+      `relaySecret${options.relaySecret === undefined ? ' (from PASSKEY_RELAY_SECRET)' : ''} must be 1 to 512 letters, digits or -._~+/ (as the service made it)`,
+    );
   const variant = options.variant ?? 'standard';
   if (variant !== 'standard' && variant !== 'local') problems.push('variant must be "standard" or "local"');
   let origin: string | undefined;
@@ -201,6 +218,7 @@ export function resolveRelayOptions(
   return {
     serviceUrl,
     userAgent: `${vendor} AppID: ${options.clientId}`,
+    authorization: relaySecret === undefined ? undefined : `Bearer ${relaySecret}`,
     variant,
     origin,
     prefix,

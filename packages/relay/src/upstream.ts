@@ -18,6 +18,8 @@ export type UpstreamResult =
 export interface UpstreamCall {
   readonly url: URL;
   readonly userAgent: string;
+  /** `Bearer <relay secret>` when the application has one. */
+  readonly authorization: string | undefined;
   readonly origin: string | undefined;
   /** The browser call's W3C trace context, passed on so the service's spans join the caller's trace. */
   readonly traceContext: TraceContext;
@@ -57,6 +59,7 @@ export function postToService(call: UpstreamCall): Promise<UpstreamResult> {
     'content-length': call.body.length,
     'user-agent': call.userAgent,
   };
+  if (call.authorization !== undefined) headers.authorization = call.authorization;
   if (call.origin !== undefined) headers.origin = call.origin;
   if (call.traceContext.traceparent !== undefined) headers.traceparent = call.traceContext.traceparent;
   if (call.traceContext.tracestate !== undefined) headers.tracestate = call.traceContext.tracestate;
