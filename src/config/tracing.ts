@@ -3,17 +3,11 @@
 // OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, there are no traces (null): nothing is loaded and
 // the requests pay nothing. Only the OTLP/HTTP protocols are offered; `grpc` is refused at start.
 
-export const TRACING_ENV = [
-  'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_PROTOCOL',
-  'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
-  'OTEL_EXPORTER_OTLP_HEADERS',
-  'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
-  'OTEL_SERVICE_NAME',
-  'OTEL_SDK_DISABLED',
-  'OTEL_TRACES_EXPORTER',
-] as const;
+import { TracingEnvironmentSchema } from '../schemas/environment.js';
+
+/** The variables read, each described (and defaulted) in src/schemas/environment.ts. */
+export const TRACING_ENV = Object.keys(TracingEnvironmentSchema.properties);
+const DEFAULT_SERVICE_NAME = TracingEnvironmentSchema.properties.OTEL_SERVICE_NAME.default as string;
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
@@ -66,7 +60,7 @@ export function tracingSettings(env: Env, problems: string[]): TracingSettings |
     ...parseHeaders('OTEL_EXPORTER_OTLP_HEADERS', value('OTEL_EXPORTER_OTLP_HEADERS'), problems),
     ...parseHeaders('OTEL_EXPORTER_OTLP_TRACES_HEADERS', value('OTEL_EXPORTER_OTLP_TRACES_HEADERS'), problems),
   };
-  return { url, protocol, serviceName: value('OTEL_SERVICE_NAME') ?? 'passkey-server', headers };
+  return { url, protocol, serviceName: value('OTEL_SERVICE_NAME') ?? DEFAULT_SERVICE_NAME, headers };
 }
 
 /** `key1=value1,key2=value2`, values percent-decoded (the W3C Baggage format the specification names). */

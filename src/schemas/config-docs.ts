@@ -2,13 +2,13 @@
 // (scripts/gen-config-schema.mjs puts them between the doc's `<!-- generated: name -->` markers, and
 // test/schemas/config-docs.test.ts fails when the doc and the schema differ).
 import { ConfigFileSchema } from './config.js';
-import { ENV_OVERRIDES, EnvironmentSchema } from './environment.js';
+import { ENV_OVERRIDES, EnvironmentSchema, TracingEnvironmentSchema } from './environment.js';
 
 type Node = Readonly<Record<string, unknown>>;
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (value: unknown) => `\`${JSON.stringify(value)}\``;
 
-/** The tables by marker name: `keys`, `application-keys`, `env-overrides`, `env-settings`. */
+/** The tables by marker name: `keys`, `application-keys`, `env-overrides`, `env-settings`, `env-tracing`. */
 export function configDocTables(): Readonly<Record<string, string>> {
   const top = ConfigFileSchema.properties as Record<string, Node>;
   const head = ['Key', 'Type', 'Default', 'Meaning'];
@@ -22,14 +22,17 @@ export function configDocTables(): Readonly<Record<string, string>> {
       ['Variable', 'Setting'],
       ENV_OVERRIDES.map((o) => [`\`${o.name}\``, `\`${o.key.join('.')}\``]),
     ),
-    'env-settings': table(
-      ['Variable', 'Meaning'],
-      Object.entries(EnvironmentSchema.properties as Record<string, Node>).map(([name, schema]) => [
-        `\`${name}\``,
-        String(schema.description),
-      ]),
-    ),
+    'env-settings': variables(EnvironmentSchema.properties),
+    'env-tracing': variables(TracingEnvironmentSchema.properties),
   };
+}
+
+function variables(properties: object): string {
+  const list = Object.entries(properties as Record<string, Node>);
+  return table(
+    ['Variable', 'Meaning'],
+    list.map(([name, schema]) => [`\`${name}\``, String(schema.description)]),
+  );
 }
 
 /** A row per key, and after a section (an object of keys) a row per key of it: `admin.port`. */

@@ -34,6 +34,52 @@ export const EnvironmentSchema = Type.Object({
   ),
 });
 
+/**
+ * The OpenTelemetry variables the trace export reads, by OpenTelemetry's own names (src/config/tracing.ts,
+ * which also holds the rules between them). Without an endpoint there are no traces.
+ */
+export const TracingEnvironmentSchema = Type.Object({
+  OTEL_EXPORTER_OTLP_ENDPOINT: opt(
+    Type.String({
+      description:
+        "The collector's OTLP/HTTP base URL (`http://` or `https://`); spans go to `<it>/v1/traces`. Setting it turns traces on.",
+    }),
+  ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: opt(
+    Type.String({ description: 'The full traces URL, used as it is (wins over the one above).' }),
+  ),
+  OTEL_EXPORTER_OTLP_PROTOCOL: opt(
+    literals(['http/protobuf', 'http/json'], {
+      default: 'http/protobuf',
+      description: '`http/protobuf` (default) or `http/json`; `grpc` is not offered and stops the start.',
+    }),
+  ),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: opt(
+    literals(['http/protobuf', 'http/json'], { description: 'The same for the traces; wins over the one above.' }),
+  ),
+  OTEL_EXPORTER_OTLP_HEADERS: opt(
+    Type.String({
+      description: 'Headers sent to the collector, `key=value,key2=value2` (values percent-encoded).',
+    }),
+  ),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: opt(
+    Type.String({ description: 'More headers for the traces, in the same form (win over the ones above).' }),
+  ),
+  OTEL_SERVICE_NAME: opt(
+    Type.String({
+      default: 'passkey-server',
+      description: "The resource's `service.name` (default `passkey-server`).",
+    }),
+  ),
+  OTEL_SDK_DISABLED: opt(Type.String({ description: '`true`: no traces, whatever else is set.' })),
+  OTEL_TRACES_EXPORTER: opt(
+    literals(['otlp', 'none'], {
+      default: 'otlp',
+      description: '`otlp` (default) or `none` (no traces); anything else stops the start.',
+    }),
+  ),
+});
+
 /** A key of the file that an environment variable overrides. */
 export interface EnvOverride {
   readonly name: string;
