@@ -28,6 +28,12 @@ export interface CborLimits {
    * refuse them while decoding.
    */
   readonly refuseFloats?: boolean;
+  /**
+   * Refuse a head whose argument is not in its shortest form (RFC 8949 §4.2.1 "preferred serialization",
+   * CTAP2 canonical CBOR): 10 written as 0x18 0x0a, or an array length in two bytes that fits in one. A
+   * structure with one meaning must have one encoding (COSE keys: the stored bytes are what is compared).
+   */
+  readonly refuseNonMinimal?: boolean;
 }
 
 export const DEFAULT_CBOR_LIMITS: CborLimits = { maxDepth: 16, maxItems: 20_000 };
@@ -57,27 +63,36 @@ class Reader {
   /** Reads the argument of a head: a number, or a bigint when it exceeds 2^53 - 1. */
   argument(info: number): number | bigint {
     if (info < 24) return info;
-    if (info === 24) return this.byte();
+    const at = this.pos - 1;
+    if (info === 24) return this.minimal(this.byte(), 24, at);
     if (info === 25) {
       this.need(2);
       const v = this.bytes.readUInt16BE(this.pos);
       this.pos += 2;
-      return v;
+      return this.minimal(v, 0x100, at);
     }
     if (info === 26) {
       this.need(4);
       const v = this.bytes.readUInt32BE(this.pos);
       this.pos += 4;
-      return v;
+      return this.minimal(v, 0x10000, at);
     }
     if (info === 27) {
       this.need(8);
       const v = this.bytes.readBigUInt64BE(this.pos);
       this.pos += 8;
+      this.minimal(v, 0x100000000n, at);
       return v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
     }
     if (info === 31) throw new CborError(`indefinite length at offset ${this.pos - 1} is not allowed`);
     throw new CborError(`reserved additional information ${info} at offset ${this.pos - 1}`);
+  }
+
+  /** `value`, refused when a shorter head could hold it (below `floor`) and the limits ask for the shortest. */
+  minimal<T extends number | bigint>(value: T, floor: number | bigint, at: number): T {
+    if (this.limits.refuseNonMinimal && value < floor)
+      throw new CborError(`non-minimal encoding of ${value} in the head at offset ${at}`);
+    return value;
   }
 
   /** A length (string, array, map): must be a number no larger than the bytes that remain. */

@@ -25,7 +25,11 @@ const AKP_PUB = -1;
 const CRV_ED25519 = 6;
 
 /** How a COSE key is decoded: it has no floating-point labels or values (RFC 9052 §7: labels are int / tstr). */
-export const COSE_KEY_CBOR_LIMITS: CborLimits = { ...DEFAULT_CBOR_LIMITS, refuseFloats: true };
+export const COSE_KEY_CBOR_LIMITS: CborLimits = {
+  ...DEFAULT_CBOR_LIMITS,
+  refuseFloats: true,
+  refuseNonMinimal: true,
+};
 
 /** A decoded value as a message names it: `3`, `the text string "OKP"`, `a byte string`, … */
 function describeValue(value: CborValue): string {
