@@ -2,6 +2,7 @@
 // down gracefully; SIGHUP reloads the metadata BLOBs (e.g. after `metadata check --blob`) without a restart.
 
 import { serveUntilSignalled } from '../main.js';
+import { PORT_MAX } from '../config/env.js';
 import { UsageError, type CliIo } from './io.js';
 import { parseConfigArgs, report } from './common.js';
 
@@ -20,8 +21,8 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     env.PASSKEY_HOST = values.host;
   }
   if (typeof values.port === 'string') {
-    if (!/^[0-9]{1,5}$/.test(values.port) || Number(values.port) > 65535)
-      throw new UsageError(`--port must be 0-65535 (0: any free port), got "${values.port}"`);
+    if (!/^[0-9]{1,5}$/.test(values.port) || Number(values.port) > PORT_MAX)
+      throw new UsageError(`--port must be 0-${PORT_MAX} (0: any free port), got "${values.port}"`);
     env.PASSKEY_PORT = values.port;
   }
   if (values['no-demo'] === true) env.PASSKEY_DEMO_ENABLED = 'false';

@@ -39,7 +39,7 @@ export function builtInConfig(): Raw {
     applications: [{ ...demoApplication, ...urls, variants: ['standard', 'local'] }],
   };
 }
-const DEMO_PORT = DemoSchema.properties.port?.default as number;
+const { default: DEMO_PORT, maximum: PORT_MAX } = DemoSchema.properties.port as unknown as Record<string, number>;
 
 export function loadConfig(options: LoadConfigOptions): ServiceConfig {
   const file = options.file === undefined ? undefined : resolve(options.cwd, options.file);
@@ -69,7 +69,8 @@ function followDemoPort(raw: Raw): void {
   const apps = raw.applications;
   if (!isObject(demo) || !Array.isArray(apps) || !isObject(apps[0])) return;
   const port = demo.port;
-  if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > 65535 || port === DEMO_PORT) return;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > PORT_MAX! || port === DEMO_PORT)
+    return;
   const app = apps[0];
   app.origins = [`https://${String(app.domain)}:${port}`];
   app.localOrigins = [`https://localhost:${port}`];

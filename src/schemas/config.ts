@@ -17,7 +17,7 @@ export const ListenSchema = section(
     host: opt(host({ default: '127.0.0.1', env: 'PASSKEY_HOST', description: 'Address of the HTTP service.' })),
     port: opt(port({ default: 8787, env: 'PASSKEY_PORT', description: 'Its port (0: any free port).' })),
   },
-  { description: 'Address of the HTTP service. `port` 0–65535 (0: any free port). Either key may be left out.' },
+  { description: 'Address of the HTTP service. Either key may be left out.' },
 );
 export const LimitsSchema = section(
   {
