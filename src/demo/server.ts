@@ -138,6 +138,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       vendor: options.vendor,
       variant,
       prefix: PREFIX,
+      // Users type a plain name; the relay adds the domain (the bench still sends full names).
+      userDomain: variant === 'standard' ? options.standardDomain : 'localhost',
       ...(variant === 'standard'
         ? { origin: originOf(options.standardDomain) }
         : { localStore: new FileLocalStore(join(options.dataDir, 'demo-relay', 'local-credentials.json')) }),
@@ -152,7 +154,11 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       onResult: async (result: CeremonyResult) => {
         if (!result.ok || result.username === undefined) return;
         if (result.operation === 'attestation') await accounts.markRegistered(variant, result.username);
-        else
+        // A sign-in starts a session; so does a new account's first passkey (sign-up), whose answer carries a
+        // credentialsToken. Adding a passkey while signed in keeps the session as it is.
+        const signedUp =
+          result.operation === 'attestation' && accounts.sessionOf(result.request, variant) === undefined;
+        if (result.operation === 'assertion' || signedUp)
           result.response.setHeader(
             'set-cookie',
             accounts.signIn({

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TYPES: Record<string, string> = {
@@ -17,12 +17,17 @@ const TYPES: Record<string, string> = {
 
 /** The page's own files (a fixed list, so no path from a request ever reaches the file system). */
 const PAGE_FILES: Record<string, string> = {
+  // The login page (built on the browser package's elements, which the relay serves).
   '/': 'index.html',
   '/index.html': 'index.html',
+  '/login.js': 'login.js',
+  '/site.css': 'site.css',
+  // The developer bench (every authenticator option, raw answers), linked from the page's developer details.
+  '/bench.html': 'bench.html',
+  '/bench.css': 'bench.css',
   '/app.js': 'app.js',
   '/page.js': 'page.js',
   '/passkeys.js': 'passkeys.js',
-  '/style.css': 'style.css',
 };
 
 export const BROWSER_HELPER_PATH = '/vendor/passkey-browser/';
@@ -30,7 +35,7 @@ export const BROWSER_HELPER_PATH = '/vendor/passkey-browser/';
 export interface PageFiles {
   /** URL path → absolute file path. */
   readonly files: ReadonlyMap<string, string>;
-  /** CSP sources ('sha256-…') of the inline scripts of index.html (its import map). */
+  /** CSP sources ('sha256-…') of the inline scripts of the pages (the bench's import map). */
   readonly inlineScriptHashes: readonly string[];
 }
 
@@ -52,10 +57,11 @@ export function browserHelperFolder(): string {
 /** Lists what the demo serves: the page files and every .js file of the browser helper's build. */
 export function pageFiles(publicFolder = findPublicFolder(), helperFolder = browserHelperFolder()): PageFiles {
   const files = new Map(Object.entries(PAGE_FILES).map(([path, file]) => [path, join(publicFolder, file)]));
-  for (const name of readdirSync(helperFolder)) {
-    if (name.endsWith('.js')) files.set(`${BROWSER_HELPER_PATH}${name}`, join(helperFolder, name));
+  for (const name of readdirSync(helperFolder, { recursive: true, encoding: 'utf8' })) {
+    const path = name.split(sep).join('/');
+    if (path.endsWith('.js')) files.set(`${BROWSER_HELPER_PATH}${path}`, join(helperFolder, name));
   }
-  const html = readFileSync(join(publicFolder, 'index.html'), 'utf8');
+  const html = ['index.html', 'bench.html'].map((name) => readFileSync(join(publicFolder, name), 'utf8')).join('\n');
   const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
   return {
     files,

@@ -26,8 +26,10 @@ export interface DemoWorld {
   readonly demo: RunningDemo;
   readonly browser: Browser;
   readonly demoPort: number;
-  /** The page address of a variant. */
+  /** The developer bench's address in a variant (every option of the ceremonies, raw answers). */
   url(variant: Variant): string;
+  /** The login page's address in a variant (built on the browser package's elements). */
+  home(variant: Variant): string;
   /** The full user name of `user` in a variant. */
   username(user: string, variant: Variant): string;
   /** A fresh browser context (own cookies) with the virtual-authenticator environment, closed by `close()`. */
@@ -87,7 +89,9 @@ export async function startDemoWorld(): Promise<DemoWorld> {
     demo,
     browser,
     demoPort,
-    url: (variant) => (variant === 'standard' ? `https://${DOMAIN}:${demoPort}/` : `https://localhost:${demoPort}/`),
+    url: (variant) =>
+      variant === 'standard' ? `https://${DOMAIN}:${demoPort}/bench.html` : `https://localhost:${demoPort}/bench.html`,
+    home: (variant) => (variant === 'standard' ? `https://${DOMAIN}:${demoPort}/` : `https://localhost:${demoPort}/`),
     username: (user, variant) => `${user}#${variant === 'standard' ? DOMAIN : 'localhost'}`,
     tab: async (kind) => {
       const opened = await openTab(browser, kind);

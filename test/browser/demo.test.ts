@@ -53,7 +53,10 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
       const { page } = opened;
       if (!native) await page.addInitScript(withoutNativeJsonHelpers);
       const captured = capture(page);
-      const url = variant === 'standard' ? `https://${DOMAIN}:${demoPort}/` : `https://localhost:${demoPort}/`;
+      const url =
+        variant === 'standard'
+          ? `https://${DOMAIN}:${demoPort}/bench.html`
+          : `https://localhost:${demoPort}/bench.html`;
       const user = `${kind}-${variant}`;
       const username = `${user}#${variant === 'standard' ? DOMAIN : 'localhost'}`;
       await open(page, url);
@@ -131,7 +134,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
 
   it('tells a user who cancels (no authenticator present) what happened', async () => {
     const { page } = await tab(null);
-    await open(page, `https://localhost:${demoPort}/`);
+    await open(page, `https://localhost:${demoPort}/bench.html`);
     await fill(page, { user: 'nobody', kind: 'platform' });
     await page.evaluate(() => void (document.getElementById('message')!.dataset.kind = ''));
     await page.click('#register');
@@ -144,7 +147,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
   });
 
   it('tells a user who signs in without a passkey on this device what happened (both variants)', async () => {
-    for (const url of [`https://${DOMAIN}:${demoPort}/`, `https://localhost:${demoPort}/`]) {
+    for (const url of [`https://${DOMAIN}:${demoPort}/bench.html`, `https://localhost:${demoPort}/bench.html`]) {
       const { page } = await tab('platform');
       await open(page, url);
       await fill(page, { user: 'never-registered', kind: 'platform' });
@@ -159,7 +162,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
   it('local variant on a development hostname: the browser fetches the related-origins document, then registers, signs in and out', async () => {
     const opened = await tab('platform');
     const { page } = opened;
-    const response = await open(page, `https://app.test:${demoPort}/`);
+    const response = await open(page, `https://app.test:${demoPort}/bench.html`);
     assert.match(response?.headers()['content-security-policy'] ?? '', /default-src 'self'/);
     assert.equal(await page.textContent('#variant'), 'local');
     await fill(page, { user: 'dev-host', kind: 'platform' });
@@ -173,7 +176,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
   it('an origin the application does not list: the browser signs, the service refuses, the page says why', async () => {
     const opened = await tab('platform');
     const { page } = opened;
-    await open(page, `https://unlisted.test:${demoPort}/`);
+    await open(page, `https://unlisted.test:${demoPort}/bench.html`);
     await fill(page, { user: 'stranger', kind: 'platform' });
     const refused = await click(page, '#register');
     assert.equal(refused.kind, 'error');
@@ -182,7 +185,7 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
     assert.equal((await opened.credentials()).length, 1, "the authenticator did sign: the refusal is the service's");
   });
 
-  it('standard variant on an origin the application does not list: refused before any authenticator is asked', async () => {
+  it('standard variant on an origin the application does not list: refused before any authenticator is asked, as a configuration error', async () => {
     const other = await startDemo({
       serviceUrl: world.service.url,
       clientId: CLIENT_ID,
@@ -194,11 +197,12 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
     });
     try {
       const opened = await tab('platform');
-      await open(opened.page, other.urls[0]!);
+      await open(opened.page, `${other.urls[0]!}bench.html`);
       await fill(opened.page, { user: 'elsewhere', kind: 'platform' });
       const refused = await click(opened.page, '#register');
       assert.equal(refused.kind, 'error');
-      assert.equal(refused.text, ENGLISH_SENTENCES.pageAddress);
+      // The relay sends the origin it was configured with: a configuration error, not the user's mistake.
+      assert.equal(refused.text, ENGLISH_SENTENCES.siteSetup);
       assert.match((await opened.page.textContent('#message-detail')) ?? '', /^ORIGIN_NOT_ALLOWED: /);
       assert.equal((await opened.credentials()).length, 0);
     } finally {
@@ -208,11 +212,11 @@ describe('browser: the demo page through the relay, in Chromium', { timeout: 110
 
   it("a second passkey for an existing account needs that account signed in (the demo's registration rule)", async () => {
     const first = await tab('platform');
-    await open(first.page, `https://${DOMAIN}:${demoPort}/`);
+    await open(first.page, `https://${DOMAIN}:${demoPort}/bench.html`);
     await fill(first.page, { user: 'owner', kind: 'platform' });
     assert.equal((await click(first.page, '#register')).kind, 'ok');
     const intruder = await tab('roaming');
-    await open(intruder.page, `https://${DOMAIN}:${demoPort}/`);
+    await open(intruder.page, `https://${DOMAIN}:${demoPort}/bench.html`);
     await fill(intruder.page, { user: 'owner', kind: 'roaming' });
     const refused = await click(intruder.page, '#register');
     assert.equal(refused.kind, 'error');

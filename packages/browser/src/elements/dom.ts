@@ -52,10 +52,22 @@ export function build<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** A shadow root with the shared stylesheet. */
+let sheet: CSSStyleSheet | undefined;
+
+/**
+ * A shadow root with the shared stylesheet: adopted as a constructed stylesheet (a page whose Content
+ * Security Policy forbids inline styles still styles the elements), a `<style>` where the browser has none.
+ */
 export function shadowOf(host: HTMLElement): ShadowRoot {
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open', delegatesFocus: true });
-  root.replaceChildren(build('style', '', {}, STYLE));
+  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function') {
+    if (sheet === undefined) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(STYLE);
+    }
+    root.adoptedStyleSheets = [sheet];
+    root.replaceChildren();
+  } else root.replaceChildren(build('style', '', {}, STYLE));
   return root;
 }
 
