@@ -110,6 +110,8 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
 /** Families of names, tried in order after BY_NAME. */
 const BY_FAMILY: readonly (readonly [RegExp, SentenceKey])[] = [
   [/^RELAY_UPSTREAM_/, 'unavailable'],
+  // The relay's shared secret with the service is missing or wrong: the site's configuration.
+  [/^RELAY_SECRET_/, 'siteSetup'],
   [/^LOCAL_(BLOB|EXTENSION)_/, 'localBlob'],
   [
     /^(NOT_FOUND|METHOD_NOT_ALLOWED|UNSUPPORTED_MEDIA_TYPE|PAYLOAD_TOO_LARGE|MALFORMED_JSON|INVALID_REQUEST_BODY|CLIENT_ID_|ORIGIN_HEADER_|VARIANT_|LOCAL_VARIANT_|RPID_NOT_FOUND)/,
