@@ -18,8 +18,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openSqliteChallengeStore, openSqliteCredentialStore } from '../src/stores/sqlite.js';
-import { Flow, Harness, username } from '../test/http/harness.js';
+import { openSqliteChallengeStore, openSqliteCredentialStore } from '../src/stores/sqlite/credentials.js';
+import { Flow, Harness, username } from '../test/support/harness.js';
 import { ksTwoSample } from './lib/ks.js';
 
 const { values } = parseArgs({

@@ -78,7 +78,7 @@ export interface ServiceConfig {
   readonly ops?: OpsOptions;
 }
 
-// ----- Operations (admin listener, rate limits, audit): validated by src/config/ops.ts, used by src/admin and src/ratelimit -----
+// ----- Operator features ("ops": admin listener, rate limits, audit): validated by src/config/ops.ts, used by src/admin and src/ratelimit -----
 
 export interface RateLimitRule {
   /** Bucket capacity: how many requests may arrive at once after a quiet period. */

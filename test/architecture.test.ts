@@ -60,7 +60,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'authenticators/': { imports: [] },
   'schemas/': { imports: [] },
   'webauthn/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
-  'stores/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'webauthn/'] },
+  'stores/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'webauthn/', 'schemas/'] },
   'service.ts': { imports: [], types: ['config.ts', 'config/', 'stores/', 'webauthn/', 'util/'] },
   'ceremonies/': {
     imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts', 'authenticators/'],
@@ -69,7 +69,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts', 'schemas/'], types: ['service.ts'] },
   'audit/': { imports: ['errors.ts', 'util/', 'stores/'], types: ['service.ts', 'config.ts', 'schemas/'] },
   'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/', 'schemas/'] },
-  'ratelimit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
+  'ratelimit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/'] },
   'runtime/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'config/'] },
   'config/': { imports: ['config.ts', 'errors.ts', 'schemas/', 'util/', 'webauthn/'] },
   'applications/': {

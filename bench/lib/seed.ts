@@ -3,7 +3,7 @@
 // in size (32-byte ids and user handles, a 77-byte COSE key) but share one public key: nobody signs with them.
 
 import { randomBytes } from 'node:crypto';
-import { openSqliteDatabase } from '../../src/stores/sqlite-open.js';
+import { openSqliteDatabase } from '../../src/stores/sqlite/open.js';
 
 export interface SeedResult {
   readonly rows: number;

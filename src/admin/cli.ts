@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { toJsonLines } from '../audit/events.js';
 import type { AuditLog } from '../audit/log.js';
 import { AdminError } from './errors.js';
-import type { Actor, AdminOperations } from './operations.js';
+import type { Actor, AdminActions } from './actions.js';
 import type { AdminTokenStore } from './tokens.js';
 
 export interface AdminCliIo {
@@ -20,7 +20,7 @@ export interface AdminCliDeps {
   /** Opens the stores the other commands need (from --config); `close` is called when the command is done. */
   readonly open: (
     configFile: string | undefined,
-  ) => Promise<{ readonly operations: AdminOperations; readonly audit: AuditLog; close(): Promise<void> }>;
+  ) => Promise<{ readonly actions: AdminActions; readonly audit: AuditLog; close(): Promise<void> }>;
   /** Defaults to `cli:<os user name>`. */
   readonly actor?: string;
 }
@@ -83,8 +83,8 @@ export async function runAdminCli(args: readonly string[], io: AdminCliIo, deps:
     const actor: Actor = { name: deps.actor ?? `cli:${safeUser()}` };
     const opened = await deps.open(values.config);
     try {
-      if (group === 'app') await appCommand(command, rest, values, opened.operations, actor, print);
-      else if (group === 'credential') await credentialCommand(command, rest, values, opened.operations, actor, print);
+      if (group === 'app') await appCommand(command, rest, values, opened.actions, actor, print);
+      else if (group === 'credential') await credentialCommand(command, rest, values, opened.actions, actor, print);
       else await auditCommand(command, rest, values, opened.audit, io, print);
     } finally {
       await opened.close();
@@ -171,33 +171,33 @@ async function appCommand(
   command: string | undefined,
   rest: readonly string[],
   values: Values,
-  ops: AdminOperations,
+  actions: AdminActions,
   actor: Actor,
   print: (v: unknown) => void,
 ): Promise<void> {
   switch (command) {
     case 'list':
       want(rest, 0, 'no argument');
-      return void print({ applications: await ops.listApplications() });
+      return void print({ applications: await actions.listApplications() });
     case 'show':
-      return void print(await ops.getApplication(want(rest, 1, 'a Client ID')[0]!));
+      return void print(await actions.getApplication(want(rest, 1, 'a Client ID')[0]!));
     case 'create':
       want(rest, 0, 'flags only');
-      return void print(await ops.createApplication(actor, applicationFields(values)));
+      return void print(await actions.createApplication(actor, applicationFields(values)));
     case 'update':
       return void print(
-        await ops.updateApplication(actor, want(rest, 1, 'a Client ID')[0]!, applicationFields(values)),
+        await actions.updateApplication(actor, want(rest, 1, 'a Client ID')[0]!, applicationFields(values)),
       );
     case 'approve':
-      return void print(await ops.approve(actor, want(rest, 1, 'a Client ID')[0]!));
+      return void print(await actions.approve(actor, want(rest, 1, 'a Client ID')[0]!));
     case 'unapprove':
-      return void print(await ops.unapprove(actor, want(rest, 1, 'a Client ID')[0]!));
+      return void print(await actions.unapprove(actor, want(rest, 1, 'a Client ID')[0]!));
     case 'disable':
-      return void print(await ops.disable(actor, want(rest, 1, 'a Client ID')[0]!));
+      return void print(await actions.disable(actor, want(rest, 1, 'a Client ID')[0]!));
     case 'enable':
-      return void print(await ops.enable(actor, want(rest, 1, 'a Client ID')[0]!));
+      return void print(await actions.enable(actor, want(rest, 1, 'a Client ID')[0]!));
     case 'delete':
-      return void print(await ops.deleteApplication(actor, want(rest, 1, 'a Client ID')[0]!));
+      return void print(await actions.deleteApplication(actor, want(rest, 1, 'a Client ID')[0]!));
     default:
       throw new Usage('app list|show|create|update|approve|unapprove|disable|enable|delete');
   }
@@ -207,7 +207,7 @@ async function credentialCommand(
   command: string | undefined,
   rest: readonly string[],
   values: Values,
-  ops: AdminOperations,
+  actions: AdminActions,
   actor: Actor,
   print: (v: unknown) => void,
 ): Promise<void> {
@@ -219,32 +219,32 @@ async function credentialCommand(
       if (values['user-handle'] !== undefined) filter.userHandle = values['user-handle'];
       if (values.after !== undefined) filter.after = values.after;
       if (values.limit !== undefined) filter.limit = positiveInteger('--limit', values.limit);
-      return void print(await ops.listCredentials(clientId!, filter));
+      return void print(await actions.listCredentials(clientId!, filter));
     }
     case 'show': {
       const [c, id] = want(rest, 2, 'a Client ID and a credential id');
-      return void print(await ops.getCredential(c!, id!));
+      return void print(await actions.getCredential(c!, id!));
     }
     case 'delete': {
       if (values.username !== undefined || values['user-handle'] !== undefined) {
         const [c] = want(rest, 1, 'a Client ID (with --username or --user-handle)');
         return void print(
-          await ops.deleteUserCredentials(actor, c!, {
+          await actions.deleteUserCredentials(actor, c!, {
             ...(values.username === undefined ? {} : { username: values.username }),
             ...(values['user-handle'] === undefined ? {} : { userHandle: values['user-handle'] }),
           }),
         );
       }
       const [c, id] = want(rest, 2, 'a Client ID and a credential id');
-      return void print(await ops.deleteCredential(actor, c!, id!));
+      return void print(await actions.deleteCredential(actor, c!, id!));
     }
     case 'rename': {
       if (values.clear) {
         const [c, id] = want(rest, 2, 'a Client ID and a credential id (with --clear)');
-        return void print(await ops.renameCredential(actor, c!, id!, null));
+        return void print(await actions.renameCredential(actor, c!, id!, null));
       }
       const [c, id, nickname] = want(rest, 3, 'a Client ID, a credential id and a nickname');
-      return void print(await ops.renameCredential(actor, c!, id!, nickname));
+      return void print(await actions.renameCredential(actor, c!, id!, nickname));
     }
     default:
       throw new Usage('credential list|show|rename|delete');

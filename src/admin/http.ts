@@ -12,15 +12,15 @@ import { AdminError } from './errors.js';
 import { StoreUnavailableError } from '../errors.js';
 import { type Answer, errorAnswer, json, methodNotAllowed, only, onlyAsync } from './answers.js';
 import { hostChecker } from './host.js';
-import { auditQuery, checkNoNul, credentialFilter, readJson, userFilter } from './request.js';
-import type { AdminOperations, Actor } from './operations.js';
+import { auditQuery, checkNoNul, credentialFilter, readJson, userFilter } from './params.js';
+import type { AdminActions, Actor } from './actions.js';
 import type { Readiness } from '../runtime/readiness.js';
 import type { AdminTokenStore } from './tokens.js';
 import type { Overview } from '../schemas/admin.js';
 import { CONSOLE_PATH, consoleFiles, type ConsoleFiles } from './console.js';
 
 export interface AdminHandlerDeps {
-  readonly operations: AdminOperations;
+  readonly actions: AdminActions;
   readonly audit: AuditLog;
   readonly tokens: AdminTokenStore;
   readonly readiness: Readiness;
@@ -119,40 +119,40 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
   }
 
   async function adminRoute(r: Request): Promise<Answer> {
-    const ops = deps.operations;
+    const actions = deps.actions;
     const [resource, id, sub, subId, ...rest] = r.segments;
     if (rest.length > 0) throw new AdminError('NOT_FOUND');
 
     if (resource === 'applications') {
       if (id === undefined) {
-        if (r.method === 'GET') return json(200, { applications: await ops.listApplications() });
-        if (r.method === 'POST') return json(201, await ops.createApplication(r.actor, await r.body()));
+        if (r.method === 'GET') return json(200, { applications: await actions.listApplications() });
+        if (r.method === 'POST') return json(201, await actions.createApplication(r.actor, await r.body()));
         throw methodNotAllowed(['GET', 'POST']);
       }
       if (sub === undefined) {
-        if (r.method === 'GET') return json(200, await ops.getApplication(id));
-        if (r.method === 'PATCH') return json(200, await ops.updateApplication(r.actor, id, await r.body()));
-        if (r.method === 'DELETE') return json(200, await ops.deleteApplication(r.actor, id));
+        if (r.method === 'GET') return json(200, await actions.getApplication(id));
+        if (r.method === 'PATCH') return json(200, await actions.updateApplication(r.actor, id, await r.body()));
+        if (r.method === 'DELETE') return json(200, await actions.deleteApplication(r.actor, id));
         throw methodNotAllowed(['GET', 'PATCH', 'DELETE']);
       }
-      const actions = {
-        approve: ops.approve,
-        unapprove: ops.unapprove,
-        disable: ops.disable,
-        enable: ops.enable,
+      const stateChanges = {
+        approve: actions.approve,
+        unapprove: actions.unapprove,
+        disable: actions.disable,
+        enable: actions.enable,
       } as const;
-      if (subId === undefined && Object.hasOwn(actions, sub)) {
+      if (subId === undefined && Object.hasOwn(stateChanges, sub)) {
         if (r.method !== 'POST') throw methodNotAllowed(['POST']);
-        return json(200, await actions[sub as keyof typeof actions].call(ops, r.actor, id));
+        return json(200, await stateChanges[sub as keyof typeof stateChanges].call(actions, r.actor, id));
       }
       if (sub === 'credentials') {
         if (subId === undefined) {
-          if (r.method === 'GET') return json(200, await ops.listCredentials(id, credentialFilter(r.query)));
+          if (r.method === 'GET') return json(200, await actions.listCredentials(id, credentialFilter(r.query)));
           if (r.method === 'DELETE')
-            return json(200, await ops.deleteUserCredentials(r.actor, id, userFilter(r.query)));
+            return json(200, await actions.deleteUserCredentials(r.actor, id, userFilter(r.query)));
           throw methodNotAllowed(['GET', 'DELETE']);
         }
-        if (r.method === 'GET') return json(200, await ops.getCredential(id, subId));
+        if (r.method === 'GET') return json(200, await actions.getCredential(id, subId));
         if (r.method === 'PATCH') {
           const body = await r.body();
           if (
@@ -166,9 +166,12 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
               '(body): only nickname can change',
             ]);
           }
-          return json(200, await ops.renameCredential(r.actor, id, subId, (body as { nickname: unknown }).nickname));
+          return json(
+            200,
+            await actions.renameCredential(r.actor, id, subId, (body as { nickname: unknown }).nickname),
+          );
         }
-        if (r.method === 'DELETE') return json(200, await ops.deleteCredential(r.actor, id, subId));
+        if (r.method === 'DELETE') return json(200, await actions.deleteCredential(r.actor, id, subId));
         throw methodNotAllowed(['GET', 'PATCH', 'DELETE']);
       }
       throw new AdminError('NOT_FOUND');

@@ -3,7 +3,8 @@ import type { CredentialView } from '../schemas/admin.js';
 import type { ApplicationSchema } from '../schemas/applications.js';
 import type { Shape } from '../schemas/typebox.js';
 import type { CredentialRecord } from '../stores/types.js';
-import { effectiveVariants, type ApplicationRecord } from '../applications/store.js';
+import { effectiveVariants } from '../applications/directory.js';
+import type { ApplicationRecord } from '../stores/types.js';
 import { bundledCatalog, describeAuthenticator, type AuthenticatorCatalog } from '../authenticators/index.js';
 
 /** An application as the admin API and CLI show it (schemas/applications.ts `ApplicationSchema`). */

@@ -1,6 +1,6 @@
 // The ApplicationDirectory from configuration: every application prepared once at start (trust anchors
 // read and parsed, metadata indexed), then looked up by Client ID per request without I/O. `prepareTrust`
-// does the start-time part for the stored directory of the operations module, and reloads the metadata
+// does the start-time part for the stored directory of the operator features, and reloads the metadata
 // BLOBs of a running service (`reloadMetadata`, called by src/applications/trust-reload.ts).
 
 import type { ApplicationConfig, AttestationPolicy } from '../config.js';

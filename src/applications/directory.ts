@@ -8,7 +8,7 @@ import { metadataFilesOf } from './metadata-watch.js';
 import type { Application, ApplicationDirectory } from '../service.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
-import { effectiveVariants, type ApplicationRecord, type ApplicationStore } from './store.js';
+import type { ApplicationRecord, ApplicationStore } from '../stores/types.js';
 
 export interface StoredDirectoryOptions {
   readonly store: ApplicationStore;
@@ -215,4 +215,9 @@ export async function seedApplications(
     report.updated.push(config.clientId);
   }
   return report;
+}
+
+/** The variants the four operations may use: `standard` only once approved. */
+export function effectiveVariants(record: ApplicationRecord): ApplicationConfig['variants'] {
+  return record.config.variants.filter((variant) => variant !== 'standard' || record.approved);
 }

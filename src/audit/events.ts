@@ -88,34 +88,6 @@ export function auditEvent(id: string, at: number, facts: AuditFacts): AuditEven
   return event;
 }
 
-/** Whether an event passes a query's filters (not its paging). */
-export function matchesQuery(
-  event: AuditEvent,
-  query: {
-    since?: number;
-    until?: number;
-    clientId?: string;
-    action?: string;
-    actor?: string;
-    result?: AuditResult;
-    after?: string;
-  },
-): boolean {
-  const at = Date.parse(event.time);
-  if (query.since !== undefined && at < query.since) return false;
-  if (query.until !== undefined && at >= query.until) return false;
-  if (query.clientId !== undefined && event.clientId !== query.clientId) return false;
-  if (
-    query.action !== undefined &&
-    !(query.action.endsWith('.') ? event.action.startsWith(query.action) : event.action === query.action)
-  )
-    return false;
-  if (query.actor !== undefined && event.actor !== query.actor) return false;
-  if (query.result !== undefined && event.result !== query.result) return false;
-  if (query.after !== undefined && !(event.id > query.after)) return false;
-  return true;
-}
-
 /** JSON lines: one event per line, each line a complete JSON object (for SIEM import). */
 export function toJsonLines(events: readonly AuditEvent[]): string {
   return events.map((event) => `${JSON.stringify(event)}\n`).join('');

@@ -1,8 +1,7 @@
 // The audit log: events, a store interface with a memory implementation, and the ceremony-outcome hook.
-export type { AuditEvent, AuditQuery, AuditStore, AuditResult, AuditDetails } from './types.js';
+export type { AuditEvent, AuditResult, AuditDetails } from './types.js';
 export { AuditLog } from './log.js';
-export { MemoryAuditStore } from './memory.js';
 export { createAuditHooks, actionOf } from './hooks.js';
 export type { AuditHooksOptions } from './hooks.js';
-export { toJsonLines, matchesQuery, createAuditIdSource, auditEvent } from './events.js';
+export { toJsonLines, createAuditIdSource, auditEvent } from './events.js';
 export type { AuditFacts } from './events.js';

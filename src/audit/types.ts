@@ -12,27 +12,3 @@ export type AuditDetails = Shape<typeof AuditDetailsSchema>;
 
 /** One event (schemas/admin.ts `AuditEventSchema`, which the admin API's answers are checked against). */
 export type { AuditEvent };
-
-export interface AuditQuery {
-  /** Inclusive lower bound, epoch ms. */
-  readonly since?: number;
-  /** Exclusive upper bound, epoch ms. */
-  readonly until?: number;
-  readonly clientId?: string;
-  /** Exact action, or a prefix ending in `.` (`credential.`). */
-  readonly action?: string;
-  readonly actor?: string;
-  readonly result?: AuditResult;
-  /** Events with an id greater than this (paging forward). */
-  readonly after?: string;
-  /** At most this many, oldest first. */
-  readonly limit: number;
-}
-
-export interface AuditStore {
-  append(event: AuditEvent): Promise<void>;
-  /** Oldest first. */
-  query(query: AuditQuery): Promise<AuditEvent[]>;
-  ping(): Promise<void>;
-  close(): Promise<void>;
-}

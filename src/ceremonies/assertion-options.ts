@@ -7,7 +7,7 @@ import type { AssertionOptionsFields } from '../schemas/answers.js';
 import { FidoError } from '../errors.js';
 import type { CeremonyContext } from './context.js';
 import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './options-call.js';
-import type { AssertionOptionsRequest } from './requests.js';
+import type { AssertionOptionsRequest } from './inputs.js';
 import { fakeCredentialFor, standInRecords } from './fake-credential.js';
 
 export async function assertionOptions(

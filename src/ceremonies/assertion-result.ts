@@ -22,7 +22,7 @@ import { type CeremonyContext, traced } from './context.js';
 import { standInRecords } from './fake-credential.js';
 import { openLocalCredential, recordFromLocalCredential } from './local-blob.js';
 import { authenticationFields, type CeremonyFacts } from './outcome.js';
-import type { AssertionResultRequest } from './requests.js';
+import type { AssertionResultRequest } from './inputs.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { acceptedSignals, unknownCredentialSignal } from './signals.js';
 import { issueCredentialsToken } from './credentials-token.js';

@@ -5,7 +5,7 @@ import type { UserVerification } from '../config.js';
 import type { AttestationOptionsFields } from '../schemas/answers.js';
 import type { CeremonyContext } from './context.js';
 import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './options-call.js';
-import type { AttestationOptionsRequest, AuthenticatorSelection } from './requests.js';
+import type { AttestationOptionsRequest, AuthenticatorSelection } from './inputs.js';
 
 export async function attestationOptions(
   ctx: CeremonyContext,

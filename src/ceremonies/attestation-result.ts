@@ -14,7 +14,7 @@ import type { RegistrationExpectation, VerifiedRegistration } from '../webauthn/
 import { type CeremonyContext, traced } from './context.js';
 import { localCredentialFromRecord, sealLocalCredential } from './local-blob.js';
 import { registrationFields } from './outcome.js';
-import type { AttestationResultRequest } from './requests.js';
+import type { AttestationResultRequest } from './inputs.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { acceptedSignals } from './signals.js';
 import { issueCredentialsToken } from './credentials-token.js';

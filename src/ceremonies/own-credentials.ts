@@ -11,7 +11,7 @@ import type { CredentialRecord } from '../stores/types.js';
 import type { CeremonyContext } from './context.js';
 import { checkCredentialsToken } from './credentials-token.js';
 import { requireStandardOrigin, standardOrigins } from './origins.js';
-import type { CredentialsDeleteRequest, CredentialsListRequest } from './requests.js';
+import type { CredentialsDeleteRequest, CredentialsListRequest } from './inputs.js';
 import { acceptedSignals } from './signals.js';
 import { deriveUserHandle } from './user-handle.js';
 import { parseUsername } from './username.js';

@@ -177,7 +177,7 @@ async function metadata(args: readonly string[], io: CliIo): Promise<number> {
   return runMetadataCheck(rest, io);
 }
 
-/** `admin …`: the operations module's command line (src/admin/cli.ts), on the configuration's stores. */
+/** `admin …`: the admin command line (src/admin/cli.ts), on the configuration's stores. */
 async function admin(args: readonly string[], io: CliIo): Promise<number> {
   return runAdminCli(args, io, adminCliDeps({ env: io.env, cwd: io.cwd }));
 }

@@ -1,4 +1,4 @@
-// The help text of the command line (the admin commands' own text, from the operations module, at the end).
+// The help text of the command line (the admin commands' own text, from src/admin/cli.ts, at the end).
 import { ADMIN_USAGE } from '../admin/cli.js';
 
 export const USAGE = `Usage: passkey-server <command> [options]

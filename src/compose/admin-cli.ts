@@ -11,7 +11,7 @@ import { AuditLog } from '../audit/log.js';
 import type { AdminCliDeps } from '../admin/cli.js';
 import { seedApplications } from '../applications/directory.js';
 import { openOpsStores } from './stores.js';
-import { AdminOperations } from '../admin/operations.js';
+import { AdminActions } from '../admin/actions.js';
 import { defaultOpsOptions } from '../config/ops.js';
 import { FileAdminTokenStore } from '../admin/tokens.js';
 
@@ -43,7 +43,7 @@ export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
         throw error;
       }
       const audit = new AuditLog(stores.audit, runtime);
-      const operations = new AdminOperations({
+      const actions = new AdminActions({
         applications: stores.applications,
         credentials,
         audit,
@@ -52,7 +52,7 @@ export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
         baseDir: c.dataDir,
       });
       return {
-        operations,
+        actions,
         audit,
         close: async () => {
           await Promise.allSettled([credentials.close(), stores.close()]);

@@ -5,7 +5,7 @@
 import { prepareTrust, type PreparedTrust } from '../applications/config-directory.js';
 import type { ServiceConfig } from '../config.js';
 import { migrateDatabase, openCredentialStore } from '../stores/open.js';
-import type { MigrationReport } from '../stores/sqlite-open.js';
+import type { MigrationReport } from '../stores/sqlite/open.js';
 import type { CredentialStore } from '../stores/types.js';
 
 /** Reads and verifies every configured metadata BLOB (a BLOB that does not verify throws, as at start). */

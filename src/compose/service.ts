@@ -25,7 +25,7 @@ import type { ServiceDeps, ServiceHooks } from '../service.js';
 import { openStores } from '../stores/open.js';
 import { createLogger, type LevelledLogger } from '../util/log.js';
 import { systemRuntime, type Runtime } from '../util/runtime.js';
-import { startOperations, type Ops } from './operations.js';
+import { startOperatorFeatures, type OperatorFeatures } from './operator-features.js';
 import { openOpsStores } from './stores.js';
 
 export interface ComposeOptions {
@@ -99,16 +99,16 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
     }
   }
   const stores = await openStores(config, { clock: runtime.now });
-  let ops: Ops;
+  let ops: OperatorFeatures;
   try {
     // Instances sharing one PostgreSQL must share their secrets: the first start records fingerprints, and an
     // instance whose user-handle or local-blob keys differ refuses to start (docs/deployment.md).
     if (config.database.kind === 'postgres') {
-      await (await import('../stores/postgres.js')).checkSharedSecrets(config.database.url, secrets);
+      await (await import('../stores/postgres/open.js')).checkSharedSecrets(config.database.url, secrets);
     }
     const opsStores = await openOpsStores(config, stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {});
     try {
-      ops = await startOperations({
+      ops = await startOperatorFeatures({
         config,
         options: settings.ops,
         credentials: stores.credentials,
@@ -156,7 +156,7 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
   try {
     server = createServiceServer(buildApp(deps));
   } catch (error) {
-    // The admin listener and every store are open by now: the operations' shutdown closes them all.
+    // The admin listener and every store are open by now: the operator features' shutdown closes them all.
     await running.shutdown([]).catch(() => undefined);
     await tracing?.shutdown().catch(() => undefined);
     throw error;

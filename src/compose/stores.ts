@@ -1,9 +1,8 @@
 // Opens the application store and the audit store that go with the configured database: SQLite stores on
 // the same file, or PostgreSQL stores in the same database and schema. (Memory stores are for tests.)
 import type { ServiceConfig } from '../config.js';
-import type { AuditStore } from '../audit/types.js';
-import type { ApplicationStore } from '../applications/store.js';
-import type { SqliteWriter } from '../stores/sqlite-writer.js';
+import type { ApplicationStore, AuditStore } from '../stores/types.js';
+import type { SqliteWriter } from '../stores/sqlite/writer.js';
 
 export interface OpsStores {
   readonly applications: ApplicationStore;
@@ -25,8 +24,8 @@ export async function openOpsStores(
   let audit: AuditStore;
   if (database.kind === 'sqlite') {
     const [{ SqliteApplicationStore }, { SqliteAuditStore }] = await Promise.all([
-      import('../applications/sqlite.js'),
-      import('../audit/sqlite.js'),
+      import('../stores/sqlite/applications.js'),
+      import('../stores/sqlite/audit.js'),
     ]);
     applications = new SqliteApplicationStore(database.path);
     try {
@@ -37,8 +36,8 @@ export async function openOpsStores(
     }
   } else {
     const [{ PostgresApplicationStore }, { PostgresAuditStore }] = await Promise.all([
-      import('../applications/postgres.js'),
-      import('../audit/postgres.js'),
+      import('../stores/postgres/applications.js'),
+      import('../stores/postgres/audit.js'),
     ]);
     applications = await PostgresApplicationStore.open(database.url);
     try {

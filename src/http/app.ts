@@ -16,7 +16,7 @@ import type { OperationOutcome, RequestSpan, ServiceDeps } from '../service.js';
 import { BodyTooLarge, checkContentType, parseJsonBody, readBody } from './body.js';
 import { failed, ok, replyForError, type Reply } from './envelope.js';
 import { parseClientId, singleOrigin } from './headers.js';
-import { compileRequestReaders } from './requests.js';
+import { compileRequestReaders } from './validation.js';
 import { checkRelaySecret } from './relay-secret.js';
 import { drainRequest } from './linger.js';
 import { ALLOWED_METHODS, ROUTES } from './routes.js';

@@ -8,7 +8,7 @@ import { attestationResult } from '../ceremonies/attestation-result.js';
 import type { CeremonyContext } from '../ceremonies/context.js';
 import { deleteOwnCredential, listOwnCredentials } from '../ceremonies/own-credentials.js';
 import type { OperationOutcome } from '../service.js';
-import type { RequestReaders } from './requests.js';
+import type { RequestReaders } from './validation.js';
 
 export type OperationName = Exclude<OperationOutcome['operation'], 'other'>;
 

@@ -3,7 +3,7 @@
 // read at scrape time, nothing runs between scrapes.
 import type { MetricsRegistry } from './registry.js';
 
-/** What the writer reports (src/stores/sqlite-writer.ts `SqliteWriter.stats`); named here, not imported. */
+/** What the writer reports (src/stores/sqlite/writer.ts `SqliteWriter.stats`); named here, not imported. */
 export interface GroupCommitStats {
   stats(): { readonly writes: number; readonly groups: number };
 }

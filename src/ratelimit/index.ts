@@ -1,8 +1,5 @@
 // Rate limits for the four operations: token buckets per application and per client address.
 export { createRateLimitHooks, DEFAULT_RATE_LIMITS } from './limiter.js';
 export type { RateLimitOptions, RateLimitHooks, RateLimitDeps } from './limiter.js';
-export { MemoryBucketStore } from './memory.js';
-export { RedisBucketStore } from './redis.js';
-export type { RedisBucketStoreOptions } from './redis.js';
 export { addressKey } from './address.js';
-export type { BucketStore, BucketRequest, BucketDecision, RateLimitRule } from './types.js';
+export type { RateLimitRule } from './types.js';

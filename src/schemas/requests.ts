@@ -1,5 +1,5 @@
 // The four request bodies of the specification, one schema each: the ceremonies' input types
-// (Static<>), the runtime validation (compiled once at start by http/requests.ts) and the OpenAPI document
+// (Static<>), the runtime validation (compiled once at start by http/validation.ts) and the OpenAPI document
 // all come from here. Unknown top-level fields are allowed (browsers and relays add their own, e.g.
 // authenticatorAttachment); a field we know is checked for presence, type, length and alphabet.
 
@@ -50,7 +50,7 @@ export type AuthenticatorSelection = Static<typeof AuthenticatorSelectionSchema>
 
 /**
  * WebAuthn L3 `hints`, in order of preference. Any strings here: an unknown one is not a malformed body but
- * UNKNOWN_HINT, which http/requests.ts reports after the schema passed.
+ * UNKNOWN_HINT, which http/validation.ts reports after the schema passed.
  */
 export const MAX_HINTS = 8;
 const HintsSchema = Type.Array(Type.String(), {

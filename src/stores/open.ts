@@ -2,11 +2,11 @@
 // deployment never loads `pg` or `redis`.
 
 import type { ServiceConfig } from '../config.js';
-import { MemoryChallengeStore } from './memory.js';
-import { openSqliteChallengeStore, openSqliteCredentialStore } from './sqlite.js';
-import { migrateSqlite } from './sqlite-open.js';
-import type { MigrationReport } from './sqlite-open.js';
-import { openSqliteWriter, resolveWriterMode, type SqliteWriter } from './sqlite-writer.js';
+import { MemoryChallengeStore } from './memory/challenges.js';
+import { openSqliteChallengeStore, openSqliteCredentialStore } from './sqlite/credentials.js';
+import { migrateSqlite } from './sqlite/open.js';
+import type { MigrationReport } from './sqlite/open.js';
+import { openSqliteWriter, resolveWriterMode, type SqliteWriter } from './sqlite/writer.js';
 import type { ChallengeStore, CredentialStore } from './types.js';
 
 export interface OpenedStores {
@@ -67,7 +67,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
 export async function openCredentialStore(config: StoreConfig, writer?: SqliteWriter): Promise<CredentialStore> {
   const { database } = config;
   if (database.kind === 'sqlite') return openSqliteCredentialStore(database.path, writer ? { writer } : {});
-  const postgres = await import('./postgres.js');
+  const postgres = await import('./postgres/open.js');
   return postgres.openPostgresCredentialStore(database.url);
 }
 
@@ -78,9 +78,9 @@ export async function openChallengeStore(config: StoreConfig, options: OpenStore
       return new MemoryChallengeStore({ clock: options.clock });
     case 'database':
       if (database.kind === 'sqlite') return openSqliteChallengeStore(database.path, { clock: options.clock });
-      return (await import('./postgres.js')).openPostgresChallengeStore(database.url, { clock: options.clock });
+      return (await import('./postgres/open.js')).openPostgresChallengeStore(database.url, { clock: options.clock });
     case 'redis':
-      return (await import('./redis.js')).openRedisChallengeStore(challenges.url, { clock: options.clock });
+      return (await import('./redis/challenges.js')).openRedisChallengeStore(challenges.url, { clock: options.clock });
   }
 }
 
@@ -88,5 +88,5 @@ export async function openChallengeStore(config: StoreConfig, options: OpenStore
 export async function migrateDatabase(config: Pick<ServiceConfig, 'database'>): Promise<MigrationReport> {
   const { database } = config;
   if (database.kind === 'sqlite') return migrateSqlite(database.path);
-  return (await import('./postgres.js')).migratePostgres(database.url);
+  return (await import('./postgres/open.js')).migratePostgres(database.url);
 }

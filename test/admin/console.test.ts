@@ -14,7 +14,7 @@ import { OverviewSchema } from '../../src/schemas/admin.js';
 import { compile } from '../../src/schemas/typebox.js';
 import { launchChromium, OUTPUT } from '../browser/support.js';
 import { runCliCommand } from '../support/cli-process.js';
-import { configDir } from '../service/support.js';
+import { configDir } from '../cli/support.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 
 const ORIGIN = 'https://idp.example.test';

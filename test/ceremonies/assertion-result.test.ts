@@ -14,8 +14,8 @@ import {
   expectFailure,
   expectOk,
   username,
-} from '../http/harness.js';
-import { SocketHarness } from '../managers/socket-harness.js';
+} from '../support/harness.js';
+import { SocketHarness } from '../support/socket-harness.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 import { CREDENTIAL_STORES, type OpenedCredentialStore } from '../support/credential-stores.js';
 

@@ -4,8 +4,8 @@
 // answered, list and delete alice's passkeys) must fail.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { expectFailure, expectOk, Flow, START, username } from '../http/harness.js';
-import { SocketHarness } from '../managers/socket-harness.js';
+import { expectFailure, expectOk, Flow, START, username } from '../support/harness.js';
+import { SocketHarness } from '../support/socket-harness.js';
 import { BACKENDS, type BackendStores } from '../support/backends.js';
 
 const LIST = '/api/credentials/list';

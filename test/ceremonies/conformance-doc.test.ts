@@ -19,7 +19,7 @@ function testFiles(dir: string): string[] {
 
 /** Every it() title in the source, template placeholders kept as written (`${status}`). */
 function titles(): string[] {
-  const files = [...testFiles('test/webauthn'), ...testFiles('test/ceremonies')];
+  const files = [...testFiles('test/webauthn'), ...testFiles('test/ceremonies'), ...testFiles('test/cli')];
   return files.flatMap((file) => {
     const source = readFileSync(join(repo, file), 'utf8');
     // The formatter may put a long title on the line after `it(` and writes one with an apostrophe in

@@ -22,7 +22,7 @@ import {
   expectFailure,
   expectOk,
   username,
-} from '../http/harness.js';
+} from '../support/harness.js';
 
 /** "Not of type X" values the tool picks from (catalogue §1.7), minus the valid type. */
 const NOT_STRING: unknown[] = [{}, [], 42, true];

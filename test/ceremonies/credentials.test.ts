@@ -2,7 +2,7 @@
 // backup flags, and the enumeration defence of assertion options.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryCredentialStore } from '../../src/stores/memory.js';
+import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import type { CredentialUse } from '../../src/stores/types.js';
 import { FidoError } from '../../src/errors.js';
 import { KeyCache } from '../../src/ceremonies/key-cache.js';
@@ -23,7 +23,7 @@ import {
   expectFailure,
   expectOk,
   username,
-} from '../http/harness.js';
+} from '../support/harness.js';
 
 describe('registration storage', () => {
   it('the same credential id registered twice → DUPLICATED_CREDENTIAL_ID, the first stays', async () => {

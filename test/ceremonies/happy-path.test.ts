@@ -14,7 +14,7 @@ import {
   expectFailure,
   expectOk,
   username,
-} from '../http/harness.js';
+} from '../support/harness.js';
 
 describe('attestation options (registration challenge)', () => {
   it('answers rp, user, challenge, pubKeyCredParams, timeout, excludeCredentials, authenticatorSelection, attestation, extensions', async () => {

@@ -7,7 +7,7 @@ import { parseUsername } from '../../src/ceremonies/username.js';
 import { deriveUserHandle } from '../../src/ceremonies/user-handle.js';
 import { fakeCredentialFor } from '../../src/ceremonies/fake-credential.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
-import { applicationConfig } from '../http/harness.js';
+import { applicationConfig } from '../support/harness.js';
 
 describe('origins', () => {
   it('local: a port-less entry allows every port; a port entry only its port', () => {

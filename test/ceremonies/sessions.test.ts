@@ -12,7 +12,7 @@ import {
   expectFailure,
   expectOk,
   username,
-} from '../http/harness.js';
+} from '../support/harness.js';
 
 describe('challenge lifetime and single use', () => {
   it('a result after the timeout → SESSION_NOT_FOUND (the fake clock advanced past expiresAt)', async () => {

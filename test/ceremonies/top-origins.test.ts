@@ -1,8 +1,8 @@
 // WebAuthn L3 §7.1 step 10 / §7.2 step 13 over a real socket: a ceremony in a cross-origin frame is
 // accepted only when the application allows it and lists the top-level page that embedded it.
 import { after, before, describe, it } from 'node:test';
-import { applicationConfig, expectFailure, expectOk, Flow, username } from '../http/harness.js';
-import { SocketHarness } from '../managers/socket-harness.js';
+import { applicationConfig, expectFailure, expectOk, Flow, username } from '../support/harness.js';
+import { SocketHarness } from '../support/socket-harness.js';
 
 const PORTAL = 'https://portal.example';
 

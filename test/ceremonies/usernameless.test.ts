@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '../../src/http/app.js';
 import { openApiDocument } from '../../src/admin/openapi.js';
 import { checkResponse } from '../support/openapi-lookup.js';
-import { CLIENT_ID, DOMAIN, Harness, ORIGIN, PATHS, VENDOR, applicationConfig } from '../http/harness.js';
-import { LOCAL_PAGE } from '../local/support.js';
+import { CLIENT_ID, DOMAIN, Harness, ORIGIN, PATHS, VENDOR, applicationConfig } from '../support/harness.js';
+import { LOCAL_PAGE } from './local/support.js';
 import { SoftAuthenticator, type AuthenticateOptions, type RegisterOptions } from '../support/soft-authenticator.js';
 
 const OTHER_CLIENT = 'other-client';

@@ -14,7 +14,7 @@ import {
   runtimeHasMlDsa,
   type MlDsaVerifier,
 } from '../../src/webauthn/ml-dsa.js';
-import { CLIENT_ID, Harness, LOCAL_ORIGIN, ORIGIN, PATHS, VENDOR, applicationConfig } from '../http/harness.js';
+import { CLIENT_ID, Harness, LOCAL_ORIGIN, ORIGIN, PATHS, VENDOR, applicationConfig } from '../support/harness.js';
 import { SoftAuthenticator, type RegisterOptions } from '../support/soft-authenticator.js';
 
 const ML_DSA = [

@@ -5,7 +5,8 @@
 // event, a metric or an answer.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AuditLog, MemoryAuditStore, createAuditHooks } from '../../src/audit/index.js';
+import { AuditLog, createAuditHooks } from '../../src/audit/index.js';
+import { MemoryAuditStore } from '../../src/stores/memory/audit.js';
 import { relaySecretHash } from '../../src/config/relay-secrets.js';
 import { createMetricsHooks } from '../../src/metrics/hooks.js';
 import { MetricsRegistry } from '../../src/metrics/registry.js';
@@ -14,9 +15,9 @@ import { composeHooks } from '../../src/runtime/hooks.js';
 import { openApiDocument } from '../../src/admin/openapi.js';
 import { checkResponse } from '../support/openapi-lookup.js';
 import type { InjectResponse } from '../../src/http/app.js';
-import { SocketHarness } from '../managers/socket-harness.js';
-import { captureLog, testRuntime } from '../ops/fixtures.js';
-import { applicationConfig, expectFailure, expectOk, Flow, PATHS, username } from './harness.js';
+import { SocketHarness } from '../support/socket-harness.js';
+import { captureLog, testRuntime } from '../support/admin-fixtures.js';
+import { applicationConfig, expectFailure, expectOk, Flow, PATHS, username } from '../support/harness.js';
 
 const SECRET = 'prs_rotation-old-0123456789abcdefghijklmnopqrstuvw';
 const NEXT = 'prs_rotation-new-0123456789abcdefghijklmnopqrstuvw';

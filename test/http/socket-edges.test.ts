@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { createServiceServer } from '../../src/http/server.js';
-import { CLIENT_ID, Harness, ORIGIN, PATHS, VENDOR } from './harness.js';
+import { CLIENT_ID, Harness, ORIGIN, PATHS, VENDOR } from '../support/harness.js';
 
 interface RawAnswer {
   readonly text: string;

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import { createServiceServer } from '../../src/http/server.js';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { CLIENT_ID, Harness, ORIGIN, PATHS, VENDOR, username } from './harness.js';
+import { CLIENT_ID, Harness, ORIGIN, PATHS, VENDOR, username } from '../support/harness.js';
 
 /** Sends raw bytes, returns the raw answer (bounded by a timeout). */
 function raw(port: number, request: string | Buffer, trailing?: () => Buffer | undefined): Promise<string> {

@@ -5,8 +5,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRelay, MemoryLocalStore, type CeremonyResult, type LocalCredentialStore } from '@passkey-server/relay';
-import { CLIENT_ID, DOMAIN, Harness, ORIGIN, VENDOR } from '../http/harness.js';
-import { LOCAL_PAGE } from '../local/support.js';
+import { CLIENT_ID, DOMAIN, Harness, ORIGIN, VENDOR } from '../support/harness.js';
+import { LOCAL_PAGE } from '../ceremonies/local/support.js';
 import { listen } from '../support/listen.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 

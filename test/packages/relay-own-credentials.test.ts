@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRelay, type CeremonyResult, type CredentialsSession } from '@passkey-server/relay';
-import { CLIENT_ID, DOMAIN, Harness, ORIGIN, VENDOR } from '../http/harness.js';
+import { CLIENT_ID, DOMAIN, Harness, ORIGIN, VENDOR } from '../support/harness.js';
 import { listen } from '../support/listen.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 

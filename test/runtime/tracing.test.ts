@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startService } from '../../src/main.js';
-import { configDir } from '../service/support.js';
+import { configDir } from '../cli/support.js';
 import { startOtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
 

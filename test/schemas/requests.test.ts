@@ -1,9 +1,9 @@
-// The request schemas compiled by http/requests.ts: the first failure becomes INVALID_REQUEST_BODY with a
+// The request schemas compiled by http/validation.ts: the first failure becomes INVALID_REQUEST_BODY with a
 // detail that names the field and says what it must be; a conforming body comes out in the ceremonies' shape.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FidoError } from '../../src/errors.js';
-import { compileRequestReaders } from '../../src/http/requests.js';
+import { compileRequestReaders } from '../../src/http/validation.js';
 import { dotted } from '../../src/schemas/details.js';
 
 const read = compileRequestReaders({ usernameLength: 32, displayNameLength: 16 });

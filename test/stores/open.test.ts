@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { migrateDatabase, openStores } from '../../src/stores/open.js';
-import { MemoryChallengeStore } from '../../src/stores/memory.js';
-import { SqliteChallengeStore, SqliteCredentialStore } from '../../src/stores/sqlite.js';
+import { MemoryChallengeStore } from '../../src/stores/memory/challenges.js';
+import { SqliteChallengeStore, SqliteCredentialStore } from '../../src/stores/sqlite/credentials.js';
 import { tempDir } from '../config/support.js';
 import { ceremony, credential } from './contract.js';
 

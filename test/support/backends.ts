@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryChallengeStore, MemoryCredentialStore } from '../../src/stores/memory.js';
+import { MemoryChallengeStore } from '../../src/stores/memory/challenges.js';
+import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import { openStores } from '../../src/stores/open.js';
 import type { ChallengeStore, CredentialStore } from '../../src/stores/types.js';
 import { freshPrefix, freshSchema, POSTGRES_URL, REDIS_URL } from '../scale/support/backends.js';

@@ -4,9 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryCredentialStore } from '../../src/stores/memory.js';
-import { openPostgresCredentialStore } from '../../src/stores/postgres.js';
-import { openSqliteCredentialStore } from '../../src/stores/sqlite.js';
+import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
+import { openPostgresCredentialStore } from '../../src/stores/postgres/open.js';
+import { openSqliteCredentialStore } from '../../src/stores/sqlite/credentials.js';
 import type { CredentialStore } from '../../src/stores/types.js';
 import { freshSchema, POSTGRES_URL } from '../scale/support/backends.js';
 

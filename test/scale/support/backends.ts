@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createClient } from 'redis';
-import { migratePostgres } from '../../../src/stores/postgres.js';
+import { migratePostgres } from '../../../src/stores/postgres/open.js';
 
 export const POSTGRES_URL = process.env.PASSKEY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.PASSKEY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

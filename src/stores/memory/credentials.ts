@@ -1,0 +1,126 @@
+// The credential store in process memory: the reference implementation of CredentialStore
+// (src/stores/types.ts). Every check-then-change below runs without an `await` in between, so it is atomic
+// with respect to every other call on the same store (Node runs one callback at a time).
+
+import type { CredentialRecord, CredentialStore, CredentialUse } from '../types.js';
+
+/** Key of a (client, id) pair; NUL cannot occur in a Client ID the HTTP layer accepts. */
+const pairKey = (clientId: string, id: string): string => `${clientId}\u0000${id}`;
+
+export class MemoryCredentialStore implements CredentialStore {
+  readonly #byId = new Map<string, CredentialRecord>();
+  /** (clientId, userHandle) → credential ids, for listByUser. */
+  readonly #byUser = new Map<string, Set<string>>();
+
+  async create(record: CredentialRecord): Promise<'created' | 'duplicate'> {
+    const key = pairKey(record.clientId, record.credentialId);
+    if (this.#byId.has(key)) return 'duplicate';
+    this.#byId.set(key, copyCredential(record));
+    const userKey = pairKey(record.clientId, record.userHandle);
+    const ids = this.#byUser.get(userKey) ?? new Set<string>();
+    ids.add(record.credentialId);
+    this.#byUser.set(userKey, ids);
+    return 'created';
+  }
+
+  async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {
+    const record = this.#byId.get(pairKey(clientId, credentialId));
+    return record === undefined ? undefined : copyCredential(record);
+  }
+
+  async listByUser(clientId: string, userHandle: string): Promise<CredentialRecord[]> {
+    const ids = this.#byUser.get(pairKey(clientId, userHandle)) ?? new Set<string>();
+    const records: CredentialRecord[] = [];
+    for (const id of ids) {
+      const record = this.#byId.get(pairKey(clientId, id));
+      if (record !== undefined) records.push(copyCredential(record));
+    }
+    return records.sort(byCreation);
+  }
+
+  async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
+    const key = pairKey(clientId, credentialId);
+    const record = this.#byId.get(key);
+    if (record === undefined || record.signCount !== use.expectedSignCount) return false;
+    this.#byId.set(key, {
+      ...record,
+      signCount: use.signCount,
+      backupEligible: use.backupEligible,
+      backupState: use.backupState,
+      userVerified: use.userVerified,
+      // A clone warning, once recorded, stays: later clean uses do not make the credential trustworthy again.
+      cloneWarning: record.cloneWarning || use.cloneWarning,
+      lastUsedAt: use.usedAt,
+    });
+    return true;
+  }
+
+  async listByApplication(
+    clientId: string,
+    page: { readonly limit: number; readonly after?: string },
+  ): Promise<CredentialRecord[]> {
+    const limit = Math.max(0, Math.min(MAX_ADMIN_PAGE, Math.floor(page.limit)));
+    const after = page.after;
+    return [...this.#byId.values()]
+      .filter((r) => r.clientId === clientId && (after === undefined || r.credentialId > after))
+      .sort((a, b) => (a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0))
+      .slice(0, limit)
+      .map(copyCredential);
+  }
+
+  async delete(clientId: string, credentialId: string): Promise<boolean> {
+    return this.#remove(clientId, credentialId);
+  }
+
+  #remove(clientId: string, credentialId: string): boolean {
+    const key = pairKey(clientId, credentialId);
+    const record = this.#byId.get(key);
+    if (record === undefined) return false;
+    this.#byId.delete(key);
+    this.#byUser.get(pairKey(clientId, record.userHandle))?.delete(credentialId);
+    return true;
+  }
+
+  async rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean> {
+    const key = pairKey(clientId, credentialId);
+    const record = this.#byId.get(key);
+    if (record === undefined) return false;
+    this.#byId.set(key, { ...record, nickname });
+    return true;
+  }
+
+  async deleteByApplication(clientId: string): Promise<number> {
+    const ids = [...this.#byId.values()].filter((r) => r.clientId === clientId).map((r) => r.credentialId);
+    for (const id of ids) this.#remove(clientId, id);
+    return ids.length;
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.#byId.clear();
+    this.#byUser.clear();
+  }
+}
+
+/** Admin listing pages are bounded whatever the caller asks (the same bound on every backend). */
+export const MAX_ADMIN_PAGE = 1000;
+
+/** listByUser order shared by every backend: oldest first, ties by credential id (code-unit order). */
+export function byCreation(a: CredentialRecord, b: CredentialRecord): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
+  return a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0;
+}
+
+/** A copy in the shape every backend returns: the optional names are absent when null ("absent or null = none"). */
+function copyCredential(record: CredentialRecord): CredentialRecord {
+  const { nickname, authenticatorName, displayName, ...rest } = record;
+  return {
+    ...rest,
+    publicKey: Uint8Array.from(record.publicKey),
+    transports: [...record.transports],
+    ...(nickname == null ? {} : { nickname }),
+    ...(authenticatorName == null ? {} : { authenticatorName }),
+    ...(displayName == null ? {} : { displayName }),
+  };
+}

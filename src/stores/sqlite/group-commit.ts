@@ -1,0 +1,123 @@
+// Group commit on one SQLite connection: the writes queued while the previous COMMIT (and its fsync) ran
+// are committed together as ONE transaction, and each is answered only after that COMMIT returned, so an
+// answer still means "on disk" (synchronous=FULL) while one flush covers every ceremony that arrived
+// together. Used by both writers of src/stores/sqlite/writer.ts: on the writer thread, or inline on the
+// service's event loop.
+
+import type Database from 'better-sqlite3';
+import { SQLITE_UNAVAILABLE, SQLITE_WRITES, type SqliteWriteName, type SqliteWriteParams } from './writes.js';
+
+export interface WriteFailure {
+  readonly ok: false;
+  readonly message: string;
+  readonly code: string | null;
+  /** The database cannot serve now (busy, disk full, I/O error…): StoreUnavailableError, HTTP 503. */
+  readonly unavailable: boolean;
+}
+
+/** The transaction number lets the caller count how many writes each flush carried. */
+export type WriteOutcome = { readonly ok: true; readonly changes: number; readonly group: number } | WriteFailure;
+
+interface Queued {
+  readonly name: SqliteWriteName;
+  readonly params: SqliteWriteParams;
+  readonly done: (outcome: WriteOutcome) => void;
+}
+
+export class GroupCommit {
+  readonly #db: Database.Database;
+  readonly #maxGroup: number;
+  // Prepared on first use: the audit table may be created after this connection opened.
+  readonly #prepared = new Map<SqliteWriteName, Database.Statement>();
+  #queue: Queued[] = [];
+  #scheduled = false;
+  #group = 0;
+
+  constructor(db: Database.Database, maxGroup: number) {
+    this.#db = db;
+    this.#maxGroup = Math.max(1, maxGroup);
+  }
+
+  /** Queues a write for the next flush, which runs after everything already delivered this turn is queued. */
+  push(name: SqliteWriteName, params: SqliteWriteParams, done: (outcome: WriteOutcome) => void): void {
+    this.#queue.push({ name, params, done });
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.#flush());
+  }
+
+  /** Commits everything queued now (before closing the connection). */
+  flushAll(): void {
+    while (this.#queue.length > 0) this.#flush();
+  }
+
+  /** Runs one group: a single write commits on its own; several share one IMMEDIATE transaction. */
+  #flush(): void {
+    this.#scheduled = false;
+    if (this.#queue.length === 0 || !this.#db.open) return;
+    const writes = this.#queue.slice(0, this.#maxGroup);
+    this.#queue = this.#queue.slice(writes.length);
+    if (this.#queue.length > 0 && !this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.#flush());
+    }
+    const group = ++this.#group;
+    if (writes.length === 1) {
+      const only = writes[0]!;
+      only.done(this.#attempt(only, group));
+      return;
+    }
+    const outcomes: WriteOutcome[] = [];
+    try {
+      this.#db.exec('BEGIN IMMEDIATE');
+      for (const write of writes) {
+        const outcome = this.#attempt(write, group);
+        // A failed statement undoes only itself, unless SQLite rolled the whole transaction back (disk full,
+        // I/O error): then nothing of the group is stored and every write of it has failed.
+        if (!outcome.ok && !this.#db.inTransaction) throw new GroupFailed(outcome);
+        outcomes.push(outcome);
+      }
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+      const failed = error instanceof GroupFailed ? error.outcome : failure(error);
+      for (const write of writes) write.done({ ...failed, unavailable: true });
+      return;
+    }
+    for (const [i, write] of writes.entries()) write.done(outcomes[i]!);
+  }
+
+  #attempt(write: Queued, group: number): WriteOutcome {
+    try {
+      return { ok: true, changes: this.#statement(write.name).run(write.params).changes, group };
+    } catch (error) {
+      return failure(error);
+    }
+  }
+
+  #statement(name: SqliteWriteName): Database.Statement {
+    let found = this.#prepared.get(name);
+    if (found === undefined) {
+      found = this.#db.prepare(SQLITE_WRITES[name]);
+      this.#prepared.set(name, found);
+    }
+    return found;
+  }
+}
+
+class GroupFailed extends Error {
+  constructor(readonly outcome: WriteFailure) {
+    super(outcome.message);
+  }
+}
+
+export function failure(error: unknown): WriteFailure {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    ok: false,
+    message,
+    code: typeof code === 'string' ? code : null,
+    unavailable: typeof code === 'string' && SQLITE_UNAVAILABLE.test(code),
+  };
+}

@@ -1,0 +1,159 @@
+// Issue #16 item 5 over a real socket: a relay that does only the specification's three steps can sign
+// a security key (a non-discoverable credential, found by the browser only through allowCredentials) in
+// to the local variant, because the service remembers which credential ids it registered for the user
+// (never the key). The memory is bounded per user and expires: both tested with the injected clock.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { InjectResponse } from '../../../src/http/app.js';
+import { LOCAL_CREDENTIAL_LIFETIME_MS } from '../../../src/ceremonies/attestation-result.js';
+import { LOCAL_CREDENTIAL_LIMITS } from '../../../src/stores/types.js';
+import { applicationConfig, expectOk, PATHS, type RequestOptions } from '../../support/harness.js';
+import { postOverSocket } from '../../support/socket-harness.js';
+import { LocalFlow, LocalRig, type LocalRigOptions } from './support.js';
+
+/** The local rig served on 127.0.0.1: every call of a LocalFlow goes through node:http with fetch. */
+class SocketLocalRig extends LocalRig {
+  #server: Server | undefined;
+  #url = '';
+
+  static async start(options: LocalRigOptions = {}): Promise<SocketLocalRig> {
+    const rig = new SocketLocalRig(options);
+    rig.#server = createServer((req, res) => rig.app.handler(req, res));
+    await new Promise<void>((resolve) => rig.#server!.listen(0, '127.0.0.1', resolve));
+    rig.#url = `http://127.0.0.1:${(rig.#server.address() as AddressInfo).port}`;
+    return rig;
+  }
+
+  override post(path: string, body: unknown, options: RequestOptions = {}): Promise<InjectResponse> {
+    return postOverSocket(`${this.#url}${path}`, this.h.headers({ origin: null, ...options }), body);
+  }
+
+  async close(): Promise<void> {
+    this.#server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+  }
+}
+
+const SECURITY_KEY = { transports: ['nfc', 'usb'], clientExtensionResults: { credProps: { rk: false } } } as const;
+const DAY = 86_400_000;
+
+describe('local variant: assertion options list the credential ids it registered (over the socket)', () => {
+  let rig: SocketLocalRig;
+  before(async () => {
+    rig = await SocketLocalRig.start();
+  });
+  after(() => rig.close());
+
+  it('a security key registered through the three steps is listed with its transports, and signs in', async () => {
+    const flow = new LocalFlow(rig, 'keyholder');
+    const kept = await flow.registered(SECURITY_KEY);
+    const options = await flow.assertionOptions();
+    assert.deepEqual(options.allowCredentials, [
+      { type: 'public-key', id: kept.credentialId, transports: ['nfc', 'usb'] },
+    ]);
+    // The authenticator is not told which credential to use: like a browser with a security key, it finds
+    // the one the options name (soft-authenticator.ts `pick`).
+    const assertion = flow.authenticator.authenticate(options);
+    assert.equal(assertion.id, kept.credentialId);
+    const res = await rig.post(PATHS.assertionResult, { ...assertion, extensions: { localhost: kept.localhost } });
+    expectOk(res);
+    assert.deepEqual(rig.store.calls, [], 'the local variant still never touches the credential store');
+  });
+
+  it('several credentials of one user are listed oldest first; another user sees none of them', async () => {
+    const flow = new LocalFlow(rig, 'two-keys');
+    const first = await flow.registered(SECURITY_KEY);
+    const second = await flow.registered({ transports: ['hybrid', 'internal'] });
+    const listed = (await flow.assertionOptions()).allowCredentials;
+    assert.deepEqual(
+      listed.map((d: { id: string }) => d.id),
+      [first.credentialId, second.credentialId],
+    );
+    assert.deepEqual(listed[1].transports, ['hybrid', 'internal']);
+    const stranger = (await new LocalFlow(rig, 'stranger').assertionOptions()).allowCredentials;
+    assert.equal(stranger.length, 1);
+    assert.ok(![first.credentialId, second.credentialId].includes(stranger[0].id));
+  });
+
+  it("an unknown user gets a stand-in like the standard variant's: stable, hybrid/internal, 20 bytes", async () => {
+    const unknown = new LocalFlow(rig, 'nobody');
+    const one = (await unknown.assertionOptions()).allowCredentials;
+    const two = (await unknown.assertionOptions()).allowCredentials;
+    assert.deepEqual(one, two);
+    assert.equal(one.length, 1);
+    assert.equal(Buffer.from(one[0].id, 'base64url').length, 20);
+    assert.deepEqual(one[0].transports, ['hybrid', 'internal']);
+    assert.notDeepEqual((await new LocalFlow(rig, 'somebody-else').assertionOptions()).allowCredentials, one);
+  });
+
+  it('the next attestation options exclude the remembered ids with their transports; a new user excludes none', async () => {
+    const flow = new LocalFlow(rig, 'registers-twice');
+    const kept = await flow.registered(SECURITY_KEY);
+    const again = await flow.attestationOptions();
+    assert.deepEqual(again.excludeCredentials, [
+      { type: 'public-key', id: kept.credentialId, transports: ['nfc', 'usb'] },
+    ]);
+    // As the standard variant answers a user without credentials: nothing to exclude, no stand-in.
+    assert.deepEqual((await new LocalFlow(rig, 'newcomer').attestationOptions()).excludeCredentials, []);
+    assert.deepEqual(rig.store.calls, [], 'the local variant still never touches the credential store');
+  });
+
+  it('a sign-in without a user name (#localhost) still lists nothing', async () => {
+    const flow = new LocalFlow(rig, 'named');
+    await flow.registered();
+    const options = expectOk(await rig.post(PATHS.assertionOptions, { username: '#localhost' }));
+    assert.deepEqual(options.allowCredentials, []);
+  });
+});
+
+describe('local variant: the remembered ids expire and are bounded (injected clock, over the socket)', () => {
+  it(`a registration is remembered for ${LOCAL_CREDENTIAL_LIFETIME_MS / DAY} days, then the user looks unknown`, async () => {
+    const rig = await SocketLocalRig.start();
+    try {
+      const flow = new LocalFlow(rig, 'forgetful');
+      const kept = await flow.registered(SECURITY_KEY);
+      rig.h.clock.advance(LOCAL_CREDENTIAL_LIFETIME_MS);
+      assert.deepEqual(
+        (await flow.assertionOptions()).allowCredentials.map((d: { id: string }) => d.id),
+        [kept.credentialId],
+      );
+      rig.h.clock.advance(1);
+      const after = (await flow.assertionOptions()).allowCredentials;
+      assert.equal(after.length, 1);
+      assert.notEqual(after[0].id, kept.credentialId);
+      assert.deepEqual(after[0].transports, ['hybrid', 'internal'], 'the stand-in of an unknown user');
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it(`at most ${LOCAL_CREDENTIAL_LIMITS.perUser} per user: the oldest are forgotten first`, async () => {
+    const rig = await SocketLocalRig.start();
+    try {
+      const flow = new LocalFlow(rig, 'collector');
+      const kept = [];
+      for (let i = 0; i < LOCAL_CREDENTIAL_LIMITS.perUser + 2; i += 1) {
+        kept.push(await flow.registered(SECURITY_KEY));
+        rig.h.clock.advance(1000);
+      }
+      const listed = (await flow.assertionOptions()).allowCredentials.map((d: { id: string }) => d.id);
+      assert.deepEqual(
+        listed,
+        kept.slice(2).map((k) => k.credentialId),
+      );
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('an application that reveals unknown users answers [] for a user it does not remember', async () => {
+    const rig = await SocketLocalRig.start({ apps: [applicationConfig({ revealUnknownUsers: true })] });
+    try {
+      assert.deepEqual((await new LocalFlow(rig, 'unremembered').assertionOptions()).allowCredentials, []);
+    } finally {
+      await rig.close();
+    }
+  });
+});
