@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { decodeCbor, DEFAULT_CBOR_LIMITS } from '../../src/webauthn/cbor.js';
 import { encodeCbor, type CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { COSE_KEY_CBOR_LIMITS } from '../../src/webauthn/cose-key.js';
-import { Flow, expectFailure, expectOk, username } from '../http/harness.js';
-import { SocketHarness } from '../managers/socket-harness.js';
+import { Flow, expectFailure, expectOk, username } from '../support/harness.js';
+import { SocketHarness } from '../support/socket-harness.js';
 
 /** Rewrites the COSE key at the end of authData (no extensions): `edit` gets and returns its bytes. */
 function editCoseKey(credential: any, edit: (key: Buffer) => Buffer): any {
