@@ -23,6 +23,22 @@ export interface CeremonyFacts {
   readonly attachment: Attachment | undefined;
 }
 
+/**
+ * How strong the sign-in was, in the terms an IdP puts into its tokens (docs/api.md "Sign-in verdict"):
+ * `amr` (RFC 8176) says `hwk` for a device-bound credential (BE clear) or `swk` for a synced one, `user`
+ * when the user was present (UP), `mfa` when the authenticator verified the user (UV); `acr` is `phrh` only
+ * for a device-bound credential whose AAGUID a trusted attestation proved at registration, else `phr`.
+ */
+export function signInVerdict(
+  flags: AuthenticatorFlags,
+  aaguidProven: boolean,
+): { readonly amr: ('hwk' | 'swk' | 'user' | 'mfa')[]; readonly acr: 'phr' | 'phrh' } {
+  const amr: ('hwk' | 'swk' | 'user' | 'mfa')[] = [flags.be ? 'swk' : 'hwk'];
+  if (flags.up) amr.push('user');
+  if (flags.uv) amr.push('mfa');
+  return { amr, acr: !flags.be && aaguidProven ? 'phrh' : 'phr' };
+}
+
 /** After a verified authentication: `credential` is the stored record or the opened local blob's view. */
 export function authenticationFields(credential: CredentialRecord, facts: CeremonyFacts): IdentityFields {
   // FIDO metadata's name, else the bundled AAGUID lists'; verified only when a trusted attestation proved the AAGUID.
@@ -41,6 +57,7 @@ export function authenticationFields(credential: CredentialRecord, facts: Ceremo
     authenticatorName: authenticator.name,
     authenticatorVerified: authenticator.verified,
     signCount: facts.signCount,
+    ...signInVerdict(facts.flags, credential.aaguidProven === true),
   };
   return facts.attachment === undefined ? fields : { ...fields, authenticatorAttachment: facts.attachment };
 }

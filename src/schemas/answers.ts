@@ -203,6 +203,16 @@ const identityFields = {
       'true only when a trusted attestation proved the AAGUID the name comes from; otherwise the name is what the authenticator claims.',
   }),
   signCount: Type.Integer({ minimum: 0, description: "The counter of this ceremony's authenticator data." }),
+  amr: Type.Array(Type.Union([Type.Literal('hwk'), Type.Literal('swk'), Type.Literal('user'), Type.Literal('mfa')]), {
+    minItems: 1,
+    uniqueItems: true,
+    description:
+      'Authentication methods (RFC 8176): `hwk` (device-bound, BE clear) or `swk` (synced, BE set), then `user` when UP, `mfa` when UV.',
+  }),
+  acr: Type.Union([Type.Literal('phr'), Type.Literal('phrh')], {
+    description:
+      'OpenID EAP: `phrh` when the credential is device-bound and a trusted attestation proved its AAGUID (at registration), else `phr` (every passkey sign-in is phishing-resistant).',
+  }),
   authenticatorAttachment: Type.Optional(
     Type.Union(AttachmentSchema.anyOf, { description: 'Only when the browser sent it (unsigned).' }),
   ),

@@ -136,6 +136,8 @@ describe('registration then authentication (standard variant)', () => {
         authenticatorName: null,
         authenticatorVerified: false,
         signCount: 0,
+        amr: ['hwk', 'user', 'mfa'],
+        acr: 'phr',
         discoverable: true,
         attestationFormat: c.fmt,
         attestationType: stored.attestationType,
@@ -166,6 +168,8 @@ describe('registration then authentication (standard variant)', () => {
           authenticatorName: null,
           authenticatorVerified: false,
           signCount: i + 1,
+          amr: ['hwk', 'user', 'mfa'],
+          acr: 'phr',
           signals: signalsOf(stored.userHandle, [credential.id]),
         });
         assert.deepEqual(options.allowCredentials, [

@@ -25,6 +25,8 @@ const IDENTITY = [
   'authenticatorName',
   'authenticatorVerified',
   'signCount',
+  'amr',
+  'acr',
 ];
 
 /** The answer conforms to the OpenAPI document (its signals included). */

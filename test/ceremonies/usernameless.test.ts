@@ -15,6 +15,8 @@ const OTHER_CLIENT = 'other-client';
 const ENVELOPE_KEYS = ['errorMessage', 'sessionId', 'status'];
 const IDENTITY_KEYS = [
   'aaguid',
+  'acr',
+  'amr',
   'authenticatorName',
   'authenticatorVerified',
   'backupEligible',

@@ -87,6 +87,8 @@ describe('local variant: registration and sign-in for every format and algorithm
       const body = expectOk(res);
       assert.deepEqual(Object.keys(body).sort(), [
         'aaguid',
+        'acr',
+        'amr',
         'attestationFormat',
         'attestationTrusted',
         'attestationType',
@@ -147,6 +149,8 @@ describe('local variant: registration and sign-in for every format and algorithm
           authenticatorName: null,
           authenticatorVerified: false,
           signCount: inside.signCount + round + 1,
+          amr: ['hwk', 'user', 'mfa'],
+          acr: 'phr',
         });
         assert.equal(_blob, undefined, 'an assertion answer carries no blob');
       }
