@@ -6,8 +6,8 @@ import { signInVerdict } from '../../src/ceremonies/outcome.js';
 import { AssertionResultAnswerSchema, AttestationResultAnswerSchema } from '../../src/schemas/answers.js';
 import { compile } from '../../src/schemas/typebox.js';
 import type { InjectResponse } from '../../src/http/app.js';
-import { Flow, Harness, applicationConfig, username } from '../http/harness.js';
-import { LocalFlow, LocalRig } from '../local/support.js';
+import { Flow, Harness, applicationConfig, username } from '../support/harness.js';
+import { LocalFlow, LocalRig } from './local/support.js';
 import { createChain } from '../support/pki.js';
 import type { Flags } from '../support/soft-authenticator.js';
 
