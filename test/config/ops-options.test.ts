@@ -25,7 +25,14 @@ describe('ops configuration keys', () => {
 
   it('reads every key, resolving a relative token file against the config folder', () => {
     const { ops, problems } = opsOf({
-      admin: { enabled: false, host: '0.0.0.0', port: 9000, tokensFile: 'tokens.json', metricsRequireToken: true },
+      admin: {
+        enabled: false,
+        host: '0.0.0.0',
+        port: 9000,
+        tokensFile: 'tokens.json',
+        metricsRequireToken: true,
+        allowedHosts: ['admin.internal.example'],
+      },
       rateLimits: {
         store: 'redis://cache:6379',
         keyPrefix: 'p:',
@@ -49,6 +56,7 @@ describe('ops configuration keys', () => {
         port: 9000,
         tokensFile: '/etc/passkey/tokens.json',
         metricsRequireToken: true,
+        allowedHosts: ['admin.internal.example'],
       },
       rateLimits: {
         store: 'redis://cache:6379',
