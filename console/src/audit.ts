@@ -23,8 +23,6 @@ const ACTIONS = [
   'metadata.reload',
 ];
 
-const PAGE = 50;
-
 /** A datetime-local value (the browser's time zone) as ISO 8601, or undefined. */
 const iso = (value: string) => (value === '' ? undefined : new Date(value).toISOString());
 
@@ -36,6 +34,7 @@ export async function showAudit(view: HTMLElement): Promise<void> {
   const list = h('datalist', { id: 'audit-actions' }, ...ACTIONS.map((name) => h('option', { value: name })));
   const since = h('input', { id: 'audit-since', type: 'datetime-local' });
   const until = h('input', { id: 'audit-until', type: 'datetime-local' });
+  const size = h('input', { id: 'audit-limit', type: 'number', min: 1, max: 1000, value: 50, class: 'short' });
   const results = h('div', { id: 'audit-results' });
   const form = h(
     'form',
@@ -49,6 +48,8 @@ export async function showAudit(view: HTMLElement): Promise<void> {
     since,
     h('label', { for: 'audit-until' }, 'Until'),
     until,
+    h('label', { for: 'audit-limit' }, 'Per page'),
+    size,
     h('button', { type: 'submit' }, 'Show'),
   );
   /** The cursors of the pages shown so far: the first page has none. */
@@ -60,7 +61,7 @@ export async function showAudit(view: HTMLElement): Promise<void> {
       action: action.value.trim(),
       since: iso(since.value),
       until: iso(until.value),
-      limit: String(PAGE),
+      limit: String(Math.min(1000, Math.max(1, Math.trunc(Number(size.value)) || 50))),
       after,
     });
     const page = await api<{ events: AuditEvent[]; next: string | null }>('GET', path);

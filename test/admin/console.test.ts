@@ -200,9 +200,28 @@ describe('the admin console in Chromium', () => {
     const row = (await events.first().textContent()) ?? '';
     assert.match(row, /admin:console-test/);
     assert.match(row, /credential\.delete/);
+    // Paging: two events a page, forward and back, each page its own events in order.
     await page.getByLabel('Action').fill('');
+    await page.getByLabel('Per page').fill('2');
     await page.getByRole('button', { name: 'Show' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('#audit-results tbody tr').length > 1);
+    await page.getByText('Audit events, page 1').waitFor();
+    const firstPage = await page
+      .locator('#audit-results tbody tr time')
+      .evaluateAll((t) => t.map((e) => e.getAttribute('datetime')));
+    assert.equal(firstPage.length, 2);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Audit events, page 2').waitFor();
+    const secondPage = await page
+      .locator('#audit-results tbody tr time')
+      .evaluateAll((t) => t.map((e) => e.getAttribute('datetime')));
+    assert.ok(secondPage.length >= 1 && secondPage.length <= 2);
+    assert.ok(secondPage[0]! >= firstPage[1]!, 'the next page goes on from the last one');
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.getByText('Audit events, page 1').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Previous page' }).isDisabled(), true);
+    await page.getByLabel('Per page').fill('50');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('#audit-results tbody tr').length > 2);
     await page.screenshot({ path: join(SHOTS, 'console-audit.png'), fullPage: true });
 
     // A new application, then its origins and a policy changed in its page.
