@@ -42,9 +42,11 @@ const TRACEPARENT = /^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{
  * and well-formed: the only headers of the browser's request that go on (the service continues the trace).
  */
 export function traceContextOf(request: IncomingMessage): TraceContext {
-  const parent = request.headersDistinct.traceparent;
+  // headersDistinct keeps a doubled header doubled (an adapter's request object may lack it: then none).
+  const distinct = request.headersDistinct as IncomingMessage['headersDistinct'] | undefined;
+  const parent = distinct?.traceparent;
   if (parent?.length !== 1 || !TRACEPARENT.test(parent[0]!.trim())) return {};
-  const state = request.headersDistinct.tracestate;
+  const state = distinct?.tracestate;
   const tracestate =
     state?.length === 1 && state[0]!.length <= 512 && /^[\x20-\x7e]*$/.test(state[0]!) ? state[0]!.trim() : '';
   return { traceparent: parent[0]!.trim(), ...(tracestate === '' ? {} : { tracestate }) };
