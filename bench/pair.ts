@@ -10,14 +10,22 @@
 // --users: how many users the authentications take turns signing in as (default: one per flow, each signing
 // in again every few milliseconds; a service's real users come back after many others, past any cache).
 //
-// <server>: ours | ours:thread | ours:inline | comparison | null, optionally
+// <server>: ours | ours:thread | ours:inline | ours:secret (a relay secret asked and sent) | comparison | null, optionally
 // followed by !<node flag> (repeatable) and by @<build folder> to run another build of the project (say, a worktree of the last commit
 // compiled with `npx tsc -p tsconfig.test.json --outDir <folder>`), which makes a before/after pair.
 
 import { parseArgs } from 'node:util';
 import { authLoad, emptyTotals, flowUsers, latencyOf, measured, regLoad, type Totals } from './lib/flows.js';
 import { pinSelf } from './lib/proc.js';
-import { BUILD, startComparison, startNull, startOurs, tempDir, type Running } from './lib/servers.js';
+import {
+  BENCH_RELAY_SECRET,
+  BUILD,
+  startComparison,
+  startNull,
+  startOurs,
+  tempDir,
+  type Running,
+} from './lib/servers.js';
 
 const { values } = parseArgs({
   options: {
@@ -52,6 +60,9 @@ async function start(spec: string, dir: string): Promise<Running> {
       return named(
         await startOurs(dir, NODE_ARGS, 'ours', spec, { PASSKEY_SQLITE_WRITER: kind.slice('ours:'.length) }, build),
       );
+    case 'ours:secret':
+      // The application asks for a relay secret, and every call of the load carries it.
+      return named(await startOurs(dir, NODE_ARGS, 'ours', spec, { BENCH_RELAY_SECRET }, build));
     case 'comparison':
       return named(await startComparison(dir, NODE_ARGS));
     case 'null':

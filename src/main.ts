@@ -84,7 +84,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       options.stderr.write(`${LOCAL_VARIANT_WARNING}\n`);
       log.warn({}, 'the local variant is enabled: development only');
     }
-    const demo = config.demo.enabled ? await startDemoFor(config, address, log) : undefined;
+    const demo = config.demo.enabled ? await startDemoFor(config, address, log, composed.demoRelaySecret) : undefined;
     for (const demoUrl of demo?.urls ?? []) options.stdout.write(`passkey-server: demo page at ${demoUrl}\n`);
     if (demo)
       options.stdout.write(`passkey-server: demo CA certificate at ${demo.caPath} (trust it once: docs/demo.md)\n`);
@@ -158,7 +158,12 @@ interface DemoHandle {
  * Starts the demo page for the first application; it talks to this service through the relay. A wildcard
  * listen address is reached over loopback.
  */
-async function startDemoFor(config: ServiceConfig, address: AddressInfo, log: LevelledLogger): Promise<DemoHandle> {
+async function startDemoFor(
+  config: ServiceConfig,
+  address: AddressInfo,
+  log: LevelledLogger,
+  relaySecret: string | null,
+): Promise<DemoHandle> {
   const application = config.applications[0]!;
   const loopback = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
   const { startDemo } = await import('./demo/server.js');
@@ -172,6 +177,7 @@ async function startDemoFor(config: ServiceConfig, address: AddressInfo, log: Le
       dataDir: config.dataDir,
       standardDomain: application.domain,
       devHostnames: config.demo.devHostnames ?? [],
+      ...(relaySecret === null ? {} : { relaySecret }),
       log,
     });
   } catch (error) {

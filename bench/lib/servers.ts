@@ -44,13 +44,17 @@ export function tempDir(label: string, parent = tmpdir()): { readonly path: stri
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
+/** `ours:secret`: the application asks for this relay secret (env:BENCH_RELAY_SECRET), which the load sends. */
+export const BENCH_RELAY_SECRET = 'prs_bench-relay-secret-0123456789abcdefghijklmn';
+
 async function started(
   name: string,
   child: Child,
   port: number,
   onClose: () => void = () => undefined,
+  headers: Readonly<Record<string, string>> = HEADERS,
 ): Promise<Running> {
-  const target = { host: '127.0.0.1', port, headers: HEADERS };
+  const target = { host: '127.0.0.1', port, headers };
   try {
     await waitForServer(target, '/api/assertion/options');
   } catch (error) {
@@ -91,7 +95,7 @@ export async function startOurs(
  * The config file of "our service": SQLite in `dataDir`, ceremonies in memory, one application, standard
  * variant, ES256 and RS256.
  */
-export function benchServiceConfig(port: number, dataDir: string): Record<string, unknown> {
+export function benchServiceConfig(port: number, dataDir: string, relaySecret = false): Record<string, unknown> {
   return {
     listen: { host: '127.0.0.1', port },
     database: `sqlite:${join(dataDir, 'fido2.db')}`,
@@ -107,6 +111,7 @@ export function benchServiceConfig(port: number, dataDir: string): Record<string
         origins: [ORIGIN],
         variants: ['standard'],
         algorithms: [-7, -257],
+        ...(relaySecret ? { relaySecrets: ['env:BENCH_RELAY_SECRET'] } : {}),
       },
     ],
     // One generator address carries every flow: lift the per-address and per-application rate limits (the
@@ -126,7 +131,8 @@ async function startComposition(
 ): Promise<Running> {
   const port = await freePort();
   const config = join(dir, `${label}.json`);
-  writeFileSync(config, JSON.stringify(benchServiceConfig(port, join(dir, 'data')), null, 2));
+  const secret = env.BENCH_RELAY_SECRET !== undefined;
+  writeFileSync(config, JSON.stringify(benchServiceConfig(port, join(dir, 'data'), secret), null, 2));
   const child = startNode(
     [
       ...extraArgs,
@@ -145,7 +151,13 @@ async function startComposition(
     },
     dir,
   );
-  return started(name, child, port);
+  return started(
+    name,
+    child,
+    port,
+    undefined,
+    secret ? { ...HEADERS, authorization: `Bearer ${env.BENCH_RELAY_SECRET}` } : HEADERS,
+  );
 }
 
 export async function startComparison(dir: string, extraArgs: readonly string[] = []): Promise<Running> {

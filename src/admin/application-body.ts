@@ -29,7 +29,7 @@ export function refuseRelaySecrets(raw: Record<string, unknown>): void {
   if ('relaySecrets' in raw)
     throw new AdminError(
       'INVALID_REQUEST',
-      'relay secrets are created and revoked with /admin/applications/{clientId}/relay-secrets (a config file application: in the file)',
+      'relay secrets are set in the config file (applications[].relaySecrets); the admin API does not manage them yet',
       ['relaySecrets: not allowed in an application body'],
     );
 }

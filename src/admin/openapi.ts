@@ -267,8 +267,7 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
         relaySecret: {
           type: 'http',
           scheme: 'bearer',
-          description:
-            "One of the application's relay secrets (applications[].relaySecrets, or made with `passkey-server admin relay-secrets create`).",
+          description: "One of the application's relay secrets (the config file's applications[].relaySecrets).",
         },
         adminToken: {
           type: 'http',

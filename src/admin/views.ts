@@ -11,7 +11,7 @@ import { bundledCatalog, describeAuthenticator, type AuthenticatorCatalog } from
 export type ApplicationView = Shape<typeof ApplicationSchema>;
 
 export function applicationView(record: ApplicationRecord): ApplicationView {
-  // Its relay secrets' hashes are not shown: GET …/relay-secrets lists them by id.
+  // Its relay secrets' hashes are not shown (they come from the config file: docs/admin.md).
   const { relaySecrets: _hashes, ...config } = record.config;
   return {
     ...config,

@@ -205,7 +205,15 @@ export async function seedApplications(
       continue;
     }
     if (existing.source === 'admin') {
-      if (canonicalJson(existing.config) !== canonicalJson(config)) report.kept.push(config.clientId);
+      // Its relay secrets always come from the file (the admin API never sets them): a rotation in the file
+      // must reach an application changed through the admin API too.
+      const secrets = config.relaySecrets;
+      const stored =
+        canonicalJson(existing.config.relaySecrets ?? null) === canonicalJson(secrets ?? null)
+          ? existing
+          : { ...existing, config: withRelaySecrets(existing.config, secrets), updatedAt: now };
+      if (stored !== existing) await store.update(stored);
+      if (canonicalJson(stored.config) !== canonicalJson(config)) report.kept.push(config.clientId);
       continue;
     }
     if (canonicalJson(existing.config) === canonicalJson(config)) continue;
@@ -220,4 +228,10 @@ export async function seedApplications(
 /** The variants the four operations may use: `standard` only once approved. */
 export function effectiveVariants(record: ApplicationRecord): ApplicationConfig['variants'] {
   return record.config.variants.filter((variant) => variant !== 'standard' || record.approved);
+}
+
+/** `config` with the config file's relay secrets (none: the key removed). */
+function withRelaySecrets(config: ApplicationConfig, secrets: ApplicationConfig['relaySecrets']): ApplicationConfig {
+  const { relaySecrets: _stored, ...rest } = config;
+  return secrets === undefined ? rest : { ...rest, relaySecrets: secrets };
 }

@@ -95,6 +95,7 @@ async function checkConfig(args: readonly string[], io: CliIo): Promise<number> 
       `  secrets file: ${config.secretsFile}`,
       `  applications: ${config.applications.map((a) => a.clientId).join(', ') || '(none)'}`,
       ...metadata,
+      ...relaySecretLines(config),
       '',
     ].join('\n'),
   );
@@ -180,4 +181,17 @@ async function metadata(args: readonly string[], io: CliIo): Promise<number> {
 /** `admin …`: the admin command line (src/admin/cli.ts), on the configuration's stores. */
 async function admin(args: readonly string[], io: CliIo): Promise<number> {
   return runAdminCli(args, io, adminCliDeps({ env: io.env, cwd: io.cwd }));
+}
+
+/** Each application's relay secrets, and a warning for each that asks for none (the demo's gets the demo's). */
+function relaySecretLines(config: ServiceConfig): string[] {
+  const served = config.demo.enabled ? config.applications[0]?.clientId : undefined;
+  return config.applications.map((app) => {
+    const count = (app.relaySecrets ?? []).length;
+    if (count > 0)
+      return `  relay secrets: ${app.clientId}: ${count}${app.clientId === served ? " (+ the demo's)" : ''}`;
+    if (app.clientId === served)
+      return `  relay secrets: ${app.clientId}: the demo's own (made at first start in the data folder)`;
+    return `  WARNING:      ${app.clientId} has no relay secrets: anyone who knows its Client ID can call its operations (applications[].relaySecrets)`;
+  });
 }

@@ -14,6 +14,7 @@ import {
 } from '../applications/metadata-watch.js';
 import type { MetadataReloadReport } from '../applications/trust-reload.js';
 import type { ServiceConfig } from '../config.js';
+import { applicationsWithoutRelaySecrets, withDemoRelaySecret } from '../config/demo-relay-secret.js';
 import { loadSecrets } from '../config/secrets.js';
 import { loadServeSettings, type ServeSettings } from '../config/serve.js';
 import { buildApp } from '../http/app.js';
@@ -43,6 +44,8 @@ export interface ComposeOptions {
 export interface ComposedService {
   readonly settings: ServeSettings;
   readonly config: ServiceConfig;
+  /** The relay secret the demo's relay sends (its application asks for it); null without the demo. */
+  readonly demoRelaySecret: string | null;
   readonly log: LevelledLogger;
   /** The service's node:http server, not listening yet. */
   readonly server: Server;
@@ -60,13 +63,20 @@ export interface ComposedService {
 export async function composeService(options: ComposeOptions): Promise<ComposedService> {
   const runtime = options.runtime ?? systemRuntime;
   const settings = loadServeSettings({ file: options.configFile, env: options.env, cwd: options.cwd });
-  const { config } = settings;
   const log = createLogger({
     level: settings.logLevel,
     sink: options.stderr,
     clock: runtime.now,
     base: { service: 'passkey-server' },
   });
+  // The demo's application asks for the demo's own relay secret (made on first start, kept in the data folder).
+  const { config, demoRelaySecret } = withDemoRelaySecret(settings.config, runtime.randomBytes);
+  for (const clientId of applicationsWithoutRelaySecrets(config.applications)) {
+    log.warn(
+      { event: 'relay_secrets_none', clientId },
+      'this application has no relay secrets: anyone who knows its Client ID can call its operations (applications[].relaySecrets, docs/api.md "Relay secrets")',
+    );
+  }
   const secrets = loadSecrets({ config, env: options.env, randomBytes: runtime.randomBytes, log });
   // Stamped before the BLOBs are read, so that one installed while they load is still seen as a change.
   const metadataBaseline = stampFilesSync(config.applications.flatMap((app) => metadataFilesOf(app.attestation)));
@@ -164,6 +174,7 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
   return {
     settings,
     config,
+    demoRelaySecret,
     log,
     server,
     adminUrl: ops.admin?.url ?? null,

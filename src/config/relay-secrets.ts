@@ -36,7 +36,7 @@ function resolveEntry(problems: Problems, path: string, value: unknown, env: Env
   if (env === undefined) {
     return problems.addIfAny(
       path,
-      'env: entries are read from the environment of the service at start and belong in the config file; here give "sha256:<hex>" or create a secret with POST /admin/applications/{clientId}/relay-secrets',
+      'env: entries are read from the environment of the service at start and belong in the config file; here give "sha256:<hex>"',
     );
   }
   const secret = env[name];

@@ -37,6 +37,8 @@ export interface DemoOptions {
    * 443) before such a page may use RP ID `localhost`; see docs/demo.md.
    */
   readonly devHostnames?: readonly string[];
+  /** The application's relay secret, which the demo's relays send (the service made it: docs/demo.md). */
+  readonly relaySecret?: string;
   readonly log?: Logger;
 }
 
@@ -136,6 +138,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       serviceUrl: options.serviceUrl,
       clientId: options.clientId,
       vendor: options.vendor,
+      ...(options.relaySecret === undefined ? {} : { relaySecret: options.relaySecret }),
       variant,
       prefix: PREFIX,
       // Users type a plain name; the relay adds the domain (the bench still sends full names).

@@ -127,7 +127,7 @@ const applicationFields = {
     maxItems: MAX_RELAY_SECRETS,
     defaultText: 'none (no secret asked)',
     description:
-      "Secrets the application's relay must send as `Authorization: Bearer <secret>` on every call of the four operations and of `credentials/*` (`docs/api.md`, \"Relay secrets\"; missing: `401 RELAY_SECRET_MISSING`, wrong: `401 RELAY_SECRET_INVALID`). Each entry is `sha256:` and the 64 lowercase hex digits of the SHA-256 of the secret's UTF-8 bytes, or `env:<NAME>`: the secret is in that environment variable (at least 16 characters), hashed at start; the service never keeps the secret. Several at once allow rotation. At most 16. Without any, the service warns at start and `check-config` reports it. Not in the admin API's application bodies: a stored application gets its secrets at `/admin/applications/{clientId}/relay-secrets`.",
+      "Secrets the application's relay must send as `Authorization: Bearer <secret>` on every call of the four operations and of `credentials/*` (`docs/api.md`, \"Relay secrets\"; missing: `401 RELAY_SECRET_MISSING`, wrong: `401 RELAY_SECRET_INVALID`). Each entry is `sha256:` and the 64 lowercase hex digits of the SHA-256 of the secret's UTF-8 bytes, or `env:<NAME>`: the secret is in that environment variable (at least 16 characters), hashed at start; the service never keeps the secret. Several at once allow rotation. At most 16. Without any, the service warns at start and `check-config` reports it. Not in the admin API's application bodies (the admin API does not manage relay secrets yet).",
   }),
 };
 type Fields = typeof applicationFields;
@@ -182,48 +182,5 @@ export const ApplicationSchema = Type.Object(
     createdAt: dateTime(),
     updatedAt: dateTime(),
   },
-  { additionalProperties: false },
-);
-
-/** A relay secret as the admin API lists it (never the secret, nor its hash). */
-export const RelaySecretSchema = Type.Object(
-  {
-    id: Type.String({
-      pattern: '^(rs|cf)_[A-Za-z0-9_-]{1,32}$',
-      description:
-        '`rs_…` for a secret created through the admin API or CLI; `cf_…` (derived from its hash) for one of the config file.',
-    }),
-    source: Type.Union([Type.Literal('config'), Type.Literal('admin')], {
-      description: '`config`: from the config file (read-only here); `admin`: created through the admin API or CLI.',
-    }),
-    createdAt: nullable(dateTime(), { description: 'When it was created (null for a config file secret).' }),
-    lastUsedAt: nullable(dateTime(), {
-      description:
-        'Its last use seen (a stored secret: written to the store at most once a minute; a config file secret: since this instance started), or null.',
-    }),
-  },
-  { additionalProperties: false },
-);
-
-export const RelaySecretListSchema = Type.Object(
-  { clientId: Type.String(), relaySecrets: Type.Array(RelaySecretSchema) },
-  { additionalProperties: false },
-);
-
-/** The answer that creates a relay secret: the only time the secret is shown. */
-export const RelaySecretCreatedSchema = Type.Object(
-  {
-    clientId: Type.String(),
-    ...RelaySecretSchema.properties,
-    secret: Type.String({
-      pattern: '^prs_[A-Za-z0-9_-]{43}$',
-      description: "The secret (shown once; only its SHA-256 is kept): give it to the application's relay.",
-    }),
-  },
-  { additionalProperties: false },
-);
-
-export const RelaySecretRevokedSchema = Type.Object(
-  { clientId: Type.String(), id: Type.String(), revoked: Type.Literal(true) },
   { additionalProperties: false },
 );
