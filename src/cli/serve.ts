@@ -5,6 +5,7 @@ import { serveUntilSignalled } from '../main.js';
 import { PORT_MAX } from '../config/env.js';
 import { UsageError, type CliIo } from './io.js';
 import { parseConfigArgs, report } from './common.js';
+import { endOfLifeWarning } from '../util/node-support.js';
 
 export async function serveCommand(args: readonly string[], io: CliIo): Promise<number | undefined> {
   const { values, positionals } = parseConfigArgs(args, {
@@ -26,6 +27,9 @@ export async function serveCommand(args: readonly string[], io: CliIo): Promise<
     env.PASSKEY_PORT = values.port;
   }
   if (values['no-demo'] === true) env.PASSKEY_DEMO_ENABLED = 'false';
+  // A runtime past its end of life still starts, with one line that says so.
+  const outdated = endOfLifeWarning(process.version, Date.now());
+  if (outdated !== null) io.stderr.write(`${outdated}\n`);
 
   return serveUntilSignalled(
     {
