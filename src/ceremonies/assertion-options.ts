@@ -8,7 +8,7 @@ import { FidoError } from '../errors.js';
 import type { CeremonyContext } from './context.js';
 import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './options-call.js';
 import type { AssertionOptionsRequest } from './inputs.js';
-import { fakeCredentialFor, standInRecords } from './fake-credential.js';
+import { fakeCredentialFor, noteCredentialShapes, standInRecords } from './fake-credential.js';
 
 export async function assertionOptions(
   ctx: CeremonyContext,
@@ -64,8 +64,9 @@ async function standardAllowList(ctx: CeremonyContext, username: string, userHan
   }
   // An unknown user's stand-in is mapped from a record like a store's, by the same code: the same steps
   // at the same cost as a registered user's one credential (`bench/enumeration.ts` measures it).
-  const listed =
-    stored.length > 0 ? stored : standInRecords(ctx.deps.secrets.userHandleKey, ctx.clientId, username, userHandle);
+  const key = ctx.deps.secrets.userHandleKey;
+  if (stored.length > 0) noteCredentialShapes(key, ctx.clientId, stored);
+  const listed = stored.length > 0 ? stored : standInRecords(key, ctx.clientId, username, userHandle);
   return listed.map(descriptorOf);
 }
 
@@ -83,5 +84,5 @@ async function localAllowList(ctx: CeremonyContext, username: string, userHandle
     return remembered.map(descriptorOf);
   }
   if (ctx.application.revealUnknownUsers) return [];
-  return [{ type: 'public-key', id: fake.id, transports: [...fake.transports] }];
+  return [descriptorOf({ credentialId: fake.id, transports: fake.transports })];
 }

@@ -13,17 +13,32 @@ import { remembered } from '../util/remembered.js';
 import { encodeCbor } from '../webauthn/cbor-encode.js';
 
 export interface FakeCredential {
-  /** base64url of FAKE_ID_BYTES bytes. */
+  /** base64url of as many bytes as the credential it imitates (FAKE_ID_BYTES before any is seen). */
   readonly id: string;
   readonly transports: readonly string[];
 }
 
 /**
- * What the stand-in imitates: a synced platform passkey (iCloud Keychain's ids are 20 bytes), with the
- * transports browsers report for one, in the order they report them (lexicographic).
+ * What the stand-in imitates before the application's own credentials were seen: a synced platform passkey
+ * (iCloud Keychain's ids are 20 bytes), with the transports browsers report for one, in canonical order.
  */
 const FAKE_ID_BYTES = 20;
 const FAKE_TRANSPORTS: readonly string[] = Object.freeze(['hybrid', 'internal']);
+
+/** A stored credential's shape: what a stand-in must share with it (id length, transports in canonical order). */
+interface Shape {
+  readonly idBytes: number;
+  readonly transports: readonly string[];
+}
+
+/** The shapes of an application's credentials seen so far, replaced round-robin once full. */
+const SHAPES_PER_APPLICATION = 256;
+const APPLICATIONS_SHAPED = 1024;
+
+interface Shapes {
+  readonly list: Shape[];
+  next: number;
+}
 
 /** The algorithm of the dummy key: ES256, the one most real credentials use. */
 export const FAKE_CREDENTIAL_ALGORITHM = -7;
@@ -34,6 +49,8 @@ interface Derived {
   readonly idKey: Buffer;
   readonly fakes: Map<string, FakeCredential>;
   readonly records: Map<string, CredentialRecord>;
+  /** Per Client ID: the shapes of the credentials registered users' options listed (noteCredentialShapes). */
+  readonly shapes: Map<string, Shapes>;
   dummyKey?: Uint8Array;
 }
 
@@ -43,22 +60,72 @@ function derivedFor(key: Buffer): Derived {
   let derived = derivedByKey.get(key);
   if (derived === undefined) {
     const idKey = createHmac('sha256', key).update('passkey-server fake credential id v1', 'utf8').digest();
-    derived = { idKey, fakes: new Map(), records: new Map() };
+    derived = { idKey, fakes: new Map(), records: new Map(), shapes: new Map() };
     derivedByKey.set(key, derived);
   }
   return derived;
 }
 
-/** The stand-in for (Client ID, username): stable, different per user, the same object while remembered. */
+/**
+ * Learns what the application's credentials look like from a registered user's list (each id's length, its
+ * transports in canonical order), so that stand-ins are drawn from the same shapes. Bounded per application
+ * and in applications; one slot written per call, so a registered user's options pay about what an unknown
+ * user's draw costs.
+ */
+export function noteCredentialShapes(
+  key: Buffer,
+  clientId: string,
+  credentials: readonly Pick<CredentialRecord, 'credentialId' | 'transports'>[],
+): void {
+  const { shapes } = derivedFor(key);
+  const credential = credentials[0];
+  if (credential === undefined) return;
+  const shape: Shape = {
+    idBytes: Math.floor((credential.credentialId.length * 3) / 4),
+    transports: canonicalTransports(credential.transports),
+  };
+  const seen = remembered(shapes, clientId, APPLICATIONS_SHAPED, () => ({ list: [], next: 0 }));
+  if (seen.list.length < SHAPES_PER_APPLICATION) seen.list.push(shape);
+  else seen.list[seen.next] = shape;
+  seen.next = (seen.next + 1) % SHAPES_PER_APPLICATION;
+}
+
+/** Transports in the one order every descriptor uses, stored and stand-in alike: lexicographic. */
+export function canonicalTransports(transports: readonly string[]): string[] {
+  return [...transports].sort();
+}
+
+/**
+ * The stand-in for (Client ID, username): stable, different per user, the same object while remembered.
+ * Its shape is one the application's credentials have (drawn by the user's HMAC among those seen), so its
+ * id is as long as the ids the application really stores.
+ */
 export function fakeCredentialFor(key: Buffer, clientId: string, username: string): FakeCredential {
-  const { idKey, fakes } = derivedFor(key);
+  const { idKey, fakes, shapes } = derivedFor(key);
   const input = `${clientId}\u0000${username}`;
-  return remembered(fakes, input, REMEMBERED_FAKES, () =>
-    Object.freeze({
-      id: createHmac('sha256', idKey).update(input, 'utf8').digest().subarray(0, FAKE_ID_BYTES).toString('base64url'),
-      transports: FAKE_TRANSPORTS,
-    }),
-  );
+  return remembered(fakes, input, REMEMBERED_FAKES, () => {
+    const seed = createHmac('sha256', idKey).update(input, 'utf8').digest();
+    const seen = shapes.get(clientId)?.list ?? [];
+    const shape = seen.length === 0 ? undefined : seen[seed.readUInt32BE(0) % seen.length];
+    return Object.freeze({
+      id: idBytes(idKey, seed, shape?.idBytes ?? FAKE_ID_BYTES).toString('base64url'),
+      transports: shape?.transports ?? FAKE_TRANSPORTS,
+    });
+  });
+}
+
+/** `length` bytes from the user's seed (HMAC blocks, as HKDF-Expand chains them). */
+function idBytes(idKey: Buffer, seed: Buffer, length: number): Buffer {
+  const blocks: Buffer[] = [seed];
+  for (let have = seed.length, i = 1; have < length; i++) {
+    const block = createHmac('sha256', idKey)
+      .update(blocks[blocks.length - 1]!)
+      .update(String(i))
+      .digest();
+    blocks.push(block);
+    have += block.length;
+  }
+  return Buffer.concat(blocks).subarray(0, length);
 }
 
 /**
@@ -101,7 +168,7 @@ function heldRecord(
     publicKey: fakeCredentialKey(key),
     algorithm: FAKE_CREDENTIAL_ALGORITHM,
     signCount: 0,
-    transports: FAKE_TRANSPORTS,
+    transports: fakeCredentialFor(key, clientId, username).transports,
     aaguid: ZERO_AAGUID,
     attestationFormat: 'none',
     attestationType: 'none',

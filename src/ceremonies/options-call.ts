@@ -8,6 +8,7 @@ import type { Application } from '../service.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { encodeBase64url } from '../util/base64url.js';
 import type { CeremonyContext } from './context.js';
+import { canonicalTransports } from './fake-credential.js';
 import { requireStandardOrigin, standardOrigins } from './origins.js';
 import { deriveUserHandle } from './user-handle.js';
 import { parseUsername, type ParsedUsername } from './username.js';
@@ -55,5 +56,6 @@ export function hintsMember(requested: readonly Hint[] | undefined, app: Applica
  * the local variant remembers (its id and transports only).
  */
 export function descriptorOf(credential: Pick<CredentialRecord, 'credentialId' | 'transports'>): Descriptor {
-  return { type: 'public-key', id: credential.credentialId, transports: [...credential.transports] };
+  // One canonical order (lexicographic) for every credential, stored or stand-in: an order would tell them apart.
+  return { type: 'public-key', id: credential.credentialId, transports: canonicalTransports(credential.transports) };
 }

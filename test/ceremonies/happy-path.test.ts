@@ -173,7 +173,7 @@ describe('registration then authentication (standard variant)', () => {
           signals: signalsOf(stored.userHandle, [credential.id]),
         });
         assert.deepEqual(options.allowCredentials, [
-          { type: 'public-key', id: credential.id, transports: ['internal', 'hybrid'] },
+          { type: 'public-key', id: credential.id, transports: ['hybrid', 'internal'] },
         ]);
       }
       const after = await h.deps.credentials.find(CLIENT_ID, credential.id);
@@ -187,7 +187,7 @@ describe('registration then authentication (standard variant)', () => {
     const flow = new Flow(h, username('erin'), { transports: ['usb', 'nfc'] });
     const { credential } = await flow.register();
     const again = await flow.attestationOptions();
-    assert.deepEqual(again.excludeCredentials, [{ type: 'public-key', id: credential.id, transports: ['usb', 'nfc'] }]);
+    assert.deepEqual(again.excludeCredentials, [{ type: 'public-key', id: credential.id, transports: ['nfc', 'usb'] }]);
   });
 
   it('a synced passkey (counter always 0, BE=BS=1) signs in repeatedly', async () => {

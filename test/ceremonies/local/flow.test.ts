@@ -37,7 +37,7 @@ describe('local variant: options', () => {
     const body = await flow.assertionOptions({ userVerification: 'required' });
     assert.equal(body.rpId, 'localhost');
     assert.deepEqual(body.allowCredentials, [
-      { type: 'public-key', id: kept.credentialId, transports: ['internal', 'hybrid'] },
+      { type: 'public-key', id: kept.credentialId, transports: ['hybrid', 'internal'] },
     ]);
     assert.equal(body.userVerification, 'required');
     assert.match(body.challenge, /^[A-Za-z0-9_-]{43}$/);
