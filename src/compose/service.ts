@@ -17,15 +17,15 @@ import type { ServiceConfig } from '../config.js';
 import { applicationsWithoutRelaySecrets, withDemoRelaySecret } from '../config/demo-relay-secret.js';
 import { loadSecrets } from '../config/secrets.js';
 import { loadServeSettings, type ServeSettings } from '../config/serve.js';
-import { buildApp } from '../http/app.js';
 import { createServiceServer } from '../http/server.js';
 import { composeHooks } from '../runtime/hooks.js';
 import type { ShutdownReport } from '../runtime/shutdown.js';
 import { startTracing, tracedStore, type Tracing } from '../runtime/tracing.js';
-import type { ServiceDeps, ServiceHooks } from '../service.js';
+import type { ServiceHooks } from '../service.js';
 import { openStores } from '../stores/open.js';
 import { createLogger, type LevelledLogger } from '../util/log.js';
 import { systemRuntime, type Runtime } from '../util/runtime.js';
+import { composeApp, type AppParts } from './app.js';
 import { startOperatorFeatures, type OperatorFeatures } from './operator-features.js';
 import { openOpsStores } from './stores.js';
 
@@ -145,7 +145,7 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
   // Traces only when the OTEL_* variables ask (config/tracing.ts): otherwise nothing is built or wrapped.
   const tracing: Tracing | null = settings.tracing ? startTracing(settings.tracing) : null;
   const tracer = tracing?.tracer;
-  const deps: ServiceDeps = {
+  const parts: AppParts = {
     config,
     applications: ops.applications,
     credentials: tracer ? tracedStore(ops.credentials, 'credentials', tracer) : ops.credentials,
@@ -154,7 +154,7 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
     runtime,
     log,
     hooks: options.hooks ? composeHooks(ops.hooks, options.hooks) : ops.hooks,
-    ...(tracer ? { tracer } : {}),
+    ...(tracer ? { extra: { tracer } } : {}),
   };
   if (settings.tracing) {
     log.info(
@@ -164,7 +164,7 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
   }
   let server: Server;
   try {
-    server = createServiceServer(buildApp(deps));
+    server = createServiceServer(composeApp(parts).app);
   } catch (error) {
     // The admin listener and every store are open by now: the operator features' shutdown closes them all.
     await running.shutdown([]).catch(() => undefined);

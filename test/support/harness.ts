@@ -3,9 +3,10 @@
 
 import { createHash } from 'node:crypto';
 import { DEFAULT_ALGORITHMS, type ApplicationConfig, type ServiceConfig } from '../../src/config.js';
-import { buildApp, type App, type InjectResponse } from '../../src/http/app.js';
+import { composeApp } from '../../src/compose/app.js';
+import type { App, InjectResponse } from '../../src/http/app.js';
 import type { KeyCache } from '../../src/ceremonies/key-cache.js';
-import type { Application, OperationOutcome, ServiceDeps, ServiceHooks } from '../../src/service.js';
+import type { OperationOutcome, ServiceDeps, ServiceHooks } from '../../src/service.js';
 import type { Logger } from '../../src/util/log.js';
 import { MemoryChallengeStore } from '../../src/stores/memory/challenges.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
@@ -133,16 +134,15 @@ export class Harness {
   constructor(options: HarnessOptions = {}) {
     this.memoryChallenges = new MemoryChallengeStore({ clock: this.clock.now });
     const apps = options.apps ?? [applicationConfig()];
-    // As the service builds it (src/webauthn/trust.ts loadTrustEvaluator), with in-memory anchors.
-    const trustOf = (a: ApplicationConfig): TrustEvaluator =>
+    // The service's own wiring (src/compose/app.ts), with in-memory anchors instead of the policy's files.
+    const buildTrust = (policy: ApplicationConfig['attestation']): TrustEvaluator =>
       options.trust ??
       createTrustEvaluator({
         anchors: options.anchors ?? [],
-        requireTrusted: a.attestation.requireTrusted,
-        aaguidAllow: a.attestation.aaguidAllow,
-        aaguidDeny: a.attestation.aaguidDeny,
+        requireTrusted: policy.requireTrusted,
+        aaguidAllow: policy.aaguidAllow,
+        aaguidDeny: policy.aaguidDeny,
       });
-    const directory = new Map<string, Application>(apps.map((a) => [a.clientId, { ...a, trust: trustOf(a) }]));
     const runtime: Runtime = { now: this.clock.now, randomBytes: deterministicRandom() };
     const log: Logger = {
       info: (fields, message) => this.logs.push({ level: 'info', fields, message }),
@@ -150,9 +150,9 @@ export class Harness {
       error: (fields, message) => this.logs.push({ level: 'error', fields, message }),
     };
     const userHooks = options.hooks;
-    this.deps = {
+    const composed = composeApp({
       config: serviceConfig(apps, options.config),
-      applications: { find: async (clientId) => directory.get(clientId) },
+      buildTrust,
       credentials: options.credentials ?? this.memoryCredentials,
       challenges: options.challenges ?? this.memoryChallenges,
       secrets: {
@@ -161,7 +161,7 @@ export class Harness {
       },
       runtime,
       log,
-      ...(options.mlDsa ? { mlDsa: options.mlDsa } : {}),
+      ...(options.mlDsa ? { extra: { mlDsa: options.mlDsa } } : {}),
       hooks: {
         ...userHooks,
         onOutcome: (outcome) => {
@@ -169,8 +169,10 @@ export class Harness {
           userHooks?.onOutcome?.(outcome);
         },
       },
-    };
-    this.app = buildApp(this.deps, options.keyCache ? { keyCache: options.keyCache } : {});
+      ...(options.keyCache ? { app: { keyCache: options.keyCache } } : {}),
+    });
+    this.deps = composed.deps;
+    this.app = composed.app;
   }
 
   headers(options: RequestOptions = {}): Record<string, string> {
