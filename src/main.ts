@@ -163,10 +163,19 @@ async function startDemoFor(
   address: AddressInfo,
   log: LevelledLogger,
   relaySecret: string | null,
-): Promise<DemoHandle> {
+): Promise<DemoHandle | undefined> {
   const application = config.applications[0]!;
   const loopback = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
-  const { startDemo } = await import('./demo/server.js');
+  // A workspace package of the repository (packages/demo), not a dependency of the service: present in a
+  // clone (`npm start`), absent where the service was installed from its tarball.
+  let startDemo: typeof import('@passkey-server/demo').startDemo;
+  try {
+    ({ startDemo } = await import('@passkey-server/demo'));
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    log.warn({}, 'demo: @passkey-server/demo is not installed (it ships with the repository only); no demo page');
+    return undefined;
+  }
   try {
     return await startDemo({
       serviceUrl: `http://${hostForUrl(loopback)}:${address.port}`,

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
-import { startDemo, type RunningDemo } from '../../src/demo/index.js';
+import { startDemo, type RunningDemo } from '@passkey-server/demo';
 import {
   freePort,
   launchChromium,

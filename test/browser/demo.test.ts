@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGLISH_SENTENCES } from '@passkey-server/browser';
-import { startDemo } from '../../src/demo/index.js';
+import { startDemo } from '@passkey-server/demo';
 import { attestationFormatOf, screenshot, signCountOf, type AuthenticatorKind } from './support.js';
 import { capture, CLIENT_ID, click, DOMAIN, fill, open, startDemoWorld, type DemoWorld } from './demo-world.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createRelay } from '@passkey-server/relay';
-import { ensureDevCertificate } from '../../src/demo/tls.js';
+import { ensureDevCertificate } from '@passkey-server/demo';
 import { freePort, launchChromium, openTab, startServiceProcess, type ServiceProcess } from './support.js';
 
 const CLIENT_ID = 'elements-client';

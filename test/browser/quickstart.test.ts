@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { relaySecretHash } from '../../src/config/relay-secrets.js';
-import { ensureDevCertificate } from '../../src/demo/tls.js';
+import { ensureDevCertificate } from '@passkey-server/demo';
 import {
   freePort,
   launchChromium,

@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,7 +88,7 @@ function assertRelayed(report: AppReport): void {
 async function packService(root: string): Promise<{ tarball: string; files: string[] }> {
   const stage = join(root, 'service');
   await mkdir(stage);
-  for (const entry of ['package.json', 'README.md', 'LICENSE', 'demo/public', 'assets'])
+  for (const entry of ['package.json', 'README.md', 'LICENSE', 'assets'])
     await cp(join(repo, entry), join(stage, entry), { recursive: true });
   await cp(join(build, 'src'), join(stage, 'dist'), { recursive: true });
   return (await pack(stage, root))[0]!;
@@ -178,9 +178,22 @@ describe('packages: installed from their npm pack tarballs', { timeout: 3 * LIMI
     assert.equal(compiled, '', 'tsc reported errors');
   });
 
-  it('the service tarball holds the command, the demo page and the bundled lists, and its command runs', async () => {
-    for (const file of ['dist/cli.js', 'demo/public/index.html', 'README.md'])
+  it('the service tarball holds the command and the bundled lists, not the demo, and its command runs', async () => {
+    for (const file of ['dist/cli.js', 'README.md', 'LICENSE'])
       assert.ok(service.files.includes(file), `service tarball lacks ${file}`);
+    // The demo is a workspace package of the repository (packages/demo): the service depends on none of
+    // the unpublished @passkey-server packages, so its tarball installs from the npm registry alone.
+    assert.deepEqual(
+      service.files.filter((file) => file.startsWith('demo/')),
+      [],
+    );
+    const manifest = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    assert.deepEqual(
+      Object.keys(manifest.dependencies).filter((name) => name.startsWith('@passkey-server/')),
+      [],
+    );
     assert.ok(service.files.some((file) => file.startsWith('assets/aaguids/')));
     assert.deepEqual(
       service.files.filter((file) => /^(test|packages|src|bench)\//.test(file) || file.endsWith('.test.js')),

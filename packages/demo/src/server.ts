@@ -6,12 +6,12 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../util/log.js';
 import {
   createRelay,
   FileLocalStore,
   relatedOriginsDocument,
   type CeremonyResult,
+  type RelayLogger,
   type Relay,
 } from '@passkey-server/relay';
 import { DemoAccounts, type DemoVariant, type PasskeyFacts } from './accounts.js';
@@ -39,7 +39,8 @@ export interface DemoOptions {
   readonly devHostnames?: readonly string[];
   /** The application's relay secret, which the demo's relays send (the service made it: docs/demo.md). */
   readonly relaySecret?: string;
-  readonly log?: Logger;
+  /** Where the demo and its relays log (the service passes its own logger). */
+  readonly log?: RelayLogger;
 }
 
 export interface RunningDemo {

@@ -9,8 +9,8 @@ import { connect } from 'node:tls';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDevCertificate } from '../../src/demo/tls.js';
-import { findPublicFolder, pageFiles } from '../../src/demo/static-files.js';
+import { ensureDevCertificate } from '../src/tls.js';
+import { findPublicFolder, pageFiles } from '../src/static-files.js';
 
 const leafOf = (chain: string) => new X509Certificate(chain.slice(0, chain.indexOf('-----END CERTIFICATE-----') + 26));
 
@@ -102,9 +102,10 @@ describe('demo: development certificate', () => {
 });
 
 describe('demo: page files', () => {
-  it('finds demo/public by climbing from the compiled module', async () => {
+  it('finds public/ by climbing from the compiled module', async () => {
     const folder = findPublicFolder();
-    assert.match(await readFile(join(folder, 'index.html'), 'utf8'), /Passkey demo login/);
+    assert.match(await readFile(join(folder, 'index.html'), 'utf8'), /<title>Sign in · Demo IdP<\/title>/);
+    assert.match(await readFile(join(folder, 'bench.html'), 'utf8'), /<title>Passkey demo: developer bench<\/title>/);
   });
 
   it('serves the browser helper from its installed package, and allows the import map by its hash', async () => {

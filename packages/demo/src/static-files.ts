@@ -1,5 +1,5 @@
-// Serves the page files under `demo/public/` (repository root, or the installed package's root), found by
-// climbing from this module: it runs from dist/demo/, .build/src/demo/ or a helper's .build-<name>/src/demo/.
+// Serves the page files under `public/` of this package (packages/demo/public), found by climbing from this
+// module: it runs from packages/demo/dist/ (or a compiled copy of its src/ under .build/).
 // The browser helper is served from its installed package, as an integrator serves it without a bundler:
 // its ES module files under /vendor/passkey-browser/, named in the page's import map.
 import { createHash } from 'node:crypto';
@@ -42,11 +42,11 @@ export interface PageFiles {
 export function findPublicFolder(start = dirname(fileURLToPath(import.meta.url))): string {
   let folder = start;
   for (let i = 0; i < 6; i += 1) {
-    const candidate = join(folder, 'demo', 'public');
-    if (existsSync(join(candidate, 'index.html'))) return candidate;
+    for (const candidate of [join(folder, 'public'), join(folder, 'packages', 'demo', 'public')])
+      if (existsSync(join(candidate, 'index.html'))) return candidate;
     folder = resolve(folder, '..');
   }
-  throw new Error(`demo/public/index.html not found above ${start}`);
+  throw new Error(`public/index.html not found above ${start}`);
 }
 
 /** The folder of the installed browser helper's ES module build. */
