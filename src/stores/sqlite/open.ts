@@ -2,14 +2,24 @@
 // busy timeout, foreign keys) and the numbered migrations, applied once under the write lock. Both the
 // stores' connection (sqlite.ts) and the writer (sqlite-writer.ts) open files through here.
 
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { StoreUnavailableError } from '../../errors.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './migrations/index.js';
 import { SQLITE_UNAVAILABLE } from './writes.js';
 
-export type Db = Database.Database;
+/**
+ * The SQLite driver for this runtime, the one place that loads it: better-sqlite3 13 (Node-API, one binary
+ * for Node.js 22, 24 and 26) on a supported runtime; on Node.js 20, which 13 crashes, the 12 line under the
+ * package alias `better-sqlite3-node20`, built from source at install. 12 itself cannot serve Node.js 24:
+ * its statements' destructors trip that runtime's cleanup-hook assertion (docs/decisions.md "Runtimes").
+ */
+export const Database: typeof BetterSqlite3 = createRequire(import.meta.url)(
+  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20',
+);
+export type Db = BetterSqlite3.Database;
 
 export interface SqliteOptions {
   /** How long a statement waits for another process's write lock, in ms. Default 5000. */

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from '../../../src/stores/sqlite/open.js';
 import { SqliteCredentialStore } from '../../../src/stores/sqlite/credentials.js';
 import { openSqliteDatabase } from '../../../src/stores/sqlite/open.js';
 import {
