@@ -70,6 +70,12 @@ export interface ServiceConfig {
     readonly displayNameLength: number;
   };
   readonly applications: readonly ApplicationConfig[];
+  /** How webhook events are delivered (`webhookDelivery`); absent: the defaults (config/webhooks.ts). */
+  readonly webhookDelivery?: {
+    readonly allowLoopbackHttp: boolean;
+    readonly maxAttempts: number;
+    readonly timeoutMs: number;
+  };
   /**
    * The operations settings (admin listener, rate limits, audit log, application cache, shutdown deadline,
    * request log), validated by the loader (src/config/ops.ts) with the environment applied. Optional

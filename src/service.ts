@@ -2,7 +2,7 @@
 // nothing in here is global. Tests build their own with memory stores and a fixed clock.
 
 import type { ApplicationConfig, ServiceConfig } from './config.js';
-import type { ChallengeStore, CredentialStore } from './stores/types.js';
+import type { ChallengeStore, CredentialStore, WebhookEndpoint } from './stores/types.js';
 import type { TrustEvaluator } from './webauthn/attestation/types.js';
 import type { MlDsaVerifier } from './webauthn/ml-dsa.js';
 import type { Logger } from './util/log.js';
@@ -14,6 +14,8 @@ export interface Application extends ApplicationConfig {
   // `relaySecrets` (from ApplicationConfig): for a stored application, the config file's and the stored ones.
   /** Built once from `attestation` (anchors read and parsed at start, metadata indexed). */
   readonly trust: TrustEvaluator;
+  /** Its webhooks: the config file's and those the admin API added (absent: none). */
+  readonly webhookEndpoints?: readonly WebhookEndpoint[];
 }
 
 export interface ApplicationDirectory {
@@ -50,6 +52,8 @@ export interface OperationOutcome {
   readonly credentialId?: string | null;
   /** A sign-in that changed the credential's stored backup eligibility (BE); absent or null otherwise. */
   readonly backupEligibilityChange?: { readonly from: boolean; readonly to: boolean } | null;
+  /** A sign-in accepted (policy `flag`) with a passkey whose authenticator model metadata marked: the status. */
+  readonly authenticatorStatus?: string | null;
 }
 
 /** Optional instrumentation (metrics, audit) and admission (rate limits), wired by compose/. */

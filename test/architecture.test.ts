@@ -62,8 +62,9 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'webauthn/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
   'stores/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'webauthn/', 'schemas/'] },
   'service.ts': { imports: [], types: ['config.ts', 'config/', 'stores/', 'webauthn/', 'util/'] },
+  'webhooks/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'stores/'] },
   'ceremonies/': {
-    imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts', 'authenticators/'],
+    imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts', 'authenticators/', 'webhooks/'],
     types: ['service.ts', 'stores/', 'schemas/', 'config/'],
   },
   'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts', 'schemas/'], types: ['service.ts'] },
@@ -73,7 +74,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'runtime/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'config/'] },
   'config/': { imports: ['config.ts', 'errors.ts', 'schemas/', 'util/', 'webauthn/'] },
   'applications/': {
-    imports: ['config.ts', 'config/', 'errors.ts', 'stores/', 'util/', 'webauthn/'],
+    imports: ['config.ts', 'config/', 'errors.ts', 'stores/', 'util/', 'webauthn/', 'webhooks/'],
     types: ['service.ts', 'schemas/'],
   },
   'admin/': {
@@ -89,6 +90,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
       'metrics/',
       'schemas/',
       'util/',
+      'webhooks/',
     ],
     types: ['runtime/', 'stores/', 'service.ts'],
   },
@@ -107,6 +109,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
       'stores/',
       'util/',
       'webauthn/',
+      'webhooks/',
       'service.ts',
     ],
   },

@@ -6,7 +6,7 @@ import type { AuditLog } from '../audit/log.js';
 import type { ApplicationConfig } from '../config.js';
 import { deriveUserHandle } from '../ceremonies/user-handle.js';
 import { NICKNAME_MAX, type CredentialPage, type UserCredentialsDeleted } from '../schemas/admin.js';
-import type { CredentialStore } from '../stores/types.js';
+import type { CredentialStore, OutboxMessage } from '../stores/types.js';
 import type { Runtime } from '../util/runtime.js';
 import type { ApplicationRecord, ApplicationStore } from '../stores/types.js';
 import { asObject, isPlainObject, refuseRelaySecrets, toJson, validateApplication } from './application-body.js';
@@ -14,6 +14,7 @@ import { type Actor, audited, type Note } from './audited.js';
 import { generateClientId } from './client-id.js';
 import { AdminError } from './errors.js';
 import { applicationView, credentialView, type ApplicationView, type CredentialView } from './views.js';
+import { credentialData, endpointsOf, webhookMessages, type WebhookEventType } from '../webhooks/events.js';
 
 export interface AdminDeps {
   readonly applications: ApplicationStore;
@@ -134,6 +135,7 @@ export class AdminActions {
     return this.#audited(actor, 'application.delete', { clientId }, async (note) => {
       await this.#record(clientId);
       const deletedCredentials = await this.deps.credentials.deleteByApplication(clientId);
+      await this.deps.credentials.webhooks.deleteByApplication(clientId);
       await this.deps.applications.delete(clientId);
       this.deps.onApplicationChange?.(clientId);
       note({ details: { deletedCredentials } });
@@ -194,9 +196,12 @@ export class AdminActions {
           `nickname: a string of 1 to ${NICKNAME_MAX} characters without control characters, or null`,
         ]);
       }
-      await this.#record(clientId);
+      const app = await this.#record(clientId);
       const value = nickname === null ? null : nickname.trim();
-      if (!(await this.deps.credentials.rename(clientId, credentialId, value)))
+      const was = await this.deps.credentials.find(clientId, credentialId);
+      const changes = { name: { from: was?.nickname ?? null, to: value } };
+      const events = was ? (await this.#messages(app))('credential.updated', { ...credentialData(was), changes }) : [];
+      if (!was || !(await this.deps.credentials.rename(clientId, credentialId, value, events)))
         throw new AdminError('CREDENTIAL_NOT_FOUND');
       return this.getCredential(clientId, credentialId);
     });
@@ -204,10 +209,12 @@ export class AdminActions {
 
   deleteCredential(actor: Actor, clientId: string, credentialId: string): Promise<{ readonly deleted: true }> {
     return this.#audited(actor, 'credential.delete', { clientId, target: credentialId }, async (note) => {
-      await this.#record(clientId);
+      const app = await this.#record(clientId);
       const record = await this.deps.credentials.find(clientId, credentialId);
       if (record) note({ subject: record.username });
-      if (!record || !(await this.deps.credentials.delete(clientId, credentialId)))
+      const by = { ...(record && credentialData(record)), by: 'admin' };
+      const events = record ? (await this.#messages(app))('credential.deleted', by) : [];
+      if (!record || !(await this.deps.credentials.delete(clientId, credentialId, events)))
         throw new AdminError('CREDENTIAL_NOT_FOUND');
       return { deleted: true };
     });
@@ -228,15 +235,24 @@ export class AdminActions {
           'username: required (or userHandle)',
         ]);
       }
-      await this.#record(clientId);
+      const app = await this.#record(clientId);
       if (user.username !== undefined) note({ subject: user.username });
-      const { credentials } = await this.listCredentials(clientId, user);
-      let deleted = 0;
-      for (const credential of credentials) {
-        if (await this.deps.credentials.delete(clientId, credential.credentialId)) deleted += 1;
-      }
-      note({ subject: user.username ?? credentials[0]?.username ?? user.userHandle!, details: { deleted } });
-      return { clientId, username: user.username ?? credentials[0]?.username ?? null, deleted };
+      const userHandle = this.#userHandleOf(clientId, user);
+      const messages = await this.#messages(app);
+      const removed =
+        userHandle === undefined
+          ? []
+          : await this.deps.credentials.deleteUser(clientId, userHandle, (gone) => [
+              ...gone.flatMap((record) => messages('credential.deleted', { ...credentialData(record), by: 'admin' })),
+              ...messages('user.deleted', {
+                clientId,
+                username: gone[0]!.username,
+                credentialIds: gone.map((record) => record.credentialId),
+              }),
+            ]);
+      const deleted = removed.length;
+      note({ subject: user.username ?? removed[0]?.username ?? user.userHandle!, details: { deleted } });
+      return { clientId, username: user.username ?? removed[0]?.username ?? null, deleted };
     });
   }
 
@@ -267,6 +283,13 @@ export class AdminActions {
     const record = await this.deps.applications.get(clientId);
     if (!record) throw new AdminError('APPLICATION_NOT_FOUND');
     return record;
+  }
+
+  /** Builds the webhook messages of a change of the application's (its config file's webhooks and stored ones). */
+  async #messages(app: ApplicationRecord) {
+    const endpoints = endpointsOf(app.config, await this.deps.credentials.webhooks.list(app.config.clientId));
+    return (type: WebhookEventType, data: Readonly<Record<string, unknown>>): OutboxMessage[] =>
+      webhookMessages(endpoints, type, data, this.deps.runtime);
   }
 
   async #save(record: ApplicationRecord): Promise<ApplicationView> {

@@ -27,6 +27,12 @@ export const ADMIN_ERRORS = {
     message: 'username and userHandle name different users; give one of them, or both of the same user.',
   },
   CREDENTIAL_NOT_FOUND: { status: 404, message: 'No credential with this id in this application.' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'No webhook with this id in this application.' },
+  WEBHOOK_FROM_CONFIG: {
+    status: 409,
+    message: 'This webhook comes from the config file: change or remove it there (applications[].webhooks).',
+  },
+  DEAD_LETTER_NOT_FOUND: { status: 404, message: 'No dead letter with this id (delivered, sent again, or unknown).' },
   METADATA_RELOAD_FAILED: {
     status: 422,
     message:

@@ -18,6 +18,8 @@ import type { Readiness } from '../runtime/readiness.js';
 import type { AdminTokenStore } from './tokens.js';
 import type { Overview } from '../schemas/admin.js';
 import { CONSOLE_PATH, consoleFiles, type ConsoleFiles } from './console.js';
+import { webhookRoute } from './webhook-routes.js';
+import type { WebhookAdmin } from './webhooks.js';
 
 export interface AdminHandlerDeps {
   readonly actions: AdminActions;
@@ -42,6 +44,8 @@ export interface AdminHandlerDeps {
   /** The host the listener is bound to (default 127.0.0.1) and other names it answers for (host.ts). */
   readonly host?: string;
   readonly allowedHosts?: readonly string[];
+  /** Webhooks, dead letters and marked credentials (admin/webhook-routes.ts); absent: those paths are not found. */
+  readonly webhooks?: WebhookAdmin;
 }
 interface Request {
   readonly method: string;
@@ -120,6 +124,8 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
 
   async function adminRoute(r: Request): Promise<Answer> {
     const actions = deps.actions;
+    const webhookAnswer = deps.webhooks ? await webhookRoute(r, deps.webhooks) : undefined;
+    if (webhookAnswer !== undefined) return webhookAnswer;
     const [resource, id, sub, subId, ...rest] = r.segments;
     if (rest.length > 0) throw new AdminError('NOT_FOUND');
 

@@ -1,13 +1,10 @@
 // The admin listener's paths in the OpenAPI document; their schemas, by component name, are those of
 // src/schemas/admin.ts (openapi.ts names them and joins both halves).
 
-/** A reference to a component of the document (openapi.ts `openApiSchemas`). */
-export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+import { jsonContent, ref } from './openapi-admin-refs.js';
+import { WEBHOOK_PATHS } from './openapi-webhooks.js';
 
-/** A JSON request or answer body with `schema`. */
-export function jsonContent(schema: Readonly<Record<string, unknown>>) {
-  return { 'application/json': { schema } };
-}
+export { jsonContent, ref };
 
 const adminError = (statuses: readonly number[]) =>
   Object.fromEntries(
@@ -186,4 +183,5 @@ export const ADMIN_PATHS = {
       },
     },
   },
+  ...WEBHOOK_PATHS,
 };

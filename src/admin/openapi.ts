@@ -57,6 +57,16 @@ import {
   ReadinessSchema,
   UserCredentialsDeletedSchema,
 } from '../schemas/admin.js';
+import {
+  DeadLetterPageSchema,
+  DeadLetterResentSchema,
+  DeadLetterSchema,
+  WebhookCreatedSchema,
+  WebhookDeletedSchema,
+  WebhookInputSchema,
+  WebhookListSchema,
+  WebhookSchema,
+} from '../schemas/webhooks.js';
 
 /** The document's components, by name: what the tests check real answers against. */
 export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly<Record<string, TSchema>> {
@@ -101,6 +111,14 @@ export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly
     MetadataReload: MetadataReloadSchema,
     MetadataReloadFailed: MetadataReloadFailedSchema,
     Overview: OverviewSchema,
+    WebhookInput: WebhookInputSchema,
+    Webhook: WebhookSchema,
+    WebhookList: WebhookListSchema,
+    WebhookCreated: WebhookCreatedSchema,
+    WebhookDeleted: WebhookDeletedSchema,
+    DeadLetter: DeadLetterSchema,
+    DeadLetterPage: DeadLetterPageSchema,
+    DeadLetterResent: DeadLetterResentSchema,
   };
 }
 

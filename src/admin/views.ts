@@ -10,11 +10,20 @@ import { bundledCatalog, describeAuthenticator, type AuthenticatorCatalog } from
 /** An application as the admin API and CLI show it (schemas/applications.ts `ApplicationSchema`). */
 export type ApplicationView = Shape<typeof ApplicationSchema>;
 
+/** A webhook secret written in the config file is never shown; an `env:<NAME>` reference is. */
+export const REDACTED_SECRET = 'whsec_redactedredactedredacted';
+
 export function applicationView(record: ApplicationRecord): ApplicationView {
   // Its relay secrets' hashes are not shown (they come from the config file: docs/admin.md).
   const { relaySecrets: _hashes, ...config } = record.config;
+  const { webhooks } = config;
   return {
     ...config,
+    ...(webhooks === undefined
+      ? {}
+      : {
+          webhooks: webhooks.map((w) => ({ ...w, secret: w.secret.startsWith('env:') ? w.secret : REDACTED_SECRET })),
+        }),
     approved: record.approved,
     disabled: record.disabled,
     activeVariants: effectiveVariants(record),
@@ -59,5 +68,8 @@ export function credentialView(
     cloneWarning: record.cloneWarning,
     createdAt: new Date(record.createdAt).toISOString(),
     lastUsedAt: record.lastUsedAt === null ? null : new Date(record.lastUsedAt).toISOString(),
+    authenticatorStatus: record.authenticatorStatus ?? null,
+    authenticatorStatusAt:
+      record.authenticatorStatusAt == null ? null : new Date(record.authenticatorStatusAt).toISOString(),
   };
 }

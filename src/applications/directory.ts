@@ -9,6 +9,8 @@ import type { Application, ApplicationDirectory } from '../service.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
 import type { ApplicationRecord, ApplicationStore } from '../stores/types.js';
+import type { StoredWebhook, WebhookStore } from '../stores/types.js';
+import { endpointsOf } from '../webhooks/events.js';
 
 export interface StoredDirectoryOptions {
   readonly store: ApplicationStore;
@@ -23,6 +25,8 @@ export interface StoredDirectoryOptions {
   readonly cacheMs?: number;
   /** Bound on cached lookups (default 10 000). */
   readonly maxCached?: number;
+  /** The webhooks the admin API added, joined to each application's own (absent: only the config's). */
+  readonly webhooks?: WebhookStore;
 }
 
 interface CacheEntry {
@@ -125,11 +129,12 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
   async #load(clientId: string): Promise<Application | undefined> {
     const record = await this.#options.store.get(clientId);
     if (record === undefined || record.disabled) return undefined;
-    return this.toApplication(record);
+    const stored = (await this.#options.webhooks?.list(clientId)) ?? [];
+    return this.toApplication(record, stored);
   }
 
   /** The Application the ceremonies see: the configuration with effective variants and its trust evaluator. */
-  toApplication(record: ApplicationRecord): Application {
+  toApplication(record: ApplicationRecord, stored: readonly StoredWebhook[] = []): Application {
     const key = canonicalJson(record.config.attestation);
     let entry = this.#trust.get(key);
     if (entry === undefined) {
@@ -141,7 +146,13 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
       this.#trust.set(key, entry);
     }
     entry.clientIds.add(record.config.clientId);
-    return Object.freeze({ ...record.config, variants: effectiveVariants(record), trust: entry.evaluator });
+    const webhookEndpoints = endpointsOf(record.config, stored);
+    return Object.freeze({
+      ...record.config,
+      variants: effectiveVariants(record),
+      trust: entry.evaluator,
+      ...(webhookEndpoints.length > 0 ? { webhookEndpoints } : {}),
+    });
   }
 
   #noteKnown(clientId: string, active: boolean): void {

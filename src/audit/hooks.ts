@@ -61,7 +61,11 @@ export function createAuditHooks(
         errorName: outcome.errorName,
         requestId: outcome.requestId,
         remoteAddress: outcome.remoteAddress,
-        details: { variant: outcome.variant, httpStatus: outcome.httpStatus },
+        details: {
+          variant: outcome.variant,
+          httpStatus: outcome.httpStatus,
+          ...(outcome.authenticatorStatus ? { authenticatorStatus: outcome.authenticatorStatus } : {}),
+        },
       });
       const change = outcome.backupEligibilityChange;
       if (ok && change) {

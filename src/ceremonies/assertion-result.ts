@@ -26,6 +26,7 @@ import type { AssertionResultRequest } from './inputs.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { acceptedSignals, unknownCredentialSignal } from './signals.js';
 import { issueCredentialsToken } from './credentials-token.js';
+import { compromisedPolicy, reportFailedSignIn, signInMessages } from './events.js';
 
 export async function assertionResult(
   ctx: CeremonyContext,
@@ -82,25 +83,47 @@ export async function assertionResult(
     stored.backupEligible,
   );
   // Step 6 is in verifyAuthentication too: a user handle present must be the stored owner's.
-  const verified = traced(ctx, 'webauthn.verify_authentication', () =>
-    verifyAuthentication(parsed, expectationFor(ctx, ceremony, view)),
+  let verified: VerifiedAuthentication;
+  let authenticatorStatus: string | undefined;
+  try {
+    verified = traced(ctx, 'webauthn.verify_authentication', () =>
+      verifyAuthentication(parsed, expectationFor(ctx, ceremony, view)),
+    );
+    // The stand-in offered to an unknown user was verified above like a real credential, against the dummy
+    // key, so it failed as a real credential with a bad signature does (same name, status and cost). Not
+    // reached: no one holds the dummy key's private key.
+    if (found.standIn === true) throw new FidoError('ASSERTION_SIGNATURE_VERIFICATION_FAIL');
+    checkAuthenticatorStatus(ctx, stored.aaguid);
+    authenticatorStatus = compromisedPolicy(ctx, stored);
+  } catch (error) {
+    // A counter regression or a policy refusal is reported to the application's webhooks (only after the
+    // signature verified: the stand-in never gets here with a signature, and a bad signature is noise).
+    if (found.standIn !== true) await reportFailedSignIn(ctx, stored, error);
+    throw error;
+  }
+  if (authenticatorStatus !== undefined) ctx.noteSubject({ authenticatorStatus });
+  const events = signInMessages(
+    ctx,
+    stored,
+    { backupState: verified.flags.bs, userVerified: verified.flags.uv },
+    authenticatorStatus,
   );
-  // The stand-in offered to an unknown user was verified above like a real credential, against the dummy
-  // key, so it failed as a real credential with a bad signature does (same name, status and cost). Not
-  // reached: no one holds the dummy key's private key.
-  if (found.standIn === true) throw new FidoError('ASSERTION_SIGNATURE_VERIFICATION_FAIL');
-  checkAuthenticatorStatus(ctx, stored.aaguid);
-  const written = await ctx.deps.credentials.recordUse(ctx.clientId, credentialId, {
-    expectedSignCount: stored.signCount,
-    // Under the `warn` policy a counter that went backwards is accepted, never stored lower.
-    signCount: Math.max(stored.signCount, verified.signCount),
-    // BE and BS as this authentication reported them, together (step 17 refused BS without BE).
-    backupEligible: verified.flags.be,
-    backupState: verified.flags.bs,
-    userVerified: verified.flags.uv,
-    cloneWarning: stored.cloneWarning || verified.cloneWarning,
-    usedAt: ctx.deps.runtime.now(),
-  });
+  const written = await ctx.deps.credentials.recordUse(
+    ctx.clientId,
+    credentialId,
+    {
+      expectedSignCount: stored.signCount,
+      // Under the `warn` policy a counter that went backwards is accepted, never stored lower.
+      signCount: Math.max(stored.signCount, verified.signCount),
+      // BE and BS as this authentication reported them, together (step 17 refused BS without BE).
+      backupEligible: verified.flags.be,
+      backupState: verified.flags.bs,
+      userVerified: verified.flags.uv,
+      cloneWarning: stored.cloneWarning || verified.cloneWarning,
+      usedAt: ctx.deps.runtime.now(),
+    },
+    events,
+  );
   if (!written) {
     // Another authentication with this credential changed the counter since we read it.
     throw new FidoError(
@@ -120,6 +143,7 @@ export async function assertionResult(
   }
   return {
     ...authenticationFields(stored, factsOf(verified, request)),
+    ...(authenticatorStatus === undefined ? {} : { authenticatorStatus }),
     signals: acceptedSignals(ctx.application.domain, stored, owned),
     credentialsToken: issueCredentialsToken(
       ctx.deps.secrets.userHandleKey,

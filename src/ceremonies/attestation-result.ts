@@ -19,6 +19,8 @@ import { claimedVariant, clientDataExpectation, takeCeremony } from './session.j
 import { acceptedSignals } from './signals.js';
 import { issueCredentialsToken } from './credentials-token.js';
 import { LOCAL_RP_ID } from './username.js';
+import { eventMessages } from './events.js';
+import { credentialData } from '../webhooks/events.js';
 
 /**
  * How long the local variant remembers a registered credential id (the store bounds how many:
@@ -73,7 +75,15 @@ export async function attestationResult(
     return { localhost: sealed, ...registrationFields(credential, facts) };
   }
   // A credential is answered ok only after it is durably stored (docs/decisions.md "Limits and bad input").
-  const created = await ctx.deps.credentials.create(credential);
+  const events = eventMessages(ctx, 'credential.created', {
+    ...credentialData(credential),
+    aaguid: credential.aaguid,
+    authenticatorName: credential.authenticatorName ?? null,
+    backupEligible: credential.backupEligible,
+    backupState: credential.backupState,
+    attestationTrusted: credential.attestationTrusted,
+  });
+  const created = await ctx.deps.credentials.create(credential, events);
   if (created === 'duplicate') throw new FidoError('DUPLICATED_CREDENTIAL_ID');
   // The user's credentials now, this one included: what the password manager should keep (docs/api.md "Signals").
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, credential.userHandle);

@@ -25,6 +25,8 @@ export interface CallSubject {
   readonly credentialId?: string;
   /** A successful authentication whose BE flag differs from the stored one: the stored value before and after. */
   readonly backupEligibilityChange?: BackupEligibilityChange;
+  /** A sign-in accepted with a passkey whose authenticator model metadata marked (the status). */
+  readonly authenticatorStatus?: string;
 }
 
 export interface BackupEligibilityChange {

@@ -15,6 +15,8 @@ import type { CredentialsDeleteRequest, CredentialsListRequest } from './inputs.
 import { acceptedSignals } from './signals.js';
 import { deriveUserHandle } from './user-handle.js';
 import { parseUsername } from './username.js';
+import { eventMessages } from './events.js';
+import { credentialData } from '../webhooks/events.js';
 
 interface Owner {
   readonly username: string;
@@ -53,7 +55,8 @@ export async function deleteOwnCredential(
   if (stored === undefined || stored.userHandle !== owner.userHandle)
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', notTheirs);
   // false: deleted by a concurrent call (or the admin API) since it was read; the same answer as unknown.
-  if (!(await ctx.deps.credentials.delete(ctx.clientId, credentialId)))
+  const events = eventMessages(ctx, 'credential.deleted', { ...credentialData(stored), by: 'user' });
+  if (!(await ctx.deps.credentials.delete(ctx.clientId, credentialId, events)))
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', notTheirs);
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, owner.userHandle);
   return { username: owner.username, credentialId, signals: acceptedSignals(ctx.application.domain, owner, owned) };

@@ -41,6 +41,9 @@ import { Readiness, serviceStoreChecks, storeCheck, type ReadinessCheck } from '
 import { startAdminServer, type AdminServer } from '../admin/server.js';
 import { gracefulShutdown, type ShutdownReport } from '../runtime/shutdown.js';
 import { FileAdminTokenStore, type AdminTokenStore } from '../admin/tokens.js';
+import type { WebhookAdmin } from '../admin/webhooks.js';
+import type { Dispatcher } from '../webhooks/dispatcher.js';
+import { wireWebhooks } from './webhooks.js';
 
 export interface OperatorFeaturesInput {
   readonly config: ServiceConfig;
@@ -75,6 +78,10 @@ export interface OperatorFeaturesInput {
   readonly closeStores?: () => Promise<void>;
   /** SQLite: the writer of openStores, whose group commit /metrics reports. */
   readonly sqliteWriter?: GroupCommitStats;
+  /** The `env:<NAME>` webhook secrets config/ read at start (ServeSettings.webhookSecrets). */
+  readonly webhookSecrets?: ReadonlyMap<string, string>;
+  /** Between polls of the webhook outbox (default 1000 ms). */
+  readonly webhookPollMs?: number;
 }
 
 export interface OperatorFeatures {
@@ -88,6 +95,9 @@ export interface OperatorFeatures {
   readonly hooks: ServiceHooks;
   readonly audit: AuditLog;
   readonly actions: AdminActions;
+  readonly webhooks: WebhookAdmin;
+  /** Delivers the webhook outbox (started here, stopped at shutdown). */
+  readonly dispatcher: Dispatcher;
   readonly readiness: Readiness;
   readonly seed: SeedReport;
   /** null when options.admin.enabled is false. */
@@ -131,9 +141,10 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     buildTrust: input.buildTrust,
     now: runtime.now,
     cacheMs: options.applications.cacheMs,
+    webhooks: input.credentials.webhooks,
   });
 
-  const reloadMetadata = createMetadataReloader({
+  const reloadTrust = createMetadataReloader({
     ...(input.trust ? { trust: input.trust } : {}),
     directory: applications,
     now: runtime.now,
@@ -169,6 +180,24 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     onApplicationChange: (clientId) => applications.invalidate(clientId),
   });
 
+  const { webhooks, dispatcher, markCompromised } = wireWebhooks({
+    config: input.config,
+    applicationStore,
+    applications,
+    credentials,
+    rawCredentials: input.credentials,
+    audit,
+    runtime,
+    log,
+    ...(input.webhookSecrets ? { secrets: input.webhookSecrets } : {}),
+    ...(input.webhookPollMs === undefined ? {} : { pollMs: input.webhookPollMs }),
+  });
+  const reloadMetadata = async (): Promise<MetadataReloadReport> => {
+    const report = await reloadTrust();
+    await markCompromised();
+    return report;
+  };
+
   const readiness = new Readiness([
     ...serviceStoreChecks({ credentials: input.credentials, challenges: input.challenges }),
     storeCheck('applications', applicationStore),
@@ -200,6 +229,7 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
         openapi: () => document,
         reloadMetadata,
         overview: () => recent.report(),
+        webhooks,
       });
     } catch (error) {
       // The port is taken (or the host wrong): release what was opened here; service.ts reports the error.
@@ -209,6 +239,8 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     }
   }
 
+  dispatcher.start();
+  void markCompromised();
   return {
     registry,
     applications,
@@ -217,6 +249,8 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     hooks,
     audit,
     actions,
+    webhooks,
+    dispatcher,
     readiness,
     seed,
     admin,
@@ -229,6 +263,7 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
         deadlineMs: options.shutdownDeadlineMs,
         log,
         closers: [
+          { name: 'webhook-delivery', close: () => dispatcher.stop() },
           ...(input.closeStores
             ? [{ name: 'credentials+challenges', close: input.closeStores }]
             : [

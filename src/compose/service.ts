@@ -131,6 +131,7 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
         applicationStore: opsStores.applications,
         auditStore: opsStores.audit,
         closeStores: () => stores.close(),
+        webhookSecrets: settings.webhookSecrets,
         ...(stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {}),
       });
     } catch (error) {

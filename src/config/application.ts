@@ -12,6 +12,7 @@ import { type ApplicationContext, checkAttestation } from './attestation-policy.
 import { eachEntry, isObject, joinPath, type Raw } from './checks.js';
 import { checkRelaySecrets } from './relay-secrets.js';
 import { androidOriginProblem, domainProblem, hostMatchesDomain, parseOrigin } from './web.js';
+import { webhookUrlProblem } from './webhooks.js';
 
 export { APPLICATION_KEYS, ATTESTATION_KEYS };
 export type { ApplicationContext } from './attestation-policy.js';
@@ -80,6 +81,11 @@ export function checkApplication(ctx: ApplicationContext, path: string, app: Raw
   checkRelaySecrets(problems, at('relaySecrets'), app.relaySecrets, ctx.env);
   eachEntry(problems, at('hints'), app.hints);
   const standard = problems.clean(at('origins')) ? (origins as string[] | undefined) : undefined;
+  eachEntry(problems, at('webhooks'), app.webhooks ?? [], (p, v) => {
+    const url = isObject(v) ? v.url : undefined;
+    if (typeof url === 'string' && problems.clean(joinPath(p, 'url')))
+      problems.addIfAny(joinPath(p, 'url'), webhookUrlProblem(url, ctx.allowLoopbackHttp ?? false));
+  });
   eachEntry(problems, at('relatedOrigins'), app.relatedOrigins, (p, v) =>
     problems.addIfAny(p, relatedOriginProblem(v as string, domain, standard)),
   );

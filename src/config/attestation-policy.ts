@@ -13,6 +13,8 @@ export interface ApplicationContext {
   readonly resolvePath: (keyPath: string, value: string) => string;
   /** The environment `relaySecrets` entries `env:<NAME>` read (config file only; absent: such entries are refused). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** `webhookDelivery.allowLoopbackHttp`: webhook URLs may be http:// to a loopback host. */
+  readonly allowLoopbackHttp?: boolean;
 }
 
 /** Checks `policy` (shape checked, with its defaults), writing its paths back resolved and its AAGUIDs lowered. */

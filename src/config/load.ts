@@ -173,6 +173,9 @@ export function validateConfig(
     secretsFile,
     limits: top.limits as ServiceConfig['limits'],
     applications: applications!,
+    ...(raw.webhookDelivery === undefined
+      ? {}
+      : { webhookDelivery: top.webhookDelivery as NonNullable<ServiceConfig['webhookDelivery']> }),
     ops: ops!,
   };
 }
@@ -186,10 +189,16 @@ function readApplications(
 ): ApplicationConfig[] | undefined {
   if (!Array.isArray(top.applications) || !Array.isArray(raw.applications)) return undefined;
   const written = raw.applications as unknown[];
+  const allowLoopbackHttp = isObject(top.webhookDelivery) && top.webhookDelivery.allowLoopbackHttp === true;
   const apps = top.applications.map((app: unknown, index) => {
     const path = `applications[${index}]`;
     return isObject(app) && isObject(written[index])
-      ? checkApplication({ problems, resolvePath, ...(env ? { env } : {}) }, path, app, written[index] as Raw)
+      ? checkApplication(
+          { problems, resolvePath, allowLoopbackHttp, ...(env ? { env } : {}) },
+          path,
+          app,
+          written[index] as Raw,
+        )
       : undefined;
   });
   // Duplicates are checked by Client ID (two entries may differ elsewhere), and on the raw entries so that

@@ -9,6 +9,7 @@ import { ConfigError } from './errors.js';
 import { type LoadConfigOptions, loadConfig } from './load.js';
 import { defaultOpsOptions } from './ops.js';
 import { tracingSettings, type TracingSettings } from './tracing.js';
+import { readWebhookSecrets } from './webhooks.js';
 
 export interface ServeSettings {
   readonly config: ServiceConfig;
@@ -20,6 +21,8 @@ export interface ServeSettings {
   readonly logLevel: LogLevel;
   /** The OpenTelemetry trace export (OTEL_* variables, tracing.ts), or null: no traces. */
   readonly tracing: TracingSettings | null;
+  /** The webhook secrets written `env:<NAME>` in the config file: NAME → `whsec_…`, read once here. */
+  readonly webhookSecrets: ReadonlyMap<string, string>;
 }
 
 export function loadServeSettings(options: LoadConfigOptions): ServeSettings {
@@ -28,7 +31,8 @@ export function loadServeSettings(options: LoadConfigOptions): ServeSettings {
   const problems: string[] = [];
   const metadataCheckMs = metadataCheckIntervalMs(options.env, problems);
   const tracing = tracingSettings(options.env, problems);
+  const webhookSecrets = readWebhookSecrets(config, options.env, problems);
   if (problems.length > 0) throw new ConfigError(problems, source);
   const ops = config.ops ?? defaultOpsOptions(config.dataDir);
-  return { config, source, ops, metadataCheckMs, logLevel: logLevelOf(options.env), tracing };
+  return { config, source, ops, metadataCheckMs, logLevel: logLevelOf(options.env), tracing, webhookSecrets };
 }

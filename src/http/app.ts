@@ -71,6 +71,7 @@ interface Trace {
   username: string | null;
   credentialId: string | null;
   backupEligibilityChange: OperationOutcome['backupEligibilityChange'];
+  authenticatorStatus: string | null;
 }
 
 function newTrace(): Trace {
@@ -81,6 +82,7 @@ function newTrace(): Trace {
     username: null,
     credentialId: null,
     backupEligibilityChange: null,
+    authenticatorStatus: null,
   };
 }
 
@@ -140,7 +142,8 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       noteVariant: (variant) => {
         trace.variant = variant;
       },
-      noteSubject: ({ username, credentialId, backupEligibilityChange }) => {
+      noteSubject: ({ username, credentialId, backupEligibilityChange, authenticatorStatus }) => {
+        if (authenticatorStatus !== undefined) trace.authenticatorStatus = authenticatorStatus;
         if (username !== undefined) trace.username = username;
         if (credentialId !== undefined) trace.credentialId = credentialId;
         if (backupEligibilityChange !== undefined) trace.backupEligibilityChange = backupEligibilityChange;
@@ -240,6 +243,7 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
         username: trace.username,
         credentialId: trace.credentialId,
         backupEligibilityChange: trace.backupEligibilityChange,
+        authenticatorStatus: trace.authenticatorStatus,
       });
     } catch (error) {
       // Instrumentation must never change an answer.

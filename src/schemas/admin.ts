@@ -74,6 +74,11 @@ export const CredentialSchema = Type.Object(
     cloneWarning: Type.Boolean(),
     createdAt: dateTime(),
     lastUsedAt: nullable(dateTime()),
+    authenticatorStatus: nullable(
+      Type.String(),
+      'The FIDO metadata status that marked its authenticator model compromised or revoked (e.g. `REVOKED`); null: not marked.',
+    ),
+    authenticatorStatusAt: nullable(dateTime(), 'When it was marked; null: not marked.'),
   },
   { additionalProperties: false },
 );

@@ -259,7 +259,16 @@ export const AttestationResultFieldsSchema = Type.Object(attestationResultFields
 export type AttestationResultFields = Shape<typeof AttestationResultFieldsSchema>;
 export const AttestationResultAnswerSchema = okEnvelope(attestationResultFields);
 
-const assertionResultFields = { ...identityFields, ...standardResultFields };
+const assertionResultFields = {
+  ...identityFields,
+  ...standardResultFields,
+  authenticatorStatus: Type.Optional(
+    Type.String({
+      description:
+        "Present when FIDO metadata marked this passkey's authenticator model compromised or revoked (e.g. `USER_VERIFICATION_BYPASS`) and the application's compromisedAuthenticators policy is `flag`: the sign-in was accepted; decide whether to ask for another factor or a new passkey.",
+    }),
+  ),
+};
 export const AssertionResultFieldsSchema = Type.Object(assertionResultFields);
 export type AssertionResultFields = Shape<typeof AssertionResultFieldsSchema>;
 export const AssertionResultAnswerSchema = okEnvelope(assertionResultFields);

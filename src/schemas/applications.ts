@@ -20,6 +20,7 @@ import {
   VARIANTS,
   VariantSchema,
 } from './values.js';
+import { CompromisedAuthenticatorsField, WebhooksField } from './webhooks.js';
 
 export const MIN_TIMEOUT_MS = 10_000;
 /** One entry of `relaySecrets`: a secret's SHA-256, or the environment variable that holds the secret. */
@@ -129,6 +130,7 @@ const applicationFields = {
     description:
       "Secrets the application's relay must send as `Authorization: Bearer <secret>` on every call of the four operations and of `credentials/*` (`docs/api.md`, \"Relay secrets\"; missing: `401 RELAY_SECRET_MISSING`, wrong: `401 RELAY_SECRET_INVALID`). Each entry is `sha256:` and the 64 lowercase hex digits of the SHA-256 of the secret's UTF-8 bytes, or `env:<NAME>`: the secret is in that environment variable (at least 16 characters), hashed at start; the service never keeps the secret. Several at once allow rotation. At most 16. Without any, the service warns at start and `check-config` reports it. Not in the admin API's application bodies (the admin API does not manage relay secrets yet).",
   }),
+  ...{ webhooks: WebhooksField, compromisedAuthenticators: CompromisedAuthenticatorsField },
 };
 type Fields = typeof applicationFields;
 
@@ -157,7 +159,15 @@ export const ApplicationInputSchema = Type.Partial(Type.Omit(Type.Object(applica
 });
 
 /** Keys an application shows only when written (added later; an older entry stays exactly as it was). */
-export const ADDITIVE = ['topOrigins', 'hints', 'relatedOrigins', 'backupEligibility', 'relaySecrets'] as const;
+export const ADDITIVE = [
+  'topOrigins',
+  'hints',
+  'relatedOrigins',
+  'backupEligibility',
+  'relaySecrets',
+  'webhooks',
+  'compromisedAuthenticators',
+] as const;
 
 /** A validated application (src/config.ts `ApplicationConfig`): every setting resolved. */
 export const ApplicationConfigSchema = Type.Object(

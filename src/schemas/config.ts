@@ -9,6 +9,7 @@
 
 import { ApplicationFileSchema } from './applications.js';
 import { opsFields } from './config-ops.js';
+import { WebhookDeliverySchema } from './webhooks.js';
 import { host, integer, opt, path, port, section, text } from './config-keys.js';
 import { jsonSchema, Type, withDefaults } from './typebox.js';
 
@@ -139,6 +140,7 @@ export const ConfigFileSchema = Type.Object(
       description:
         "The Client IDs this service serves; may be empty when the demo is off. They are written into the database's application store at every start (`docs/admin.md`).",
     }),
+    webhookDelivery: opt(WebhookDeliverySchema),
     ...opsFields,
   },
   { additionalProperties: false, description: 'The passkey-server config file (docs/configuration.md).' },

@@ -5,6 +5,17 @@
 import type { ApplicationConfig, RateLimitRule, UserVerification, Variant } from '../config.js';
 import type { AuditEvent } from '../schemas/admin.js';
 import type { AttestationType } from '../webauthn/types.js';
+import type { MarkRequest, OutboxMessage, WebhookOutbox, WebhookStore } from './webhook-types.js';
+
+export type {
+  MarkRequest,
+  OutboxDelivery,
+  OutboxMessage,
+  StoredWebhook,
+  WebhookEndpoint,
+  WebhookOutbox,
+  WebhookStore,
+} from './webhook-types.js';
 
 export type CeremonyType = 'registration' | 'authentication';
 
@@ -131,6 +142,13 @@ export interface CredentialRecord {
    * the password manager was given; absent or null = unknown (stored before it was kept).
    */
   readonly displayName?: string | null;
+  /**
+   * The FIDO metadata status that marked the credential's authenticator model as compromised or revoked
+   * (`markAuthenticatorStatus`); absent or null = not marked.
+   */
+  readonly authenticatorStatus?: string | null;
+  /** Epoch ms when it was marked; absent or null = not marked. */
+  readonly authenticatorStatusAt?: number | null;
 }
 
 /** The change one successful authentication makes; applied only if the stored counter is still `expectedSignCount`. */
@@ -145,13 +163,45 @@ export interface CredentialUse {
   readonly usedAt: number;
 }
 
+/**
+ * Every change below takes the webhook messages (`events`) that report it and writes them into the outbox in
+ * the same transaction, only if the change was made (docs/decisions.md "Webhooks").
+ */
 export interface CredentialStore {
   /** Inserts durably; resolves only after the row is committed. `duplicate` if (clientId, credentialId) exists. */
-  create(record: CredentialRecord): Promise<'created' | 'duplicate'>;
+  create(record: CredentialRecord, events?: readonly OutboxMessage[]): Promise<'created' | 'duplicate'>;
   find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined>;
   listByUser(clientId: string, userHandle: string): Promise<CredentialRecord[]>;
   /** Compare-and-set on signCount: false (nothing written) if the stored counter is no longer `expectedSignCount`. */
-  recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean>;
+  recordUse(
+    clientId: string,
+    credentialId: string,
+    use: CredentialUse,
+    events?: readonly OutboxMessage[],
+  ): Promise<boolean>;
+  /** The webhook outbox, on the same database (events written alone, delivery, dead letters). */
+  readonly outbox: WebhookOutbox;
+  /** The webhooks the admin API added, on the same database. */
+  readonly webhooks: WebhookStore;
+  /**
+   * Marks every credential of `clientId` with `aaguid` that does not carry `status` yet; `events` gives the
+   * messages reporting the marked ones, written in the same transaction. Resolves to the marked credentials.
+   */
+  markAuthenticatorStatus(
+    request: MarkRequest,
+    events: (marked: readonly CredentialRecord[]) => readonly OutboxMessage[],
+  ): Promise<CredentialRecord[]>;
+  /** Marked credentials of an application, ordered by credentialId, the first `limit` after `after`. */
+  listMarked(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]>;
+  /**
+   * Removes every credential of one user; `events` gives the messages reporting what was removed, written
+   * in the same transaction. Resolves to the removed credentials.
+   */
+  deleteUser(
+    clientId: string,
+    userHandle: string,
+    events: (deleted: readonly CredentialRecord[]) => readonly OutboxMessage[],
+  ): Promise<CredentialRecord[]>;
   close(): Promise<void>;
 
   // --- Administration (the admin API and CLI) ---
@@ -161,9 +211,14 @@ export interface CredentialStore {
     page: { readonly limit: number; readonly after?: string },
   ): Promise<CredentialRecord[]>;
   /** Removes one credential; false if there was none. */
-  delete(clientId: string, credentialId: string): Promise<boolean>;
+  delete(clientId: string, credentialId: string, events?: readonly OutboxMessage[]): Promise<boolean>;
   /** Sets (or with null clears) the nickname; false if there is no such credential. */
-  rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean>;
+  rename(
+    clientId: string,
+    credentialId: string,
+    nickname: string | null,
+    events?: readonly OutboxMessage[],
+  ): Promise<boolean>;
   /** Removes every credential of an application (application deletion); resolves to how many. */
   deleteByApplication(clientId: string): Promise<number>;
   /** Resolves when the backend answers (readiness probe); rejects (StoreUnavailableError) when it does not. */

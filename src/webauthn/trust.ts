@@ -17,6 +17,8 @@ import {
   attestationKeyIdentifier,
   indexMetadata,
   isStale,
+  latestStatus,
+  REFUSED_STATUSES,
   refusingStatus,
   ZERO_AAGUID,
   type MetadataEntry,
@@ -201,6 +203,16 @@ export function createTrustEvaluator(policy: TrustPolicyData): TrustEvaluator {
       const refused = entry && refusingStatus(entry, now);
       if (entry && refused)
         throw new FidoError('AUTHENTICATOR_STATUS_NOT_ACCEPTED', describeStatus(entry, refused.status));
+    },
+
+    reportedStatuses(now: Date): ReadonlyMap<string, string> {
+      const found = new Map<string, string>();
+      for (const entry of policy.metadata?.blob.entries ?? []) {
+        if (entry.aaguid === null || entry.aaguid === ZERO_AAGUID) continue;
+        const report = latestStatus(entry, now);
+        if (report && REFUSED_STATUSES.has(report.status)) found.set(entry.aaguid, report.status);
+      }
+      return found;
     },
   };
 }

@@ -250,4 +250,10 @@ export interface TrustEvaluator {
    * the credential's authenticator model is now reported compromised or revoked. Optional (additive).
    */
   checkAuthentication?(input: { readonly aaguid: string; readonly now: Date }): void;
+  /**
+   * The AAGUIDs the metadata BLOB reports, at `now`, compromised or revoked, each with the status in force
+   * (REFUSED_STATUSES of webauthn/metadata); empty without metadata. The stored credentials of these models
+   * are marked after every metadata load (applications/compromised.ts). Optional (additive).
+   */
+  reportedStatuses?(now: Date): ReadonlyMap<string, string>;
 }

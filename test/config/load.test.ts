@@ -199,6 +199,7 @@ describe('loadConfig with a file', () => {
       applicationCacheMs: 1000,
       shutdownDeadlineMs: 20000,
       requestLog: false,
+      webhookDelivery: { allowLoopbackHttp: true, maxAttempts: 3, timeoutMs: 2000 },
       limits: { bodyBytes: 32768, usernameLength: 128, displayNameLength: 64 },
       applications: [
         {
@@ -216,6 +217,8 @@ describe('loadConfig with a file', () => {
           revealUnknownUsers: true,
           allowCrossOrigin: true,
           topOrigins: ['https://portal.acme.example'],
+          webhooks: [{ url: 'http://127.0.0.1:9/hooks', secret: 'env:ACME_HOOK', events: ['credential.created'] }],
+          compromisedAuthenticators: 'refuse',
           attestation: {
             trustAnchors: ['../pki/a.pem'],
             requireTrusted: true,
@@ -239,6 +242,7 @@ describe('loadConfig with a file', () => {
       dataDir: '/var/lib/passkey',
       secretsFile: join(dir, 'secrets', 'keys.json'),
       limits: { bodyBytes: 32768, usernameLength: 128, displayNameLength: 64 },
+      webhookDelivery: { allowLoopbackHttp: true, maxAttempts: 3, timeoutMs: 2000 },
       applications: [
         {
           clientId: 'acme-web',
@@ -255,6 +259,8 @@ describe('loadConfig with a file', () => {
           revealUnknownUsers: true,
           allowCrossOrigin: true,
           topOrigins: ['https://portal.acme.example'],
+          webhooks: [{ url: 'http://127.0.0.1:9/hooks', secret: 'env:ACME_HOOK', events: ['credential.created'] }],
+          compromisedAuthenticators: 'refuse',
           attestation: {
             trustAnchors: [join(dir, 'pki', 'a.pem')],
             requireTrusted: true,

@@ -1,8 +1,8 @@
-// The credential store in process memory: the reference implementation of CredentialStore
-// (src/stores/types.ts). Every check-then-change below runs without an `await` in between, so it is atomic
-// with respect to every other call on the same store (Node runs one callback at a time).
-
-import type { CredentialRecord, CredentialStore, CredentialUse } from '../types.js';
+// The credential store in process memory: the reference implementation of CredentialStore (src/stores/types.ts)
+// for tests and the contract suite, with its webhook outbox (memory-webhooks.ts). Every check-then-change
+// runs without an `await` in between, so it is atomic with respect to every other call on the same store.
+import type { CredentialRecord, CredentialStore, CredentialUse, MarkRequest, OutboxMessage } from '../types.js';
+import { MemoryOutbox, MemoryWebhookStore } from './webhooks.js';
 
 /** Key of a (client, id) pair; NUL cannot occur in a Client ID the HTTP layer accepts. */
 const pairKey = (clientId: string, id: string): string => `${clientId}\u0000${id}`;
@@ -11,11 +11,15 @@ export class MemoryCredentialStore implements CredentialStore {
   readonly #byId = new Map<string, CredentialRecord>();
   /** (clientId, userHandle) → credential ids, for listByUser. */
   readonly #byUser = new Map<string, Set<string>>();
+  readonly #outbox = new MemoryOutbox();
+  readonly outbox = this.#outbox;
+  readonly webhooks = new MemoryWebhookStore();
 
-  async create(record: CredentialRecord): Promise<'created' | 'duplicate'> {
+  async create(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<'created' | 'duplicate'> {
     const key = pairKey(record.clientId, record.credentialId);
     if (this.#byId.has(key)) return 'duplicate';
     this.#byId.set(key, copyCredential(record));
+    this.#outbox.add(events);
     const userKey = pairKey(record.clientId, record.userHandle);
     const ids = this.#byUser.get(userKey) ?? new Set<string>();
     ids.add(record.credentialId);
@@ -38,7 +42,12 @@ export class MemoryCredentialStore implements CredentialStore {
     return records.sort(byCreation);
   }
 
-  async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
+  async recordUse(
+    clientId: string,
+    credentialId: string,
+    use: CredentialUse,
+    events: readonly OutboxMessage[] = [],
+  ): Promise<boolean> {
     const key = pairKey(clientId, credentialId);
     const record = this.#byId.get(key);
     if (record === undefined || record.signCount !== use.expectedSignCount) return false;
@@ -52,6 +61,7 @@ export class MemoryCredentialStore implements CredentialStore {
       cloneWarning: record.cloneWarning || use.cloneWarning,
       lastUsedAt: use.usedAt,
     });
+    this.#outbox.add(events);
     return true;
   }
 
@@ -63,13 +73,63 @@ export class MemoryCredentialStore implements CredentialStore {
     const after = page.after;
     return [...this.#byId.values()]
       .filter((r) => r.clientId === clientId && (after === undefined || r.credentialId > after))
-      .sort((a, b) => (a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0))
+      .sort(byId)
       .slice(0, limit)
       .map(copyCredential);
   }
 
-  async delete(clientId: string, credentialId: string): Promise<boolean> {
-    return this.#remove(clientId, credentialId);
+  async delete(clientId: string, credentialId: string, events: readonly OutboxMessage[] = []): Promise<boolean> {
+    const removed = this.#remove(clientId, credentialId);
+    if (removed) this.#outbox.add(events);
+    return removed;
+  }
+
+  async deleteUser(
+    clientId: string,
+    userHandle: string,
+    events: (deleted: readonly CredentialRecord[]) => readonly OutboxMessage[],
+  ): Promise<CredentialRecord[]> {
+    const ids = [...(this.#byUser.get(pairKey(clientId, userHandle)) ?? [])];
+    const deleted = ids
+      .map((id) => this.#byId.get(pairKey(clientId, id)))
+      .filter((r): r is CredentialRecord => r !== undefined)
+      .sort(byCreation);
+    for (const record of deleted) this.#remove(clientId, record.credentialId);
+    if (deleted.length > 0) this.#outbox.add(events(deleted.map(copyCredential)));
+    return deleted.map(copyCredential);
+  }
+
+  async markAuthenticatorStatus(
+    request: MarkRequest,
+    events: (marked: readonly CredentialRecord[]) => readonly OutboxMessage[],
+  ): Promise<CredentialRecord[]> {
+    const marked: CredentialRecord[] = [];
+    for (const [key, record] of this.#byId) {
+      if (record.clientId !== request.clientId || record.aaguid !== request.aaguid) continue;
+      if (record.authenticatorStatus === request.status) continue;
+      const next = { ...record, authenticatorStatus: request.status, authenticatorStatusAt: request.at };
+      this.#byId.set(key, next);
+      marked.push(copyCredential(next));
+    }
+    marked.sort(byId);
+    if (marked.length > 0) this.#outbox.add(events(marked));
+    return marked;
+  }
+
+  async listMarked(
+    clientId: string,
+    page: { readonly limit: number; readonly after?: string },
+  ): Promise<CredentialRecord[]> {
+    const limit = Math.max(0, Math.min(MAX_ADMIN_PAGE, Math.floor(page.limit)));
+    const after = page.after;
+    return [...this.#byId.values()]
+      .filter(
+        (r) =>
+          r.clientId === clientId && r.authenticatorStatus != null && (after === undefined || r.credentialId > after),
+      )
+      .sort(byId)
+      .slice(0, limit)
+      .map(copyCredential);
   }
 
   #remove(clientId: string, credentialId: string): boolean {
@@ -81,11 +141,17 @@ export class MemoryCredentialStore implements CredentialStore {
     return true;
   }
 
-  async rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean> {
+  async rename(
+    clientId: string,
+    credentialId: string,
+    nickname: string | null,
+    events: readonly OutboxMessage[] = [],
+  ): Promise<boolean> {
     const key = pairKey(clientId, credentialId);
     const record = this.#byId.get(key);
     if (record === undefined) return false;
     this.#byId.set(key, { ...record, nickname });
+    this.#outbox.add(events);
     return true;
   }
 
@@ -100,6 +166,8 @@ export class MemoryCredentialStore implements CredentialStore {
   async close(): Promise<void> {
     this.#byId.clear();
     this.#byUser.clear();
+    this.#outbox.clear();
+    this.webhooks.clear();
   }
 }
 
@@ -112,9 +180,12 @@ export function byCreation(a: CredentialRecord, b: CredentialRecord): number {
   return a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0;
 }
 
+const byId = (a: CredentialRecord, b: CredentialRecord): number =>
+  a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0;
+
 /** A copy in the shape every backend returns: the optional names are absent when null ("absent or null = none"). */
 function copyCredential(record: CredentialRecord): CredentialRecord {
-  const { nickname, authenticatorName, displayName, ...rest } = record;
+  const { nickname, authenticatorName, displayName, authenticatorStatus, authenticatorStatusAt, ...rest } = record;
   return {
     ...rest,
     publicKey: Uint8Array.from(record.publicKey),
@@ -122,5 +193,6 @@ function copyCredential(record: CredentialRecord): CredentialRecord {
     ...(nickname == null ? {} : { nickname }),
     ...(authenticatorName == null ? {} : { authenticatorName }),
     ...(displayName == null ? {} : { displayName }),
+    ...(authenticatorStatus == null ? {} : { authenticatorStatus, authenticatorStatusAt: authenticatorStatusAt ?? 0 }),
   };
 }

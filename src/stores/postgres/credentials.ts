@@ -1,80 +1,24 @@
 // CredentialStore on PostgreSQL. Each operation is one statement, so each is atomic on its own:
 // create relies on the primary key (ON CONFLICT DO NOTHING → duplicate), recordUse is a single
 // conditional UPDATE (compare-and-set on sign_count), so concurrent instances never move a counter back.
+// A change with webhook messages runs in one transaction with their insert (postgres-webhooks.ts).
 
 import type pg from 'pg';
-import type { CredentialRecord, CredentialStore, CredentialUse } from '../types.js';
-import type { AttestationType } from '../../webauthn/types.js';
-import { guarded, toNumber } from './connection.js';
+import type { CredentialRecord, CredentialStore, CredentialUse, MarkRequest, OutboxMessage } from '../types.js';
+import { inTransaction, PostgresOutbox, PostgresWebhookStore, type Queryable } from './webhooks.js';
+import { guarded } from './connection.js';
 
-const COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
-  aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
-  user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name, display_name,
-  aaguid_proven`;
-
-interface CredentialRow {
-  client_id: string;
-  credential_id: string;
-  user_handle: string;
-  username: string;
-  public_key: Buffer;
-  algorithm: number;
-  sign_count: string | number;
-  transports: string[];
-  aaguid: string;
-  attestation_format: string;
-  attestation_type: string;
-  attestation_trusted: boolean;
-  backup_eligible: boolean;
-  backup_state: boolean;
-  user_verified: boolean;
-  resident_key: boolean | null;
-  clone_warning: boolean;
-  created_at: string | number;
-  last_used_at: string | number | null;
-  nickname: string | null;
-  authenticator_name: string | null;
-  aaguid_proven: boolean;
-  display_name: string | null;
-}
-
-function fromRow(row: CredentialRow): CredentialRecord {
-  const record: CredentialRecord = {
-    clientId: row.client_id,
-    credentialId: row.credential_id,
-    userHandle: row.user_handle,
-    username: row.username,
-    publicKey: Uint8Array.from(row.public_key),
-    algorithm: row.algorithm,
-    signCount: toNumber(row.sign_count),
-    transports: [...row.transports],
-    aaguid: row.aaguid,
-    attestationFormat: row.attestation_format,
-    attestationType: row.attestation_type as AttestationType,
-    attestationTrusted: row.attestation_trusted,
-    backupEligible: row.backup_eligible,
-    backupState: row.backup_state,
-    userVerified: row.user_verified,
-    residentKey: row.resident_key,
-    cloneWarning: row.clone_warning,
-    createdAt: toNumber(row.created_at),
-    lastUsedAt: row.last_used_at === null ? null : toNumber(row.last_used_at),
-  };
-  // "absent or null = none": absent keeps a record created without these fields equal to what comes back.
-  return {
-    ...record,
-    ...(row.nickname === null ? {} : { nickname: row.nickname }),
-    ...(row.authenticator_name === null ? {} : { authenticatorName: row.authenticator_name }),
-    ...(row.display_name == null ? {} : { displayName: row.display_name }),
-    ...(row.aaguid_proven ? { aaguidProven: true } : {}),
-  };
-}
+import { COLUMNS, fromRow, type CredentialRow } from './rows.js';
 
 /** Page sizes of the admin listing are bounded whatever the caller asks. */
 const MAX_PAGE = 1000;
 
 export class PostgresCredentialStore implements CredentialStore {
   readonly #pool: pg.Pool;
+  readonly #table: string;
+  readonly #outbox: PostgresOutbox;
+  readonly outbox: PostgresOutbox;
+  readonly webhooks: PostgresWebhookStore;
   #closed = false;
   readonly #sql: {
     readonly insert: string;
@@ -91,9 +35,14 @@ export class PostgresCredentialStore implements CredentialStore {
   constructor(pool: pg.Pool, schema: string) {
     this.#pool = pool;
     const table = `${schema}.credentials`;
+    this.#table = table;
+    this.#outbox = new PostgresOutbox(pool, schema);
+    this.outbox = this.#outbox;
+    this.webhooks = new PostgresWebhookStore(pool, schema);
     this.#sql = {
       insert: `INSERT INTO ${table} (${COLUMNS})
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+                       $23, $24, $25)
                ON CONFLICT (client_id, credential_id) DO NOTHING`,
       find: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND credential_id = $2`,
       // Same order as every backend: oldest first, ties by credential id in code-unit order (the column is COLLATE "C").
@@ -112,9 +61,9 @@ export class PostgresCredentialStore implements CredentialStore {
     };
   }
 
-  async create(record: CredentialRecord): Promise<'created' | 'duplicate'> {
-    const result = await guarded('credential create', () =>
-      this.#pool.query(this.#sql.insert, [
+  async create(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<'created' | 'duplicate'> {
+    const result = await this.#withEvents('credential create', events, (db) =>
+      db.query(this.#sql.insert, [
         record.clientId,
         record.credentialId,
         record.userHandle,
@@ -138,6 +87,8 @@ export class PostgresCredentialStore implements CredentialStore {
         record.authenticatorName ?? null,
         record.displayName ?? null,
         record.aaguidProven === true,
+        record.authenticatorStatus ?? null,
+        record.authenticatorStatusAt ?? null,
       ]),
     );
     // The statement returned only after COMMIT (autocommit): with synchronous_commit on, the row is durable.
@@ -159,9 +110,14 @@ export class PostgresCredentialStore implements CredentialStore {
     return result.rows.map(fromRow);
   }
 
-  async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
-    const result = await guarded('credential use', () =>
-      this.#pool.query(this.#sql.recordUse, [
+  async recordUse(
+    clientId: string,
+    credentialId: string,
+    use: CredentialUse,
+    events: readonly OutboxMessage[] = [],
+  ): Promise<boolean> {
+    const result = await this.#withEvents('credential use', events, (db) =>
+      db.query(this.#sql.recordUse, [
         clientId,
         credentialId,
         use.expectedSignCount,
@@ -188,18 +144,85 @@ export class PostgresCredentialStore implements CredentialStore {
     return result.rows.map(fromRow);
   }
 
-  async delete(clientId: string, credentialId: string): Promise<boolean> {
-    const result = await guarded('credential delete', () =>
-      this.#pool.query(this.#sql.delete, [clientId, credentialId]),
+  async delete(clientId: string, credentialId: string, events: readonly OutboxMessage[] = []): Promise<boolean> {
+    const result = await this.#withEvents('credential delete', events, (db) =>
+      db.query(this.#sql.delete, [clientId, credentialId]),
     );
     return result.rowCount === 1;
   }
 
-  async rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean> {
-    const result = await guarded('credential rename', () =>
-      this.#pool.query(this.#sql.rename, [clientId, credentialId, nickname]),
+  async rename(
+    clientId: string,
+    credentialId: string,
+    nickname: string | null,
+    events: readonly OutboxMessage[] = [],
+  ): Promise<boolean> {
+    const result = await this.#withEvents('credential rename', events, (db) =>
+      db.query(this.#sql.rename, [clientId, credentialId, nickname]),
     );
     return result.rowCount === 1;
+  }
+
+  deleteUser(
+    clientId: string,
+    userHandle: string,
+    events: (deleted: readonly CredentialRecord[]) => readonly OutboxMessage[],
+  ): Promise<CredentialRecord[]> {
+    return inTransaction(this.#pool, 'credential delete user', async (db) => {
+      const result = await db.query<CredentialRow>(
+        `DELETE FROM ${this.#table} WHERE client_id = $1 AND user_handle = $2 RETURNING ${COLUMNS}`,
+        [clientId, userHandle],
+      );
+      const deleted = result.rows.map(fromRow).sort((a, b) => a.createdAt - b.createdAt);
+      if (deleted.length > 0) await this.#outbox.insertWith(db, events(deleted));
+      return deleted;
+    });
+  }
+
+  markAuthenticatorStatus(
+    request: MarkRequest,
+    events: (marked: readonly CredentialRecord[]) => readonly OutboxMessage[],
+  ): Promise<CredentialRecord[]> {
+    return inTransaction(this.#pool, 'credential mark', async (db) => {
+      const result = await db.query<CredentialRow>(
+        `UPDATE ${this.#table} SET authenticator_status = $3, authenticator_status_at = $4
+         WHERE client_id = $1 AND aaguid = $2 AND authenticator_status IS DISTINCT FROM $3 RETURNING ${COLUMNS}`,
+        [request.clientId, request.aaguid, request.status, request.at],
+      );
+      const marked = result.rows.map(fromRow).sort((a, b) => (a.credentialId < b.credentialId ? -1 : 1));
+      if (marked.length > 0) await this.#outbox.insertWith(db, events(marked));
+      return marked;
+    });
+  }
+
+  async listMarked(
+    clientId: string,
+    page: { readonly limit: number; readonly after?: string },
+  ): Promise<CredentialRecord[]> {
+    const limit = Math.max(0, Math.min(MAX_PAGE, Math.floor(page.limit)));
+    if (limit === 0) return [];
+    const result = await guarded('credential marked list', () =>
+      this.#pool.query<CredentialRow>(
+        `SELECT ${COLUMNS} FROM ${this.#table} WHERE client_id = $1 AND authenticator_status IS NOT NULL
+         AND ($2::text IS NULL OR credential_id > $2) ORDER BY credential_id LIMIT $3`,
+        [clientId, page.after ?? null, limit],
+      ),
+    );
+    return result.rows.map(fromRow);
+  }
+
+  /** One statement alone, or with its webhook messages in one transaction (inserted only if it changed a row). */
+  #withEvents(
+    what: string,
+    events: readonly OutboxMessage[],
+    change: (db: Queryable) => Promise<pg.QueryResult>,
+  ): Promise<pg.QueryResult> {
+    if (events.length === 0) return guarded(what, () => change(this.#pool));
+    return inTransaction(this.#pool, what, async (db) => {
+      const result = await change(db);
+      if ((result.rowCount ?? 0) > 0) await this.#outbox.insertWith(db, events);
+      return result;
+    });
   }
 
   async deleteByApplication(clientId: string): Promise<number> {

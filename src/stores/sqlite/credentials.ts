@@ -10,9 +10,10 @@
 // fsync for many ceremonies); without a writer (CLI, tests) they are autocommit statements on this connection.
 
 import type Database from 'better-sqlite3';
-import type { CredentialRecord, CredentialStore, CredentialUse } from '../types.js';
-import type { AttestationType } from '../../webauthn/types.js';
+import type { CredentialRecord, CredentialStore, CredentialUse, MarkRequest, OutboxMessage } from '../types.js';
 import { CREDENTIAL_COLUMNS, SQLITE_WRITES } from './writes.js';
+import { bit, fromRow, toRow, type CredentialValues } from './rows.js';
+import { enqueueFollowUps, SqliteOutbox, SqliteWebhookStore } from './webhooks.js';
 import { guarded, openSqliteDatabase, type SqliteOptions } from './open.js';
 import type { SqliteWriter } from './writer.js';
 
@@ -26,145 +27,6 @@ export {
 
 // ---------------------------------------------------------------------------------------------------
 // Credentials
-
-interface CredentialRow {
-  client_id: string;
-  credential_id: string;
-  user_handle: string;
-  username: string;
-  public_key: Buffer;
-  algorithm: number;
-  sign_count: number;
-  transports: string;
-  aaguid: string;
-  attestation_format: string;
-  attestation_type: string;
-  attestation_trusted: number;
-  backup_eligible: number;
-  backup_state: number;
-  user_verified: number;
-  resident_key: number | null;
-  clone_warning: number;
-  created_at: number;
-  last_used_at: number | null;
-  nickname: string | null;
-  authenticator_name: string | null;
-  display_name: string | null;
-  aaguid_proven: number;
-}
-
-const bit = (value: boolean): number => (value ? 1 : 0);
-
-function toRow(record: CredentialRecord): CredentialRow {
-  return {
-    client_id: record.clientId,
-    credential_id: record.credentialId,
-    user_handle: record.userHandle,
-    username: record.username,
-    public_key: Buffer.from(record.publicKey),
-    algorithm: record.algorithm,
-    sign_count: record.signCount,
-    transports: JSON.stringify(record.transports),
-    aaguid: record.aaguid,
-    attestation_format: record.attestationFormat,
-    attestation_type: record.attestationType,
-    attestation_trusted: bit(record.attestationTrusted),
-    backup_eligible: bit(record.backupEligible),
-    backup_state: bit(record.backupState),
-    user_verified: bit(record.userVerified),
-    resident_key: record.residentKey === null ? null : bit(record.residentKey),
-    clone_warning: bit(record.cloneWarning),
-    created_at: record.createdAt,
-    last_used_at: record.lastUsedAt,
-    nickname: record.nickname ?? null,
-    authenticator_name: record.authenticatorName ?? null,
-    display_name: record.displayName ?? null,
-    aaguid_proven: bit(record.aaguidProven === true),
-  };
-}
-
-/** A row as the reads return it: values in CREDENTIAL_COLUMNS order (raw mode skips one object per row). */
-type CredentialValues = [
-  clientId: string,
-  credentialId: string,
-  userHandle: string,
-  username: string,
-  publicKey: Buffer,
-  algorithm: number,
-  signCount: number,
-  transports: string,
-  aaguid: string,
-  attestationFormat: string,
-  attestationType: string,
-  attestationTrusted: number,
-  backupEligible: number,
-  backupState: number,
-  userVerified: number,
-  residentKey: number | null,
-  cloneWarning: number,
-  createdAt: number,
-  lastUsedAt: number | null,
-  nickname: string | null,
-  authenticatorName: string | null,
-  displayName: string | null,
-  aaguidProven: number,
-];
-
-function fromRow(row: CredentialValues): CredentialRecord {
-  const [
-    clientId,
-    credentialId,
-    userHandle,
-    username,
-    publicKey,
-    algorithm,
-    signCount,
-    transports,
-    aaguid,
-    attestationFormat,
-    attestationType,
-    attestationTrusted,
-    backupEligible,
-    backupState,
-    userVerified,
-    residentKey,
-    cloneWarning,
-    createdAt,
-    lastUsedAt,
-    nickname,
-    authenticatorName,
-    displayName,
-    aaguidProven,
-  ] = row;
-  const record: { -readonly [K in keyof CredentialRecord]: CredentialRecord[K] } = {
-    clientId,
-    credentialId,
-    userHandle,
-    username,
-    // A Uint8Array view of the fresh Buffer better-sqlite3 made for this row (no copy; nothing else holds it).
-    publicKey: new Uint8Array(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength),
-    algorithm,
-    signCount,
-    transports: JSON.parse(transports) as string[],
-    aaguid,
-    attestationFormat,
-    attestationType: attestationType as AttestationType,
-    attestationTrusted: attestationTrusted === 1,
-    backupEligible: backupEligible === 1,
-    backupState: backupState === 1,
-    userVerified: userVerified === 1,
-    residentKey: residentKey === null ? null : residentKey === 1,
-    cloneWarning: cloneWarning === 1,
-    createdAt,
-    lastUsedAt,
-  };
-  // "absent or null = none", the shape every backend returns.
-  if (nickname !== null) record.nickname = nickname;
-  if (authenticatorName !== null) record.authenticatorName = authenticatorName;
-  if (displayName !== null) record.displayName = displayName;
-  if (aaguidProven === 1) record.aaguidProven = true;
-  return record;
-}
 
 /** Admin listing pages are bounded whatever the caller asks (the same bound on every backend). */
 const MAX_ADMIN_PAGE = 1000;
@@ -190,10 +52,16 @@ export class SqliteCredentialStore implements CredentialStore {
   readonly #rename: Database.Statement;
   readonly #deleteByApplication: Database.Statement;
   readonly #ping: Database.Statement;
+  readonly #outbox: SqliteOutbox;
+  readonly outbox: SqliteOutbox;
+  readonly webhooks: SqliteWebhookStore;
 
   constructor(db: Db, options: SqliteCredentialStoreOptions = {}) {
     this.#db = db;
     this.#writer = options.writer;
+    this.#outbox = new SqliteOutbox(db);
+    this.outbox = this.#outbox;
+    this.webhooks = new SqliteWebhookStore(db);
     this.#insert = db.prepare(SQLITE_WRITES['credential.insert']);
     this.#find = db
       .prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`)
@@ -214,12 +82,13 @@ export class SqliteCredentialStore implements CredentialStore {
     this.#ping = db.prepare('SELECT 1');
   }
 
-  async create(record: CredentialRecord): Promise<'created' | 'duplicate'> {
-    // Either way the promise resolves after COMMIT, which synchronous=FULL made durable.
+  async create(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<'created' | 'duplicate'> {
+    // Either way the promise resolves after COMMIT, which synchronous=FULL made durable; the webhook
+    // messages commit in the same transaction, only with a row inserted.
     const row = toRow(record);
     const changes = this.#writer
-      ? await this.#writer.run('credential.insert', { ...row })
-      : guarded('credential create', () => this.#insert.run(row)).changes;
+      ? await this.#writer.run('credential.insert', { ...row }, enqueueFollowUps(events))
+      : this.#withEvents('credential create', () => this.#insert.run(row).changes, events);
     return changes === 1 ? 'created' : 'duplicate';
   }
 
@@ -235,7 +104,12 @@ export class SqliteCredentialStore implements CredentialStore {
     return rows.map(fromRow);
   }
 
-  async recordUse(clientId: string, credentialId: string, use: CredentialUse): Promise<boolean> {
+  async recordUse(
+    clientId: string,
+    credentialId: string,
+    use: CredentialUse,
+    events: readonly OutboxMessage[] = [],
+  ): Promise<boolean> {
     const params = {
       clientId,
       credentialId,
@@ -248,8 +122,8 @@ export class SqliteCredentialStore implements CredentialStore {
       usedAt: use.usedAt,
     };
     const changes = this.#writer
-      ? await this.#writer.run('credential.use', params)
-      : guarded('credential use', () => this.#recordUse.run(params)).changes;
+      ? await this.#writer.run('credential.use', params, enqueueFollowUps(events))
+      : this.#withEvents('credential use', () => this.#recordUse.run(params).changes, events);
     return changes === 1;
   }
 
@@ -265,12 +139,87 @@ export class SqliteCredentialStore implements CredentialStore {
     return rows.map(fromRow);
   }
 
-  async delete(clientId: string, credentialId: string): Promise<boolean> {
-    return guarded('credential delete', () => this.#delete.run(clientId, credentialId)).changes === 1;
+  async delete(clientId: string, credentialId: string, events: readonly OutboxMessage[] = []): Promise<boolean> {
+    return this.#withEvents('credential delete', () => this.#delete.run(clientId, credentialId).changes, events) === 1;
   }
 
-  async rename(clientId: string, credentialId: string, nickname: string | null): Promise<boolean> {
-    return guarded('credential rename', () => this.#rename.run(nickname, clientId, credentialId)).changes === 1;
+  async rename(
+    clientId: string,
+    credentialId: string,
+    nickname: string | null,
+    events: readonly OutboxMessage[] = [],
+  ): Promise<boolean> {
+    const rename = () => this.#rename.run(nickname, clientId, credentialId).changes;
+    return this.#withEvents('credential rename', rename, events) === 1;
+  }
+
+  async deleteUser(
+    clientId: string,
+    userHandle: string,
+    events: (deleted: readonly CredentialRecord[]) => readonly OutboxMessage[],
+  ): Promise<CredentialRecord[]> {
+    return guarded('credential delete user', () =>
+      this.#db
+        .transaction(() => {
+          const deleted = (this.#listByUser.all(clientId, userHandle) as CredentialValues[]).map(fromRow);
+          for (const record of deleted) this.#delete.run(clientId, record.credentialId);
+          if (deleted.length > 0) this.#outbox.insertNow(events(deleted));
+          return deleted;
+        })
+        .immediate(),
+    );
+  }
+
+  async markAuthenticatorStatus(
+    request: MarkRequest,
+    events: (marked: readonly CredentialRecord[]) => readonly OutboxMessage[],
+  ): Promise<CredentialRecord[]> {
+    const { clientId, aaguid, status, at } = request;
+    return guarded('credential mark', () =>
+      this.#db
+        .transaction(() => {
+          const rows = this.#db
+            .prepare(`UPDATE credentials SET authenticator_status = ?, authenticator_status_at = ?
+              WHERE client_id = ? AND aaguid = ? AND authenticator_status IS NOT ?
+              RETURNING ${CREDENTIAL_COLUMNS}`)
+            .raw()
+            .all(status, at, clientId, aaguid, status) as CredentialValues[];
+          const marked = rows.map(fromRow).sort((a, b) => (a.credentialId < b.credentialId ? -1 : 1));
+          if (marked.length > 0) this.#outbox.insertNow(events(marked));
+          return marked;
+        })
+        .immediate(),
+    );
+  }
+
+  async listMarked(
+    clientId: string,
+    page: { readonly limit: number; readonly after?: string },
+  ): Promise<CredentialRecord[]> {
+    const limit = Math.max(0, Math.min(MAX_ADMIN_PAGE, Math.floor(page.limit)));
+    if (limit === 0) return [];
+    const rows = guarded('credential marked list', () =>
+      this.#db
+        .prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND authenticator_status IS NOT NULL
+          AND (? IS NULL OR credential_id > ?) ORDER BY credential_id LIMIT ?`)
+        .raw()
+        .all(clientId, page.after ?? null, page.after ?? null, limit),
+    ) as CredentialValues[];
+    return rows.map(fromRow);
+  }
+
+  /** One change on this connection and, when it changed a row, its webhook messages: one transaction. */
+  #withEvents(what: string, change: () => number, events: readonly OutboxMessage[]): number {
+    if (events.length === 0) return guarded(what, change);
+    return guarded(what, () =>
+      this.#db
+        .transaction(() => {
+          const changes = change();
+          if (changes > 0) this.#outbox.insertNow(events);
+          return changes;
+        })
+        .immediate(),
+    );
   }
 
   async deleteByApplication(clientId: string): Promise<number> {

@@ -1,11 +1,17 @@
 // Group commit on one SQLite connection: the writes queued while the previous COMMIT (and its fsync) ran
 // are committed together as ONE transaction, and each is answered only after that COMMIT returned, so an
 // answer still means "on disk" (synchronous=FULL) while one flush covers every ceremony that arrived
-// together. Used by both writers of src/stores/sqlite/writer.ts: on the writer thread, or inline on the
+// together. Used by both writers of src/stores/sqlite-writer.ts: on the writer thread, or inline on the
 // service's event loop.
 
 import type Database from 'better-sqlite3';
-import { SQLITE_UNAVAILABLE, SQLITE_WRITES, type SqliteWriteName, type SqliteWriteParams } from './writes.js';
+import {
+  SQLITE_UNAVAILABLE,
+  SQLITE_WRITES,
+  type SqliteFollowUps,
+  type SqliteWriteName,
+  type SqliteWriteParams,
+} from './writes.js';
 
 export interface WriteFailure {
   readonly ok: false;
@@ -22,6 +28,7 @@ interface Queued {
   readonly name: SqliteWriteName;
   readonly params: SqliteWriteParams;
   readonly done: (outcome: WriteOutcome) => void;
+  readonly then?: SqliteFollowUps | undefined;
 }
 
 export class GroupCommit {
@@ -39,8 +46,13 @@ export class GroupCommit {
   }
 
   /** Queues a write for the next flush, which runs after everything already delivered this turn is queued. */
-  push(name: SqliteWriteName, params: SqliteWriteParams, done: (outcome: WriteOutcome) => void): void {
-    this.#queue.push({ name, params, done });
+  push(
+    name: SqliteWriteName,
+    params: SqliteWriteParams,
+    done: (outcome: WriteOutcome) => void,
+    then?: SqliteFollowUps,
+  ): void {
+    this.#queue.push({ name, params, done, then });
     if (this.#scheduled) return;
     this.#scheduled = true;
     setImmediate(() => this.#flush());
@@ -89,7 +101,16 @@ export class GroupCommit {
 
   #attempt(write: Queued, group: number): WriteOutcome {
     try {
-      return { ok: true, changes: this.#statement(write.name).run(write.params).changes, group };
+      const then = write.then;
+      if (then === undefined || then.length === 0)
+        return { ok: true, changes: this.#statement(write.name).run(write.params).changes, group };
+      // Its own transaction, or a savepoint inside the group's: the follow-ups stand or fall with the write.
+      const changes = this.#db.transaction(() => {
+        const made = this.#statement(write.name).run(write.params).changes;
+        if (made > 0) for (const next of then) this.#statement(next.name).run(next.params);
+        return made;
+      })();
+      return { ok: true, changes, group };
     } catch (error) {
       return failure(error);
     }

@@ -34,7 +34,12 @@ port.on('message', (requests: WriterMessage) => {
 function handle(request: WriterRequest): void {
   switch (request.kind) {
     case 'write':
-      commits.push(request.name, bindable(request.params), (outcome) => reply({ id: request.id, ...outcome }));
+      commits.push(
+        request.name,
+        bindable(request.params),
+        (outcome) => reply({ id: request.id, ...outcome }),
+        request.then,
+      );
       return;
     case 'ping':
       try {

@@ -1,7 +1,7 @@
 // What the SQLite writer (sqlite-writer.ts) is to the stores that call it and to its thread: the SqliteWriter
 // interface, its options and modes, the error of one write, and the messages between the process and the
 // writer thread (sqlite-writer-thread.ts). It imports no implementation, so both sides can name it.
-import type { SqliteWriteName, SqliteWriteParams } from './writes.js';
+import type { SqliteFollowUps, SqliteWriteName, SqliteWriteParams } from './writes.js';
 import type { WriteOutcome } from './group-commit.js';
 
 export interface WriterThreadData {
@@ -12,7 +12,13 @@ export interface WriterThreadData {
 }
 
 export type WriterRequest =
-  | { readonly kind: 'write'; readonly id: number; readonly name: SqliteWriteName; readonly params: SqliteWriteParams }
+  | {
+      readonly kind: 'write';
+      readonly id: number;
+      readonly name: SqliteWriteName;
+      readonly params: SqliteWriteParams;
+      readonly then?: SqliteFollowUps;
+    }
   | { readonly kind: 'ping'; readonly id: number }
   | { readonly kind: 'close'; readonly id: number };
 
@@ -55,8 +61,11 @@ export class SqliteWriteError extends Error {
 export interface SqliteWriter {
   /** Where the group commit runs. */
   readonly mode: SqliteWriterMode;
-  /** Runs one named write; resolves to the number of rows it changed, after its transaction committed. */
-  run(name: SqliteWriteName, params: SqliteWriteParams): Promise<number>;
+  /**
+   * Runs one named write (and, when it changed a row, its follow-ups in the same transaction); resolves to
+   * the number of rows it changed, after its transaction committed.
+   */
+  run(name: SqliteWriteName, params: SqliteWriteParams, then?: SqliteFollowUps): Promise<number>;
   /** Resolves when the writer's connection answers (readiness). */
   ping(): Promise<void>;
   /** Commits what is queued, then closes. Idempotent; later writes fail with StoreUnavailableError. */

@@ -1,11 +1,11 @@
 // The SQLite writer: the credential and audit stores send their hot-path writes here by name
-// (src/stores/sqlite/writes.ts), and it group-commits them (src/stores/sqlite/group-commit.ts): everything
+// (src/stores/sqlite-writes.ts), and it group-commits them (src/stores/sqlite-group-commit.ts): everything
 // that queued up during the previous flush is one transaction, and each promise resolves only after that
 // COMMIT returned (synchronous=FULL: on disk). Reads stay on the stores' own connections: WAL readers never
 // wait for the writer, and a write answered here is visible to the next read.
 //
 // Two ways to run it, the same semantics:
-// - `thread`: a worker thread with its own connection (src/stores/sqlite/writer-thread.ts). The event loop
+// - `thread`: a worker thread with its own connection (src/stores/sqlite-writer-thread.ts). The event loop
 //   never waits for a flush, at the price of a second JavaScript heap (about 10-15 MiB of RSS).
 // - `inline`: the same group commit on the event loop, on a connection of its own: one flush per group
 //   blocks the process (better-sqlite3 is synchronous), but no second heap.
@@ -18,7 +18,7 @@ import { Worker } from 'node:worker_threads';
 import { openSqliteDatabase } from './open.js';
 import { GroupCommit, type WriteOutcome } from './group-commit.js';
 import { StoreUnavailableError } from '../../errors.js';
-import type { SqliteWriteName, SqliteWriteParams } from './writes.js';
+import type { SqliteFollowUps, SqliteWriteName, SqliteWriteParams } from './writes.js';
 import {
   SqliteWriteError,
   type SqliteWriter,
@@ -107,13 +107,18 @@ class InlineWriter implements SqliteWriter {
     this.#commits = new GroupCommit(this.#db, data.maxGroup);
   }
 
-  run(name: SqliteWriteName, params: SqliteWriteParams): Promise<number> {
+  run(name: SqliteWriteName, params: SqliteWriteParams, then?: SqliteFollowUps): Promise<number> {
     if (this.#closed) return Promise.reject(new StoreUnavailableError('SQLite writer is closed'));
     return new Promise<number>((resolve, reject) => {
-      this.#commits.push(name, params, (outcome) => {
-        this.#counter.count(outcome);
-        settle(outcome, resolve, reject);
-      });
+      this.#commits.push(
+        name,
+        params,
+        (outcome) => {
+          this.#counter.count(outcome);
+          settle(outcome, resolve, reject);
+        },
+        then,
+      );
     });
   }
 
@@ -170,8 +175,8 @@ class ThreadWriter implements SqliteWriter {
     return writer;
   }
 
-  run(name: SqliteWriteName, params: SqliteWriteParams): Promise<number> {
-    return this.#send((id) => ({ kind: 'write', id, name, params }));
+  run(name: SqliteWriteName, params: SqliteWriteParams, then?: SqliteFollowUps): Promise<number> {
+    return this.#send((id) => ({ kind: 'write', id, name, params, ...(then && then.length > 0 ? { then } : {}) }));
   }
 
   stats(): SqliteWriterStats {

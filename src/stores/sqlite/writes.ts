@@ -6,7 +6,7 @@
 export const CREDENTIAL_COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
   aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
   user_verified, resident_key, clone_warning, created_at, last_used_at, nickname, authenticator_name, display_name,
-  aaguid_proven`;
+  aaguid_proven, authenticator_status, authenticator_status_at`;
 
 const credentialPlaceholders = CREDENTIAL_COLUMNS.split(',')
   .map((c) => `@${c.trim()}`)
@@ -21,6 +21,9 @@ export const SQLITE_WRITES = {
     SET sign_count = @signCount, backup_eligible = @backupEligible, backup_state = @backupState, user_verified = @userVerified,
         clone_warning = max(clone_warning, @cloneWarning), last_used_at = @usedAt
     WHERE client_id = @clientId AND credential_id = @credentialId AND sign_count = @expectedSignCount`,
+  /** One webhook message into the outbox (src/stores/webhook-types.ts), with the change it reports. */
+  'webhook.enqueue': `INSERT INTO webhook_outbox (id, client_id, webhook_id, type, body, created_at, next_attempt_at)
+    VALUES (@id, @clientId, @webhookId, @type, @body, @createdAt, @createdAt) ON CONFLICT (id) DO NOTHING`,
   /** One audit event (the ops table; created by the audit store before its first append). */
   'audit.insert': `INSERT INTO ops_audit_events (id, at, client_id, action, actor, result, event)
     VALUES (@id, @at, @client_id, @action, @actor, @result, @event)`,
@@ -30,6 +33,12 @@ export type SqliteWriteName = keyof typeof SQLITE_WRITES;
 
 /** Named parameters of one write: what better-sqlite3 binds (Buffers arrive in the thread as Uint8Array). */
 export type SqliteWriteParams = Readonly<Record<string, string | number | bigint | null | Uint8Array>>;
+
+/**
+ * Writes that go with a write: run in its transaction only when it changed a row (the webhook messages
+ * reporting a credential's change), and undone with it.
+ */
+export type SqliteFollowUps = readonly { readonly name: SqliteWriteName; readonly params: SqliteWriteParams }[];
 
 /** SQLite result codes that mean "the database cannot serve now" (503), as opposed to a bug (500). */
 export const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL|NOTADB|CORRUPT)/;

@@ -22,6 +22,25 @@ export const local = (user: string): string => `${user}#localhost`;
 export class SpyCredentialStore implements CredentialStore {
   readonly calls: string[] = [];
   readonly inner = new MemoryCredentialStore();
+  readonly outbox = this.inner.outbox;
+  readonly webhooks = this.inner.webhooks;
+
+  markAuthenticatorStatus(
+    ...args: Parameters<CredentialStore['markAuthenticatorStatus']>
+  ): Promise<CredentialRecord[]> {
+    this.calls.push('markAuthenticatorStatus');
+    return this.inner.markAuthenticatorStatus(...args);
+  }
+
+  listMarked(...args: Parameters<CredentialStore['listMarked']>): Promise<CredentialRecord[]> {
+    this.calls.push('listMarked');
+    return this.inner.listMarked(...args);
+  }
+
+  deleteUser(...args: Parameters<CredentialStore['deleteUser']>): Promise<CredentialRecord[]> {
+    this.calls.push('deleteUser');
+    return this.inner.deleteUser(...args);
+  }
 
   create(record: CredentialRecord): Promise<'created' | 'duplicate'> {
     this.calls.push('create');

@@ -7,10 +7,20 @@ import { migration as m0004 } from './0004-operations.js';
 import { migration as m0005 } from './0005-local-credentials.js';
 import { migration as m0006 } from './0006-display-name.js';
 import { migration as m0007 } from './0007-aaguid-proven.js';
+import { migration as m0008 } from './0008-webhooks.js';
 
 export type { PostgresMigration } from './migration.js';
 
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007];
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  m0001,
+  m0002,
+  m0003,
+  m0004,
+  m0005,
+  m0006,
+  m0007,
+  m0008,
+];
 
 /** The schema version this build expects. */
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -5,10 +5,11 @@ import { migration as m0002 } from './0002-operations.js';
 import { migration as m0003 } from './0003-local-credentials.js';
 import { migration as m0004 } from './0004-display-name.js';
 import { migration as m0005 } from './0005-aaguid-proven.js';
+import { migration as m0006 } from './0006-webhooks.js';
 
 export type { SqliteMigration } from './migration.js';
 
-export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [m0001, m0002, m0003, m0004, m0005];
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [m0001, m0002, m0003, m0004, m0005, m0006];
 
 /** The schema version this build expects. */
 export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS.length;

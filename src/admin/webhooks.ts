@@ -1,0 +1,168 @@
+// The admin API's webhooks and what they deliver (docs/admin.md "Webhooks"): an application's webhooks
+// (list; add, with a generated secret answered once; delete), the dead letters (list, send again) and the
+// credentials whose authenticator model FIDO metadata marked. Every change is audited.
+import type { AuditLog } from '../audit/log.js';
+import type { ApplicationStore } from '../stores/types.js';
+import type { Shape } from '../schemas/typebox.js';
+import type { DeadLetterPageSchema, WebhookCreatedSchema, WebhookSchema } from '../schemas/webhooks.js';
+import { WEBHOOK_EVENT_TYPES } from '../schemas/webhooks.js';
+import type { CredentialPage } from '../schemas/admin.js';
+import type { CredentialStore, OutboxDelivery, WebhookEndpoint } from '../stores/types.js';
+import type { Runtime } from '../util/runtime.js';
+import { webhookUrlProblem } from '../config/webhooks.js';
+import { endpointsOf } from '../webhooks/events.js';
+import { newSecret } from '../webhooks/signature.js';
+import { asObject } from './application-body.js';
+import { type Actor, audited } from './audited.js';
+import { AdminError } from './errors.js';
+import { credentialView } from './views.js';
+
+export type WebhookView = Shape<typeof WebhookSchema>;
+export type WebhookCreated = Shape<typeof WebhookCreatedSchema>;
+export type DeadLetterPage = Shape<typeof DeadLetterPageSchema>;
+
+export interface WebhookAdminDeps {
+  readonly applications: ApplicationStore;
+  readonly credentials: CredentialStore;
+  readonly audit: AuditLog;
+  readonly runtime: Runtime;
+  /** `webhookDelivery.allowLoopbackHttp`. */
+  readonly allowLoopbackHttp: boolean;
+  /** Told after a webhook is added or deleted, so the directory's cached application drops its old list. */
+  readonly onChange?: (clientId: string) => void;
+}
+
+function webhookView(endpoint: WebhookEndpoint): WebhookView {
+  return {
+    id: endpoint.id,
+    clientId: endpoint.clientId,
+    url: endpoint.url,
+    events: endpoint.events === null ? null : ([...endpoint.events] as WebhookView['events'] & {}),
+    source: endpoint.source,
+    createdAt: endpoint.createdAt === null ? null : new Date(endpoint.createdAt).toISOString(),
+  };
+}
+
+function deadLetterView(message: OutboxDelivery): DeadLetterPage['deadLetters'][number] {
+  return {
+    id: message.id,
+    clientId: message.clientId,
+    webhookId: message.webhookId,
+    type: message.type as DeadLetterPage['deadLetters'][number]['type'],
+    attempts: message.attempts,
+    lastError: message.lastError,
+    createdAt: new Date(message.createdAt).toISOString(),
+    deadAt: new Date(message.deadAt ?? message.nextAttemptAt).toISOString(),
+    body: message.body,
+  };
+}
+
+export class WebhookAdmin {
+  constructor(private readonly deps: WebhookAdminDeps) {}
+
+  async list(clientId: string): Promise<{ webhooks: WebhookView[] }> {
+    return { webhooks: (await this.#endpoints(clientId)).map(webhookView) };
+  }
+
+  /** `body`: `{url, events?}`; the secret is generated and answered only here. */
+  create(actor: Actor, clientId: string, body: unknown): Promise<WebhookCreated> {
+    return audited(this.deps.audit, actor, 'webhook.create', { clientId }, async (note) => {
+      await this.#endpoints(clientId);
+      const raw = asObject(body);
+      const problems: string[] = [];
+      for (const key of Object.keys(raw))
+        if (key !== 'url' && key !== 'events') problems.push(`${key}: unknown (url and events only)`);
+      const url = raw.url;
+      if (typeof url !== 'string' || url.length > 2048) problems.push('url: an https:// URL');
+      else {
+        const problem = webhookUrlProblem(url, this.deps.allowLoopbackHttp);
+        if (problem !== undefined) problems.push(`url: ${problem}`);
+      }
+      const events = raw.events;
+      const known: readonly string[] = WEBHOOK_EVENT_TYPES;
+      if (
+        events !== undefined &&
+        !(
+          Array.isArray(events) &&
+          events.length > 0 &&
+          events.every((e) => typeof e === 'string' && known.includes(e)) &&
+          new Set(events).size === events.length
+        )
+      )
+        problems.push(`events: a non-empty list of distinct event types (${WEBHOOK_EVENT_TYPES.join(', ')})`);
+      if (problems.length > 0) throw new AdminError('INVALID_REQUEST', undefined, problems);
+      const { runtime } = this.deps;
+      const webhook = {
+        id: `wh_${runtime.randomBytes(12).toString('hex')}`,
+        clientId,
+        url: url as string,
+        secret: newSecret(runtime.randomBytes),
+        events: events === undefined ? null : (events as string[]),
+        createdAt: runtime.now(),
+      };
+      await this.deps.credentials.webhooks.create(webhook);
+      this.deps.onChange?.(clientId);
+      note({ details: { webhookId: webhook.id, url: webhook.url } });
+      return { ...webhookView({ ...webhook, source: 'admin' }), secret: webhook.secret };
+    });
+  }
+
+  delete(actor: Actor, clientId: string, id: string): Promise<{ readonly deleted: true; readonly discarded: number }> {
+    return audited(this.deps.audit, actor, 'webhook.delete', { clientId, target: id }, async (note) => {
+      const endpoint = (await this.#endpoints(clientId)).find((e) => e.id === id);
+      if (endpoint === undefined) throw new AdminError('WEBHOOK_NOT_FOUND');
+      if (endpoint.source === 'config') throw new AdminError('WEBHOOK_FROM_CONFIG');
+      if (!(await this.deps.credentials.webhooks.delete(clientId, id))) throw new AdminError('WEBHOOK_NOT_FOUND');
+      // What it had not received yet goes with it.
+      const discarded = await this.deps.credentials.outbox.discard(id);
+      this.deps.onChange?.(clientId);
+      note({ details: { discarded } });
+      return { deleted: true, discarded };
+    });
+  }
+
+  async deadLetters(filter: { clientId?: string; limit?: number; after?: string }): Promise<DeadLetterPage> {
+    const limit = Math.min(Math.max(1, filter.limit ?? 100), 1000);
+    const page = await this.deps.credentials.outbox.listDead({
+      limit,
+      ...(filter.clientId === undefined ? {} : { clientId: filter.clientId }),
+      ...(filter.after === undefined ? {} : { after: filter.after }),
+    });
+    return {
+      deadLetters: page.map(deadLetterView),
+      next: page.length === limit ? page[page.length - 1]!.id : null,
+    };
+  }
+
+  resend(actor: Actor, id: string): Promise<{ readonly resent: true }> {
+    return audited(this.deps.audit, actor, 'webhook.resend', { target: id }, async () => {
+      if (!(await this.deps.credentials.outbox.resend(id, this.deps.runtime.now())))
+        throw new AdminError('DEAD_LETTER_NOT_FOUND');
+      return { resent: true };
+    });
+  }
+
+  async marked(clientId: string, page: { limit?: number; after?: string }): Promise<CredentialPage> {
+    await this.#record(clientId);
+    const limit = Math.min(Math.max(1, page.limit ?? 100), 1000);
+    const records = await this.deps.credentials.listMarked(
+      clientId,
+      page.after === undefined ? { limit } : { limit, after: page.after },
+    );
+    return {
+      credentials: records.map((record) => credentialView(record)),
+      next: records.length === limit ? records[records.length - 1]!.credentialId : null,
+    };
+  }
+
+  async #record(clientId: string) {
+    const record = await this.deps.applications.get(clientId);
+    if (!record) throw new AdminError('APPLICATION_NOT_FOUND');
+    return record;
+  }
+
+  async #endpoints(clientId: string): Promise<WebhookEndpoint[]> {
+    const record = await this.#record(clientId);
+    return endpointsOf(record.config, await this.deps.credentials.webhooks.list(clientId));
+  }
+}

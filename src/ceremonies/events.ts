@@ -1,0 +1,93 @@
+// The webhook events the ceremonies report (src/webhooks/events.ts builds the messages; the stores write
+// them with the change): a passkey created, used, updated (backup state) or deleted by its user, and a
+// refused sign-in an operator acts on. Also the application's policy for a passkey whose authenticator
+// model FIDO metadata marked compromised or revoked.
+import { FidoError } from '../errors.js';
+import type { CredentialRecord, OutboxMessage } from '../stores/types.js';
+import { credentialData, webhookMessages, type WebhookEventType } from '../webhooks/events.js';
+import type { CeremonyContext } from './context.js';
+
+export function eventMessages(
+  ctx: CeremonyContext,
+  type: WebhookEventType,
+  data: Readonly<Record<string, unknown>>,
+): OutboxMessage[] {
+  return webhookMessages(ctx.application.webhookEndpoints, type, data, ctx.deps.runtime);
+}
+
+/** The failures of a verified sign-in an operator acts on, by error name: counter regression and policy refusals. */
+const OPERATOR_FAILURES: Readonly<Record<string, string>> = {
+  SIGNATURE_COUNTER_NOT_INCREASED: 'counter-regression',
+  AUTHENTICATOR_STATUS_NOT_ACCEPTED: 'compromised-authenticator',
+  BACKUP_ELIGIBILITY_REQUIRED: 'policy',
+  BACKUP_ELIGIBILITY_NOT_ALLOWED: 'policy',
+};
+
+/**
+ * Writes `authentication.failed` for an operator's failure (then the caller rethrows). The event is written
+ * before the answer; a store that cannot take it is logged, never turned into another answer.
+ */
+export async function reportFailedSignIn(
+  ctx: CeremonyContext,
+  stored: CredentialRecord,
+  error: unknown,
+): Promise<void> {
+  if (!(error instanceof FidoError)) return;
+  const reason = OPERATOR_FAILURES[error.code];
+  if (reason === undefined || ctx.application.webhookEndpoints === undefined) return;
+  const messages = eventMessages(ctx, 'authentication.failed', {
+    ...credentialData(stored),
+    error: error.code,
+    reason,
+    ...(stored.authenticatorStatus ? { authenticatorStatus: stored.authenticatorStatus } : {}),
+  });
+  await ctx.deps.credentials.outbox.enqueue(messages).catch((failure: unknown) => {
+    ctx.deps.log.error(
+      { event: 'webhook_enqueue_failed', clientId: ctx.clientId, error: String(failure) },
+      'the authentication.failed event could not be written',
+    );
+  });
+}
+
+/**
+ * The application's policy for a marked passkey (its authenticator model compromised or revoked):
+ * `refuse` (or `attestation.enforceStatusAtAuthentication`) fails with AUTHENTICATOR_STATUS_NOT_ACCEPTED;
+ * `flag` (the default) accepts it and says so: the status is returned for the result and the audit.
+ */
+export function compromisedPolicy(ctx: CeremonyContext, stored: CredentialRecord): string | undefined {
+  const status = stored.authenticatorStatus ?? undefined;
+  if (status === undefined) return undefined;
+  const app = ctx.application;
+  if (app.compromisedAuthenticators === 'refuse' || app.attestation.enforceStatusAtAuthentication === true) {
+    throw new FidoError(
+      'AUTHENTICATOR_STATUS_NOT_ACCEPTED',
+      `FIDO metadata reports this passkey's authenticator model as ${status}; the application refuses it: register a new passkey.`,
+    );
+  }
+  return status;
+}
+
+/** What a successful sign-in reports: authentication.succeeded, and credential.updated when BS changed. */
+export function signInMessages(
+  ctx: CeremonyContext,
+  stored: CredentialRecord,
+  now: { readonly backupState: boolean; readonly userVerified: boolean },
+  authenticatorStatus: string | undefined,
+): OutboxMessage[] {
+  if (ctx.application.webhookEndpoints === undefined) return [];
+  const base = credentialData(stored);
+  return [
+    ...eventMessages(ctx, 'authentication.succeeded', {
+      ...base,
+      userVerified: now.userVerified,
+      backupState: now.backupState,
+      ...(authenticatorStatus === undefined ? {} : { authenticatorStatus }),
+    }),
+    ...(now.backupState === stored.backupState
+      ? []
+      : eventMessages(ctx, 'credential.updated', {
+          ...base,
+          changes: { backupState: { from: stored.backupState, to: now.backupState } },
+        })),
+  ];
+}

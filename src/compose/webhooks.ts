@@ -1,0 +1,84 @@
+// The webhook parts of a running service, built in one call from operations.ts: the admin API's webhooks
+// (admin/webhooks.ts), the dispatcher that delivers the outbox (webhooks/dispatcher.ts), and the marking of
+// the passkeys of compromised authenticator models after every metadata load (applications/compromised.ts).
+import { WebhookAdmin } from '../admin/webhooks.js';
+import type { StoredApplicationDirectory } from '../applications/directory.js';
+import { markCompromisedCredentials } from '../applications/compromised.js';
+import type { ApplicationStore } from '../stores/types.js';
+import type { AuditLog } from '../audit/log.js';
+import type { ServiceConfig } from '../config.js';
+import { WEBHOOK_DELIVERY_DEFAULTS } from '../config/webhooks.js';
+import type { CredentialStore } from '../stores/types.js';
+import type { Logger } from '../util/log.js';
+import type { Runtime } from '../util/runtime.js';
+import { createDispatcher, type Dispatcher } from '../webhooks/dispatcher.js';
+import { endpointsOf } from '../webhooks/events.js';
+
+export interface WebhookWiringInput {
+  readonly config: ServiceConfig;
+  readonly applicationStore: ApplicationStore;
+  readonly applications: StoredApplicationDirectory;
+  /** The credential store the service uses (instrumented). */
+  readonly credentials: CredentialStore;
+  /** The same store, not instrumented: the dispatcher's polls stay out of the store-latency metrics. */
+  readonly rawCredentials: CredentialStore;
+  readonly audit: AuditLog;
+  readonly runtime: Runtime;
+  readonly log: Logger;
+  readonly secrets?: ReadonlyMap<string, string>;
+  readonly pollMs?: number;
+}
+
+export interface WebhookWiring {
+  readonly webhooks: WebhookAdmin;
+  readonly dispatcher: Dispatcher;
+  /** Marks the passkeys of models the applications' metadata reports compromised; never rejects. */
+  markCompromised(): Promise<number>;
+}
+
+export function wireWebhooks(input: WebhookWiringInput): WebhookWiring {
+  const { applicationStore, applications, credentials, rawCredentials, audit, runtime, log } = input;
+  const delivery = input.config.webhookDelivery ?? WEBHOOK_DELIVERY_DEFAULTS;
+  const webhooks = new WebhookAdmin({
+    applications: applicationStore,
+    credentials,
+    audit,
+    runtime,
+    allowLoopbackHttp: delivery.allowLoopbackHttp,
+    onChange: (clientId) => applications.invalidate(clientId),
+  });
+  const dispatcher = createDispatcher({
+    outbox: rawCredentials.outbox,
+    // Read from the stores, not the directory's cache: a webhook added a moment ago on another instance counts.
+    endpoint: async (clientId, webhookId) => {
+      const record = await applicationStore.get(clientId);
+      if (record === undefined) return undefined;
+      const stored = await rawCredentials.webhooks.list(clientId);
+      return endpointsOf(record.config, stored).find((endpoint) => endpoint.id === webhookId);
+    },
+    secrets: input.secrets ?? new Map(),
+    runtime,
+    log,
+    maxAttempts: delivery.maxAttempts,
+    timeoutMs: delivery.timeoutMs,
+    ...(input.pollMs === undefined ? {} : { pollMs: input.pollMs }),
+  });
+  const markCompromised = async (): Promise<number> => {
+    try {
+      const withMetadata = (await applicationStore.list())
+        .filter((record) => record.config.attestation.metadata !== null)
+        .map((record) => record.config.clientId);
+      return await markCompromisedCredentials(
+        { directory: applications, credentials, runtime, log, audit },
+        withMetadata,
+      );
+    } catch (error) {
+      log.error(
+        { event: 'authenticator_status_marking_failed', error: error instanceof Error ? error.message : String(error) },
+        'the passkeys of compromised authenticator models could not be marked; the next metadata reload tries again',
+      );
+      return 0;
+    }
+  };
+  return { webhooks, dispatcher, markCompromised };
+}

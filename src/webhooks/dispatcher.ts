@@ -1,0 +1,157 @@
+// Delivery of the webhook outbox, off the request path: every instance polls its outbox now and then,
+// leases the due messages (one instance per message: stores/webhook-types.ts), POSTs each, signed, to its
+// webhook (post.ts), and records the outcome: delivered (removed), retried later with backoff, or after the
+// last attempt kept as a dead letter the admin API lists and can send again. Timers are unref'd: the
+// dispatcher never keeps the process alive, and a message in flight at a crash is leased again once its
+// lease ran out (at least once).
+import type { OutboxDelivery, WebhookEndpoint, WebhookOutbox } from '../stores/types.js';
+import type { Logger } from '../util/log.js';
+import type { Runtime } from '../util/runtime.js';
+import { postWebhook, type PostResult } from './post.js';
+import { sign } from './signature.js';
+
+/** Seconds to wait after the n-th failed attempt (the last one repeats): within seconds, then up to ten minutes. */
+export const RETRY_DELAYS_S = [5, 15, 30, 60, 120, 300, 600] as const;
+
+export function retryDelayMs(attempts: number): number {
+  return RETRY_DELAYS_S[Math.min(Math.max(attempts, 1), RETRY_DELAYS_S.length) - 1]! * 1000;
+}
+
+export interface DispatcherOptions {
+  readonly outbox: WebhookOutbox;
+  /** The webhook a message goes to, or undefined when it (or its application) is gone. */
+  readonly endpoint: (clientId: string, webhookId: string) => Promise<WebhookEndpoint | undefined>;
+  /** `env:<NAME>` secrets as config/ read them at start. */
+  readonly secrets: ReadonlyMap<string, string>;
+  readonly runtime: Pick<Runtime, 'now' | 'randomBytes'>;
+  readonly log: Logger;
+  readonly maxAttempts: number;
+  readonly timeoutMs: number;
+  /** Between polls when nothing was due (default 1000 ms). */
+  readonly pollMs?: number;
+  /** Messages per lease (default 20). */
+  readonly batch?: number;
+  /** Replaces postWebhook (tests of the schedule). */
+  readonly post?: typeof postWebhook;
+}
+
+export interface Dispatcher {
+  /** One poll now: leases what is due and delivers it; resolves to how many messages it tried. */
+  tick(): Promise<number>;
+  start(): void;
+  /** Stops polling and waits (bounded) for the deliveries in flight. */
+  stop(): Promise<void>;
+}
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { outbox, runtime, log } = options;
+  const owner = `dispatcher-${runtime.randomBytes(8).toString('hex')}`;
+  const pollMs = options.pollMs ?? 1000;
+  // A lease outlives every attempt of the batch (they run in parallel), so no other instance takes them meanwhile.
+  const leaseMs = options.timeoutMs * 2 + 5000;
+  const post = options.post ?? postWebhook;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  let running: Promise<number> | undefined;
+
+  async function attempt(message: OutboxDelivery): Promise<void> {
+    const endpoint = await options.endpoint(message.clientId, message.webhookId);
+    const attempts = message.attempts + 1;
+    let result: PostResult;
+    if (endpoint === undefined) {
+      result = { status: null, error: 'the webhook no longer exists' };
+    } else {
+      const secret = endpoint.secret.startsWith('env:')
+        ? options.secrets.get(endpoint.secret.slice(4))
+        : endpoint.secret;
+      if (secret === undefined) {
+        result = { status: null, error: `the secret ${endpoint.secret} is not set` };
+      } else {
+        const timestamp = Math.floor(runtime.now() / 1000);
+        const headers = {
+          'webhook-id': message.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': sign(secret, message.id, timestamp, message.body),
+          'user-agent': 'passkey-server-webhooks',
+        };
+        result = await post(endpoint.url, headers, message.body, options.timeoutMs);
+      }
+    }
+    if (result.error === null) {
+      await outbox.delivered(message.id, owner);
+      return;
+    }
+    const dead = endpoint === undefined || attempts >= options.maxAttempts;
+    const at = dead ? runtime.now() : runtime.now() + retryDelayMs(attempts);
+    await outbox.failed(message.id, owner, { attempts, at, error: result.error, dead });
+    const fields = {
+      event: 'webhook_failed',
+      id: message.id,
+      clientId: message.clientId,
+      webhookId: message.webhookId,
+    };
+    if (dead) log.warn({ ...fields, attempts, error: result.error }, 'a webhook message is now a dead letter');
+    else log.info({ ...fields, attempts, error: result.error }, 'a webhook delivery failed; it will be retried');
+  }
+
+  async function tickOnce(): Promise<number> {
+    const due = await outbox.lease(owner, runtime.now(), leaseMs, options.batch ?? 20);
+    await Promise.all(
+      due.map((message) =>
+        attempt(message).catch((error: unknown) =>
+          log.error(
+            { event: 'webhook_error', id: message.id, error: error instanceof Error ? error.message : String(error) },
+            'a webhook delivery could not be recorded; it is retried when its lease ends',
+          ),
+        ),
+      ),
+    );
+    return due.length;
+  }
+
+  const tick = (): Promise<number> => {
+    const next = (running ?? Promise.resolve(0)).then(tickOnce, tickOnce);
+    running = next;
+    return next;
+  };
+
+  const arm = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      tick()
+        .catch((error: unknown) => {
+          log.warn(
+            { event: 'webhook_poll_failed', error: error instanceof Error ? error.message : String(error) },
+            'the webhook outbox could not be read; trying again',
+          );
+          return 0;
+        })
+        // A full batch: more may be due, poll again at once.
+        .then((count) => arm(count >= (options.batch ?? 20) ? 0 : pollMs));
+    }, delay);
+    timer.unref();
+  };
+
+  return {
+    tick,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      arm(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      if (running === undefined) return;
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([
+        running.catch(() => 0),
+        new Promise((resolve) => {
+          bound = setTimeout(resolve, options.timeoutMs + 1000);
+          bound.unref();
+        }),
+      ]);
+      clearTimeout(bound);
+    },
+  };
+}

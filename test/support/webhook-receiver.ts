@@ -1,0 +1,89 @@
+// A webhook receiver for the tests: node:http on 127.0.0.1 (port 0) that checks every delivery's Standard
+// Webhooks signature with the secret it was given (an independent implementation of the check, so a wrong
+// signature fails the test), records what arrived, and can hang or fail requests on demand.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface Delivery {
+  readonly id: string;
+  readonly timestamp: number;
+  readonly signature: string;
+  readonly body: string;
+  /** Whether the signature verified with the receiver's secret. */
+  readonly verified: boolean;
+  readonly event: { readonly type: string; readonly timestamp: string; readonly data: Record<string, unknown> };
+}
+
+export type ReceiverMode = 'accept' | 'hang' | 'fail';
+
+export interface Receiver {
+  readonly url: string;
+  mode: ReceiverMode;
+  /** Deliveries answered 2xx, in order of arrival. */
+  readonly accepted: Delivery[];
+  /** Every request that arrived (hung and failed ones too). */
+  readonly seen: Delivery[];
+  close(): Promise<void>;
+}
+
+/** Standard Webhooks: HMAC-SHA256 over "id.timestamp.body", keyed with the base64 after whsec_. */
+export function verifySignature(secret: string, id: string, timestamp: string, body: string, header: string): boolean {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  return header.split(' ').some((part) => {
+    const [version, value] = part.split(',', 2);
+    if (version !== 'v1' || value === undefined) return false;
+    const given = Buffer.from(value, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+export async function startReceiver(secret: string, mode: ReceiverMode = 'accept'): Promise<Receiver> {
+  const sockets = new Set<Socket>();
+  const receiver = { mode, accepted: [] as Delivery[], seen: [] as Delivery[] } as Receiver & { url: string };
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const id = String(req.headers['webhook-id'] ?? '');
+      const timestamp = String(req.headers['webhook-timestamp'] ?? '');
+      const signature = String(req.headers['webhook-signature'] ?? '');
+      let event: Delivery['event'];
+      try {
+        event = JSON.parse(body) as Delivery['event'];
+      } catch {
+        event = { type: '(not JSON)', timestamp: '', data: {} };
+      }
+      const delivery: Delivery = {
+        id,
+        timestamp: Number(timestamp),
+        signature,
+        body,
+        verified: verifySignature(secret, id, timestamp, body, signature),
+        event,
+      };
+      receiver.seen.push(delivery);
+      if (receiver.mode === 'hang') return; // never answered: the sender's timeout (or death) ends it
+      if (receiver.mode === 'fail') {
+        res.writeHead(503).end();
+        return;
+      }
+      receiver.accepted.push(delivery);
+      res.writeHead(204).end();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  return receiver;
+}
