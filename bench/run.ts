@@ -24,6 +24,7 @@ import {
   regLoad,
   type Totals,
 } from './lib/flows.js';
+import { runAlgorithms } from './lib/algorithms.js';
 import { cpuMicrosPerOp, runInProcess, type InProcessResults } from './lib/inprocess.js';
 import { CLIENT_ID, DOMAIN } from './lib/load.js';
 import { coreCount, hasProc, memory, pinned, pinSelf } from './lib/proc.js';
@@ -157,6 +158,16 @@ if (runs('inprocess')) {
   for (const row of inprocess.rows) {
     const [ours, theirs] = [cpuMicrosPerOp(row.ours), cpuMicrosPerOp(row.theirs)];
     print(`| ${row.operation} | ${f1(ours)} | ${f1(theirs)} | **${f2(ours / theirs)} ×** |`);
+  }
+  print();
+  const raw = cpuMicrosPerOp(inprocess.rawVerify);
+  print('## The signature check of one sign-in, per algorithm (one core)');
+  print();
+  print('| Algorithm, verifier | CPU µs | per ES256 |');
+  print('| --- | ---: | ---: |');
+  print(`| ES256, node:crypto | ${f1(raw)} | 1.00 × |`);
+  for (const m of await runAlgorithms(VERIFY_SECONDS)) {
+    print(`| ${m.name} | ${f1(cpuMicrosPerOp(m))} | ${f2(cpuMicrosPerOp(m) / raw)} × |`);
   }
   print();
 }

@@ -60,7 +60,7 @@ async function slice(
  * Measures several ops side by side: after a warm-up, short slices of each in turn until each had
  * `seconds`, so that a noisy neighbour slows all of them alike and their ratios stay meaningful.
  */
-async function sideBySide(seconds: number, ops: readonly (readonly [string, Op])[]): Promise<Measured[]> {
+export async function sideBySide(seconds: number, ops: readonly (readonly [string, Op])[]): Promise<Measured[]> {
   for (const [, op] of ops) for (let i = 0; i < 200; i++) await op(i);
   const totals = ops.map(() => ({ ops: 0, seconds: 0, cpuSeconds: 0 }));
   const slices = Math.max(1, Math.round(seconds / 0.25));

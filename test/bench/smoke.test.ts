@@ -23,6 +23,9 @@ describe('bench tools (smoke)', () => {
       const name = row.replace(/[()]/g, '\\$&');
       assert.match(stdout, new RegExp(`^\\| ${name} \\| [\\d.]+ \\| [\\d.]+ \\| \\*\\*[\\d.]+ ×\\*\\* \\|$`, 'm'), row);
     }
+    for (const level of [44, 65, 87]) {
+      assert.match(stdout, new RegExp(`^\\| ML-DSA-${level}, @noble/post-quantum \\| [\\d.]+ \\| [\\d.]+ × \\|$`, 'm'));
+    }
   });
 
   it('run.js --only http: ours, the comparison server and the null server, with the ratios', async () => {
