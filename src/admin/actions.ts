@@ -1,14 +1,14 @@
-// The admin actions, shared by the admin HTTP API and the CLI so both behave (and audit)
-// the same: applications (create with a generated Client ID, list, show, update, approve, disable, enable,
-// delete) and, per application, credentials (list, show, rename, delete). Every change is audited, whether
-// it succeeds or fails (audited.ts); bodies become applications as the config file's do (application-body.ts).
+// The admin actions, shared by the admin HTTP API and the CLI so both behave (and audit) the same: applications
+// (create with a generated Client ID, list, show, update, approve, disable, enable, delete) and, per application,
+// credentials (list, show, rename, delete; how many users have a post-quantum one). Every change is audited,
+// whether it succeeds or fails (audited.ts); bodies become applications as the config file's do (application-body.ts).
 import type { AuditLog } from '../audit/log.js';
 import type { ApplicationConfig } from '../config.js';
 import { deriveUserHandle } from '../ceremonies/user-handle.js';
 import { NICKNAME_MAX, type CredentialPage, type UserCredentialsDeleted } from '../schemas/admin.js';
-import type { CredentialStore, OutboxMessage } from '../stores/types.js';
-import type { Runtime } from '../util/runtime.js';
+import type { AlgorithmUsage, CredentialStore, OutboxMessage } from '../stores/types.js';
 import type { ApplicationRecord, ApplicationStore } from '../stores/types.js';
+import type { Runtime } from '../util/runtime.js';
 import { asObject, isPlainObject, refuseRelaySecrets, toJson, validateApplication } from './application-body.js';
 import { type Actor, audited, type Note } from './audited.js';
 import { generateClientId } from './client-id.js';
@@ -27,9 +27,9 @@ export interface AdminDeps {
   readonly userHandleKey?: Buffer;
   /** Relative file paths in application bodies (trust anchors, metadata) resolve against this folder. */
   readonly baseDir?: string;
+  readonly postQuantumAlgorithms?: readonly number[]; // webauthn/cose.ts's; absent: …/post-quantum not found
 }
 export type { Actor } from './audited.js';
-
 export type { CredentialPage, UserCredentialsDeleted };
 
 export const MAX_PAGE = 1000;
@@ -171,6 +171,11 @@ export class AdminActions {
       credentials: page.map((record) => credentialView(record)),
       next: page.length === limit ? page[page.length - 1]!.credentialId : null,
     };
+  }
+
+  async postQuantumUsage(clientId: string): Promise<AlgorithmUsage> {
+    if (!this.deps.postQuantumAlgorithms || !(await this.#record(clientId))) throw new AdminError('NOT_FOUND');
+    return this.deps.credentials.countByAlgorithms(clientId, this.deps.postQuantumAlgorithms);
   }
 
   async getCredential(clientId: string, credentialId: string): Promise<CredentialView> {

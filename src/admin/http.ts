@@ -151,6 +151,10 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
         if (r.method !== 'POST') throw methodNotAllowed(['POST']);
         return json(200, await stateChanges[sub as keyof typeof stateChanges].call(actions, r.actor, id));
       }
+      if (sub === 'post-quantum' && subId === undefined) {
+        if (r.method !== 'GET') throw methodNotAllowed(['GET']);
+        return json(200, await actions.postQuantumUsage(id));
+      }
       if (sub === 'credentials') {
         if (subId === undefined) {
           if (r.method === 'GET') return json(200, await actions.listCredentials(id, credentialFilter(r.query)));

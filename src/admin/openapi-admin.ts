@@ -114,6 +114,14 @@ export const ADMIN_PATHS = {
       responses: { ...adminOk('UserCredentialsDeleted'), ...adminError([400, 401, 404, 503]) },
     },
   },
+  '/admin/applications/{clientId}/post-quantum': {
+    get: {
+      ...secured,
+      summary: 'How many users have at least one post-quantum (ML-DSA) credential, to plan a migration',
+      parameters: [clientIdParam],
+      responses: { ...adminOk('PostQuantumUsage'), ...adminError([401, 404, 503]) },
+    },
+  },
   '/admin/applications/{clientId}/credentials/{credentialId}': {
     get: {
       ...secured,

@@ -54,6 +54,7 @@ import {
   MetadataReloadFailedSchema,
   MetadataReloadSchema,
   OverviewSchema,
+  PostQuantumUsageSchema,
   ReadinessSchema,
   UserCredentialsDeletedSchema,
 } from '../schemas/admin.js';
@@ -119,6 +120,7 @@ export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly
     DeadLetter: DeadLetterSchema,
     DeadLetterPage: DeadLetterPageSchema,
     DeadLetterResent: DeadLetterResentSchema,
+    PostQuantumUsage: PostQuantumUsageSchema,
   };
 }
 

@@ -2,6 +2,7 @@
 // commands) the configured credential store, the application and audit stores of the same database, and
 // the secrets (the user-handle key lets credentials be listed by username). The config file's applications
 // are seeded first, exactly as at service start, so the CLI and the service agree on what exists.
+import { POST_QUANTUM_ALGORITHMS } from '../webauthn/cose.js';
 import type { ServiceConfig } from '../config.js';
 import { loadConfig } from '../config/load.js';
 import { loadSecrets } from '../config/secrets.js';
@@ -50,6 +51,7 @@ export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
         runtime,
         userHandleKey: secrets.userHandleKey,
         baseDir: c.dataDir,
+        postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
       });
       return {
         actions,

@@ -4,6 +4,7 @@
 //   the config file) → audit log → hooks (metrics, audit, rate limits) → admin listener → shutdown.
 // service.ts then builds the HTTP app with `applications`, `credentials`, `challenges` and `hooks` from here.
 // `reloadMetadata` swaps in newer metadata BLOBs (src/applications/trust-reload.ts); the admin API exposes it.
+import { POST_QUANTUM_ALGORITHMS } from '../webauthn/cose.js';
 import type { Server } from 'node:http';
 import type { PreparedTrust } from '../applications/config-directory.js';
 import type { ApplicationConfig, ServiceConfig } from '../config.js';
@@ -177,6 +178,7 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     runtime,
     userHandleKey: input.secrets.userHandleKey,
     baseDir: input.config.dataDir,
+    postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
     onApplicationChange: (clientId) => applications.invalidate(clientId),
   });
 

@@ -113,6 +113,13 @@ export const UserCredentialsDeletedSchema = Type.Object(
   { additionalProperties: false },
 );
 export type UserCredentialsDeleted = Shape<typeof UserCredentialsDeletedSchema>;
+export const PostQuantumUsageSchema = Type.Object(
+  {
+    users: Type.Integer({ minimum: 0, description: 'Users with at least one ML-DSA (COSE -48, -49, -50) credential.' }),
+    credentials: Type.Integer({ minimum: 0, description: 'How many such credentials the application holds.' }),
+  },
+  { additionalProperties: false },
+);
 
 const orNull = (description?: string) => nullable(Type.String(), description);
 /** Identifiers and small facts; nothing secret. */

@@ -151,6 +151,12 @@ export interface CredentialRecord {
   readonly authenticatorStatusAt?: number | null;
 }
 
+/** What countByAlgorithms answers. */
+export interface AlgorithmUsage {
+  readonly users: number;
+  readonly credentials: number;
+}
+
 /** The change one successful authentication makes; applied only if the stored counter is still `expectedSignCount`. */
 export interface CredentialUse {
   readonly expectedSignCount: number;
@@ -219,6 +225,8 @@ export interface CredentialStore {
     nickname: string | null,
     events?: readonly OutboxMessage[],
   ): Promise<boolean>;
+  /** How many users, and credentials, of an application have a credential of one of `algorithms` (one query). */
+  countByAlgorithms(clientId: string, algorithms: readonly number[]): Promise<AlgorithmUsage>;
   /** Removes every credential of an application (application deletion); resolves to how many. */
   deleteByApplication(clientId: string): Promise<number>;
   /** Resolves when the backend answers (readiness probe); rejects (StoreUnavailableError) when it does not. */

@@ -55,6 +55,11 @@ export function isPostQuantum(alg: number): boolean {
   return BY_ALG.get(alg)?.family === 'ml-dsa';
 }
 
+/** The post-quantum algorithms' identifiers, in table order (the admin API counts their users). */
+export const POST_QUANTUM_ALGORITHMS: readonly number[] = COSE_ALGORITHMS.filter((a) => a.family === 'ml-dsa').map(
+  (a) => a.alg,
+);
+
 /**
  * What pubKeyCredParams offers when a policy does not narrow it: every entry except RS1 and the
  * post-quantum ones (offered only when configured), in table order.

@@ -7,6 +7,7 @@ import { ATTESTATION_KEYS } from '../../src/config/application.js';
 import { ERRORS } from '../../src/errors.js';
 import { ADMIN_ERRORS } from '../../src/admin/errors.js';
 import { openApiDocument, openApiSchemas } from '../../src/admin/openapi.js';
+import { POST_QUANTUM_ALGORITHMS } from '../../src/webauthn/cose.js';
 import { checkComponent, checkResponse } from '../support/openapi-lookup.js';
 import { Type, type TSchema } from '../../src/schemas/typebox.js';
 import type { InjectResponse } from '../../src/http/app.js';
@@ -299,6 +300,7 @@ describe('real answers of the admin listener conform to the document', () => {
     audit,
     runtime,
     userHandleKey: Buffer.alloc(32, 7),
+    postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
   });
   let healthy = true;
   const readiness = new Readiness([
@@ -399,6 +401,11 @@ describe('real answers of the admin listener conform to the document', () => {
     await call('GET', `/admin/applications/${CLIENT_ID}/credentials/${id}`);
     await call('PATCH', `/admin/applications/${CLIENT_ID}/credentials/${id}`, { nickname: 'Laptop' });
     await call('PATCH', `/admin/applications/${CLIENT_ID}/credentials/${id}`, { nickname: null });
+    assert.deepEqual(JSON.parse((await call('GET', `/admin/applications/${CLIENT_ID}/post-quantum`)).body), {
+      users: 0,
+      credentials: 0,
+    });
+    assert.equal((await call('GET', '/admin/applications/nope/post-quantum')).status, 404);
     await call('DELETE', `/admin/applications/${CLIENT_ID}/credentials/${id}`);
     assert.equal((await call('GET', `/admin/applications/${CLIENT_ID}/credentials/${id}`)).status, 404);
   });

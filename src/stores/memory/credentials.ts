@@ -1,7 +1,14 @@
 // The credential store in process memory: the reference implementation of CredentialStore (src/stores/types.ts)
 // for tests and the contract suite, with its webhook outbox (memory-webhooks.ts). Every check-then-change
 // runs without an `await` in between, so it is atomic with respect to every other call on the same store.
-import type { CredentialRecord, CredentialStore, CredentialUse, MarkRequest, OutboxMessage } from '../types.js';
+import type {
+  AlgorithmUsage,
+  CredentialRecord,
+  CredentialStore,
+  CredentialUse,
+  MarkRequest,
+  OutboxMessage,
+} from '../types.js';
 import { MemoryOutbox, MemoryWebhookStore } from './webhooks.js';
 
 /** Key of a (client, id) pair; NUL cannot occur in a Client ID the HTTP layer accepts. */
@@ -153,6 +160,17 @@ export class MemoryCredentialStore implements CredentialStore {
     this.#byId.set(key, { ...record, nickname });
     this.#outbox.add(events);
     return true;
+  }
+
+  async countByAlgorithms(clientId: string, algorithms: readonly number[]): Promise<AlgorithmUsage> {
+    const users = new Set<string>();
+    let credentials = 0;
+    for (const r of this.#byId.values()) {
+      if (r.clientId !== clientId || !algorithms.includes(r.algorithm)) continue;
+      users.add(r.userHandle);
+      credentials++;
+    }
+    return { users: users.size, credentials };
   }
 
   async deleteByApplication(clientId: string): Promise<number> {

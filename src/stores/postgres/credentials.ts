@@ -4,7 +4,14 @@
 // A change with webhook messages runs in one transaction with their insert (postgres-webhooks.ts).
 
 import type pg from 'pg';
-import type { CredentialRecord, CredentialStore, CredentialUse, MarkRequest, OutboxMessage } from '../types.js';
+import type {
+  AlgorithmUsage,
+  CredentialRecord,
+  CredentialStore,
+  CredentialUse,
+  MarkRequest,
+  OutboxMessage,
+} from '../types.js';
 import { inTransaction, PostgresOutbox, PostgresWebhookStore, type Queryable } from './webhooks.js';
 import { guarded } from './connection.js';
 
@@ -29,6 +36,7 @@ export class PostgresCredentialStore implements CredentialStore {
     readonly delete: string;
     readonly rename: string;
     readonly deleteByApplication: string;
+    readonly countByAlgorithms: string;
   };
 
   /** `schema` is the quoted identifier; the schema must already be migrated (see postgres-migrate.ts). */
@@ -58,6 +66,8 @@ export class PostgresCredentialStore implements CredentialStore {
       delete: `DELETE FROM ${table} WHERE client_id = $1 AND credential_id = $2`,
       rename: `UPDATE ${table} SET nickname = $3 WHERE client_id = $1 AND credential_id = $2`,
       deleteByApplication: `DELETE FROM ${table} WHERE client_id = $1`,
+      countByAlgorithms: `SELECT COUNT(DISTINCT user_handle)::int AS users, COUNT(*)::int AS credentials
+                          FROM ${table} WHERE client_id = $1 AND algorithm = ANY($2::int[])`,
     };
   }
 
@@ -223,6 +233,13 @@ export class PostgresCredentialStore implements CredentialStore {
       if ((result.rowCount ?? 0) > 0) await this.#outbox.insertWith(db, events);
       return result;
     });
+  }
+
+  async countByAlgorithms(clientId: string, algorithms: readonly number[]): Promise<AlgorithmUsage> {
+    const result = await guarded('credential count by algorithm', () =>
+      this.#pool.query<AlgorithmUsage>(this.#sql.countByAlgorithms, [clientId, [...algorithms]]),
+    );
+    return result.rows[0]!;
   }
 
   async deleteByApplication(clientId: string): Promise<number> {

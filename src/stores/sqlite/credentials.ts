@@ -10,7 +10,14 @@
 // fsync for many ceremonies); without a writer (CLI, tests) they are autocommit statements on this connection.
 
 import type Database from 'better-sqlite3';
-import type { CredentialRecord, CredentialStore, CredentialUse, MarkRequest, OutboxMessage } from '../types.js';
+import type {
+  AlgorithmUsage,
+  CredentialRecord,
+  CredentialStore,
+  CredentialUse,
+  MarkRequest,
+  OutboxMessage,
+} from '../types.js';
 import { CREDENTIAL_COLUMNS, SQLITE_WRITES } from './writes.js';
 import { bit, fromRow, toRow, type CredentialValues } from './rows.js';
 import { enqueueFollowUps, SqliteOutbox, SqliteWebhookStore } from './webhooks.js';
@@ -220,6 +227,11 @@ export class SqliteCredentialStore implements CredentialStore {
         })
         .immediate(),
     );
+  }
+
+  async countByAlgorithms(clientId: string, algorithms: readonly number[]): Promise<AlgorithmUsage> {
+    const sql = `SELECT COUNT(DISTINCT user_handle) AS users, COUNT(*) AS credentials FROM credentials WHERE client_id = ? AND algorithm IN (SELECT value FROM json_each(?))`;
+    return guarded('pq count', () => this.#db.prepare(sql).get(clientId, JSON.stringify(algorithms))) as AlgorithmUsage;
   }
 
   async deleteByApplication(clientId: string): Promise<number> {

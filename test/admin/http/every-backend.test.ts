@@ -27,6 +27,7 @@ import { applicationConfig, CLIENT_ID } from '../../support/harness.js';
 import { captureLog, credential, testRuntime } from '../../support/admin-fixtures.js';
 import { freshSchema, POSTGRES_URL } from '../../scale/support/backends.js';
 import { CREDENTIAL_STORES } from '../../support/credential-stores.js';
+import { POST_QUANTUM_ALGORITHMS } from '../../../src/webauthn/cose.js';
 
 const KEY = Buffer.alloc(32, 7);
 
@@ -148,6 +149,7 @@ for (const kind of CREDENTIAL_STORES) {
           audit,
           runtime,
           userHandleKey: KEY,
+          postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
         }),
         audit,
         tokens,
@@ -179,6 +181,35 @@ for (const kind of CREDENTIAL_STORES) {
         listedBoth.body.credentials.map((c: { credentialId: string }) => c.credentialId),
         ['bob-key'],
       );
+    });
+
+    it('GET …/post-quantum counts the users with an ML-DSA credential, and those credentials', async () => {
+      const path = `/admin/applications/${CLIENT_ID}/post-quantum`;
+      assert.deepEqual((await call(server, 'GET', path, auth())).body, { users: 0, credentials: 0 });
+      const carol = 'carol#idp.example.test';
+      for (const [user, id, algorithm, clientId] of [
+        [alice, 'alice-pq', -48, CLIENT_ID],
+        [carol, 'carol-pq-65', -49, CLIENT_ID],
+        [carol, 'carol-pq-87', -50, CLIENT_ID],
+        [carol, 'carol-es256', -7, CLIENT_ID],
+        [bob, 'bob-elsewhere', -48, 'another-application'],
+      ] as const) {
+        const userHandle = deriveUserHandle(KEY, clientId, user);
+        assert.equal(
+          await credentials.create(credential({ clientId, credentialId: id, username: user, userHandle, algorithm })),
+          'created',
+        );
+      }
+      const counted = await call(server, 'GET', path, auth());
+      assert.equal(counted.status, 200, JSON.stringify(counted.body));
+      // bob has only ES256 here; his ML-DSA key is another application's.
+      assert.deepEqual(counted.body, { users: 2, credentials: 3 });
+      const unknown = await call(server, 'GET', '/admin/applications/no-such-app/post-quantum', auth());
+      assert.equal(unknown.body.error, 'APPLICATION_NOT_FOUND');
+      assert.equal((await call(server, 'POST', path, auth())).status, 405);
+      for (const id of ['alice-pq', 'carol-pq-65', 'carol-pq-87', 'carol-es256'])
+        assert.ok(await credentials.delete(CLIENT_ID, id));
+      assert.ok(await credentials.delete('another-application', 'bob-elsewhere'));
     });
 
     it('a NUL character in a path or query value, or `since` beyond a date: 400 INVALID_REQUEST', async () => {

@@ -80,6 +80,10 @@ export class SpyCredentialStore implements CredentialStore {
     return this.inner.rename(clientId, credentialId, nickname);
   }
 
+  countByAlgorithms(clientId: string, algorithms: readonly number[]) {
+    return this.inner.countByAlgorithms(clientId, algorithms);
+  }
+
   deleteByApplication(clientId: string): Promise<number> {
     this.calls.push('deleteByApplication');
     return this.inner.deleteByApplication(clientId);
