@@ -28,9 +28,11 @@ function sourceFiles(dir: string): string[] {
 function importsOf(file: string): ImportEdge[] {
   const text = readFileSync(file, 'utf8');
   const edges: ImportEdge[] = [];
-  const pattern = /^\s*(import|export)\s+(type\s+)?[^'";]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  // `import … from 'x'`, `export … from 'x'`, `import('x')` and the side-effect `import 'x'`.
+  const pattern =
+    /^\s*(import|export)\s+(type\s+)?[^'";]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
   for (const match of text.matchAll(pattern)) {
-    const target = match[3] ?? match[4]!;
+    const target = match[3] ?? match[4] ?? match[5]!;
     const to = target.startsWith('.') ? relative(src, resolve(dirname(file), target)).replace(/\.js$/, '.ts') : target;
     edges.push({ from: relative(src, file), to, typeOnly: Boolean(match[2]), local: target.startsWith('.') });
   }
@@ -121,8 +123,25 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'cli.ts': { imports: ['cli/'] },
 };
 
-/** About 300 lines: a file a reader takes in at once. */
-const MAX_LINES = 320;
+/** 300 lines: a file a reader takes in at once (the house rule, for src/, packages/*\/src and console/src). */
+const MAX_LINES = 300;
+/**
+ * Files over MAX_LINES today, each with the ceiling it may not pass until it is split (by what its parts do).
+ * Only ever shrink this list.
+ */
+const OVER_TODAY: Record<string, number> = { 'src/http/app.ts': 312 };
+
+const lineCount = (file: string) => {
+  const text = readFileSync(file, 'utf8');
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+};
+
+/** The source folders the line rule covers, relative to the repository. */
+const sourceRoots = (): string[] => [
+  'src',
+  'console/src',
+  ...readdirSync(join(repo, 'packages')).map((name) => `packages/${name}/src`),
+];
 
 /** The cycles of a directed graph (one per strongly connected component of more than one node, or a self-loop). */
 function cycles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
@@ -203,12 +222,18 @@ describe('architecture: every part of src/ has a rule, and there is no cycle', (
     assert.deepEqual(bad, []);
   });
 
-  it('no file of src/ is much over 300 lines', () => {
-    const long = sourceFiles(src)
-      .map((file) => ({ file: relative(src, file), lines: readFileSync(file, 'utf8').split('\n').length }))
-      .filter(({ lines }) => lines > MAX_LINES)
+  it('no source file of src/, packages/*/src or console/src is over 300 lines (none listed over grows)', () => {
+    const files = sourceRoots().flatMap((root) => sourceFiles(join(repo, root)));
+    assert.ok(files.length > 100);
+    const long = files
+      .map((file) => ({ file: relative(repo, file), lines: lineCount(file) }))
+      .filter(({ file, lines }) => lines > (OVER_TODAY[file] ?? MAX_LINES))
       .map(({ file, lines }) => `${file}: ${lines} lines`);
     assert.deepEqual(long, [], 'split the file by what its parts do');
+    const shrunk = Object.keys(OVER_TODAY).filter(
+      (file) => !files.includes(join(repo, file)) || lineCount(join(repo, file)) <= MAX_LINES,
+    );
+    assert.deepEqual(shrunk, [], 'no longer over 300 lines: take it off OVER_TODAY');
   });
 
   it('no import cycle between files', () => {
@@ -217,6 +242,40 @@ describe('architecture: every part of src/ has a rule, and there is no cycle', (
 
   it('no import cycle between folders (and loose files)', () => {
     assert.deepEqual(cycles(graphOf(part)), []);
+  });
+
+  it('no arrow runs back up but the type-only ones listed (a part naming types of one standing above it)', () => {
+    // A part's floor: 1 + the highest floor it imports values from (types are erased at run time).
+    const values = new Map<string, Set<string>>();
+    for (const e of edges.filter((edge) => edge.local && !edge.typeOnly)) {
+      const [from, to] = [part(e.from), part(e.to)];
+      if (!values.has(from)) values.set(from, new Set());
+      if (from !== to) values.get(from)!.add(to);
+    }
+    const floors = new Map<string, number>();
+    const floor = (name: string, depth = 0): number => {
+      assert.ok(depth < 100, 'a cycle of value imports');
+      if (!floors.has(name))
+        floors.set(name, 1 + Math.max(0, ...[...(values.get(name) ?? [])].map((to) => floor(to, depth + 1))));
+      return floors.get(name)!;
+    };
+    const up = new Set(
+      edges
+        .filter((e) => e.local && part(e.from) !== part(e.to) && floor(part(e.to)) > floor(part(e.from)))
+        .map((e) => `${part(e.from)} → ${part(e.to)}`),
+    );
+    // Floors by value imports; the types these name are erased at run time. Only ever shrink this list.
+    const upToday = [
+      'audit/ → stores/',
+      'ratelimit/ → config.ts',
+      'ratelimit/ → stores/',
+      'runtime/ → config/',
+      'service.ts → config.ts',
+      'service.ts → config/',
+      'service.ts → stores/',
+      'service.ts → webauthn/',
+    ];
+    assert.deepEqual([...up].sort(), upToday);
   });
 });
 
@@ -354,5 +413,61 @@ describe('architecture: the packages an integrator installs (packages/)', () => 
       bad.map((e) => `${e.from} → ${e.to}`),
       [],
     );
+  });
+
+  const packages = readdirSync(join(repo, 'packages')).filter((name) =>
+    statSync(join(repo, 'packages', name)).isDirectory(),
+  );
+  /** Every folder of packages/ has a rule: whether it runs in browsers (then no node: built-in either). */
+  const PACKAGE_RULES: Record<string, { readonly browser: boolean }> = {
+    relay: { browser: false },
+    browser: { browser: true },
+    demo: { browser: false },
+  };
+
+  it('every folder of packages/ has a rule (and every rule a folder)', () => {
+    assert.deepEqual(
+      packages.filter((name) => !(name in PACKAGE_RULES)),
+      [],
+      'add a rule to PACKAGE_RULES and a paragraph to docs/architecture.md',
+    );
+    assert.deepEqual(
+      Object.keys(PACKAGE_RULES).filter((name) => !packages.includes(name)),
+      [],
+    );
+  });
+
+  it('each package imports only its own files, built-ins (not in browsers) and its declared dependencies', () => {
+    const bad = packages.flatMap((name) => {
+      const manifest = JSON.parse(readFileSync(join(repo, 'packages', name, 'package.json'), 'utf8')) as Record<
+        string,
+        Record<string, string> | undefined
+      >;
+      const declared = ['dependencies', 'peerDependencies', 'optionalDependencies'].flatMap((key) =>
+        Object.keys(manifest[key] ?? {}),
+      );
+      const browser = PACKAGE_RULES[name]?.browser ?? true;
+      return packageEdges(name)
+        .filter((e) =>
+          e.local
+            ? !e.to.startsWith(`../packages/${name}/src/`)
+            : !((!browser && e.to.startsWith('node:')) || declared.some((d) => e.to === d || e.to.startsWith(`${d}/`))),
+        )
+        .map((e) => `packages/${name}: ${e.from} → ${e.to}`);
+    });
+    assert.deepEqual(bad, []);
+  });
+
+  it('no import cycle between the files of a package or of console/src', () => {
+    const roots = [...packages.map((name) => join(repo, 'packages', name, 'src')), join(repo, 'console', 'src')];
+    const found = roots.flatMap((root) => {
+      const graph = new Map<string, Set<string>>();
+      for (const e of sourceFiles(root).flatMap(importsOf).filter(isLocal)) {
+        if (!graph.has(e.from)) graph.set(e.from, new Set());
+        graph.get(e.from)!.add(e.to);
+      }
+      return cycles(graph);
+    });
+    assert.deepEqual(found, []);
   });
 });
