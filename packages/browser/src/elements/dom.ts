@@ -1,6 +1,6 @@
-// What both custom elements share: the stylesheet (themable through CSS custom properties, every piece
-// named as a `part`), a tiny element builder, and the base class factory (classes that extend HTMLElement
-// are made only when defineElements() runs, so importing the package never touches a browser global).
+// What both custom elements draw with: the stylesheet (themable through CSS custom properties, every piece
+// named as a `part`), a tiny element builder and the shadow root. Their shared behaviour (texts, messages,
+// the relay attribute, failures) is the base class of base.ts.
 
 export const STYLE = `
 :host { display: block; font: var(--passkey-font, inherit); color: var(--passkey-text, inherit);
@@ -69,12 +69,6 @@ export function shadowOf(host: HTMLElement): ShadowRoot {
     root.replaceChildren();
   } else root.replaceChildren(build('style', '', {}, STYLE));
   return root;
-}
-
-/** The relay base path an element uses: its `relay` attribute, else the default. */
-export function relayOf(host: HTMLElement): string | undefined {
-  const relay = host.getAttribute('relay');
-  return relay === null || relay === '' ? undefined : relay;
 }
 
 /** A generic passkey icon (a key), for passkeys whose provider has no icon. */

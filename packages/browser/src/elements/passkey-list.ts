@@ -5,44 +5,22 @@
 // `passkey-error` (detail: the PasskeyError). `data-state`: loading, ready, working, error. `reload()`
 // fetches the list again.
 import { deletePasskey, listPasskeys, register } from '../calls.js';
-import { PasskeyError } from '../relay-client.js';
-import type { UserSentences } from '../service-errors.js';
+import type { PasskeyError } from '../relay-client.js';
 import type { PasskeyInfo, PasskeyList } from '../types.js';
-import { build, KEY_ICON, relayOf, shadowOf } from './dom.js';
+import { elementBase, type PasskeyElement } from './base.js';
+import { build, KEY_ICON, shadowOf } from './dom.js';
 import { LIST_TEXTS, type ListTexts } from './texts.js';
 
-export interface PasskeyListElement extends HTMLElement {
-  texts: Partial<ListTexts>;
-  messages: Partial<UserSentences>;
+export interface PasskeyListElement extends PasskeyElement<ListTexts> {
   /** Fetches the list again (e.g. after the user signed in on the same page). */
   reload(): Promise<void>;
 }
 
 export function listElementClass(): CustomElementConstructor {
-  return class PasskeyListView extends HTMLElement implements PasskeyListElement {
-    #texts: Partial<ListTexts> = {};
-    #messages: Partial<UserSentences> = {};
+  return class PasskeyListView extends elementBase<ListTexts>(LIST_TEXTS) implements PasskeyListElement {
     #list: PasskeyList | undefined;
     #confirming: string | undefined;
     #note: { text: string; error: boolean } = { text: '', error: false };
-
-    get texts(): Partial<ListTexts> {
-      return this.#texts;
-    }
-    set texts(value: Partial<ListTexts>) {
-      this.#texts = { ...value };
-      if (this.isConnected) this.#render();
-    }
-    get messages(): Partial<UserSentences> {
-      return this.#messages;
-    }
-    set messages(value: Partial<UserSentences>) {
-      this.#messages = { ...value };
-    }
-
-    #text(key: keyof ListTexts): string {
-      return this.#texts[key] ?? LIST_TEXTS[key];
-    }
 
     connectedCallback(): void {
       void this.reload();
@@ -50,82 +28,78 @@ export function listElementClass(): CustomElementConstructor {
 
     async reload(): Promise<void> {
       this.dataset.state = 'loading';
-      this.#render();
+      this.render();
       try {
-        this.#list = await listPasskeys({ relay: relayOf(this), messages: this.#messages });
+        this.#list = await listPasskeys(this.callOptions());
         this.dataset.state = 'ready';
       } catch (error) {
-        this.#failed(error);
+        this.failed(error);
       }
-      this.#render();
+      this.render();
     }
 
     async #act(work: () => Promise<string>): Promise<void> {
       this.dataset.state = 'working';
-      this.#note = { text: this.#text('working'), error: false };
-      this.#render();
+      this.#note = { text: this.text('working'), error: false };
+      this.render();
       try {
         const note = await work();
-        this.#list = await listPasskeys({ relay: relayOf(this), messages: this.#messages });
+        this.#list = await listPasskeys(this.callOptions());
         this.#note = { text: note, error: false };
         this.dataset.state = 'ready';
       } catch (error) {
-        this.#failed(error);
+        this.failed(error);
       }
-      this.#render();
+      this.render();
     }
 
-    #failed(error: unknown): void {
-      const failure = error instanceof PasskeyError ? error : new PasskeyError('UNKNOWN_ERROR', String(error));
-      this.dataset.state = 'error';
-      this.dataset.error = failure.name;
+    override showFailure(failure: PasskeyError): void {
       this.#note = { text: failure.message, error: true };
-      this.dispatchEvent(new CustomEvent('passkey-error', { detail: failure, bubbles: true, composed: true }));
     }
 
     #add(): void {
       const username = this.#list?.username;
       if (username === undefined) return;
       void this.#act(async () => {
-        const answer = await register({ username, relay: relayOf(this), messages: this.#messages });
+        const answer = await register({ username, ...this.callOptions() });
         this.dispatchEvent(new CustomEvent('passkey-added', { detail: answer, bubbles: true, composed: true }));
-        return this.#text('added');
+        return this.text('added');
       });
     }
 
     #delete(credentialId: string): void {
       this.#confirming = undefined;
       void this.#act(async () => {
-        await deletePasskey({ credentialId, relay: relayOf(this), messages: this.#messages });
+        await deletePasskey({ credentialId, ...this.callOptions() });
         this.dispatchEvent(
           new CustomEvent('passkey-deleted', { detail: { credentialId }, bubbles: true, composed: true }),
         );
-        return this.#text('deleted');
+        return this.text('deleted');
       });
     }
 
-    #render(): void {
+    override render(): void {
       const root = shadowOf(this);
       const section = build('section', 'container');
       const header = build('div', 'header');
       header.append(
-        build('h2', 'heading', {}, this.#text('heading')),
-        build('p', 'intro', { class: 'muted' }, this.#text('intro')),
+        build('h2', 'heading', {}, this.text('heading')),
+        build('p', 'intro', { class: 'muted' }, this.text('intro')),
       );
       section.append(header);
       const busy = this.dataset.state === 'working' || this.dataset.state === 'loading';
       if (this.dataset.state === 'loading')
-        section.append(build('p', 'loading', { class: 'muted' }, this.#text('loading')));
+        section.append(build('p', 'loading', { class: 'muted' }, this.text('loading')));
       const credentials = this.#list?.credentials ?? [];
       if (this.#list !== undefined && credentials.length === 0)
-        section.append(build('p', 'empty', { class: 'muted' }, this.#text('empty')));
+        section.append(build('p', 'empty', { class: 'muted' }, this.text('empty')));
       if (credentials.length > 0) {
         const list = build('ul', 'list');
         for (const credential of credentials) list.append(this.#row(credential, busy));
         section.append(list);
       }
       if (this.#list !== undefined) {
-        const add = build('button', 'button add', { type: 'button', class: 'primary' }, this.#text('add'));
+        const add = build('button', 'button add', { type: 'button', class: 'primary' }, this.text('add'));
         add.disabled = busy;
         add.addEventListener('click', () => this.#add());
         section.append(add);
@@ -145,20 +119,20 @@ export function listElementClass(): CustomElementConstructor {
       const dark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
       const icon = (dark ? credential.authenticatorIconDark : credential.authenticatorIconLight) ?? KEY_ICON;
       item.append(build('img', 'icon', { src: icon, alt: '' }));
-      const name = credential.nickname ?? credential.authenticatorName ?? this.#text('unnamed');
+      const name = credential.nickname ?? credential.authenticatorName ?? this.text('unnamed');
       item.append(build('p', 'name', { class: 'name' }, name));
       const facts = [
-        credential.backupEligible ? this.#text('synced') : this.#text('deviceBound'),
-        `${this.#text('created')} ${this.#date(credential.createdAt)}`,
-        `${this.#text('lastUsed')} ${credential.lastUsedAt === null ? this.#text('never') : this.#date(credential.lastUsedAt)}`,
+        credential.backupEligible ? this.text('synced') : this.text('deviceBound'),
+        `${this.text('created')} ${this.#date(credential.createdAt)}`,
+        `${this.text('lastUsed')} ${credential.lastUsedAt === null ? this.text('never') : this.#date(credential.lastUsedAt)}`,
       ];
       item.append(build('p', 'facts', { class: 'facts muted' }, facts.join(' · ')));
       const actions = build('div', 'actions', { class: 'actions' });
-      const remove = build('button', 'button delete', { type: 'button', class: 'danger' }, this.#text('delete'));
+      const remove = build('button', 'button delete', { type: 'button', class: 'danger' }, this.text('delete'));
       remove.disabled = busy;
       remove.addEventListener('click', () => {
         this.#confirming = credential.credentialId;
-        this.#render();
+        this.render();
       });
       actions.append(remove);
       item.append(actions);
@@ -168,15 +142,15 @@ export function listElementClass(): CustomElementConstructor {
           'button',
           'button confirm-delete',
           { type: 'button', class: 'danger' },
-          this.#text('confirmYes'),
+          this.text('confirmYes'),
         );
-        const no = build('button', 'button cancel', { type: 'button' }, this.#text('confirmNo'));
+        const no = build('button', 'button cancel', { type: 'button' }, this.text('confirmNo'));
         yes.addEventListener('click', () => this.#delete(credential.credentialId));
         no.addEventListener('click', () => {
           this.#confirming = undefined;
-          this.#render();
+          this.render();
         });
-        confirm.append(build('p', 'confirm-text', {}, this.#text('confirm')), yes, no);
+        confirm.append(build('p', 'confirm-text', {}, this.text('confirm')), yes, no);
         item.append(confirm);
       }
       return item;

@@ -6,50 +6,25 @@
 // failed, stopped, done) say where it is.
 import { startAutofill, type AutofillHandle } from '../autofill.js';
 import { register, signIn } from '../calls.js';
-import { PasskeyError } from '../relay-client.js';
-import type { UserSentences } from '../service-errors.js';
+import type { PasskeyError } from '../relay-client.js';
 import type { PasskeyResult } from '../types.js';
-import { build, relayOf, shadowOf } from './dom.js';
+import { elementBase, type PasskeyElement } from './base.js';
+import { build, shadowOf } from './dom.js';
 import { SIGN_IN_TEXTS, type SignInTexts } from './texts.js';
 
-/** The element's own members, beside HTMLElement's. */
-export interface PasskeySignInElement extends HTMLElement {
-  /** Replaces some or all of its texts (translation); the rest stay English. */
-  texts: Partial<SignInTexts>;
-  /** Replaces some or all of the failure sentences (service-errors.ts keys). */
-  messages: Partial<UserSentences>;
-}
+/** The element's own members, beside HTMLElement's: `texts` and `messages` (translation). */
+export type PasskeySignInElement = PasskeyElement<SignInTexts>;
 
 export function signInElementClass(): CustomElementConstructor {
-  return class PasskeySignIn extends HTMLElement implements PasskeySignInElement {
+  return class PasskeySignIn extends elementBase<SignInTexts>(SIGN_IN_TEXTS) {
     static observedAttributes = ['allow-register'];
-    #texts: Partial<SignInTexts> = {};
-    #messages: Partial<UserSentences> = {};
     #autofill: AutofillHandle | undefined;
     #input: HTMLInputElement | undefined;
     #message: HTMLParagraphElement | undefined;
     #buttons: HTMLButtonElement[] = [];
 
-    get texts(): Partial<SignInTexts> {
-      return this.#texts;
-    }
-    set texts(value: Partial<SignInTexts>) {
-      this.#texts = { ...value };
-      if (this.isConnected) this.#render();
-    }
-    get messages(): Partial<UserSentences> {
-      return this.#messages;
-    }
-    set messages(value: Partial<UserSentences>) {
-      this.#messages = { ...value };
-    }
-
-    #text(key: keyof SignInTexts): string {
-      return this.#texts[key] ?? SIGN_IN_TEXTS[key];
-    }
-
     connectedCallback(): void {
-      this.#render();
+      this.render();
       this.#startAutofill();
     }
 
@@ -59,14 +34,14 @@ export function signInElementClass(): CustomElementConstructor {
     }
 
     attributeChangedCallback(): void {
-      if (this.isConnected) this.#render();
+      if (this.isConnected) this.render();
     }
 
-    #render(): void {
+    override render(): void {
       const root = shadowOf(this);
       const value = this.#input?.value ?? '';
       const form = build('form', 'form', { novalidate: '' });
-      const label = build('label', 'label', { for: 'username' }, this.#text('label'));
+      const label = build('label', 'label', { for: 'username' }, this.text('label'));
       const input = build('input', 'input', {
         id: 'username',
         name: 'username',
@@ -75,17 +50,17 @@ export function signInElementClass(): CustomElementConstructor {
         autocapitalize: 'none',
         spellcheck: 'false',
       });
-      if (this.#text('placeholder') !== '') input.placeholder = this.#text('placeholder');
+      if (this.text('placeholder') !== '') input.placeholder = this.text('placeholder');
       input.value = value;
-      const next = build('button', 'button continue', { type: 'submit', class: 'primary' }, this.#text('continue'));
-      const divider = build('div', 'divider', { class: 'divider' }, this.#text('or'));
-      const passkey = build('button', 'button passkey', { type: 'button' }, this.#text('passkey'));
+      const next = build('button', 'button continue', { type: 'submit', class: 'primary' }, this.text('continue'));
+      const divider = build('div', 'divider', { class: 'divider' }, this.text('or'));
+      const passkey = build('button', 'button passkey', { type: 'button' }, this.text('passkey'));
       const message = build('p', 'message', { class: 'message', role: 'status', 'aria-live': 'polite' });
       form.append(label, input, next, divider, passkey);
       this.#buttons = [next, passkey];
       if (this.hasAttribute('allow-register')) {
-        const create = build('button', 'button register', { type: 'button', class: 'link' }, this.#text('register'));
-        form.append(build('p', 'hint', { class: 'muted' }, this.#text('registerHint')), create);
+        const create = build('button', 'button register', { type: 'button', class: 'link' }, this.text('register'));
+        form.append(build('p', 'hint', { class: 'muted' }, this.text('registerHint')), create);
         create.addEventListener('click', () => this.#withName((username) => register(this.#call({ username }))));
         this.#buttons.push(create);
       }
@@ -101,14 +76,14 @@ export function signInElementClass(): CustomElementConstructor {
       if (!this.dataset.state) this.dataset.state = 'idle';
     }
 
-    #call<T extends object>(extra: T): T & { relay: string | undefined; messages: Partial<UserSentences> } {
-      return { ...extra, relay: relayOf(this), messages: this.#messages };
+    #call<T extends object>(extra: T): T & ReturnType<typeof this.callOptions> {
+      return { ...extra, ...this.callOptions() };
     }
 
     #withName(run: (username: string) => Promise<PasskeyResult>): void {
       const username = this.#input?.value.trim() ?? '';
       if (username === '') {
-        this.#show(this.#text('needName'), true);
+        this.#show(this.text('needName'), true);
         this.#input?.focus();
         return;
       }
@@ -122,10 +97,9 @@ export function signInElementClass(): CustomElementConstructor {
         return;
       }
       const handle = startAutofill({
-        relay: relayOf(this),
+        ...this.callOptions(),
         input: this.#input,
-        messages: this.#messages,
-        onError: (error) => this.#failed(error),
+        onError: (error) => this.failed(error),
       });
       this.#autofill = handle;
       this.dataset.autofill = 'waiting';
@@ -147,11 +121,11 @@ export function signInElementClass(): CustomElementConstructor {
 
     async #run(ceremony: () => Promise<PasskeyResult>): Promise<void> {
       this.#busy(true);
-      this.#show(this.#text('working'), false);
+      this.#show(this.text('working'), false);
       try {
         this.#signedIn(await ceremony());
       } catch (error) {
-        this.#failed(error);
+        this.failed(error);
       } finally {
         this.#busy(false);
       }
@@ -168,12 +142,8 @@ export function signInElementClass(): CustomElementConstructor {
       this.dispatchEvent(new CustomEvent('passkey-signed-in', { detail: result, bubbles: true, composed: true }));
     }
 
-    #failed(error: unknown): void {
-      const failure = error instanceof PasskeyError ? error : new PasskeyError('UNKNOWN_ERROR', String(error));
-      this.dataset.state = 'error';
-      this.dataset.error = failure.name;
+    override showFailure(failure: PasskeyError): void {
       this.#show(failure.message, true);
-      this.dispatchEvent(new CustomEvent('passkey-error', { detail: failure, bubbles: true, composed: true }));
     }
 
     #show(text: string, isError: boolean): void {
