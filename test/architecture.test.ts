@@ -129,11 +129,7 @@ const MAX_LINES = 300;
  * Files over MAX_LINES today, each with the ceiling it may not pass until it is split (by what its parts do).
  * Only ever shrink this list.
  */
-const OVER_TODAY: Record<string, number> = {
-  'src/admin/actions.ts': 319,
-  'src/http/app.ts': 316,
-  'src/stores/types.ts': 313,
-};
+const OVER_TODAY: Record<string, number> = {};
 
 const lineCount = (file: string) => {
   const text = readFileSync(file, 'utf8');

@@ -7,12 +7,12 @@
 // Every answer is the JSON envelope with an X-Request-Id header; OperationOutcome is reported once.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import type { Variant } from '../config.js';
 import { FidoError, type ErrorName } from '../errors.js';
 import { KeyCache } from '../ceremonies/key-cache.js';
 import type { CeremonyContext } from '../ceremonies/context.js';
-import type { OperationOutcome, RequestSpan, ServiceDeps } from '../service.js';
+import type { RequestSpan, ServiceDeps } from '../service.js';
+import { answerOf, describe, newTrace, reportOutcome, type Answer, type Trace } from './answer.js';
+import { callOf, injectedCall, type Call, type InjectRequest, type InjectResponse } from './call.js';
 import { BodyTooLarge, checkContentType, parseJsonBody, readBody } from './body.js';
 import { failed, ok, replyForError, type Reply } from './envelope.js';
 import { parseClientId, singleOrigin } from './headers.js';
@@ -22,22 +22,8 @@ import { drainRequest } from './linger.js';
 import { ALLOWED_METHODS, ROUTES } from './routes.js';
 import { routeOf, single, spanAttributes, spanName } from './tracing.js';
 
-export interface InjectRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string | Buffer;
-  readonly remoteAddress?: string;
-}
-
-export interface InjectResponse {
-  readonly status: number;
-  /** Lower-case names. */
-  readonly headers: Record<string, string>;
-  readonly body: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read answers of every shape without a cast
-  json(): any;
-}
+export type { Answer } from './answer.js';
+export type { InjectRequest, InjectResponse } from './call.js';
 
 export interface App {
   handler(req: IncomingMessage, res: ServerResponse): void;
@@ -45,49 +31,6 @@ export interface App {
   /** The answer to a request that never became one (the HTTP parser refused it): the envelope, `Connection: close`. */
   failure(name: ErrorName, remoteAddress: string | null): Answer;
 }
-
-/** One request, whichever way it arrived. Header values are every occurrence, so doubles can be refused. */
-interface Call {
-  /** HTTP/1.1 without a Host header (RFC 9112 §3.2): refused before anything else. */
-  readonly hostMissing: boolean;
-  readonly method: string;
-  readonly url: string;
-  header(name: string): readonly string[] | undefined;
-  readonly body: Readable;
-  readonly remoteAddress: string | null;
-}
-
-export interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly body: string;
-}
-
-/** What is known about the request so far, for the outcome hook and the logs. */
-interface Trace {
-  operation: OperationOutcome['operation'];
-  clientId: string | null;
-  variant: Variant | null;
-  username: string | null;
-  credentialId: string | null;
-  backupEligibilityChange: OperationOutcome['backupEligibilityChange'];
-  authenticatorStatus: string | null;
-}
-
-function newTrace(): Trace {
-  return {
-    operation: 'other',
-    clientId: null,
-    variant: null,
-    username: null,
-    credentialId: null,
-    backupEligibilityChange: null,
-    authenticatorStatus: null,
-  };
-}
-
-/** inject() feeds its body in chunks of this size, like a socket would. */
-const INJECT_CHUNK = 16 * 1024;
 
 export interface AppOptions {
   /** The imported-key cache (default: a new one of the default capacity); tests pass theirs to watch it. */
@@ -185,7 +128,7 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
         );
       }
     }
-    reportOutcome(requestId, trace, reply, started, call.remoteAddress);
+    reportOutcome(deps, requestId, trace, reply, started, call.remoteAddress);
     if (span !== undefined) {
       const errorMessage = reply.body.errorMessage;
       span.set(
@@ -202,66 +145,13 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
     return answerOf(requestId, reply, closeConnection);
   }
 
-  function answerOf(requestId: string, reply: Reply, closeConnection: boolean): Answer {
-    const body = JSON.stringify(reply.body);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': String(Buffer.byteLength(body)),
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      'x-request-id': requestId,
-      ...reply.headers,
-    };
-    if (closeConnection) headers.connection = 'close';
-    return { status: reply.status, headers, body };
-  }
-
   function nextRequestId(): string {
     return `${requestIdPrefix}-${(requestCount++).toString(36)}`;
   }
 
-  function reportOutcome(
-    requestId: string,
-    trace: Trace,
-    reply: Reply,
-    started: number,
-    remoteAddress: string | null,
-  ): void {
-    const onOutcome = deps.hooks?.onOutcome;
-    if (!onOutcome) return;
-    const errorMessage = reply.body.errorMessage;
-    try {
-      onOutcome({
-        operation: trace.operation,
-        clientId: trace.clientId,
-        variant: trace.variant,
-        httpStatus: reply.status,
-        errorName: Array.isArray(errorMessage) ? String(errorMessage[0]) : null,
-        durationMs: Math.max(0, deps.runtime.now() - started),
-        requestId,
-        remoteAddress,
-        username: trace.username,
-        credentialId: trace.credentialId,
-        backupEligibilityChange: trace.backupEligibilityChange,
-        authenticatorStatus: trace.authenticatorStatus,
-      });
-    } catch (error) {
-      // Instrumentation must never change an answer.
-      deps.log.warn({ requestId, error: describe(error) }, 'outcome hook failed');
-    }
-  }
-
   return {
     handler(req, res) {
-      const call: Call = {
-        hostMissing: req.httpVersion === '1.1' && req.headersDistinct.host === undefined,
-        method: req.method ?? '',
-        url: req.url ?? '/',
-        header: (name) => req.headersDistinct[name],
-        body: req,
-        remoteAddress: req.socket.remoteAddress ?? null,
-      };
-      void serve(call)
+      void serve(callOf(req))
         .then(async (answer) => {
           res.writeHead(answer.status, answer.headers);
           if (answer.headers.connection !== 'close') {
@@ -287,30 +177,13 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       const requestId = nextRequestId();
       const reply = failed(name);
       const trace = newTrace();
-      reportOutcome(requestId, trace, reply, deps.runtime.now(), remoteAddress);
+      reportOutcome(deps, requestId, trace, reply, deps.runtime.now(), remoteAddress);
       return answerOf(requestId, reply, true);
     },
 
     async inject(request) {
-      const headers = new Map<string, string>();
-      for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name.toLowerCase(), value);
-      const bytes = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body);
-      const chunks: Buffer[] = [];
-      for (let at = 0; at < bytes.length; at += INJECT_CHUNK) chunks.push(bytes.subarray(at, at + INJECT_CHUNK));
-      const answer = await serve({
-        hostMissing: false,
-        method: request.method.toUpperCase(),
-        url: request.url,
-        header: (name) => (headers.has(name) ? [headers.get(name)!] : undefined),
-        body: Readable.from(chunks),
-        remoteAddress: request.remoteAddress ?? '127.0.0.1',
-      });
+      const answer = await serve(injectedCall(request));
       return { ...answer, json: () => JSON.parse(answer.body) };
     },
   };
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
-  return String(error);
 }

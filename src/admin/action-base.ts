@@ -1,0 +1,71 @@
+// What every admin action shares: its dependencies, the application it names (APPLICATION_NOT_FOUND when
+// none), the user a call names, the webhook messages a change sends, and the audit of every change.
+import type { AuditLog } from '../audit/log.js';
+import { deriveUserHandle } from '../ceremonies/user-handle.js';
+import type { ApplicationRecord, ApplicationStore, CredentialStore, OutboxMessage } from '../stores/types.js';
+import type { Runtime } from '../util/runtime.js';
+import { endpointsOf, webhookMessages, type WebhookEventType } from '../webhooks/events.js';
+import { type Actor, audited, type Note } from './audited.js';
+import { AdminError } from './errors.js';
+
+export interface AdminDeps {
+  readonly applications: ApplicationStore;
+  readonly credentials: CredentialStore;
+  readonly audit: AuditLog;
+  readonly runtime: Runtime;
+  /** Told about every application change, so this instance's directory cache drops the old version at once. */
+  readonly onApplicationChange?: (clientId: string) => void;
+  /** secrets.userHandleKey: lets credentials be listed by `username` (derives the user handle). */
+  readonly userHandleKey?: Buffer;
+  /** Relative file paths in application bodies (trust anchors, metadata) resolve against this folder. */
+  readonly baseDir?: string;
+  readonly postQuantumAlgorithms?: readonly number[]; // webauthn/cose.ts's; absent: …/post-quantum not found
+}
+
+/** The shared part of AdminActions (actions.ts), which its credential actions (credential-actions.ts) extend. */
+export abstract class ActionBase {
+  constructor(protected readonly deps: AdminDeps) {}
+
+  /**
+   * The user a call names: `userHandle`, or the one derived from `username`. Both given must name the same
+   * user (USER_MISMATCH otherwise: a call must never act on one user while it is recorded for another).
+   */
+  protected userHandleOf(clientId: string, user: { readonly username?: string; readonly userHandle?: string }) {
+    if (user.username === undefined) return user.userHandle;
+    if (!this.deps.userHandleKey)
+      throw new AdminError(
+        'INVALID_REQUEST',
+        "naming a user by username needs the service's user-handle key; use userHandle",
+        ['username: not available here'],
+      );
+    const derived = deriveUserHandle(this.deps.userHandleKey, clientId, user.username);
+    if (user.userHandle !== undefined && user.userHandle !== derived) {
+      throw new AdminError('USER_MISMATCH', undefined, [
+        `userHandle: not the user handle of username ${JSON.stringify(user.username)} in this application`,
+      ]);
+    }
+    return derived;
+  }
+
+  protected async record(clientId: string): Promise<ApplicationRecord> {
+    const record = await this.deps.applications.get(clientId);
+    if (!record) throw new AdminError('APPLICATION_NOT_FOUND');
+    return record;
+  }
+
+  /** Builds the webhook messages of a change of the application's (its config file's webhooks and stored ones). */
+  protected async messages(app: ApplicationRecord) {
+    const endpoints = endpointsOf(app.config, await this.deps.credentials.webhooks.list(app.config.clientId));
+    return (type: WebhookEventType, data: Readonly<Record<string, unknown>>): OutboxMessage[] =>
+      webhookMessages(endpoints, type, data, this.deps.runtime);
+  }
+
+  protected audited<T>(
+    actor: Actor,
+    action: string,
+    facts: { clientId?: string; target?: string },
+    run: (note: Note) => Promise<T>,
+  ): Promise<T> {
+    return audited(this.deps.audit, actor, action, facts, run);
+  }
+}
