@@ -82,7 +82,7 @@ export interface LocalCredentialRecord {
 export interface LocalCredentialLimits {
   /** Per (Client ID, user handle): beyond it the user's oldest is forgotten. */
   readonly perUser: number;
-  /** In the whole store: beyond it the oldest of anyone's is forgotten. */
+  /** Per Client ID: beyond it the oldest of anyone's in that application is forgotten. */
   readonly total: number;
 }
 
@@ -96,9 +96,9 @@ export interface ChallengeStore {
    */
   take(clientId: string, challenge: string, now: number): Promise<TakeResult>;
   /**
-   * Local variant: remembers a registered credential id for its user (replacing an entry of the same
-   * Client ID and credential id), then forgets what expired before `now` and, oldest first, what exceeds
-   * the store's limits (per user and in total). Kept where ceremonies are kept: both are short-lived.
+   * Local variant: remembers a registered credential id for its user (replacing that user's entry of the
+   * same credential id, never another user's), then forgets what expired before `now` and, oldest first,
+   * what exceeds the limits (per user, per application). Kept where ceremonies are kept: both short-lived.
    */
   rememberLocalCredential(record: LocalCredentialRecord, now: number): Promise<void>;
   /** The user's remembered credentials that have not expired at `now`, oldest first. */

@@ -106,15 +106,45 @@ export function localCredentialContract(
       });
     });
 
-    it("bound in total: beyond it the oldest of anyone's are forgotten", async () => {
+    it("bound per application: beyond it the oldest of anyone's in that application are forgotten", async () => {
       await using(await open({ perUser: 10, total: 4 }), async (store) => {
         const x = entry();
-        const y = entry();
+        const y = entry({ clientId: x.clientId });
         const xs = Array.from({ length: 3 }, () => entry({ clientId: x.clientId, userHandle: x.userHandle }));
         const ys = Array.from({ length: 3 }, () => entry({ clientId: y.clientId, userHandle: y.userHandle }));
         for (const e of [...xs, ...ys]) await store.rememberLocalCredential(e, T0);
         assert.deepEqual(ids(await store.listLocalCredentials(x.clientId, x.userHandle, T0)), ids(xs.slice(2)));
         assert.deepEqual(ids(await store.listLocalCredentials(y.clientId, y.userHandle, T0)), ids(ys));
+      });
+    });
+
+    it("issue 23: one application's entries never evict another application's", async () => {
+      await using(await open({ perUser: 10, total: 3 }), async (store) => {
+        const victim = Array.from({ length: 3 }, () => entry());
+        for (const e of victim) await store.rememberLocalCredential({ ...e, clientId: victim[0]!.clientId }, T0);
+        const flooder = entry();
+        for (let i = 0; i < 7; i += 1)
+          await store.rememberLocalCredential(entry({ clientId: flooder.clientId }), T0 + 1 + i);
+        for (const e of victim)
+          assert.deepEqual(ids(await store.listLocalCredentials(victim[0]!.clientId, e.userHandle, T0 + 10)), [
+            e.credentialId,
+          ]);
+      });
+    });
+
+    it("issue 23: another user's entry of the same credential id leaves the first user's in place", async () => {
+      await using(await open(), async (store) => {
+        const first = entry({ transports: ['usb'] });
+        const other = entry({ clientId: first.clientId, credentialId: first.credentialId, transports: ['hybrid'] });
+        await store.rememberLocalCredential(first, T0);
+        await store.rememberLocalCredential(other, T0 + 1);
+        assert.deepEqual(await store.listLocalCredentials(first.clientId, first.userHandle, T0 + 2), [first]);
+        assert.deepEqual(await store.listLocalCredentials(first.clientId, other.userHandle, T0 + 2), [other]);
+        // The first user registering it again still replaces only their own entry.
+        const again = { ...first, transports: ['nfc'] };
+        await store.rememberLocalCredential(again, T0 + 3);
+        assert.deepEqual(await store.listLocalCredentials(first.clientId, first.userHandle, T0 + 4), [again]);
+        assert.deepEqual(await store.listLocalCredentials(first.clientId, other.userHandle, T0 + 4), [other]);
       });
     });
 

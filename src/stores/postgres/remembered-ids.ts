@@ -1,7 +1,8 @@
-// The local variant's remembered credential ids on PostgreSQL (table local_credentials, migration 5), for
-// the PostgreSQL challenge store. A remember is one transaction under a lock of the table against other
-// writers, so that two instances remembering at once cannot both miss a bound: forget what expired,
-// insert (replacing the same credential id), then trim the user's list and the whole table, oldest first.
+// The local variant's remembered credential ids on PostgreSQL (table local_credentials, migrations 5 and 9),
+// for the PostgreSQL challenge store. A remember is one transaction under a lock of the table against other
+// writers, so that two instances remembering at once cannot both miss a bound: forget what expired, insert
+// (replacing the same user's entry of that credential id; another user's stays: docs/decisions.md "Local
+// variant"), then trim the user's list and the application's entries, oldest first.
 // Only registrations of the local variant (development) take that lock; the listing reads without it.
 
 import type pg from 'pg';
@@ -29,12 +30,14 @@ export class PostgresRememberedIds {
     this.#sql = {
       lock: `LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`,
       // A replaced entry is deleted and inserted again, so that it takes a new (the newest) seq.
-      expired: `DELETE FROM ${table} WHERE expires_at < $1 OR (client_id = $2 AND credential_id = $3)`,
+      expired: `DELETE FROM ${table} WHERE expires_at < $1
+                  OR (client_id = $2 AND user_handle = $3 AND credential_id = $4)`,
       insert: `INSERT INTO ${table} (client_id, user_handle, credential_id, transports, expires_at) VALUES ($1, $2, $3, $4, $5)`,
       trimUser: `DELETE FROM ${table} WHERE client_id = $1 AND user_handle = $2 AND seq NOT IN
                    (SELECT seq FROM ${table} WHERE client_id = $1 AND user_handle = $2 ORDER BY seq DESC LIMIT $3)`,
       trimTotal: `DELETE FROM ${table} WHERE seq IN
-                    (SELECT seq FROM ${table} ORDER BY seq LIMIT GREATEST(0, (SELECT count(*) FROM ${table}) - $1))`,
+                    (SELECT seq FROM ${table} WHERE client_id = $1 ORDER BY seq
+                     LIMIT GREATEST(0, (SELECT count(*) FROM ${table} WHERE client_id = $1) - $2))`,
       list: `SELECT credential_id, transports, expires_at FROM ${table}
              WHERE client_id = $1 AND user_handle = $2 AND expires_at >= $3 ORDER BY seq`,
     };
@@ -48,7 +51,7 @@ export class PostgresRememberedIds {
         await client.query('BEGIN');
         try {
           await client.query(sql.lock);
-          await client.query(sql.expired, [now, record.clientId, record.credentialId]);
+          await client.query(sql.expired, [now, record.clientId, record.userHandle, record.credentialId]);
           await client.query(sql.insert, [
             record.clientId,
             record.userHandle,
@@ -57,7 +60,7 @@ export class PostgresRememberedIds {
             record.expiresAt,
           ]);
           await client.query(sql.trimUser, [record.clientId, record.userHandle, this.#perUser]);
-          await client.query(sql.trimTotal, [this.#total]);
+          await client.query(sql.trimTotal, [record.clientId, this.#total]);
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK').catch(() => undefined);

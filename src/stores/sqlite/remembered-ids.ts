@@ -1,6 +1,7 @@
-// The local variant's remembered credential ids on SQLite (table local_credentials, migration 3), for the
-// SQLite challenge store. A remember is one IMMEDIATE transaction: forget what expired, insert (replacing
-// the same credential id), then trim the user's list and the whole table to their bounds, oldest first.
+// The local variant's remembered credential ids on SQLite (table local_credentials, migrations 3 and 7), for
+// the SQLite challenge store. A remember is one IMMEDIATE transaction: forget what expired, insert (replacing
+// the same user's entry of that credential id; another user's stays: docs/decisions.md "Local variant"),
+// then trim the user's list and the application's entries to their bounds, oldest first.
 
 import type Database from 'better-sqlite3';
 import { guarded } from './open.js';
@@ -26,7 +27,8 @@ export class SqliteRememberedIds {
     const trimUser = db.prepare(`DELETE FROM local_credentials WHERE client_id = ? AND user_handle = ? AND seq NOT IN
       (SELECT seq FROM local_credentials WHERE client_id = ? AND user_handle = ? ORDER BY seq DESC LIMIT ?)`);
     const trimTotal = db.prepare(`DELETE FROM local_credentials WHERE seq IN
-      (SELECT seq FROM local_credentials ORDER BY seq LIMIT max(0, (SELECT count(*) FROM local_credentials) - ?))`);
+      (SELECT seq FROM local_credentials WHERE client_id = ? ORDER BY seq
+       LIMIT max(0, (SELECT count(*) FROM local_credentials WHERE client_id = ?) - ?))`);
     const remember = db.transaction((record: LocalCredentialRecord, now: number) => {
       expired.run(now);
       insert.run(
@@ -37,7 +39,7 @@ export class SqliteRememberedIds {
         record.expiresAt,
       );
       trimUser.run(record.clientId, record.userHandle, record.clientId, record.userHandle, perUser);
-      trimTotal.run(total);
+      trimTotal.run(record.clientId, record.clientId, total);
     });
     this.#remember = (record, now) => remember.immediate(record, now);
     this.#list = db.prepare(`SELECT credential_id, transports, expires_at FROM local_credentials

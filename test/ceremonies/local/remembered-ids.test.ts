@@ -4,37 +4,11 @@
 // (never the key). The memory is bounded per user and expires: both tested with the injected clock.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { InjectResponse } from '../../../src/http/app.js';
 import { LOCAL_CREDENTIAL_LIFETIME_MS } from '../../../src/ceremonies/attestation-result.js';
 import { LOCAL_CREDENTIAL_LIMITS } from '../../../src/stores/types.js';
-import { applicationConfig, expectOk, PATHS, type RequestOptions } from '../../support/harness.js';
-import { postOverSocket } from '../../support/socket-harness.js';
-import { LocalFlow, LocalRig, type LocalRigOptions } from './support.js';
-
-/** The local rig served on 127.0.0.1: every call of a LocalFlow goes through node:http with fetch. */
-class SocketLocalRig extends LocalRig {
-  #server: Server | undefined;
-  #url = '';
-
-  static async start(options: LocalRigOptions = {}): Promise<SocketLocalRig> {
-    const rig = new SocketLocalRig(options);
-    rig.#server = createServer((req, res) => rig.app.handler(req, res));
-    await new Promise<void>((resolve) => rig.#server!.listen(0, '127.0.0.1', resolve));
-    rig.#url = `http://127.0.0.1:${(rig.#server.address() as AddressInfo).port}`;
-    return rig;
-  }
-
-  override post(path: string, body: unknown, options: RequestOptions = {}): Promise<InjectResponse> {
-    return postOverSocket(`${this.#url}${path}`, this.h.headers({ origin: null, ...options }), body);
-  }
-
-  async close(): Promise<void> {
-    this.#server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
-  }
-}
+import { applicationConfig, expectOk, PATHS } from '../../support/harness.js';
+import { LocalFlow } from './support.js';
+import { SocketLocalRig } from './socket-rig.js';
 
 const SECURITY_KEY = { transports: ['nfc', 'usb'], clientExtensionResults: { credProps: { rk: false } } } as const;
 const DAY = 86_400_000;

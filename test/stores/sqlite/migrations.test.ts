@@ -91,8 +91,8 @@ function tables(file: string): string[] {
 }
 
 describe('SQLite migration 2: the operations tables', () => {
-  it('is migration 2 of this build (3 to 6 follow it)', () => {
-    assert.equal(SQLITE_SCHEMA_VERSION, 6);
+  it('is migration 2 of this build (3 to 7 follow it)', () => {
+    assert.equal(SQLITE_SCHEMA_VERSION, 7);
     assert.equal(SQLITE_MIGRATIONS[1]?.name, 'operations: applications and audit log');
     assert.equal(SQLITE_MIGRATIONS[2]?.name, 'local variant: remembered credential ids');
   });
@@ -102,13 +102,14 @@ describe('SQLite migration 2: the operations tables', () => {
     assert.deepEqual(tables(file), []);
     assert.deepEqual(migrateSqlite(file), {
       from: 1,
-      to: 6,
+      to: 7,
       applied: [
         { version: 2, name: 'operations: applications and audit log' },
         { version: 3, name: 'local variant: remembered credential ids' },
         { version: 4, name: 'credential display name' },
         { version: 5, name: 'credential aaguid proven' },
         { version: 6, name: 'webhooks and authenticator status' },
+        { version: 7, name: 'local variant: remembered ids per user, bound per application' },
       ],
     });
     assert.deepEqual(tables(file), [
@@ -127,7 +128,7 @@ describe('SQLite migration 2: the operations tables', () => {
     const { file } = await versionOneDatabase({ adHocOpsTables: true });
     assert.deepEqual(
       migrateSqlite(file).applied.map((m) => m.version),
-      [2, 3, 4, 5, 6],
+      [2, 3, 4, 5, 6, 7],
     );
     const applications = new SqliteApplicationStore(file);
     const old = await applications.get('old-app');

@@ -8,6 +8,7 @@ import { migration as m0005 } from './0005-local-credentials.js';
 import { migration as m0006 } from './0006-display-name.js';
 import { migration as m0007 } from './0007-aaguid-proven.js';
 import { migration as m0008 } from './0008-webhooks.js';
+import { migration as m0009 } from './0009-local-credentials-per-user.js';
 
 export type { PostgresMigration } from './migration.js';
 
@@ -20,6 +21,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   m0006,
   m0007,
   m0008,
+  m0009,
 ];
 
 /** The schema version this build expects. */
