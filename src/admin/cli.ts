@@ -36,6 +36,7 @@ export const ADMIN_USAGE = `passkey-server admin <command> [--config <file.json>
   app update <clientId> [--name <n>] [--domain <d>] [--origin <o>]... [--local-origin <o>]... [--variant <v>]...
              [--json '<fields to change>']
   app approve|unapprove|disable|enable|delete <clientId>
+  app post-quantum <clientId>          how many users have a post-quantum (ML-DSA) passkey, and how many such passkeys
 
   credential list <clientId> [--username <u> | --user-handle <h>] [--limit <n>] [--after <id>]
   credential show|delete <clientId> <credentialId>
@@ -189,17 +190,16 @@ async function appCommand(
         await actions.updateApplication(actor, want(rest, 1, 'a Client ID')[0]!, applicationFields(values)),
       );
     case 'approve':
-      return void print(await actions.approve(actor, want(rest, 1, 'a Client ID')[0]!));
     case 'unapprove':
-      return void print(await actions.unapprove(actor, want(rest, 1, 'a Client ID')[0]!));
     case 'disable':
-      return void print(await actions.disable(actor, want(rest, 1, 'a Client ID')[0]!));
     case 'enable':
-      return void print(await actions.enable(actor, want(rest, 1, 'a Client ID')[0]!));
+      return void print(await actions[command](actor, want(rest, 1, 'a Client ID')[0]!));
+    case 'post-quantum':
+      return void print(await actions.postQuantumUsage(want(rest, 1, 'a Client ID')[0]!));
     case 'delete':
       return void print(await actions.deleteApplication(actor, want(rest, 1, 'a Client ID')[0]!));
     default:
-      throw new Usage('app list|show|create|update|approve|unapprove|disable|enable|delete');
+      throw new Usage('app list|show|create|update|approve|unapprove|disable|enable|delete|post-quantum');
   }
 }
 
