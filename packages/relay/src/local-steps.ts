@@ -15,9 +15,10 @@ export async function findBlob(
   store: LocalCredentialStore,
   username: string | undefined,
   credentialId: string,
+  userHandle: string | undefined,
 ): Promise<LocalCredential | undefined | 'ceremony-unknown'> {
   if (username !== undefined && !username.startsWith('#')) return store.find(username, credentialId);
-  if (store.findById) return store.findById(credentialId);
+  if (store.findById) return store.findById(credentialId, userHandle);
   return username === undefined ? 'ceremony-unknown' : undefined;
 }
 
@@ -32,6 +33,7 @@ export async function keepBlob(
   const localhost = outcome.body.localhost;
   if (typeof localhost !== 'string') return outcome; // the service answered ok without a blob: pass it on as is
   const transports = (body.response as { transports?: unknown } | undefined)?.transports;
+  const userHandle = outcome.body.userHandle;
   try {
     await config.localStore!.save({
       username,
@@ -39,6 +41,7 @@ export async function keepBlob(
       localhost,
       transports: Array.isArray(transports) ? transports.filter((t): t is string => typeof t === 'string') : [],
       createdAt: Date.now(),
+      ...(typeof userHandle === 'string' && userHandle !== '' ? { userHandle } : {}),
     });
     return outcome;
   } catch (error) {

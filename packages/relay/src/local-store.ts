@@ -17,6 +17,11 @@ export interface LocalCredential {
   readonly transports: readonly string[];
   /** Epoch milliseconds. */
   readonly createdAt: number;
+  /**
+   * The user handle (base64url) the service named in the attestation result, when it named one: a sign-in
+   * without a user name picks, among blobs filed under one credential id, the one of the user who signs in.
+   */
+  readonly userHandle?: string;
 }
 
 export interface LocalCredentialStore {
@@ -27,9 +32,12 @@ export interface LocalCredentialStore {
   list(username: string): Promise<readonly LocalCredential[]>;
   /**
    * The entry of a credential id, whoever owns it. Optional: without it a sign-in without a user name (the
-   * browser chose the credential) and a result after a relay restart cannot find the blob.
+   * browser chose the credential) and a result after a relay restart cannot find the blob. Another user may
+   * register the same id (an authenticator can claim any), so several entries may share it: answer the one
+   * whose `userHandle` is the given one (the assertion's), else the first filed, never a later one in its
+   * place (MemoryLocalStore and FileLocalStore do so).
    */
-  findById?(credentialId: string): Promise<LocalCredential | undefined>;
+  findById?(credentialId: string, userHandle?: string): Promise<LocalCredential | undefined>;
 }
 
 const keyOf = (username: string, credentialId: string) => JSON.stringify([username, credentialId]);
@@ -52,17 +60,30 @@ export class MemoryLocalStore implements LocalCredentialStore {
     return [...this.#entries.values()].filter((entry) => entry.username === username);
   }
 
-  async findById(credentialId: string): Promise<LocalCredential | undefined> {
-    return byId(this.#entries.values(), credentialId);
+  async findById(credentialId: string, userHandle?: string): Promise<LocalCredential | undefined> {
+    return pickById(this.#entries.values(), credentialId, userHandle);
   }
 }
 
-/** Credential ids are random: one entry per id (the newest, should a buggy caller have filed two). */
-function byId(entries: Iterable<LocalCredential>, credentialId: string): LocalCredential | undefined {
-  let found: LocalCredential | undefined;
-  for (const entry of entries)
-    if (entry.credentialId === credentialId && (!found || entry.createdAt >= found.createdAt)) found = entry;
-  return found;
+/**
+ * The entry of a credential id for findById: the one of the signing user (`userHandle`, from the assertion)
+ * when one was filed with it, else the first filed. A later registration of the same id by someone else
+ * (an authenticator can claim any id) must not replace or shadow the first user's blob (issue 23).
+ */
+export function pickById(
+  entries: Iterable<LocalCredential>,
+  credentialId: string,
+  userHandle?: string,
+): LocalCredential | undefined {
+  let first: LocalCredential | undefined;
+  let own: LocalCredential | undefined;
+  for (const entry of entries) {
+    if (entry.credentialId !== credentialId) continue;
+    if (!first || entry.createdAt < first.createdAt) first = entry;
+    if (userHandle !== undefined && entry.userHandle === userHandle && (!own || entry.createdAt < own.createdAt))
+      own = entry;
+  }
+  return own ?? first;
 }
 
 interface FileShape {
@@ -109,8 +130,8 @@ export class FileLocalStore implements LocalCredentialStore {
     return [...(await this.#entries()).values()].filter((entry) => entry.username === username);
   }
 
-  async findById(credentialId: string): Promise<LocalCredential | undefined> {
-    return byId((await this.#entries()).values(), credentialId);
+  async findById(credentialId: string, userHandle?: string): Promise<LocalCredential | undefined> {
+    return pickById((await this.#entries()).values(), credentialId, userHandle);
   }
 
   #entries(): Promise<Map<string, LocalCredential>> {

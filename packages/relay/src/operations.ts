@@ -94,7 +94,9 @@ async function runResult(
     } else {
       // Local step 3: send the kept blob with every assertion result.
       const kept =
-        credentialId === undefined ? undefined : await findBlob(config.localStore, ceremony?.username, credentialId);
+        credentialId === undefined
+          ? undefined
+          : await findBlob(config.localStore, ceremony?.username, credentialId, userHandleOf(body));
       if (kept === 'ceremony-unknown') return failedEnvelope('RELAY_CEREMONY_UNKNOWN');
       if (kept === undefined) return failedEnvelope('LOCAL_CREDENTIAL_UNKNOWN');
       sent = withExtension(body, kept.localhost);
@@ -114,6 +116,12 @@ async function runResult(
   // With credentialsSession the token stays on the server: onResult had it, the browser does not.
   const shown = withoutToken(config, outcome.body);
   return shown === undefined ? outcome : { ...outcome, raw: undefined, body: shown };
+}
+
+/** The assertion's `response.userHandle` (who the authenticator says signs in), if it is a string. */
+function userHandleOf(body: Body): string | undefined {
+  const userHandle = (body.response as { userHandle?: unknown } | undefined)?.userHandle;
+  return typeof userHandle === 'string' && userHandle !== '' ? userHandle : undefined;
 }
 
 /** The `username` of an ok answer (the credential's owner, as the service says), else undefined. */
