@@ -1,5 +1,28 @@
-// The admin listener's webhook paths in the OpenAPI document (admin/webhook-routes.ts serves them).
+// The admin listener's webhook paths in the OpenAPI document (admin/webhook-routes.ts serves them) and their
+// components.
+import {
+  DeadLetterPageSchema,
+  DeadLetterResentSchema,
+  DeadLetterSchema,
+  WebhookCreatedSchema,
+  WebhookDeletedSchema,
+  WebhookInputSchema,
+  WebhookListSchema,
+  WebhookSchema,
+} from '../schemas/webhooks.js';
 import { jsonContent, ref } from './openapi-admin-refs.js';
+
+/** The components these paths refer to (openapi.ts adds them to the document's). */
+export const WEBHOOK_SCHEMAS = {
+  WebhookInput: WebhookInputSchema,
+  Webhook: WebhookSchema,
+  WebhookList: WebhookListSchema,
+  WebhookCreated: WebhookCreatedSchema,
+  WebhookDeleted: WebhookDeletedSchema,
+  DeadLetter: DeadLetterSchema,
+  DeadLetterPage: DeadLetterPageSchema,
+  DeadLetterResent: DeadLetterResentSchema,
+};
 
 const adminError = (statuses: readonly number[]) =>
   Object.fromEntries(

@@ -58,16 +58,8 @@ import {
   ReadinessSchema,
   UserCredentialsDeletedSchema,
 } from '../schemas/admin.js';
-import {
-  DeadLetterPageSchema,
-  DeadLetterResentSchema,
-  DeadLetterSchema,
-  WebhookCreatedSchema,
-  WebhookDeletedSchema,
-  WebhookInputSchema,
-  WebhookListSchema,
-  WebhookSchema,
-} from '../schemas/webhooks.js';
+import { WEBHOOK_SCHEMAS } from './openapi-webhooks.js';
+import { RELAY_SECRET_SCHEMAS } from './openapi-relay-secrets.js';
 
 /** The document's components, by name: what the tests check real answers against. */
 export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly<Record<string, TSchema>> {
@@ -112,14 +104,8 @@ export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly
     MetadataReload: MetadataReloadSchema,
     MetadataReloadFailed: MetadataReloadFailedSchema,
     Overview: OverviewSchema,
-    WebhookInput: WebhookInputSchema,
-    Webhook: WebhookSchema,
-    WebhookList: WebhookListSchema,
-    WebhookCreated: WebhookCreatedSchema,
-    WebhookDeleted: WebhookDeletedSchema,
-    DeadLetter: DeadLetterSchema,
-    DeadLetterPage: DeadLetterPageSchema,
-    DeadLetterResent: DeadLetterResentSchema,
+    ...WEBHOOK_SCHEMAS,
+    ...RELAY_SECRET_SCHEMAS,
     PostQuantumUsage: PostQuantumUsageSchema,
   };
 }
@@ -287,7 +273,8 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
         relaySecret: {
           type: 'http',
           scheme: 'bearer',
-          description: "One of the application's relay secrets (the config file's applications[].relaySecrets).",
+          description:
+            "One of the application's relay secrets (the config file's applications[].relaySecrets, or one the admin API or CLI created).",
         },
         adminToken: {
           type: 'http',
