@@ -13,12 +13,14 @@ export interface AdminDeps {
   readonly credentials: CredentialStore;
   readonly audit: AuditLog;
   readonly runtime: Runtime;
-  /** Told of every application change (the directory's cache drops it at once); awaited; `deleted`: it went. */
-  readonly onApplicationChange?: (clientId: string, deleted?: true) => unknown;
+  /** Told about every application change, so this instance's directory cache drops the old version at once. */
+  readonly onApplicationChange?: (clientId: string) => void;
   /** secrets.userHandleKey: lets credentials be listed by `username` (derives the user handle). */
   readonly userHandleKey?: Buffer;
   /** Relative file paths in application bodies (trust anchors, metadata) resolve against this folder. */
   readonly baseDir?: string;
+  /** `webhookDelivery.allowLoopbackHttp`: an application body's webhook URLs follow the config file's rule. */
+  readonly allowLoopbackHttp?: boolean;
   readonly postQuantumAlgorithms?: readonly number[]; // webauthn/cose.ts's; absent: …/post-quantum not found
 }
 

@@ -117,7 +117,7 @@ export class AdminActions extends CredentialActions {
       const deletedCredentials = await this.deps.credentials.deleteByApplication(clientId);
       await this.deps.credentials.webhooks.deleteByApplication(clientId);
       await this.deps.applications.delete(clientId);
-      await this.deps.onApplicationChange?.(clientId, true);
+      this.deps.onApplicationChange?.(clientId);
       note({ details: { deletedCredentials } });
       return { clientId, deletedCredentials };
     });
@@ -133,6 +133,6 @@ export class AdminActions extends CredentialActions {
   }
 
   #validate(raw: Record<string, unknown>): ApplicationConfig {
-    return validateApplication(raw, this.deps.baseDir ?? process.cwd());
+    return validateApplication(raw, this.deps.baseDir ?? process.cwd(), this.deps.allowLoopbackHttp === true);
   }
 }

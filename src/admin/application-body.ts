@@ -7,11 +7,22 @@ import { readApplication } from '../config/application.js';
 import { Problems } from '../config/checks.js';
 import { AdminError } from './errors.js';
 
-/** The application `raw` describes; INVALID_REQUEST lists every problem. Relative paths resolve against `baseDir`. */
-export function validateApplication(raw: Record<string, unknown>, baseDir: string): ApplicationConfig {
+/**
+ * The application `raw` describes; INVALID_REQUEST lists every problem. Relative paths resolve against
+ * `baseDir`; webhook URLs may be http:// to a loopback host only with `allowLoopbackHttp` (as in the file).
+ */
+export function validateApplication(
+  raw: Record<string, unknown>,
+  baseDir: string,
+  allowLoopbackHttp = false,
+): ApplicationConfig {
   const problems = new Problems();
   const config = readApplication(
-    { problems, resolvePath: (_key, value) => (isAbsolute(value) ? value : resolve(baseDir, value)) },
+    {
+      problems,
+      resolvePath: (_key, value) => (isAbsolute(value) ? value : resolve(baseDir, value)),
+      allowLoopbackHttp,
+    },
     'application',
     raw,
   );

@@ -1,5 +1,5 @@
-// The admin listener's webhook paths in the OpenAPI document (admin/webhook-routes.ts serves them) and their
-// components.
+// The admin listener's webhook paths in the OpenAPI document (admin/webhook-routes.ts serves them), and the
+// components they name.
 import {
   DeadLetterPageSchema,
   DeadLetterResentSchema,
@@ -9,12 +9,14 @@ import {
   WebhookInputSchema,
   WebhookListSchema,
   WebhookSchema,
+  WebhookUpdateSchema,
 } from '../schemas/webhooks.js';
 import { jsonContent, ref } from './openapi-admin-refs.js';
 
-/** The components these paths refer to (openapi.ts adds them to the document's). */
+/** The components of the webhook paths, by name. */
 export const WEBHOOK_SCHEMAS = {
   WebhookInput: WebhookInputSchema,
+  WebhookUpdate: WebhookUpdateSchema,
   Webhook: WebhookSchema,
   WebhookList: WebhookListSchema,
   WebhookCreated: WebhookCreatedSchema,
@@ -32,6 +34,7 @@ const adminOk = (schema: string, status = 200) => ({
   [String(status)]: { description: 'OK', content: jsonContent(ref(schema)) },
 });
 const clientIdParam = { name: 'clientId', in: 'path', required: true, schema: { type: 'string' } };
+const webhookIdParam = { name: 'webhookId', in: 'path', required: true, schema: { type: 'string' } };
 const page = [
   { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
   { name: 'after', in: 'query', schema: { type: 'string' } },
@@ -55,10 +58,17 @@ export const WEBHOOK_PATHS = {
     },
   },
   '/admin/applications/{clientId}/webhooks/{webhookId}': {
+    patch: {
+      ...secured,
+      summary: 'Change the URL or the event types of a webhook added here; 409 for the config file’s',
+      parameters: [clientIdParam, webhookIdParam],
+      requestBody: { required: true, content: jsonContent(ref('WebhookUpdate')) },
+      responses: { ...adminOk('Webhook'), ...adminError([400, 401, 404, 409, 413, 415, 503]) },
+    },
     delete: {
       ...secured,
       summary: 'Delete a webhook added here (with the messages it has not received); 409 for the config file’s',
-      parameters: [clientIdParam, { name: 'webhookId', in: 'path', required: true, schema: { type: 'string' } }],
+      parameters: [clientIdParam, webhookIdParam],
       responses: { ...adminOk('WebhookDeleted'), ...adminError([401, 404, 409, 503]) },
     },
   },

@@ -1,5 +1,5 @@
 // The admin API's paths of webhooks, dead letters and marked credentials (docs/admin.md "Webhooks"):
-//   GET|POST /admin/applications/{clientId}/webhooks, DELETE …/webhooks/{webhookId}
+//   GET|POST /admin/applications/{clientId}/webhooks, PATCH|DELETE …/webhooks/{webhookId}
 //   GET /admin/applications/{clientId}/marked-credentials
 //   GET /admin/webhooks/dead-letters, POST /admin/webhooks/dead-letters/{id}/resend
 import { type Answer, json, methodNotAllowed } from './answers.js';
@@ -25,8 +25,9 @@ export async function webhookRoute(r: WebhookRequest, webhooks: WebhookAdmin): P
       if (r.method === 'POST') return json(201, await webhooks.create(r.actor, id, await r.body()));
       throw methodNotAllowed(['GET', 'POST']);
     }
+    if (r.method === 'PATCH') return json(200, await webhooks.update(r.actor, id, subId, await r.body()));
     if (r.method === 'DELETE') return json(200, await webhooks.delete(r.actor, id, subId));
-    throw methodNotAllowed(['DELETE']);
+    throw methodNotAllowed(['PATCH', 'DELETE']);
   }
   if (resource === 'applications' && id !== undefined && sub === 'marked-credentials' && subId === undefined) {
     if (r.method !== 'GET') throw methodNotAllowed(['GET']);

@@ -1,6 +1,7 @@
 // The admin API's webhooks and what they deliver (docs/admin.md "Webhooks"): an application's webhooks
-// (list; add, with a generated secret answered once; delete), the dead letters (list, send again) and the
-// credentials whose authenticator model FIDO metadata marked. Every change is audited.
+// (list; add, with a generated secret answered once; change its URL or events; delete), the dead letters
+// (list, send again) and the credentials whose authenticator model FIDO metadata marked. Every change is
+// audited.
 import type { AuditLog } from '../audit/log.js';
 import type { ApplicationStore } from '../stores/types.js';
 import type { Shape } from '../schemas/typebox.js';
@@ -68,36 +69,14 @@ export class WebhookAdmin {
   create(actor: Actor, clientId: string, body: unknown): Promise<WebhookCreated> {
     return audited(this.deps.audit, actor, 'webhook.create', { clientId }, async (note) => {
       await this.#endpoints(clientId);
-      const raw = asObject(body);
-      const problems: string[] = [];
-      for (const key of Object.keys(raw))
-        if (key !== 'url' && key !== 'events') problems.push(`${key}: unknown (url and events only)`);
-      const url = raw.url;
-      if (typeof url !== 'string' || url.length > 2048) problems.push('url: an https:// URL');
-      else {
-        const problem = webhookUrlProblem(url, this.deps.allowLoopbackHttp);
-        if (problem !== undefined) problems.push(`url: ${problem}`);
-      }
-      const events = raw.events;
-      const known: readonly string[] = WEBHOOK_EVENT_TYPES;
-      if (
-        events !== undefined &&
-        !(
-          Array.isArray(events) &&
-          events.length > 0 &&
-          events.every((e) => typeof e === 'string' && known.includes(e)) &&
-          new Set(events).size === events.length
-        )
-      )
-        problems.push(`events: a non-empty list of distinct event types (${WEBHOOK_EVENT_TYPES.join(', ')})`);
-      if (problems.length > 0) throw new AdminError('INVALID_REQUEST', undefined, problems);
+      const { url, events } = this.#read(body, 'create');
       const { runtime } = this.deps;
       const webhook = {
         id: `wh_${runtime.randomBytes(12).toString('hex')}`,
         clientId,
         url: url as string,
         secret: newSecret(runtime.randomBytes),
-        events: events === undefined ? null : (events as string[]),
+        events: events ?? null,
         createdAt: runtime.now(),
       };
       await this.deps.credentials.webhooks.create(webhook);
@@ -105,6 +84,62 @@ export class WebhookAdmin {
       note({ details: { webhookId: webhook.id, url: webhook.url } });
       return { ...webhookView({ ...webhook, source: 'admin' }), secret: webhook.secret };
     });
+  }
+
+  /** `body`: `{url?, events?}` (`events: null`: all); the id and the secret stay. */
+  update(actor: Actor, clientId: string, id: string, body: unknown): Promise<WebhookView> {
+    return audited(this.deps.audit, actor, 'webhook.update', { clientId, target: id }, async (note) => {
+      const endpoint = (await this.#endpoints(clientId)).find((e) => e.id === id);
+      if (endpoint === undefined) throw new AdminError('WEBHOOK_NOT_FOUND');
+      if (endpoint.source === 'config') throw new AdminError('WEBHOOK_FROM_CONFIG');
+      const changes = this.#read(body, 'update');
+      const next = {
+        url: changes.url ?? endpoint.url,
+        events: changes.events === undefined ? endpoint.events : changes.events,
+      };
+      if (!(await this.deps.credentials.webhooks.update(clientId, id, next))) throw new AdminError('WEBHOOK_NOT_FOUND');
+      this.deps.onChange?.(clientId);
+      note({ details: { changed: Object.keys(changes).join(',') } });
+      return webhookView({ ...endpoint, ...next });
+    });
+  }
+
+  /** The checked fields of a create or update body (INVALID_REQUEST with every problem). */
+  #read(body: unknown, kind: 'create' | 'update'): { url?: string; events?: string[] | null } {
+    const raw = asObject(body);
+    const problems: string[] = [];
+    for (const key of Object.keys(raw))
+      if (key !== 'url' && key !== 'events') problems.push(`${key}: unknown (url and events only)`);
+    if (kind === 'update' && raw.url === undefined && raw.events === undefined)
+      problems.push('url, events: give at least one');
+    const url = raw.url;
+    if (url !== undefined || kind === 'create') {
+      if (typeof url !== 'string' || url.length > 2048) problems.push('url: an https:// URL');
+      else {
+        const problem = webhookUrlProblem(url, this.deps.allowLoopbackHttp);
+        if (problem !== undefined) problems.push(`url: ${problem}`);
+      }
+    }
+    const events = raw.events;
+    const known: readonly string[] = WEBHOOK_EVENT_TYPES;
+    const allowed = events === undefined || (events === null && kind === 'update');
+    if (
+      !allowed &&
+      !(
+        Array.isArray(events) &&
+        events.length > 0 &&
+        events.every((e) => typeof e === 'string' && known.includes(e)) &&
+        new Set(events).size === events.length
+      )
+    )
+      problems.push(
+        `events: a non-empty list of distinct event types (${WEBHOOK_EVENT_TYPES.join(', ')})${kind === 'update' ? ', or null for all' : ''}`,
+      );
+    if (problems.length > 0) throw new AdminError('INVALID_REQUEST', undefined, problems);
+    return {
+      ...(url === undefined ? {} : { url: url as string }),
+      ...(events === undefined ? {} : { events: events as string[] | null }),
+    };
   }
 
   delete(actor: Actor, clientId: string, id: string): Promise<{ readonly deleted: true; readonly discarded: number }> {

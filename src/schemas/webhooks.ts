@@ -51,6 +51,16 @@ export const WebhookInputSchema = Type.Object(
   { additionalProperties: false, description: 'A webhook to add; its secret is generated and answered once.' },
 );
 
+/** The admin API's body to change a webhook it added: its URL, its event types (null: all), or both. */
+export const WebhookUpdateSchema = Type.Object(
+  { url: Type.Optional(url), events: Type.Optional(nullable(events, 'null: all event types.')) },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: "A webhook's new URL or event types (null: all); its id and secret stay.",
+  },
+);
+
 /** A webhook as the admin API shows it: never its secret. */
 export const WebhookSchema = Type.Object(
   {

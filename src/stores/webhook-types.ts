@@ -71,10 +71,18 @@ export interface StoredWebhook {
   readonly createdAt: number;
 }
 
+/** What an update of a stored webhook sets: its URL and event types (null: all). */
+export interface WebhookChanges {
+  readonly url: string;
+  readonly events: readonly string[] | null;
+}
+
 export interface WebhookStore {
   /** Oldest first. */
   list(clientId: string): Promise<StoredWebhook[]>;
   create(webhook: StoredWebhook): Promise<void>;
+  /** Changes a webhook's URL and event types (its id, secret and creation time stay); false if there is none. */
+  update(clientId: string, id: string, changes: WebhookChanges): Promise<boolean>;
   delete(clientId: string, id: string): Promise<boolean>;
   /** Every webhook of an application removed (application deletion). */
   deleteByApplication(clientId: string): Promise<number>;

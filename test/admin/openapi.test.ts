@@ -8,7 +8,9 @@ import { ERRORS } from '../../src/errors.js';
 import { ADMIN_ERRORS } from '../../src/admin/errors.js';
 import { openApiDocument, openApiSchemas } from '../../src/admin/openapi.js';
 import { POST_QUANTUM_ALGORITHMS } from '../../src/webauthn/cose.js';
-import { checkComponent, checkResponse } from '../support/openapi-lookup.js';
+import { checkComponent, checkResponse, matchPath } from '../support/openapi-lookup.js';
+import { WEBHOOK_PATHS } from '../../src/admin/openapi-webhooks.js';
+import { WebhookAdmin } from '../../src/admin/webhooks.js';
 import { Type, type TSchema } from '../../src/schemas/typebox.js';
 import type { InjectResponse } from '../../src/http/app.js';
 import { createRateLimitHooks } from '../../src/ratelimit/index.js';
@@ -59,6 +61,7 @@ describe('the OpenAPI 3.1 document', () => {
       '/admin/applications',
       '/admin/applications/{clientId}/credentials/{credentialId}',
       '/admin/audit/export',
+      ...Object.keys(WEBHOOK_PATHS),
     ]) {
       assert.ok(paths.includes(path), path);
     }
@@ -313,6 +316,8 @@ describe('real answers of the admin listener conform to the document', () => {
   ]);
   let server: AdminServer;
   let token = '';
+  /** `METHOD /template` of every call made, to compare with the document's paths. */
+  const called = new Set<string>();
 
   before(async () => {
     await seedApplications(applications, [applicationConfig()], runtime.now());
@@ -331,6 +336,7 @@ describe('real answers of the admin listener conform to the document', () => {
       runtime,
       log,
       openapi: () => document,
+      webhooks: new WebhookAdmin({ applications, credentials, audit, runtime, allowLoopbackHttp: false }),
     });
   });
   after(async () => server.close());
@@ -355,6 +361,7 @@ describe('real answers of the admin listener conform to the document', () => {
     });
     const answer = { status: response.status, headers, body: await response.text() };
     expectConforms(path, method, answer);
+    called.add(`${method} ${matchPath(document, path)}`);
     return answer;
   }
 
@@ -417,5 +424,53 @@ describe('real answers of the admin listener conform to the document', () => {
     const lines = exported.body.trim().split('\n');
     assert.ok(lines.length >= 8);
     for (const line of lines) assert.deepEqual(checkComponent('AuditEvent', JSON.parse(line)), []);
+  });
+  it('webhooks: list, add, change, delete; marked credentials; dead letters and resend; and their errors', async () => {
+    const base = `/admin/applications/${CLIENT_ID}/webhooks`;
+    await call('GET', base);
+    const made = JSON.parse(
+      (await call('POST', base, { url: 'https://idp.example.test/hooks', events: ['credential.created'] })).body,
+    );
+    assert.match(made.secret, /^whsec_/);
+    assert.equal((await call('POST', base, { url: 'http://idp.example.test/hooks' })).status, 400);
+    assert.equal((await call('POST', '/admin/applications/nope/webhooks', { url: 'https://a.test/' })).status, 404);
+    await call('PATCH', `${base}/${made.id}`, { events: null });
+    assert.equal((await call('PATCH', `${base}/${made.id}`, {})).status, 400);
+    assert.equal((await call('PATCH', `${base}/wh_none`, { events: null })).status, 404);
+    await call('DELETE', `${base}/${made.id}`);
+    assert.equal((await call('DELETE', `${base}/${made.id}`)).status, 404);
+
+    // A marked credential, and a dead letter (one message given up on after its last attempt).
+    const h = new Harness({ credentials });
+    const { res } = await new Flow(h, username('marked')).register();
+    assert.equal(res.status, 200, res.body);
+    const [record] = await credentials.listByApplication(CLIENT_ID, { limit: 10 });
+    await credentials.markAuthenticatorStatus(
+      { clientId: CLIENT_ID, aaguid: record!.aaguid, status: 'REVOKED', at: runtime.now() },
+      () => [],
+    );
+    const marked = JSON.parse((await call('GET', `/admin/applications/${CLIENT_ID}/marked-credentials?limit=5`)).body);
+    assert.equal(marked.credentials[0].authenticatorStatus, 'REVOKED');
+    await credentials.outbox.enqueue([
+      { id: 'msg_openapi', clientId: CLIENT_ID, webhookId: 'wh_x', type: 'user.deleted', body: '{}', createdAt: 0 },
+    ]);
+    const [leased] = await credentials.outbox.lease('test', runtime.now(), 1000, 1);
+    await credentials.outbox.failed(leased!.id, 'test', { attempts: 1, at: runtime.now(), error: '503', dead: true });
+    const dead = JSON.parse((await call('GET', `/admin/webhooks/dead-letters?clientId=${CLIENT_ID}`)).body);
+    assert.deepEqual(
+      dead.deadLetters.map((d: { id: string }) => d.id),
+      ['msg_openapi'],
+    );
+    await call('POST', '/admin/webhooks/dead-letters/msg_openapi/resend');
+    assert.equal((await call('POST', '/admin/webhooks/dead-letters/msg_openapi/resend')).status, 404);
+
+    // Every method of every webhook path of the document was called here, so each was checked against it.
+    const documented = Object.entries(WEBHOOK_PATHS).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    assert.deepEqual(
+      documented.filter((route) => !called.has(route)),
+      [],
+    );
   });
 });

@@ -1,6 +1,7 @@
 // A webhook receiver for the tests: node:http on 127.0.0.1 (port 0) that checks every delivery's Standard
 // Webhooks signature with the secret it was given (an independent implementation of the check, so a wrong
-// signature fails the test), records what arrived, and can hang or fail requests on demand.
+// signature fails the test), records what arrived, and can hang, hold (answer later, on `release()`) or fail
+// requests on demand.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -15,7 +16,7 @@ export interface Delivery {
   readonly event: { readonly type: string; readonly timestamp: string; readonly data: Record<string, unknown> };
 }
 
-export type ReceiverMode = 'accept' | 'hang' | 'fail';
+export type ReceiverMode = 'accept' | 'hang' | 'hold' | 'fail';
 
 export interface Receiver {
   readonly url: string;
@@ -24,6 +25,10 @@ export interface Receiver {
   readonly accepted: Delivery[];
   /** Every request that arrived (hung and failed ones too). */
   readonly seen: Delivery[];
+  /** Requests that arrived in `hold` mode and are not answered yet. */
+  readonly held: readonly Delivery[];
+  /** Answers every held request 2xx (they count as accepted) and accepts from now on. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -41,7 +46,16 @@ export function verifySignature(secret: string, id: string, timestamp: string, b
 
 export async function startReceiver(secret: string, mode: ReceiverMode = 'accept'): Promise<Receiver> {
   const sockets = new Set<Socket>();
+  const holding: { delivery: Delivery; res: ServerResponse }[] = [];
   const receiver = { mode, accepted: [] as Delivery[], seen: [] as Delivery[] } as Receiver & { url: string };
+  Object.defineProperty(receiver, 'held', { get: () => holding.map((h) => h.delivery) });
+  receiver.release = () => {
+    receiver.mode = 'accept';
+    for (const { delivery, res } of holding.splice(0)) {
+      receiver.accepted.push(delivery);
+      res.writeHead(204).end();
+    }
+  };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -66,6 +80,10 @@ export async function startReceiver(secret: string, mode: ReceiverMode = 'accept
       };
       receiver.seen.push(delivery);
       if (receiver.mode === 'hang') return; // never answered: the sender's timeout (or death) ends it
+      if (receiver.mode === 'hold') {
+        holding.push({ delivery, res });
+        return;
+      }
       if (receiver.mode === 'fail') {
         res.writeHead(503).end();
         return;

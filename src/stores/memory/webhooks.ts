@@ -1,7 +1,14 @@
 // The webhook outbox and the admin API's webhooks in process memory (the memory credential store's, for
 // tests and a single instance that keeps nothing across a restart). Each check-then-change runs without an
 // `await` in between, so it is atomic within the process, as the SQL backends' transactions are.
-import type { OutboxDelivery, OutboxMessage, StoredWebhook, WebhookOutbox, WebhookStore } from '../webhook-types.js';
+import type {
+  OutboxDelivery,
+  OutboxMessage,
+  StoredWebhook,
+  WebhookChanges,
+  WebhookOutbox,
+  WebhookStore,
+} from '../webhook-types.js';
 
 interface Held extends OutboxDelivery {
   readonly owner: string | null;
@@ -118,6 +125,13 @@ export class MemoryWebhookStore implements WebhookStore {
 
   async create(webhook: StoredWebhook): Promise<void> {
     this.#webhooks.set(webhook.id, structuredClone(webhook));
+  }
+
+  async update(clientId: string, id: string, changes: WebhookChanges): Promise<boolean> {
+    const webhook = this.#webhooks.get(id);
+    if (webhook?.clientId !== clientId) return false;
+    this.#webhooks.set(id, structuredClone({ ...webhook, url: changes.url, events: changes.events }));
+    return true;
   }
 
   async delete(clientId: string, id: string): Promise<boolean> {

@@ -3,7 +3,14 @@
 // take different messages and each message is delivered by one instance while its lease runs.
 import type pg from 'pg';
 import { guarded, toNumber } from './connection.js';
-import type { OutboxDelivery, OutboxMessage, StoredWebhook, WebhookOutbox, WebhookStore } from '../webhook-types.js';
+import type {
+  OutboxDelivery,
+  OutboxMessage,
+  StoredWebhook,
+  WebhookChanges,
+  WebhookOutbox,
+  WebhookStore,
+} from '../webhook-types.js';
 
 interface OutboxRow {
   id: string;
@@ -209,6 +216,18 @@ export class PostgresWebhookStore implements WebhookStore {
         ],
       ),
     );
+  }
+
+  async update(clientId: string, id: string, changes: WebhookChanges): Promise<boolean> {
+    const result = await guarded('webhook update', () =>
+      this.#pool.query(`UPDATE ${this.#table} SET url = $3, events = $4 WHERE client_id = $1 AND id = $2`, [
+        clientId,
+        id,
+        changes.url,
+        changes.events === null ? null : [...changes.events],
+      ]),
+    );
+    return result.rowCount === 1;
   }
 
   async delete(clientId: string, id: string): Promise<boolean> {

@@ -5,7 +5,14 @@ import type Database from 'better-sqlite3';
 import { guarded } from './open.js';
 import type { SqliteFollowUps } from './writes.js';
 import { SQLITE_WRITES } from './writes.js';
-import type { OutboxDelivery, OutboxMessage, StoredWebhook, WebhookOutbox, WebhookStore } from '../webhook-types.js';
+import type {
+  OutboxDelivery,
+  OutboxMessage,
+  StoredWebhook,
+  WebhookChanges,
+  WebhookOutbox,
+  WebhookStore,
+} from '../webhook-types.js';
 
 type Db = Database.Database;
 
@@ -193,6 +200,16 @@ export class SqliteWebhookStore implements WebhookStore {
           webhook.events === null ? null : JSON.stringify(webhook.events),
           webhook.createdAt,
         ),
+    );
+  }
+
+  async update(clientId: string, id: string, changes: WebhookChanges): Promise<boolean> {
+    return (
+      guarded('webhook update', () =>
+        this.#db
+          .prepare('UPDATE webhooks SET url = ?, events = ? WHERE client_id = ? AND id = ?')
+          .run(changes.url, changes.events === null ? null : JSON.stringify(changes.events), clientId, id),
+      ).changes === 1
     );
   }
 

@@ -39,12 +39,16 @@ export interface InstanceSettings {
   readonly name?: string;
   /** More top-level keys of the config file (e.g. `rateLimits` for a benchmark). */
   readonly extraConfig?: Record<string, unknown>;
+  /** Start the admin listener too, on a free port (its tokens file in the data folder). */
+  readonly admin?: boolean;
 }
 
 export interface Instance {
   readonly name: string;
   readonly port: number;
   readonly url: string;
+  /** The admin listener's address when `admin` was asked for, else null. */
+  readonly adminUrl: string | null;
   readonly process: ChildProcess;
   /** Everything the process printed so far (stdout and stderr). */
   output(): string;
@@ -79,6 +83,7 @@ function writeConfig(settings: InstanceSettings, port: number, name: string): st
         local: { enabled: false },
         demo: { enabled: false },
         dataDir: join(settings.dir, 'data'),
+        ...(settings.admin ? { admin: { port: 0 } } : {}),
         applications: [
           {
             clientId: CLIENT_ID,
@@ -107,7 +112,8 @@ export async function startInstance(settings: InstanceSettings, readyWithinMs = 
     served = await startServe(['--config', config], {
       cwd: settings.dir,
       baseEnv: baseEnv(),
-      env: settings.env ?? {},
+      env: { ...settings.env, ...(settings.admin ? { PASSKEY_ADMIN_ENABLED: 'true' } : {}) },
+      admin: settings.admin === true,
       startWithinMs: readyWithinMs,
     });
   } catch (error) {
@@ -117,6 +123,7 @@ export async function startInstance(settings: InstanceSettings, readyWithinMs = 
     name,
     port,
     url: served.url,
+    adminUrl: served.adminUrl,
     process: served.child,
     output: () => served.output(),
     running: () => served.running(),
