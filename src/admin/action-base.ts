@@ -13,8 +13,8 @@ export interface AdminDeps {
   readonly credentials: CredentialStore;
   readonly audit: AuditLog;
   readonly runtime: Runtime;
-  /** Told about every application change, so this instance's directory cache drops the old version at once. */
-  readonly onApplicationChange?: (clientId: string) => void;
+  /** Told of every application change (the directory's cache drops it at once); awaited; `deleted`: it went. */
+  readonly onApplicationChange?: (clientId: string, deleted?: true) => unknown;
   /** secrets.userHandleKey: lets credentials be listed by `username` (derives the user handle). */
   readonly userHandleKey?: Buffer;
   /** Relative file paths in application bodies (trust anchors, metadata) resolve against this folder. */

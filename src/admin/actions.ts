@@ -117,7 +117,7 @@ export class AdminActions extends CredentialActions {
       const deletedCredentials = await this.deps.credentials.deleteByApplication(clientId);
       await this.deps.credentials.webhooks.deleteByApplication(clientId);
       await this.deps.applications.delete(clientId);
-      this.deps.onApplicationChange?.(clientId);
+      await this.deps.onApplicationChange?.(clientId, true);
       note({ details: { deletedCredentials } });
       return { clientId, deletedCredentials };
     });

@@ -8,6 +8,9 @@ import type { AuditLog } from '../audit/log.js';
 import { AdminError } from './errors.js';
 import type { Actor, AdminActions } from './actions.js';
 import type { AdminTokenStore } from './tokens.js';
+import type { RelaySecretAdmin } from './relay-secrets.js';
+import { RELAY_SECRET_USAGE, relaySecretCommand } from './relay-secrets-cli.js';
+import { tokenCommand } from './token-cli.js';
 
 export interface AdminCliIo {
   readonly stdout: { write(text: string): unknown };
@@ -18,9 +21,12 @@ export interface AdminCliDeps {
   /** The token file store of the configuration given with --config (no database needed for `admin token …`). */
   readonly tokens: (configFile: string | undefined) => Promise<AdminTokenStore>;
   /** Opens the stores the other commands need (from --config); `close` is called when the command is done. */
-  readonly open: (
-    configFile: string | undefined,
-  ) => Promise<{ readonly actions: AdminActions; readonly audit: AuditLog; close(): Promise<void> }>;
+  readonly open: (configFile: string | undefined) => Promise<{
+    readonly actions: AdminActions;
+    readonly audit: AuditLog;
+    readonly relaySecrets: RelaySecretAdmin;
+    close(): Promise<void>;
+  }>;
   /** Defaults to `cli:<os user name>`. */
   readonly actor?: string;
 }
@@ -43,6 +49,7 @@ export const ADMIN_USAGE = `passkey-server admin <command> [--config <file.json>
   credential delete <clientId> (--username <user#domain> | --user-handle <h>)   every credential of that user
   credential rename <clientId> <credentialId> (<nickname> | --clear)
 
+${RELAY_SECRET_USAGE}
   audit list|export [--since <time>] [--until <time>] [--client-id <id>] [--action <a>] [--result ok|failed] [--limit <n>]
 `;
 
@@ -78,14 +85,17 @@ export async function runAdminCli(args: readonly string[], io: AdminCliIo, deps:
     });
     const [group, command, ...rest] = positionals;
     const print = (value: unknown) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-    if (group === 'token') return await tokenCommand(command, rest, await deps.tokens(values.config), print);
-    if (group !== 'app' && group !== 'credential' && group !== 'audit')
+    const usage = (message: string) => new Usage(message);
+    if (group === 'token') return await tokenCommand(command, rest, await deps.tokens(values.config), print, usage);
+    if (!['app', 'credential', 'relay-secret', 'audit'].includes(group ?? ''))
       throw new Usage(group === undefined ? 'which command?' : `unknown command "${group}"`);
     const actor: Actor = { name: deps.actor ?? `cli:${safeUser()}` };
     const opened = await deps.open(values.config);
     try {
       if (group === 'app') await appCommand(command, rest, values, opened.actions, actor, print);
       else if (group === 'credential') await credentialCommand(command, rest, values, opened.actions, actor, print);
+      else if (group === 'relay-secret')
+        await relaySecretCommand(command, rest, opened.relaySecrets, actor, print, usage);
       else await auditCommand(command, rest, values, opened.audit, io, print);
     } finally {
       await opened.close();
@@ -115,37 +125,6 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 function want(rest: readonly string[], count: number, names: string): string[] {
   if (rest.length !== count) throw new Usage(`expected ${names}`);
   return [...rest];
-}
-
-async function tokenCommand(
-  command: string | undefined,
-  rest: readonly string[],
-  tokens: AdminTokenStore,
-  print: (v: unknown) => void,
-): Promise<number> {
-  if (command === 'create') {
-    const [name] = want(rest, 1, 'a token name');
-    const { token, info } = await tokens.create(name!);
-    print({
-      ...info,
-      createdAt: new Date(info.createdAt).toISOString(),
-      token,
-      note: 'Shown once: only its SHA-256 is stored. Send it as "Authorization: Bearer <token>".',
-    });
-    return 0;
-  }
-  if (command === 'list') {
-    want(rest, 0, 'no argument');
-    print({ tokens: (await tokens.list()).map((t) => ({ ...t, createdAt: new Date(t.createdAt).toISOString() })) });
-    return 0;
-  }
-  if (command === 'revoke') {
-    const [id] = want(rest, 1, 'a token id');
-    if (!(await tokens.revoke(id!))) throw new AdminError('NOT_FOUND', `no admin token with id ${id}`);
-    print({ revoked: id });
-    return 0;
-  }
-  throw new Usage('token create|list|revoke');
 }
 
 /** Application fields from the flags and --json (flags win). */

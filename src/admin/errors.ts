@@ -32,6 +32,15 @@ export const ADMIN_ERRORS = {
     status: 409,
     message: 'This webhook comes from the config file: change or remove it there (applications[].webhooks).',
   },
+  RELAY_SECRET_NOT_FOUND: { status: 404, message: 'No relay secret with this id in this application.' },
+  RELAY_SECRET_FROM_CONFIG: {
+    status: 409,
+    message: 'This relay secret comes from the config file: remove it there (applications[].relaySecrets).',
+  },
+  RELAY_SECRET_LIMIT: {
+    status: 409,
+    message: 'This application has as many created relay secrets as it may (10): revoke one first.',
+  },
   DEAD_LETTER_NOT_FOUND: { status: 404, message: 'No dead letter with this id (delivered, sent again, or unknown).' },
   METADATA_RELOAD_FAILED: {
     status: 422,

@@ -18,7 +18,9 @@ import type { Readiness } from '../runtime/readiness.js';
 import type { AdminTokenStore } from './tokens.js';
 import type { Overview } from '../schemas/admin.js';
 import { CONSOLE_PATH, consoleFiles, type ConsoleFiles } from './console.js';
-import { webhookRoute } from './webhook-routes.js';
+import { webhookRoute, type WebhookRequest } from './webhook-routes.js';
+import { relaySecretRoute } from './relay-secret-routes.js';
+import type { RelaySecretAdmin } from './relay-secrets.js';
 import type { WebhookAdmin } from './webhooks.js';
 
 export interface AdminHandlerDeps {
@@ -46,14 +48,10 @@ export interface AdminHandlerDeps {
   readonly allowedHosts?: readonly string[];
   /** Webhooks, dead letters and marked credentials (admin/webhook-routes.ts); absent: those paths are not found. */
   readonly webhooks?: WebhookAdmin;
+  /** An application's relay secrets (admin/relay-secret-routes.ts); absent: those paths are not found. */
+  readonly relaySecrets?: RelaySecretAdmin;
 }
-interface Request {
-  readonly method: string;
-  readonly segments: readonly string[];
-  readonly query: URLSearchParams;
-  readonly actor: Actor;
-  body(): Promise<unknown>;
-}
+type Request = WebhookRequest;
 
 export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const prefix = deps.runtime.randomBytes(6).toString('base64url');
@@ -126,6 +124,8 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
     const actions = deps.actions;
     const webhookAnswer = deps.webhooks ? await webhookRoute(r, deps.webhooks) : undefined;
     if (webhookAnswer !== undefined) return webhookAnswer;
+    const secretAnswer = deps.relaySecrets ? await relaySecretRoute(r, deps.relaySecrets) : undefined;
+    if (secretAnswer !== undefined) return secretAnswer;
     const [resource, id, sub, subId, ...rest] = r.segments;
     if (rest.length > 0) throw new AdminError('NOT_FOUND');
 

@@ -3,6 +3,7 @@
 
 import { jsonContent, ref } from './openapi-admin-refs.js';
 import { WEBHOOK_PATHS } from './openapi-webhooks.js';
+import { RELAY_SECRET_PATHS } from './openapi-relay-secrets.js';
 
 export { jsonContent, ref };
 
@@ -192,4 +193,5 @@ export const ADMIN_PATHS = {
     },
   },
   ...WEBHOOK_PATHS,
+  ...RELAY_SECRET_PATHS,
 };

@@ -1,5 +1,5 @@
-// The admin listener's webhook paths in the OpenAPI document (admin/webhook-routes.ts serves them), and the
-// components they name.
+// The admin listener's webhook paths in the OpenAPI document (admin/webhook-routes.ts serves them) and their
+// components.
 import {
   DeadLetterPageSchema,
   DeadLetterResentSchema,

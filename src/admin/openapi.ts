@@ -59,6 +59,7 @@ import {
   UserCredentialsDeletedSchema,
 } from '../schemas/admin.js';
 import { WEBHOOK_SCHEMAS } from './openapi-webhooks.js';
+import { RELAY_SECRET_SCHEMAS } from './openapi-relay-secrets.js';
 
 /** The document's components, by name: what the tests check real answers against. */
 export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly<Record<string, TSchema>> {
@@ -104,6 +105,7 @@ export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly
     MetadataReloadFailed: MetadataReloadFailedSchema,
     Overview: OverviewSchema,
     ...WEBHOOK_SCHEMAS,
+    ...RELAY_SECRET_SCHEMAS,
     PostQuantumUsage: PostQuantumUsageSchema,
   };
 }
@@ -271,7 +273,8 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
         relaySecret: {
           type: 'http',
           scheme: 'bearer',
-          description: "One of the application's relay secrets (the config file's applications[].relaySecrets).",
+          description:
+            "One of the application's relay secrets (the config file's applications[].relaySecrets, or one the admin API or CLI created).",
         },
         adminToken: {
           type: 'http',

@@ -11,6 +11,7 @@ import type { TrustEvaluator } from '../webauthn/attestation/types.js';
 import type { ApplicationRecord, ApplicationStore } from '../stores/types.js';
 import type { StoredWebhook, WebhookStore } from '../stores/types.js';
 import { endpointsOf } from '../webhooks/events.js';
+import type { RelaySecretStore } from '../stores/relay-secret-types.js';
 
 export interface StoredDirectoryOptions {
   readonly store: ApplicationStore;
@@ -27,6 +28,10 @@ export interface StoredDirectoryOptions {
   readonly maxCached?: number;
   /** The webhooks the admin API added, joined to each application's own (absent: only the config's). */
   readonly webhooks?: WebhookStore;
+  /** The relay secrets the admin API created, joined to each application's own (absent: only the config's). */
+  readonly relaySecrets?: Pick<RelaySecretStore, 'list'>;
+  /** Told of each request's matching relay secret (applications/relay-secret-usage.ts; no I/O here). */
+  readonly onRelaySecretUse?: (clientId: string, hash: string) => void;
 }
 
 interface CacheEntry {
@@ -82,6 +87,10 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
     return lookup;
   }
 
+  noteRelaySecretUse(clientId: string, secret: string): void {
+    this.#options.onRelaySecretUse?.(clientId, secret);
+  }
+
   /** Sync and cache-only: whether `clientId` was recently found as an active application (metrics labels). */
   isKnown(clientId: string): boolean {
     return this.#known.has(clientId);
@@ -129,12 +138,19 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
   async #load(clientId: string): Promise<Application | undefined> {
     const record = await this.#options.store.get(clientId);
     if (record === undefined || record.disabled) return undefined;
-    const stored = (await this.#options.webhooks?.list(clientId)) ?? [];
-    return this.toApplication(record, stored);
+    const [stored, secrets] = await Promise.all([
+      this.#options.webhooks?.list(clientId) ?? [],
+      this.#options.relaySecrets?.list(clientId) ?? [],
+    ]);
+    return this.toApplication(record, stored, secrets);
   }
 
   /** The Application the ceremonies see: the configuration with effective variants and its trust evaluator. */
-  toApplication(record: ApplicationRecord, stored: readonly StoredWebhook[] = []): Application {
+  toApplication(
+    record: ApplicationRecord,
+    stored: readonly StoredWebhook[] = [],
+    created: readonly { readonly hash: string }[] = [],
+  ): Application {
     const key = canonicalJson(record.config.attestation);
     let entry = this.#trust.get(key);
     if (entry === undefined) {
@@ -147,8 +163,11 @@ export class StoredApplicationDirectory implements ApplicationDirectory {
     }
     entry.clientIds.add(record.config.clientId);
     const webhookEndpoints = endpointsOf(record.config, stored);
+    // The relay secret check accepts the config file's secrets and those the admin API or CLI created.
+    const relaySecrets = [...(record.config.relaySecrets ?? []), ...created.map((secret) => secret.hash)];
     return Object.freeze({
       ...record.config,
+      ...(relaySecrets.length > 0 ? { relaySecrets } : {}),
       variants: effectiveVariants(record),
       trust: entry.evaluator,
       ...(webhookEndpoints.length > 0 ? { webhookEndpoints } : {}),

@@ -1,7 +1,7 @@
 // What `passkey-server admin …` needs, from the configuration file: the token file, and (for the other
-// commands) the configured credential store, the application and audit stores of the same database, and
-// the secrets (the user-handle key lets credentials be listed by username). The config file's applications
-// are seeded first, exactly as at service start, so the CLI and the service agree on what exists.
+// commands) the configured credential store, the application, audit and relay-secret stores of the same
+// database, and the secrets (the user-handle key lets credentials be listed by username). The config file's
+// applications are seeded first, exactly as at service start, so the CLI and the service agree on what exists.
 import { POST_QUANTUM_ALGORITHMS } from '../webauthn/cose.js';
 import type { ServiceConfig } from '../config.js';
 import { loadConfig } from '../config/load.js';
@@ -15,6 +15,7 @@ import { openOpsStores } from './stores.js';
 import { AdminActions } from '../admin/actions.js';
 import { defaultOpsOptions } from '../config/ops.js';
 import { FileAdminTokenStore } from '../admin/tokens.js';
+import { RelaySecretAdmin } from '../admin/relay-secrets.js';
 
 export interface AdminCliEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -53,10 +54,21 @@ export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
         baseDir: c.dataDir,
         allowLoopbackHttp: c.webhookDelivery?.allowLoopbackHttp === true,
         postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
+        // A deleted application's created relay secrets go with it (a config file's may come back at the next start).
+        onApplicationChange: async (clientId, deleted) => {
+          if (deleted) await stores.relaySecrets.deleteByApplication(clientId);
+        },
+      });
+      const relaySecrets = new RelaySecretAdmin({
+        applications: stores.applications,
+        secrets: stores.relaySecrets,
+        audit,
+        runtime,
       });
       return {
         actions,
         audit,
+        relaySecrets,
         close: async () => {
           await Promise.allSettled([credentials.close(), stores.close()]);
         },

@@ -45,6 +45,8 @@ import { FileAdminTokenStore, type AdminTokenStore } from '../admin/tokens.js';
 import type { WebhookAdmin } from '../admin/webhooks.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
 import { wireWebhooks } from './webhooks.js';
+import { wireRelaySecrets } from './relay-secrets.js';
+import type { RelaySecretStore } from '../stores/relay-secret-types.js';
 
 export interface OperatorFeaturesInput {
   readonly config: ServiceConfig;
@@ -65,6 +67,10 @@ export interface OperatorFeaturesInput {
   readonly applicationStore?: ApplicationStore;
   /** Defaults to memory (bounded; lost at restart). */
   readonly auditStore?: AuditStore;
+  /** The relay secrets the admin API and CLI create (compose/stores.ts); defaults to memory. */
+  readonly relaySecretStore?: RelaySecretStore;
+  /** Between writes of relay secrets' last uses (default 10 000 ms). */
+  readonly relaySecretFlushMs?: number;
   /** Defaults from options.rateLimits.store. */
   readonly bucketStore?: BucketStore;
   readonly tokens?: AdminTokenStore;
@@ -137,12 +143,18 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
       'the config file lists this application, but it was changed through the admin API or CLI since; the stored version is used',
     );
   }
+  const auditStore = input.auditStore ?? new MemoryAuditStore({ maxEvents: options.audit.maxEvents });
+  const audit = new AuditLog(auditStore, runtime, log);
+  const invalidate = (clientId: string) => applications.invalidate(clientId);
+  const relaySecrets = wireRelaySecrets({ ...input, applications: applicationStore, audit, invalidate });
   const applications = new StoredApplicationDirectory({
     store: applicationStore,
     buildTrust: input.buildTrust,
     now: runtime.now,
     cacheMs: options.applications.cacheMs,
     webhooks: input.credentials.webhooks,
+    relaySecrets: relaySecrets.store,
+    onRelaySecretUse: (clientId, hash) => relaySecrets.usage.note(clientId, hash),
   });
 
   const reloadTrust = createMetadataReloader({
@@ -152,9 +164,6 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     log,
   });
   const configuredFiles = input.config.applications.flatMap((app) => metadataFilesOf(app.attestation));
-
-  const auditStore = input.auditStore ?? new MemoryAuditStore({ maxEvents: options.audit.maxEvents });
-  const audit = new AuditLog(auditStore, runtime, log);
 
   const bucketStore =
     input.bucketStore ??
@@ -180,7 +189,10 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     baseDir: input.config.dataDir,
     allowLoopbackHttp: input.config.webhookDelivery?.allowLoopbackHttp === true,
     postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
-    onApplicationChange: (clientId) => applications.invalidate(clientId),
+    onApplicationChange: async (clientId, deleted) => {
+      if (deleted) await relaySecrets.store.deleteByApplication(clientId);
+      invalidate(clientId);
+    },
   });
 
   const { webhooks, dispatcher, markCompromised } = wireWebhooks({
@@ -233,6 +245,7 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
         reloadMetadata,
         overview: () => recent.report(),
         webhooks,
+        relaySecrets: relaySecrets.admin,
       });
     } catch (error) {
       // The port is taken (or the host wrong): release what was opened here; service.ts reports the error.
@@ -243,6 +256,7 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
   }
 
   dispatcher.start();
+  relaySecrets.usage.start();
   void markCompromised();
   return {
     registry,
@@ -267,6 +281,7 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
         log,
         closers: [
           { name: 'webhook-delivery', close: () => dispatcher.stop() },
+          { name: 'relay-secrets', close: () => relaySecrets.close() },
           ...(input.closeStores
             ? [{ name: 'credentials+challenges', close: input.closeStores }]
             : [

@@ -130,6 +130,7 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
         trust,
         applicationStore: opsStores.applications,
         auditStore: opsStores.audit,
+        relaySecretStore: opsStores.relaySecrets,
         closeStores: () => stores.close(),
         webhookSecrets: settings.webhookSecrets,
         ...(stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {}),

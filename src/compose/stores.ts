@@ -3,10 +3,13 @@
 import type { ServiceConfig } from '../config.js';
 import type { ApplicationStore, AuditStore } from '../stores/types.js';
 import type { SqliteWriter } from '../stores/sqlite/writer.js';
+import type { RelaySecretStore } from '../stores/relay-secret-types.js';
 
 export interface OpsStores {
   readonly applications: ApplicationStore;
   readonly audit: AuditStore;
+  /** The relay secrets the admin API and CLI create, in the same database. */
+  readonly relaySecrets: RelaySecretStore;
   close(): Promise<void>;
 }
 
@@ -22,10 +25,12 @@ export async function openOpsStores(
   const { database } = config;
   let applications: ApplicationStore;
   let audit: AuditStore;
+  let relaySecrets: RelaySecretStore;
   if (database.kind === 'sqlite') {
-    const [{ SqliteApplicationStore }, { SqliteAuditStore }] = await Promise.all([
+    const [{ SqliteApplicationStore }, { SqliteAuditStore }, { SqliteRelaySecretStore }] = await Promise.all([
       import('../stores/sqlite/applications.js'),
       import('../stores/sqlite/audit.js'),
+      import('../stores/sqlite/relay-secrets.js'),
     ]);
     applications = new SqliteApplicationStore(database.path);
     try {
@@ -34,10 +39,17 @@ export async function openOpsStores(
       await applications.close();
       throw error;
     }
+    try {
+      relaySecrets = new SqliteRelaySecretStore(database.path);
+    } catch (error) {
+      await Promise.allSettled([applications.close(), audit.close()]);
+      throw error;
+    }
   } else {
-    const [{ PostgresApplicationStore }, { PostgresAuditStore }] = await Promise.all([
+    const [{ PostgresApplicationStore }, { PostgresAuditStore }, { PostgresRelaySecretStore }] = await Promise.all([
       import('../stores/postgres/applications.js'),
       import('../stores/postgres/audit.js'),
+      import('../stores/postgres/relay-secrets.js'),
     ]);
     applications = await PostgresApplicationStore.open(database.url);
     try {
@@ -46,12 +58,19 @@ export async function openOpsStores(
       await applications.close();
       throw error;
     }
+    try {
+      relaySecrets = await PostgresRelaySecretStore.open(database.url);
+    } catch (error) {
+      await Promise.allSettled([applications.close(), audit.close()]);
+      throw error;
+    }
   }
   return {
     applications,
     audit,
+    relaySecrets,
     close: async () => {
-      const results = await Promise.allSettled([applications.close(), audit.close()]);
+      const results = await Promise.allSettled([applications.close(), audit.close(), relaySecrets.close()]);
       const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
     },

@@ -15,6 +15,8 @@ import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { deriveUserHandle } from '../../src/ceremonies/user-handle.js';
 import { MetricsRegistry } from '../../src/metrics/index.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
+import { RelaySecretAdmin } from '../../src/admin/relay-secrets.js';
+import { MemoryRelaySecretStore } from '../../src/stores/memory/relay-secrets.js';
 import { applicationConfig } from '../support/harness.js';
 import { captureLog, credential, testRuntime } from '../support/admin-fixtures.js';
 
@@ -117,7 +119,12 @@ describe('deleting every credential of a user', () => {
         },
         {
           tokens: async () => tokens as never,
-          open: async () => ({ actions, audit, close: async () => {} }),
+          open: async () => ({
+            actions,
+            audit,
+            relaySecrets: new RelaySecretAdmin({ applications, secrets: new MemoryRelaySecretStore(), audit, runtime }),
+            close: async () => {},
+          }),
           actor: 'cli:tester',
         },
       );

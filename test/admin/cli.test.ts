@@ -10,6 +10,8 @@ import { runAdminCli } from '../../src/admin/cli.js';
 import { AdminActions } from '../../src/admin/actions.js';
 import { FileAdminTokenStore, TOKEN_PREFIX, hashToken } from '../../src/admin/tokens.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
+import { RelaySecretAdmin } from '../../src/admin/relay-secrets.js';
+import { MemoryRelaySecretStore } from '../../src/stores/memory/relay-secrets.js';
 import { captureLog, credential, testRuntime } from '../support/admin-fixtures.js';
 
 function rig() {
@@ -26,6 +28,7 @@ function rig() {
     runtime,
     userHandleKey: Buffer.alloc(32, 7),
   });
+  const relaySecrets = new RelaySecretAdmin({ applications, secrets: new MemoryRelaySecretStore(), audit, runtime });
   let opened = 0;
   let closed = 0;
   const configs: (string | undefined)[] = [];
@@ -57,6 +60,7 @@ function rig() {
           return {
             actions,
             audit,
+            relaySecrets,
             close: async () => {
               closed += 1;
             },

@@ -1,59 +1,32 @@
-// Each package as an integrator gets it: `npm pack`, then `npm install <tarball>` into throwaway apps in a
-// temporary folder (CommonJS and ES module apps, a strict `tsc --init` TypeScript app), and used there.
-// The relay and the browser helper have no dependencies and install offline; the service's own
-// dependencies come from npm's cache or registry (its install scripts are skipped: `--help` needs no SQLite).
+// Each package as an integrator gets it: `npm pack` (the service from its published manifest,
+// scripts/stage-service.mjs), then `npm install <tarball>` into throwaway apps in a temporary folder
+// (CommonJS and ES module apps, a strict `tsc --init` TypeScript app), and used there. Each public tarball
+// also installs alone into an empty folder, from the npm registry's packages plus itself: no EBADENGINE on
+// the supported runtimes (22, 24, 26), no install script to approve (npm 11's allowScripts), LICENSE,
+// README and types for every entry, and a clean `npm publish --dry-run`.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { COMMONJS_APP, ES_MODULE_APP, TYPESCRIPT_APP, TYPESCRIPT_COMMONJS_APP } from './integrator-apps.js';
+import {
+  installedEngines,
+  makeApp,
+  NPM_LIMIT_MS,
+  npmIn,
+  packAll,
+  QUIET,
+  REPO as repo,
+  run,
+  satisfies,
+  type Packed,
+} from './npm.js';
 
-const run = promisify(execFile);
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '..', '..', '..');
-const build = resolve(here, '..', '..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const LIMIT_MS = 90_000;
-const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
-
-async function npmIn(cwd: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await run(npm, [...args], {
-    cwd,
-    timeout: LIMIT_MS,
-    maxBuffer: 16 * 1024 * 1024,
-    env: { ...process.env, npm_config_update_notifier: 'false' },
-  });
-  return stdout;
-}
-
-/** `npm pack --json` → the tarball's path and its file list. */
-async function pack(
-  cwd: string,
-  destination: string,
-  extra: readonly string[] = [],
-): Promise<{ tarball: string; files: string[] }[]> {
-  const answer = JSON.parse(
-    await npmIn(cwd, ['pack', '--ignore-scripts', '--json', '--pack-destination', destination, ...extra]),
-  ) as { filename: string; files: { path: string }[] }[];
-  return answer.map((entry) => ({
-    tarball: join(destination, entry.filename),
-    files: entry.files.map((file) => file.path),
-  }));
-}
-
-async function makeApp(root: string, name: string, type: 'commonjs' | 'module'): Promise<string> {
-  const dir = join(root, name);
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, 'package.json'),
-    `${JSON.stringify({ name, version: '1.0.0', private: true, type }, null, 2)}\n`,
-  );
-  return dir;
-}
+const LIMIT_MS = NPM_LIMIT_MS;
+/** The supported runtimes, each at its first release: what `engines` of every installed package must admit. */
+const SUPPORTED = ['22.0.0', '24.0.0', '26.0.0'];
+const runtimeMajor = Number(process.versions.node.split('.')[0]);
 
 interface AppReport {
   readonly httpStatus: number;
@@ -84,47 +57,72 @@ function assertRelayed(report: AppReport): void {
   assert.ok(report.errors > 5);
 }
 
-/** The service as `npm pack` at the root packs it, with this checkout's compiled code as its dist/. */
-async function packService(root: string): Promise<{ tarball: string; files: string[] }> {
-  const stage = join(root, 'service');
-  await mkdir(stage);
-  for (const entry of ['package.json', 'README.md', 'LICENSE', 'assets'])
-    await cp(join(repo, entry), join(stage, entry), { recursive: true });
-  await cp(join(build, 'src'), join(stage, 'dist'), { recursive: true });
-  return (await pack(stage, root))[0]!;
+type Manifest = Record<string, unknown> & { name: string; exports?: unknown; dependencies?: Record<string, string> };
+
+/** Every `types` condition of an `exports` map, per entry (`./package.json` excepted). */
+function entriesWithoutTypes(exports: unknown): string[] {
+  const hasTypes = (target: unknown): boolean =>
+    typeof target === 'object' &&
+    target !== null &&
+    Object.entries(target).every(([key, value]) =>
+      key === 'types' ? typeof value === 'string' : typeof value === 'string' ? 'types' in target : hasTypes(value),
+    );
+  return Object.entries((exports ?? {}) as Record<string, unknown>)
+    .filter(([entry, target]) => entry !== './package.json' && !hasTypes(target))
+    .map(([entry]) => entry);
 }
 
-describe('packages: installed from their npm pack tarballs', { timeout: 3 * LIMIT_MS }, () => {
+/** Every `types` file an `exports` map names. */
+function typesFiles(exports: unknown): string[] {
+  if (typeof exports !== 'object' || exports === null) return [];
+  return Object.entries(exports).flatMap(([key, value]) =>
+    key === 'types' && typeof value === 'string' ? [value.replace(/^\.\//, '')] : typesFiles(value),
+  );
+}
+
+describe('packages: installed from their npm pack tarballs', { timeout: 4 * LIMIT_MS }, () => {
   let root: string;
-  let relay: { tarball: string; files: string[] };
-  let browser: { tarball: string; files: string[] };
-  let service: { tarball: string; files: string[] };
+  let relay: Packed;
+  let browser: Packed;
+  let service: Packed;
   // The installs run side by side (each test awaits its own): npm spends most of its time waiting.
-  const installs = new Map<string, Promise<string>>();
+  const installs = new Map<string, Promise<{ dir: string; output: string }>>();
 
   async function install(
     name: string,
     type: 'commonjs' | 'module',
     flags: readonly string[],
     tarballs: () => string[],
-  ): Promise<string> {
-    const dir = await makeApp(root, name, type);
-    await npmIn(dir, ['install', ...flags, ...quiet, ...tarballs()]);
-    return dir;
+    manifest: Record<string, unknown> = {},
+  ): Promise<{ dir: string; output: string }> {
+    const dir = await makeApp(root, name, type, manifest);
+    const { stdout, stderr } = await npmIn(dir, ['install', ...flags, ...QUIET, ...tarballs()]);
+    return { dir, output: `${stderr}\n${stdout}` };
   }
 
   before(async () => {
     root = await mkdtemp(join(tmpdir(), 'passkey-packages-'));
-    [[relay, browser], service] = await Promise.all([
-      pack(repo, root, ['-w', 'packages/relay', '-w', 'packages/browser']) as Promise<[typeof relay, typeof browser]>,
-      packService(root),
-    ]);
+    ({ relay, browser, service } = await packAll(root));
     const both = () => [relay.tarball, browser.tarball];
-    installs.set('cjs', install('app-cjs', 'commonjs', ['--offline'], both));
-    installs.set('esm', install('app-esm', 'module', ['--offline'], both));
+    installs.set('cjs', install('app-cjs', 'commonjs', ['--offline', '--loglevel=error'], both));
+    installs.set('esm', install('app-esm', 'module', ['--offline', '--loglevel=error'], both));
+    // Alone, each in an empty folder: the relay and the browser package have no dependencies (offline); the
+    // service's come from the registry (or npm's cache). Install scripts are not skipped: none is needed.
+    installs.set(
+      'relay',
+      install('alone-relay', 'commonjs', ['--offline'], () => [relay.tarball]),
+    );
+    installs.set(
+      'browser',
+      install('alone-browser', 'module', ['--offline'], () => [browser.tarball]),
+    );
+    // The service's app says what docs/deployment.md asks: better-sqlite3's script (a rebuild from source of
+    // the binaries it ships) stays off.
     installs.set(
       'service',
-      install('app-service', 'commonjs', ['--prefer-offline', '--ignore-scripts'], () => [...both(), service.tarball]),
+      install('alone-service', 'commonjs', ['--prefer-offline'], () => [service.tarball], {
+        allowScripts: { 'better-sqlite3': false },
+      }),
     );
     for (const pending of installs.values()) pending.catch(() => undefined); // each test reports its own failure
   });
@@ -134,6 +132,7 @@ describe('packages: installed from their npm pack tarballs', { timeout: 3 * LIMI
     for (const file of [
       'package.json',
       'README.md',
+      'LICENSE',
       'dist/esm/index.js',
       'dist/esm/index.d.ts',
       'dist/cjs/index.js',
@@ -142,7 +141,7 @@ describe('packages: installed from their npm pack tarballs', { timeout: 3 * LIMI
     ]) {
       assert.ok(relay.files.includes(file), `relay tarball lacks ${file}`);
     }
-    for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts'])
+    for (const file of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts'])
       assert.ok(browser.files.includes(file), `browser tarball lacks ${file}`);
     assert.deepEqual(
       [...relay.files, ...browser.files].filter((file) => file.startsWith('test/')),
@@ -151,19 +150,19 @@ describe('packages: installed from their npm pack tarballs', { timeout: 3 * LIMI
   });
 
   it('a CommonJS app installs both offline, relays a call and converts its answer', async () => {
-    const dir = await installs.get('cjs')!;
+    const { dir } = await installs.get('cjs')!;
     await writeFile(join(dir, 'index.js'), COMMONJS_APP);
     assertRelayed(await runApp(dir));
   });
 
   it('an ES module app installs both offline, relays a call and converts its answer', async () => {
-    const dir = await installs.get('esm')!;
+    const { dir } = await installs.get('esm')!;
     await writeFile(join(dir, 'index.js'), ES_MODULE_APP);
     assertRelayed(await runApp(dir));
   });
 
   it('a strict `tsc --init` TypeScript app compiles against the types (ES module and CommonJS views)', async () => {
-    const dir = await installs.get('esm')!; // the ES module app: index.js is its JavaScript, index.ts is compiled only
+    const { dir } = await installs.get('esm')!; // the ES module app: index.js is its JavaScript, index.ts is compiled only
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
     await run(process.execPath, [tsc, '--init'], { cwd: dir });
     // Node.js's types, as an integrator installs them (npm install -D @types/node): here the repository's copy.
@@ -178,20 +177,51 @@ describe('packages: installed from their npm pack tarballs', { timeout: 3 * LIMI
     assert.equal(compiled, '', 'tsc reported errors');
   });
 
-  it('the service tarball holds the command and the bundled lists, not the demo, and its command runs', async () => {
+  for (const name of ['relay', 'browser', 'service'] as const) {
+    it(`the ${name} tarball installs alone: LICENSE, README, typed entries, no EBADENGINE, no script to approve`, async () => {
+      const { dir, output } = await installs.get(name)!;
+      const packed = { relay, browser, service }[name];
+      const manifest = JSON.parse(
+        await readFile(join(dir, 'node_modules', ...packageName(name).split('/'), 'package.json'), 'utf8'),
+      ) as Manifest;
+      for (const file of ['LICENSE', 'README.md']) assert.ok(packed.files.includes(file), `${name} lacks ${file}`);
+      assert.equal(
+        await readFile(join(dir, 'node_modules', ...packageName(name).split('/'), 'LICENSE'), 'utf8'),
+        await readFile(join(repo, 'LICENSE'), 'utf8'),
+      );
+      assert.deepEqual(entriesWithoutTypes(manifest.exports), [], `${name}: exports entries without types`);
+      for (const file of typesFiles(manifest.exports)) assert.ok(packed.files.includes(file), `${name} lacks ${file}`);
+      // npm 11's install-script policy: nothing in the installed tree has a script to approve.
+      assert.doesNotMatch(output, /install-scripts|allowScripts/, output);
+      if (runtimeMajor >= 22) assert.doesNotMatch(output, /EBADENGINE/, output);
+      // Every supported runtime, as npm checks `engines` (the machine's own runtime may be another one).
+      const engines = await installedEngines(join(dir, 'node_modules'));
+      for (const version of SUPPORTED) {
+        const refusing = [...engines].filter(([, range]) => !satisfies(version, range));
+        assert.deepEqual(refusing, [], `EBADENGINE on Node.js ${version}`);
+      }
+    });
+
+    it(`npm publish --dry-run of the ${name} tarball warns of nothing`, async () => {
+      const packed = { relay, browser, service }[name];
+      // A stand-in token: a dry run checks only that one is configured, and never sends it.
+      const { stdout, stderr } = await npmIn(root, [
+        'publish',
+        '--dry-run',
+        '--//registry.npmjs.org/:_authToken=dry-run-only',
+        packed.tarball,
+      ]);
+      assert.doesNotMatch(stderr, /^npm (warn|error)/im, stderr);
+      assert.match(stdout, new RegExp(`^\\+ ${packageName(name)}@`, 'm'));
+    });
+  }
+
+  it('the service tarball is its published manifest: the command and the lists, no demo, no development part', async () => {
     for (const file of ['dist/cli.js', 'README.md', 'LICENSE'])
       assert.ok(service.files.includes(file), `service tarball lacks ${file}`);
-    // The demo is a workspace package of the repository (packages/demo): the service depends on none of
-    // the unpublished @passkey-server packages, so its tarball installs from the npm registry alone.
+    // The demo is a workspace package of the repository (packages/demo), not a dependency of the service.
     assert.deepEqual(
       service.files.filter((file) => file.startsWith('demo/')),
-      [],
-    );
-    const manifest = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-    };
-    assert.deepEqual(
-      Object.keys(manifest.dependencies).filter((name) => name.startsWith('@passkey-server/')),
       [],
     );
     assert.ok(service.files.some((file) => file.startsWith('assets/aaguids/')));
@@ -199,12 +229,36 @@ describe('packages: installed from their npm pack tarballs', { timeout: 3 * LIMI
       service.files.filter((file) => /^(test|packages|src|bench)\//.test(file) || file.endsWith('.test.js')),
       [],
     );
-    const dir = await installs.get('service')!;
-    const { stdout } = await run(join(dir, 'node_modules', '.bin', 'passkey-server'), ['--help'], {
-      cwd: dir,
-      timeout: 20_000,
-    });
+    const { dir } = await installs.get('service')!;
+    const manifest = JSON.parse(
+      await readFile(join(dir, 'node_modules', 'passkey-server', 'package.json'), 'utf8'),
+    ) as Manifest;
+    for (const development of ['scripts', 'devDependencies', 'workspaces', 'allowScripts', 'private'])
+      assert.equal(manifest[development], undefined, `the published manifest has ${development}`);
+    assert.deepEqual(
+      Object.keys(manifest.dependencies ?? {}).filter(
+        (dep) => dep.startsWith('@passkey-server/') || dep.endsWith('-node20'),
+      ),
+      [],
+    );
+    const bin = join(dir, 'node_modules', '.bin', 'passkey-server');
+    const { stdout } = await run(bin, ['--help'], { cwd: dir, timeout: 20_000 });
     assert.match(stdout, /^Usage: passkey-server <command>/);
     assert.match(stdout, /check-config/);
+    // SQLite without any install script: better-sqlite3 13's prebuilt Node-API binary (22 and later); on
+    // Node.js 20 (past its end of life) the command names the package to add.
+    const migrated = await run(bin, ['migrate'], { cwd: dir, timeout: 30_000 }).then(
+      ({ stdout: out, stderr }) => ({ ok: true, text: `${out}${stderr}` }),
+      (error: { stdout?: string; stderr?: string }) => ({
+        ok: false,
+        text: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+      }),
+    );
+    if (runtimeMajor >= 22) assert.ok(migrated.ok, migrated.text);
+    else assert.match(migrated.text, /npm install better-sqlite3-node20@npm:better-sqlite3@12/);
   });
 });
+
+function packageName(name: 'relay' | 'browser' | 'service'): string {
+  return name === 'service' ? 'passkey-server' : `@passkey-server/${name}`;
+}

@@ -16,9 +16,28 @@ import { SQLITE_UNAVAILABLE } from './writes.js';
  * package alias `better-sqlite3-node20`, built from source at install. 12 itself cannot serve Node.js 24:
  * its statements' destructors trip that runtime's cleanup-hook assertion (docs/decisions.md "Runtimes").
  */
-export const Database: typeof BetterSqlite3 = createRequire(import.meta.url)(
-  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20',
-);
+export const Database: typeof BetterSqlite3 = loadDriver();
+
+function loadDriver(): typeof BetterSqlite3 {
+  const load = createRequire(import.meta.url);
+  if (Number(process.versions.node.split('.')[0]) >= 22) return load('better-sqlite3');
+  try {
+    return load('better-sqlite3-node20');
+  } catch (error) {
+    // The published package leaves it out (its install script builds from source; docs/deployment.md):
+    // the commands that need no database still run, and opening one says what to add.
+    if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+    const missing = error;
+    return function missingDriver(): never {
+      throw new Error(
+        'SQLite on Node.js 20 (past its end of life) needs better-sqlite3 12: ' +
+          'npm install better-sqlite3-node20@npm:better-sqlite3@12.11.1 (and allow its install script), ' +
+          'or run Node.js 22, 24 or 26',
+        { cause: missing },
+      );
+    } as unknown as typeof BetterSqlite3;
+  }
+}
 export type Db = BetterSqlite3.Database;
 
 export interface SqliteOptions {

@@ -9,6 +9,7 @@ import { migration as m0006 } from './0006-display-name.js';
 import { migration as m0007 } from './0007-aaguid-proven.js';
 import { migration as m0008 } from './0008-webhooks.js';
 import { migration as m0009 } from './0009-local-credentials-per-user.js';
+import { migration as m0010 } from './0010-relay-secrets.js';
 
 export type { PostgresMigration } from './migration.js';
 
@@ -22,6 +23,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   m0007,
   m0008,
   m0009,
+  m0010,
 ];
 
 /** The schema version this build expects. */
