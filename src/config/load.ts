@@ -17,6 +17,7 @@ import { ConfigError } from './errors.js';
 import { readOps } from './ops.js';
 import { readChallenges, readDatabase, readSqliteWriter } from './storage.js';
 import { domainProblem } from './web.js';
+import { DEFAULT_OFFERED_ALGORITHMS, POST_QUANTUM_ALGORITHMS } from '../webauthn/cose.js';
 
 export { ConfigError } from './errors.js';
 
@@ -31,7 +32,9 @@ const CONFIG = compile(ConfigFileSchema);
 
 /** What `serve` runs without --config: SQLite in ./data (no `database`, so PASSKEY_DATA_DIR moves it too), memory challenges, the demo on. */
 export function builtInConfig(): Raw {
-  const demoApplication = { clientId: 'demo-client', name: 'Demo IdP', domain: 'demo.localhost' };
+  // The demo's application offers ML-DSA after the classical algorithms (docs/demo.md, "Post-quantum passkeys").
+  const algorithms = [...DEFAULT_OFFERED_ALGORITHMS, ...POST_QUANTUM_ALGORITHMS];
+  const demoApplication = { clientId: 'demo-client', name: 'Demo IdP', domain: 'demo.localhost', algorithms };
   const urls = { origins: ['https://demo.localhost:8443'], localOrigins: ['https://localhost:8443'] };
   return {
     local: { enabled: true },

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import { startDemo, type RunningDemo } from '@passkey-server/demo';
+import { builtInConfig } from '../../src/config/load.js';
 import {
   freePort,
   launchChromium,
@@ -62,6 +63,8 @@ export async function startDemoWorld(): Promise<DemoWorld> {
           origins: [`https://${DOMAIN}:${demoPort}`],
           variants: ['standard', 'local'],
           localOrigins: [`https://localhost:${demoPort}`, `https://app.test:${demoPort}`],
+          // What the built-in demo application offers: ML-DSA after the classical algorithms (issue 25).
+          algorithms: (builtInConfig().applications as Array<{ algorithms: number[] }>)[0]!.algorithms,
         },
       ],
     },

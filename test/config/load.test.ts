@@ -63,7 +63,8 @@ describe('loadConfig without a file: the built-in default', () => {
           variants: ['standard', 'local'],
           localOrigins: ['https://localhost:8443'],
           timeoutMs: 180000,
-          algorithms: [...DEFAULT_ALGORITHMS],
+          // The demo offers post-quantum passkeys: ML-DSA-44/65/87 after the classical algorithms (issue 25).
+          algorithms: [...DEFAULT_ALGORITHMS, -48, -49, -50],
           userVerification: null,
           counterPolicy: 'strict',
           revealUnknownUsers: false,

@@ -14,6 +14,7 @@ import {
 } from '@passkey-server/browser';
 import { $, CallFailed, callRelay, show, status, tellBrowser } from './page.js';
 import { clearPasskeys, listPasskeys } from './passkeys.js';
+import { postQuantumFirst, postQuantumOutcome } from './post-quantum.js';
 
 let context = null;
 let pending = null; // the AbortController of a running modal create()/get()
@@ -57,13 +58,20 @@ async function register() {
     },
     attestation: $('attestation').value,
   });
+  // "Post-quantum first": ML-DSA ahead of the classical algorithms, when the application offers it (post-quantum.js).
+  const postQuantum = $('post-quantum').checked;
+  const asked = postQuantum ? postQuantumFirst(options) : options;
+  const params = (asked ?? options).pubKeyCredParams.map((param) => param.alg);
   const credential = await withAuthenticator('create', (signal) =>
-    navigator.credentials.create({ ...creationOptionsFromJSON(options), signal }),
+    navigator.credentials.create({ ...creationOptionsFromJSON(asked ?? options), signal }),
   );
   show('busy', 'Checking the new passkey…');
   const answer = await callRelay('attestation/result', credentialToJSON(credential));
   await tellBrowser(answer);
-  show('ok', `Passkey registered for ${name}. You can sign in with it now.`);
+  const alg = credential.response.getPublicKeyAlgorithm?.();
+  const detail = `pubKeyCredParams asked: ${params.join(', ')}; the new key's algorithm: ${alg ?? 'unknown'}`;
+  if (postQuantum) show('ok', postQuantumOutcome(name, asked, alg), detail);
+  else show('ok', `Passkey registered for ${name}. You can sign in with it now.`, detail);
   if (context.user === name) await showPasskeys($('signed-in').dataset.credentialId);
 }
 

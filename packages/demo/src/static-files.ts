@@ -28,6 +28,7 @@ const PAGE_FILES: Record<string, string> = {
   '/app.js': 'app.js',
   '/page.js': 'page.js',
   '/passkeys.js': 'passkeys.js',
+  '/post-quantum.js': 'post-quantum.js',
 };
 
 export const BROWSER_HELPER_PATH = '/vendor/passkey-browser/';
