@@ -2,7 +2,7 @@
 // (default base /relay, userDomain) serves /relay/passkeys.mjs, a plain page uses <passkey-sign-in> and
 // <passkey-list>, the real service runs as a process, and CDP virtual authenticators answer. Both variants:
 // register, sign in by name, without a name and from the autofill list; the list and its confirmed
-// deletion in the standard variant (the local variant keeps no keys to list).
+// deletion (the local variant's from the relay's local store, docs/relay.md).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -177,42 +177,43 @@ describe('browser package: <passkey-sign-in> and <passkey-list> in Chromium', { 
     }
   });
 
-  it('standard: <passkey-list> shows the passkey and deletes it only after a confirmation', async () => {
-    const site = sites.get('standard')!;
-    const tab = await openTab(browser, 'platform');
-    try {
-      const { page } = tab;
-      await page.goto(`${site.url}/?autofill=off&list`);
-      await page.fill('passkey-sign-in input', 'bob');
-      await page.click('passkey-sign-in button[part~="register"]');
-      const { credentialId } = await signedIn(page);
-      await page.waitForSelector('passkey-list[data-state="ready"]', { timeout: 15_000 });
-      const item = `passkey-list li[data-credential-id="${credentialId}"]`;
-      assert.equal(await page.textContent(`${item} [part~="name"]`), 'Passkey');
-      assert.match(
-        (await page.textContent(`${item} [part~="facts"]`)) ?? '',
-        /^On one device · Created .+ · Last used never$/,
-      );
-      assert.ok(await page.getAttribute(`${item} img[part~="icon"]`, 'src'));
+  for (const variant of ['standard', 'local'] as const)
+    it(`${variant}: <passkey-list> shows the passkey and deletes it only after a confirmation`, async () => {
+      const site = sites.get(variant)!;
+      const tab = await openTab(browser, 'platform');
+      try {
+        const { page } = tab;
+        await page.goto(`${site.url}/?autofill=off&list`);
+        await page.fill('passkey-sign-in input', 'bob');
+        await page.click('passkey-sign-in button[part~="register"]');
+        const { credentialId } = await signedIn(page);
+        await page.waitForSelector('passkey-list[data-state="ready"]', { timeout: 15_000 });
+        const item = `passkey-list li[data-credential-id="${credentialId}"]`;
+        assert.equal(await page.textContent(`${item} [part~="name"]`), 'Passkey');
+        assert.match(
+          (await page.textContent(`${item} [part~="facts"]`)) ?? '',
+          /^On one device · Created .+ · Last used never$/,
+        );
+        assert.ok(await page.getAttribute(`${item} img[part~="icon"]`, 'src'));
 
-      // "Delete", then "Cancel": nothing is deleted.
-      await page.click(`${item} button[part~="delete"]`);
-      assert.equal(
-        await page.textContent(`${item} [part~="confirm-text"]`),
-        'Delete this passkey? You will no longer be able to sign in with it.',
-      );
-      await page.click(`${item} button[part~="cancel"]`);
-      assert.equal(await page.locator(`${item} [part~="confirm"]`).count(), 0);
-      assert.equal(await page.locator('passkey-list li').count(), 1);
+        // "Delete", then "Cancel": nothing is deleted.
+        await page.click(`${item} button[part~="delete"]`);
+        assert.equal(
+          await page.textContent(`${item} [part~="confirm-text"]`),
+          'Delete this passkey? You will no longer be able to sign in with it.',
+        );
+        await page.click(`${item} button[part~="cancel"]`);
+        assert.equal(await page.locator(`${item} [part~="confirm"]`).count(), 0);
+        assert.equal(await page.locator('passkey-list li').count(), 1);
 
-      // "Delete", then "Delete passkey": gone, and the list says so.
-      await page.click(`${item} button[part~="delete"]`);
-      await page.click(`${item} button[part~="confirm-delete"]`);
-      await page.waitForSelector('passkey-list [part~="empty"]', { timeout: 15_000 });
-      assert.equal(await page.textContent('passkey-list [part~="message"]'), 'Passkey deleted.');
-      assert.equal(await page.locator('passkey-list li').count(), 0);
-    } finally {
-      await tab.close();
-    }
-  });
+        // "Delete", then "Delete passkey": gone, and the list says so.
+        await page.click(`${item} button[part~="delete"]`);
+        await page.click(`${item} button[part~="confirm-delete"]`);
+        await page.waitForSelector('passkey-list [part~="empty"]', { timeout: 15_000 });
+        assert.equal(await page.textContent('passkey-list [part~="message"]'), 'Passkey deleted.');
+        assert.equal(await page.locator('passkey-list li').count(), 0);
+      } finally {
+        await tab.close();
+      }
+    });
 });

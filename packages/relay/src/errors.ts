@@ -30,6 +30,20 @@ export const RELAY_ERRORS = {
     status: 400,
     message: 'The relay keeps no localhost blob for this user and credential; register the passkey again.',
   },
+  CREDENTIALS_TOKEN_INVALID: {
+    status: 403,
+    message:
+      "Local variant: credentialsToken is not one this relay instance issued for this user (another user's, altered, or issued before a restart).",
+  },
+  CREDENTIALS_TOKEN_EXPIRED: {
+    status: 403,
+    message:
+      'Local variant: credentialsToken has expired (10 minutes after the sign-in that issued it): sign in again.',
+  },
+  CREDENTIAL_ID_NOT_FOUND: {
+    status: 400,
+    message: 'Local variant: the relay keeps no passkey with this id for this user.',
+  },
   RELAY_STORE_FAILED: { status: 500, message: 'The relay could not save the registered credential; register again.' },
   RELAY_INTERNAL_ERROR: { status: 500, message: 'The relay failed unexpectedly; the detail is in its log.' },
   RELAY_UPSTREAM_UNREACHABLE: { status: 502, message: 'The passkey service could not be reached.' },

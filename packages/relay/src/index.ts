@@ -7,7 +7,7 @@ export type { Relay, RelayAnswer, RelayInput, RelayOperation } from './relay.js'
 export { expressRelay, fastifyRelay } from './adapters.js';
 export type { FastifyLike, FastifyReplyLike, FastifyRequestLike } from './adapters.js';
 export { MemoryLocalStore, FileLocalStore } from './local-store.js';
-export type { LocalCredential, LocalCredentialStore } from './local-store.js';
+export type { LocalCredential, LocalCredentialStore, LocalPasskeyFacts } from './local-store.js';
 export type {
   RelayOptions,
   RelayVariant,

@@ -2,6 +2,7 @@
 // result, keep the `localhost` blob of a registration, send it back with every assertion result, and list
 // the kept credentials in assertion options (the service stores nothing there, so it cannot).
 import { failedEnvelope } from './errors.js';
+import { passkeyFacts } from './local-own-credentials.js';
 import type { LocalCredential, LocalCredentialStore } from './local-store.js';
 import type { ResolvedRelayOptions } from './options.js';
 import type { Body, Outcome } from './outcome.js';
@@ -42,6 +43,7 @@ export async function keepBlob(
       transports: Array.isArray(transports) ? transports.filter((t): t is string => typeof t === 'string') : [],
       createdAt: Date.now(),
       ...(typeof userHandle === 'string' && userHandle !== '' ? { userHandle } : {}),
+      ...passkeyFacts(outcome.body),
     });
     return outcome;
   } catch (error) {

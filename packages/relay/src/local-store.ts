@@ -22,6 +22,18 @@ export interface LocalCredential {
    * without a user name picks, among blobs filed under one credential id, the one of the user who signs in.
    */
   readonly userHandle?: string;
+  /** What the registration's answer said of the passkey, for the user's list (`<passkey-list>`). */
+  readonly facts?: LocalPasskeyFacts;
+  /** Epoch milliseconds of the last sign-in through the relay. */
+  readonly lastUsedAt?: number;
+}
+
+export interface LocalPasskeyFacts {
+  readonly aaguid: string;
+  readonly authenticatorName: string | null;
+  readonly authenticatorVerified: boolean;
+  readonly backupEligible: boolean;
+  readonly backupState: boolean;
 }
 
 export interface LocalCredentialStore {
@@ -38,6 +50,8 @@ export interface LocalCredentialStore {
    * place (MemoryLocalStore and FileLocalStore do so).
    */
   findById?(credentialId: string, userHandle?: string): Promise<LocalCredential | undefined>;
+  /** Removes the entry of (username, credentialId); false when there was none. Optional: without it a user cannot delete a passkey. */
+  delete?(username: string, credentialId: string): Promise<boolean>;
 }
 
 const keyOf = (username: string, credentialId: string) => JSON.stringify([username, credentialId]);
@@ -62,6 +76,10 @@ export class MemoryLocalStore implements LocalCredentialStore {
 
   async findById(credentialId: string, userHandle?: string): Promise<LocalCredential | undefined> {
     return pickById(this.#entries.values(), credentialId, userHandle);
+  }
+
+  async delete(username: string, credentialId: string): Promise<boolean> {
+    return this.#entries.delete(keyOf(username, credentialId));
   }
 }
 
@@ -106,20 +124,33 @@ export class FileLocalStore implements LocalCredentialStore {
   }
 
   async save(credential: LocalCredential): Promise<void> {
-    const run = this.#queue.then(async () => {
-      const entries = await this.#entries();
+    await this.#rewrite((entries) => {
       entries.set(keyOf(credential.username, credential.credentialId), {
         ...credential,
         transports: [...credential.transports],
       });
+      return true;
+    });
+  }
+
+  async delete(username: string, credentialId: string): Promise<boolean> {
+    return this.#rewrite((entries) => entries.delete(keyOf(username, credentialId)));
+  }
+
+  /** One change at a time (queued), the file rewritten whole when `change` changed something. */
+  #rewrite(change: (entries: Map<string, LocalCredential>) => boolean): Promise<boolean> {
+    const run = this.#queue.then(async () => {
+      const entries = await this.#entries();
+      if (!change(entries)) return false;
       const shape: FileShape = { version: 1, credentials: [...entries.values()] };
       await mkdir(dirname(this.#path), { recursive: true });
       const temporary = `${this.#path}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(temporary, `${JSON.stringify(shape, null, 2)}\n`, { mode: 0o600 });
       await rename(temporary, this.#path);
+      return true;
     });
     this.#queue = run.catch(() => undefined);
-    await run;
+    return run;
   }
 
   async find(username: string, credentialId: string): Promise<LocalCredential | undefined> {

@@ -4,7 +4,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { failedEnvelope } from './errors.js';
 import { challengeOf, type PendingCeremonies } from './ceremonies.js';
+import { localOwnCredentials, withLocalToken } from './local-own-credentials.js';
 import { findBlob, keepBlob, withExtension, withKeptCredentials } from './local-steps.js';
+import type { LocalCredential } from './local-store.js';
 import type { RegistrationDecision, ResolvedRelayOptions } from './options.js';
 import type { Body, Outcome } from './outcome.js';
 import { ownCredentialsCall, signalsOf, withoutToken } from './own-credentials.js';
@@ -66,8 +68,10 @@ export async function run(
     case 'credentials/list':
     case 'credentials/delete': {
       const call = await ownCredentialsCall(config, operation, body, request);
-      return call.kind === 'refused'
-        ? { status: call.status, body: call.body }
+      if (call.kind === 'refused') return { status: call.status, body: call.body };
+      // Local variant: the service keeps no passkeys; the relay's store has them.
+      return config.localStore
+        ? localOwnCredentials(config, operation, call.body)
         : forward(config, operation, call.body, request);
     }
   }
@@ -87,6 +91,7 @@ async function runResult(
   const ceremony = challenge === undefined ? undefined : pending.take(challenge, kind);
   const credentialId = typeof body.id === 'string' ? body.id : undefined;
   let sent = body;
+  let used: LocalCredential | undefined;
   if (config.localStore) {
     if (kind === 'attestation') {
       // Local step 1: mark the attestation result as a local-variant call.
@@ -100,6 +105,7 @@ async function runResult(
       if (kept === 'ceremony-unknown') return failedEnvelope('RELAY_CEREMONY_UNKNOWN');
       if (kept === undefined) return failedEnvelope('LOCAL_CREDENTIAL_UNKNOWN');
       sent = withExtension(body, kept.localhost);
+      used = kept;
     }
   }
   let outcome = await forward(config, operation, sent, request);
@@ -112,6 +118,8 @@ async function runResult(
     if (filedUnder === undefined) return failedEnvelope('RELAY_CEREMONY_UNKNOWN');
     outcome = await keepBlob(config, filedUnder, credentialId, body, outcome);
   }
+  // Local variant: the relay's own credentialsToken, for the user's passkey list it keeps.
+  if (config.localStore) outcome = await withLocalToken(config, kind, outcome, used);
   await tellResult(config, { operation: kind, username: owner, credentialId, outcome, request, response });
   // With credentialsSession the token stays on the server: onResult had it, the browser does not.
   const shown = withoutToken(config, outcome.body);

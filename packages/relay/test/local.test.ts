@@ -93,8 +93,10 @@ describe('relay: local variant bookkeeping', () => {
         id: 'cred-C',
         response: { clientDataJSON: clientData(options.json.challenge as string), transports: ['usb'] },
       });
-      // The browser sees the service's answer unchanged.
-      assert.equal(result.text, JSON.stringify(ok({ localhost: `blob-for-${counter}`, username: USER })));
+      // The browser sees the service's answer, plus the relay's own credentialsToken (the user's first passkey here).
+      const { credentialsToken, ...answered } = JSON.parse(result.text) as Record<string, unknown>;
+      assert.equal(JSON.stringify(answered), JSON.stringify(ok({ localhost: `blob-for-${counter}`, username: USER })));
+      assert.match(String(credentialsToken), /^rl1\./);
       const kept = await store.find(USER, 'cred-C');
       assert.equal(kept?.localhost, `blob-for-${counter}`);
       assert.deepEqual(kept?.transports, ['usb']);
