@@ -40,7 +40,7 @@ export function refuseRelaySecrets(raw: Record<string, unknown>): void {
   if ('relaySecrets' in raw)
     throw new AdminError(
       'INVALID_REQUEST',
-      'relay secrets are set in the config file (applications[].relaySecrets); the admin API does not manage them yet',
+      'relay secrets are created on their own path (POST /admin/applications/{clientId}/relay-secrets, shown once) or set in the config file (applications[].relaySecrets)',
       ['relaySecrets: not allowed in an application body'],
     );
 }

@@ -14,7 +14,7 @@ export type ApplicationView = Shape<typeof ApplicationSchema>;
 export const REDACTED_SECRET = 'whsec_redactedredactedredacted';
 
 export function applicationView(record: ApplicationRecord): ApplicationView {
-  // Its relay secrets' hashes are not shown (they come from the config file: docs/admin.md).
+  // Its relay secrets' hashes are never shown (GET …/relay-secrets lists them by id: docs/admin.md).
   const { relaySecrets: _hashes, ...config } = record.config;
   const { webhooks } = config;
   return {

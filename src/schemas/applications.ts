@@ -128,7 +128,7 @@ const applicationFields = {
     maxItems: MAX_RELAY_SECRETS,
     defaultText: 'none (no secret asked)',
     description:
-      "Secrets the application's relay must send as `Authorization: Bearer <secret>` on every call of the four operations and of `credentials/*` (`docs/api.md`, \"Relay secrets\"; missing: `401 RELAY_SECRET_MISSING`, wrong: `401 RELAY_SECRET_INVALID`). Each entry is `sha256:` and the 64 lowercase hex digits of the SHA-256 of the secret's UTF-8 bytes, or `env:<NAME>`: the secret is in that environment variable (at least 16 characters), hashed at start; the service never keeps the secret. Several at once allow rotation. At most 16. Without any, the service warns at start and `check-config` reports it. Not in the admin API's application bodies (the admin API does not manage relay secrets yet).",
+      "Secrets the application's relay must send as `Authorization: Bearer <secret>` on every call of the four operations and of `credentials/*` (`docs/api.md`, \"Relay secrets\"; missing: `401 RELAY_SECRET_MISSING`, wrong: `401 RELAY_SECRET_INVALID`). Each entry is `sha256:` and the 64 lowercase hex digits of the SHA-256 of the secret's UTF-8 bytes, or `env:<NAME>`: the secret is in that environment variable (at least 16 characters), hashed at start; the service never keeps the secret. Several at once allow rotation. At most 16. Without any, the service warns at start and `check-config` reports it. Not in the admin API's application bodies: the admin API and CLI create more on their own path (`/admin/applications/{clientId}/relay-secrets`, `docs/admin.md`, \"Relay secrets\"), for any application, and list and revoke them.",
   }),
   ...{ webhooks: WebhooksField, compromisedAuthenticators: CompromisedAuthenticatorsField },
 };
