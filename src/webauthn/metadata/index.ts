@@ -38,32 +38,49 @@ export function isStale(blob: MetadataBlob, now: Date): boolean {
   return now.getTime() >= blob.staleAfter;
 }
 
-/** The status report in force at `now`: the latest effectiveDate not in the future (undated reports count as oldest). */
-export function latestStatus(entry: MetadataEntry, now: Date): StatusReport | undefined {
+/**
+ * Whether a report applies to an attestation (MDS3 StatusReport.certificate): a report that names a
+ * certificate applies only to a chain holding it (compared as the chain is read, repaired bits included),
+ * whatever its status: a compromise of one batch refuses only that batch, and a later report that names
+ * the certificate of a repaired batch clears only that batch. Where the chain is not known (a sign-in, the
+ * marks of a metadata refresh), a named refusing report is taken to apply and a named other one is not: an
+ * unknown chain is never shown to be the repaired one.
+ */
+function applies(report: StatusReport, chain: readonly X509Certificate[] | undefined): boolean {
+  const named = report.certificate;
+  if (!named) return true;
+  if (!chain) return REFUSED_STATUSES.has(report.status);
+  return chain.some((cert) => cert.raw.equals(named));
+}
+
+/**
+ * The status report in force at `now` for an attestation `chain` (unknown when absent): the latest
+ * effectiveDate not in the future among the reports that apply to it (undated reports count as oldest).
+ */
+export function latestStatus(
+  entry: MetadataEntry,
+  now: Date,
+  chain?: readonly X509Certificate[],
+): StatusReport | undefined {
   let latest: StatusReport | undefined;
   for (const report of entry.statusReports) {
     const date = report.effectiveDate ?? Number.NEGATIVE_INFINITY;
-    if (date > now.getTime()) continue;
+    if (date > now.getTime() || !applies(report, chain)) continue;
     if (!latest || date >= (latest.effectiveDate ?? Number.NEGATIVE_INFINITY)) latest = report;
   }
   return latest;
 }
 
 /**
- * The status report that makes this authenticator unacceptable at `now`, or undefined. An
- * ATTESTATION_KEY_COMPROMISE that names one certificate refuses only chains containing that certificate
- * (when the chain is known; at authentication time it is not, so it refuses).
+ * The status report that makes this authenticator unacceptable at `now`, or undefined: the report in force
+ * for `chain` (latestStatus). A report that names a certificate counts only for a chain holding it; when the
+ * chain is not known (at authentication time) a named refusing report refuses.
  */
 export function refusingStatus(
   entry: MetadataEntry,
   now: Date,
   chain?: readonly X509Certificate[],
 ): StatusReport | undefined {
-  const report = latestStatus(entry, now);
-  if (!report || !REFUSED_STATUSES.has(report.status)) return undefined;
-  if (report.status === 'ATTESTATION_KEY_COMPROMISE' && report.certificate && chain) {
-    const named = report.certificate;
-    return chain.some((cert) => cert.raw.equals(named)) ? report : undefined;
-  }
-  return report;
+  const report = latestStatus(entry, now, chain);
+  return report && REFUSED_STATUSES.has(report.status) ? report : undefined;
 }

@@ -16,7 +16,7 @@ export interface StatusReport {
   readonly status: string;
   /** Epoch ms of effectiveDate (ISO date), or null when the report gives none. */
   readonly effectiveDate: number | null;
-  /** For ATTESTATION_KEY_COMPROMISE: the compromised attestation certificate (DER), when named. */
+  /** The attestation certificate (DER, repaired as a chain's) the report is about, when it names one. */
   readonly certificate: Buffer | null;
 }
 
