@@ -1,105 +1,66 @@
-// The Express quickstart of docs/relay.md, run as written: its code blocks become the files of a throwaway
-// app (server.mjs, public/index.html, public/login.js) with the packages linked as an install would place
-// them; the real service runs as a process, TLS sits in front of the app as the doc says, and Chromium
-// with a virtual authenticator clicks the page's buttons. So the doc cannot drift from the packages.
+// The quickstart of docs/relay.md, run as written: its code blocks become the files of two throwaway apps,
+// a CommonJS Express app (server.js) and an ES module Fastify app (server.mjs), each with the page
+// public/index.html. Each installs what the doc says (`npm install express|fastify @passkey-server/relay`),
+// the relay from its `npm pack` tarball and the framework from the npm registry (or npm's cache); the real
+// service runs as a process, TLS sits in front of each app as the doc says, and Chromium with a virtual
+// authenticator uses the page's <passkey-sign-in> and <passkey-list>. So the doc cannot drift from the packages.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
-import { createServer as createHttpsServer, type Server } from 'node:https';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:https';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { relaySecretHash } from '../../src/config/relay-secrets.js';
 import { ensureDevCertificate } from '@passkey-server/demo';
-import {
-  freePort,
-  launchChromium,
-  openTab,
-  REPO,
-  startServiceProcess,
-  type BrowserTab,
-  type ServiceProcess,
-} from './support.js';
+import { makeApp, npmIn, packWorkspaces, QUIET } from '../packages/npm.js';
+import { sectionFiles, startApp, textOf, tlsFront, writeFiles, type AppProcess } from './doc-apps.js';
+import { freePort, launchChromium, openTab, REPO, startServiceProcess, type ServiceProcess } from './support.js';
 
 const CLIENT_ID = 'quickstart-client';
 /** The application's relay secret: the service keeps its hash, the quickstart's relay sends it. */
 const RELAY_SECRET = 'prs_quickstart-relay-secret-0123456789abcdefgh';
 const DOMAIN = 'idp.localhost';
 
-/** The fenced code blocks of the doc's quickstart section, by the file name each one names in its first lines. */
-function quickstartFiles(markdown: string): Map<string, string> {
-  const start = markdown.indexOf('## Quickstart');
-  const end = markdown.indexOf('\n## ', start + 1);
-  const section = markdown.slice(start, end);
-  const files = new Map<string, string>();
-  for (const match of section.matchAll(/^```\w*\n([\s\S]*?)^```$/gm)) {
-    const code = match[1]!;
-    const named = code
-      .split('\n')
-      .slice(0, 2)
-      .map((line) => /^(?:\/\/|<!--)\s*([\w./-]+\.(?:mjs|js|html))\s*(?:-->)?$/.exec(line)?.[1])
-      .find(Boolean);
-    if (named) files.set(named, code);
-  }
-  return files;
+const APPS = [
+  { name: 'express', script: 'server.js', type: 'commonjs', user: 'alice' },
+  { name: 'fastify', script: 'server.mjs', type: 'module', user: 'carol' },
+] as const;
+
+interface Running {
+  readonly url: string;
+  readonly app: AppProcess;
+  readonly front: Server;
 }
 
-/** TLS in front of the app, as the quickstart asks: every request passed through to the app's port. */
-function tlsFront(certChain: string, key: string, appPort: number): Server {
-  return createHttpsServer({ cert: certChain, key }, (incoming, outgoing) => {
-    const forward = httpRequest(
-      { host: '127.0.0.1', port: appPort, method: incoming.method, path: incoming.url, headers: incoming.headers },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forward.on('error', () => outgoing.destroy());
-    incoming.pipe(forward);
-  });
-}
-
-async function clickAndRead(page: Page, button: string): Promise<string> {
-  await page.evaluate(() => void (document.getElementById('message')!.textContent = ''));
-  await page.click(button);
-  await page.waitForFunction(
-    () => !['', '…'].includes(document.getElementById('message')!.textContent ?? ''),
-    undefined,
-    { timeout: 20_000 },
-  );
-  return (await page.textContent('#message')) ?? '';
-}
-
-describe('docs/relay.md: the Express quickstart, run as written', { timeout: 120_000 }, () => {
+describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', { timeout: 420_000 }, () => {
   let dir: string;
   let service: ServiceProcess;
-  let app: ChildProcess;
-  let appOutput = '';
-  let front: Server;
   let browser: Browser;
-  let tab: BrowserTab;
-  let pageUrl: string;
+  const running = new Map<string, Running>();
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'passkey-quickstart-'));
-    const files = quickstartFiles(readFileSync(join(REPO, 'docs', 'relay.md'), 'utf8'));
-    assert.deepEqual([...files.keys()].sort(), ['public/index.html', 'public/login.js', 'server.mjs']);
-    const appDir = join(dir, 'app');
-    for (const [name, code] of files) {
-      await mkdir(dirname(join(appDir, name)), { recursive: true });
-      await writeFile(join(appDir, name), code);
-    }
-    // Where `npm install express @passkey-server/relay @passkey-server/browser` would put them.
-    await mkdir(join(appDir, 'node_modules', '@passkey-server'), { recursive: true });
-    await symlink(join(REPO, 'node_modules', 'express'), join(appDir, 'node_modules', 'express'), 'dir');
-    for (const name of ['relay', 'browser'])
-      await symlink(join(REPO, 'packages', name), join(appDir, 'node_modules', '@passkey-server', name), 'dir');
+    const markdown = readFileSync(join(REPO, 'docs', 'relay.md'), 'utf8');
+    const files = sectionFiles(markdown, 'Quickstart');
+    assert.deepEqual([...files.keys()].sort(), ['public/index.html', 'server.js', 'server.mjs']);
+    for (const { name } of APPS) assert.ok(markdown.includes(`npm install ${name} @passkey-server/relay`));
+    const { relay } = await packWorkspaces(dir);
+    const ports = new Map<string, { app: number; front: number }>();
+    for (const { name } of APPS) ports.set(name, { app: await freePort(), front: await freePort() });
+    const urlOf = (name: string) => `https://${DOMAIN}:${ports.get(name)!.front}`;
 
-    const [servicePort, appPort, frontPort] = [await freePort(), await freePort(), await freePort()];
-    pageUrl = `https://${DOMAIN}:${frontPort}`;
+    // Both installs side by side: the framework from the registry, the relay from its tarball.
+    const installed = await Promise.all(
+      APPS.map(async ({ name, script, type }) => {
+        const appDir = await makeApp(dir, `app-${name}`, type);
+        await writeFiles(appDir, new Map([...files].filter(([file]) => file === script || file.startsWith('public/'))));
+        await npmIn(appDir, ['install', '--prefer-offline', ...QUIET, name, relay.tarball]);
+        return appDir;
+      }),
+    );
+    const servicePort = await freePort();
     service = await startServiceProcess(
       dir,
       {
@@ -113,7 +74,7 @@ describe('docs/relay.md: the Express quickstart, run as written', { timeout: 120
             clientId: CLIENT_ID,
             name: 'Quickstart IdP',
             domain: DOMAIN,
-            origins: [pageUrl],
+            origins: APPS.map(({ name }) => urlOf(name)),
             variants: ['standard'],
             relaySecrets: [relaySecretHash(RELAY_SECRET)],
           },
@@ -121,65 +82,82 @@ describe('docs/relay.md: the Express quickstart, run as written', { timeout: 120
       },
       servicePort,
     );
-
-    app = spawn(process.execPath, ['server.mjs'], {
-      cwd: appDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        PASSKEY_SERVICE_URL: service.url,
-        PASSKEY_CLIENT_ID: CLIENT_ID,
-        PASSKEY_RELAY_SECRET: RELAY_SECRET,
-        PAGE_ORIGIN: pageUrl,
-        PORT: String(appPort),
-      },
-    });
-    app.stdout!.on('data', (chunk: Buffer) => void (appOutput += chunk.toString()));
-    app.stderr!.on('data', (chunk: Buffer) => void (appOutput += chunk.toString()));
-    const deadline = Date.now() + 20_000;
-    while (!appOutput.includes(`login page on port ${appPort}`)) {
-      if (app.exitCode !== null || Date.now() > deadline)
-        throw new Error(`the quickstart server did not start:\n${appOutput}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-
     const tls = await ensureDevCertificate(join(dir, 'tls'), ['localhost', DOMAIN]);
-    front = tlsFront(tls.certChain, tls.key, appPort);
-    await new Promise<void>((resolve) => front.listen(frontPort, '127.0.0.1', resolve));
+    for (const [index, { name, script }] of APPS.entries()) {
+      const port = ports.get(name)!;
+      const app = await startApp(
+        installed[index]!,
+        script,
+        {
+          PASSKEY_SERVICE_URL: service.url,
+          PASSKEY_CLIENT_ID: CLIENT_ID,
+          PASSKEY_RELAY_SECRET: RELAY_SECRET,
+          PAGE_ORIGIN: urlOf(name),
+          PASSKEY_USER_DOMAIN: DOMAIN,
+          PORT: String(port.app),
+        },
+        `login page on port ${port.app}`,
+      );
+      const front = tlsFront(tls.certChain, tls.key, port.app);
+      await new Promise<void>((resolve) => front.listen(port.front, '127.0.0.1', resolve));
+      running.set(name, { url: urlOf(name), app, front });
+    }
     browser = await launchChromium('MAP quickstart.invalid 127.0.0.1'); // *.localhost is loopback already
-    tab = await openTab(browser, 'platform');
   });
 
   after(async () => {
-    await tab?.close().catch(() => undefined);
     await browser?.close().catch(() => undefined);
-    front?.closeAllConnections();
-    front?.close();
-    app?.kill('SIGTERM');
+    for (const { app, front } of running.values()) {
+      front.closeAllConnections();
+      front.close();
+      app.stop();
+    }
     await service?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("registers a passkey and signs in with it through the doc's server and page", async () => {
-    const { page } = tab;
-    await page.goto(`${pageUrl}/`);
-    await page.fill('#username', `alice#${DOMAIN}`);
-    assert.equal(await clickAndRead(page, '#register'), `Passkey registered for alice#${DOMAIN}.`);
-    assert.equal((await tab.credentials()).length, 1);
-    assert.equal(await clickAndRead(page, '#sign-in'), `Signed in as alice#${DOMAIN}.`);
-    assert.match(appOutput, new RegExp(`signed in: alice#${DOMAIN}`), 'onResult saw the sign-in');
-  });
+  for (const { name, script, user } of APPS) {
+    it(`${name} (${script}): registers, lists the passkey, signs in from autofill; the answer says who`, async () => {
+      const { url, app } = running.get(name)!;
+      const tab = await openTab(browser, 'platform');
+      try {
+        const { page } = tab;
+        await page.goto(`${url}/`);
+        // The user types a plain name; the relay adds the domain (userDomain); the page shows the answer's name.
+        await page.fill('passkey-sign-in input', user);
+        await page.click('passkey-sign-in button[part~="register"]');
+        assert.equal(await textOf(page, '#welcome'), `Signed in as ${user}#${DOMAIN}.`);
+        assert.equal((await tab.credentials()).length, 1);
+        await page.waitForSelector('passkey-list[data-state="ready"]', { timeout: 15_000 });
+        assert.equal(await page.locator('passkey-list li').count(), 1);
 
-  it('shows a sentence for the user when the service refuses (and the name only in the console)', async () => {
-    const { page } = tab;
-    const warnings: string[] = [];
-    page.on('console', (message) => void (message.type() === 'warning' && warnings.push(message.text())));
-    await page.fill('#username', 'no-hash-here');
-    const text = await clickAndRead(page, '#register');
-    assert.equal(text, 'This user name cannot be used here. Check it and try again.');
-    assert.ok(
-      warnings.some((warning) => warning.startsWith('attestation/options: INVALID_USERNAME: ')),
-      warnings.join('\n'),
-    );
+        // Back on the page: the field's autofill request starts on load, and Chromium's virtual authenticator
+        // answers it by itself (a person would pick the passkey from the list): signed in, no name typed.
+        await page.goto(`${url}/`);
+        assert.equal(await textOf(page, '#welcome'), `Signed in as ${user}#${DOMAIN}.`);
+        assert.match(app.output(), new RegExp(`signed in: ${user}#${DOMAIN}`), 'onResult saw the sign-in');
+      } finally {
+        await tab.close();
+      }
+    });
+  }
+
+  it('shows a sentence for the user when the service refuses (the name on the element, never raw JSON)', async () => {
+    const { url } = running.get('express')!;
+    const tab = await openTab(browser, 'platform');
+    try {
+      const { page } = tab;
+      await page.goto(`${url}/`);
+      await page.fill('passkey-sign-in input', 'x'.repeat(300));
+      await page.click('passkey-sign-in button[part~="register"]');
+      await page.waitForSelector('passkey-sign-in[data-state="error"]', { timeout: 15_000 });
+      assert.match((await page.getAttribute('passkey-sign-in', 'data-error')) ?? '', /^[A-Z][A-Z_]+$/);
+      const sentence = await page.textContent('passkey-sign-in [part~="message"]');
+      assert.ok((sentence ?? '').length > 10);
+      assert.doesNotMatch(sentence ?? '', /JSON|Unexpected token|[A-Z]{4,}_/);
+      assert.equal(await page.isHidden('#welcome'), true);
+    } finally {
+      await tab.close();
+    }
   });
 });

@@ -55,17 +55,20 @@ export async function pack(cwd: string, destination: string, extra: readonly str
   }));
 }
 
+/** The relay's and the browser package's tarballs (`npm pack -w`), from their current builds. */
+export async function packWorkspaces(root: string): Promise<{ relay: Packed; browser: Packed }> {
+  const [relay, browser] = await pack(REPO, root, ['-w', 'packages/relay', '-w', 'packages/browser']);
+  return { relay: relay!, browser: browser! };
+}
+
 /** The three public tarballs: the relay's and the browser package's, and the service's from its staged manifest. */
 export async function packAll(root: string): Promise<{ relay: Packed; browser: Packed; service: Packed }> {
   const stage = join(root, 'service');
   await run(process.execPath, [join(REPO, 'scripts', 'stage-service.mjs'), stage, '--dist', join(BUILD, 'src')], {
     timeout: 60_000,
   });
-  const [[relay, browser], [service]] = await Promise.all([
-    pack(REPO, root, ['-w', 'packages/relay', '-w', 'packages/browser']),
-    pack(stage, root),
-  ]);
-  return { relay: relay!, browser: browser!, service: service! };
+  const [{ relay, browser }, [service]] = await Promise.all([packWorkspaces(root), pack(stage, root)]);
+  return { relay, browser, service: service! };
 }
 
 /** An empty app folder with an npm init-like package.json of the given module system (plus `extra` fields). */

@@ -126,7 +126,10 @@ describe('packages: installed from their npm pack tarballs', { timeout: 4 * LIMI
     );
     for (const pending of installs.values()) pending.catch(() => undefined); // each test reports its own failure
   });
-  after(() => rm(root, { recursive: true, force: true }));
+  after(async () => {
+    await Promise.allSettled(installs.values()); // an install no test awaited (a filtered run) ends first
+    await rm(root, { recursive: true, force: true });
+  });
 
   it('the relay tarball holds both builds with their types, the helper its ES module build; no tests', () => {
     for (const file of [
@@ -169,6 +172,7 @@ describe('packages: installed from their npm pack tarballs', { timeout: 4 * LIMI
     await mkdir(join(dir, 'node_modules', '@types'), { recursive: true });
     await symlink(join(repo, 'node_modules', '@types', 'node'), join(dir, 'node_modules', '@types', 'node'), 'dir');
     await writeFile(join(dir, 'index.ts'), TYPESCRIPT_APP);
+    await writeFile(join(dir, 'guide-types.ts'), guideTypes(await readFile(join(repo, 'docs', 'relay.md'), 'utf8')));
     await writeFile(join(dir, 'legacy.cts'), TYPESCRIPT_COMMONJS_APP);
     const compiled = await run(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: dir, timeout: LIMIT_MS }).then(
       () => '',
@@ -258,6 +262,24 @@ describe('packages: installed from their npm pack tarballs', { timeout: 4 * LIMI
     else assert.match(migrated.text, /npm install better-sqlite3-node20@npm:better-sqlite3@12/);
   });
 });
+
+/** A TypeScript file importing every type the guide's "TypeScript" paragraph names, from the package it names. */
+function guideTypes(markdown: string): string {
+  const start = markdown.indexOf('**TypeScript.**');
+  const paragraph = markdown.slice(start, markdown.indexOf('\n\n', start));
+  const names = (part: string) => [...part.matchAll(/`([A-Z]\w+)`/g)].map((match) => match[1]!);
+  const relayAt = paragraph.indexOf('`@passkey-server/relay` exports');
+  const browserAt = paragraph.indexOf('`@passkey-server/browser` exports');
+  const relayTypes = names(paragraph.slice(relayAt, browserAt));
+  const browserTypes = names(paragraph.slice(browserAt));
+  assert.ok(relayAt > 0 && browserAt > relayAt && relayTypes.length > 10 && browserTypes.length > 10, paragraph);
+  return [
+    `import type { ${relayTypes.join(', ')} } from '@passkey-server/relay';`,
+    `import type { ${browserTypes.join(', ')} } from '@passkey-server/browser';`,
+    `export type Named = [${[...relayTypes, ...browserTypes].join(', ')}];`,
+    '',
+  ].join('\n');
+}
 
 function packageName(name: 'relay' | 'browser' | 'service'): string {
   return name === 'service' ? 'passkey-server' : `@passkey-server/${name}`;
