@@ -11,11 +11,10 @@ function showSecurity(user) {
   $('security').hidden = false;
   $('sign-out').hidden = false;
   $('user').textContent = user;
-  const standard = context.variant === 'standard';
-  $('local-note').hidden = standard;
-  // Made once signed in: the element lists the session's passkeys as soon as it is on the page.
+  $('local-note').hidden = context.variant === 'standard';
+  // Made once signed in: the element lists the session's passkeys as soon as it is on the page (in the
+  // local variant the relay lists the ones its store keeps).
   const list = $('passkeys').querySelector('passkey-list');
-  if (!standard) return;
   if (list) list.reload();
   else {
     const element = document.createElement('passkey-list');
