@@ -15,7 +15,7 @@ export { DEFAULT_ALGORITHMS, DEFAULT_TIMEOUT_MS, HINTS } from './schemas/values.
 import type { ApplicationConfigSchema, ResolvedAttestationPolicySchema } from './schemas/applications.js';
 import type { Shape } from './schemas/typebox.js';
 /** The origin of an Android app: `android:apk-key-hash:` and the base64url SHA-256 of its signing certificate. */
-export const ANDROID_ORIGIN_PREFIX = 'android:apk-key-hash:';
+export { ANDROID_ORIGIN_PREFIX } from './schemas/formats.js';
 
 /** An application's attestation trust policy, resolved (schemas/applications.ts, docs/attestation.md). */
 export type AttestationPolicy = Shape<typeof ResolvedAttestationPolicySchema>;

@@ -4,6 +4,7 @@
 // and the `attestation` policy's files (attestation-policy.ts).
 
 import { ANDROID_ORIGIN_PREFIX, type ApplicationConfig } from '../config.js';
+import { hostMatchesDomain, parseOrigin, type ParsedOrigin } from '../schemas/formats.js';
 import { ADDITIVE, APPLICATION_KEYS, ApplicationFileSchema, ATTESTATION_KEYS } from '../schemas/applications.js';
 import { configProblems } from '../schemas/config-problems.js';
 import { compile, withDefaults } from '../schemas/typebox.js';
@@ -11,7 +12,6 @@ import { COSE_ALGORITHMS } from '../webauthn/cose.js';
 import { type ApplicationContext, checkAttestation } from './attestation-policy.js';
 import { eachEntry, isObject, joinPath, type Raw } from './checks.js';
 import { checkRelaySecrets } from './relay-secrets.js';
-import { androidOriginProblem, domainProblem, hostMatchesDomain, parseOrigin } from './web.js';
 import { webhookUrlProblem } from './webhooks.js';
 
 export { APPLICATION_KEYS, ATTESTATION_KEYS };
@@ -37,22 +37,15 @@ export function readApplication(ctx: ApplicationContext, path: string, raw: unkn
 export function checkApplication(ctx: ApplicationContext, path: string, app: Raw, raw: Raw): ApplicationConfig {
   const { problems } = ctx;
   const at = (key: string) => joinPath(path, key);
-  const text = (key: string, check: (value: string) => string | undefined) => {
-    if (typeof app[key] === 'string' && problems.clean(at(key))) {
-      const problem = check(app[key]);
-      if (problem !== undefined) problems.add(at(key), problem);
-    }
-  };
-  text('domain', domainProblem);
   const domain = problems.clean(at('domain')) ? (app.domain as string) : undefined;
   const variants = eachEntry(problems, at('variants'), app.variants);
   const origins = eachEntry(problems, at('origins'), app.origins, (p, v) =>
-    problems.addIfAny(p, standardOriginProblem(v as string, domain)),
+    problems.addIfAny(p, offDomain(v as string, domain)),
   );
   if (variants?.includes('standard') && problems.clean(at('variants')) && origins?.length === 0) {
     problems.add(at('origins'), 'the standard variant is listed in variants, so at least one origin is required');
   }
-  eachEntry(problems, at('localOrigins'), app.localOrigins, (p, v) => problems.addIfAny(p, originProblem(v)));
+  eachEntry(problems, at('localOrigins'), app.localOrigins);
   eachEntry(problems, at('algorithms'), app.algorithms, (p, v) =>
     problems.addIfAny(
       p,
@@ -61,9 +54,7 @@ export function checkApplication(ctx: ApplicationContext, path: string, app: Raw
         : `must be one of the supported COSE algorithms ${KNOWN_ALGORITHMS.join(', ')}, got ${JSON.stringify(v)}`,
     ),
   );
-  const topOrigins = eachEntry(problems, at('topOrigins'), app.topOrigins ?? [], (p, v) =>
-    problems.addIfAny(p, originProblem(v)),
-  );
+  const topOrigins = eachEntry(problems, at('topOrigins'), app.topOrigins ?? []);
   const crossOrigin = problems.clean(at('allowCrossOrigin')) ? app.allowCrossOrigin : undefined;
   if (topOrigins !== undefined && problems.clean(at('topOrigins'))) {
     if (crossOrigin === true && topOrigins.length === 0)
@@ -110,31 +101,21 @@ export function checkApplication(ctx: ApplicationContext, path: string, app: Raw
   ) as unknown as ApplicationConfig;
 }
 
-function standardOriginProblem(text: string, domain: string | undefined): string | undefined {
-  if (text.startsWith(ANDROID_ORIGIN_PREFIX)) return androidOriginProblem(text);
-  const origin = parseOrigin(text);
-  if (typeof origin === 'string') return origin;
-  if (domain !== undefined && !hostMatchesDomain(origin.host, domain))
+/** An origin (its form checked by the schema, src/schemas/formats.ts) off the application's domain. */
+function offDomain(text: string, domain: string | undefined): string | undefined {
+  if (text.startsWith(ANDROID_ORIGIN_PREFIX) || domain === undefined) return undefined;
+  if (!hostMatchesDomain((parseOrigin(text) as ParsedOrigin).host, domain))
     return `${JSON.stringify(text)} is not on the application's domain ${JSON.stringify(domain)} (or a subdomain of it), so its RP ID could not be used there`;
   return undefined;
 }
 
-function originProblem(text: unknown): string | undefined {
-  const origin = parseOrigin(text as string);
-  return typeof origin === 'string' ? origin : undefined;
-}
-
-/** WebAuthn L3 §5.11: an https origin whose host is NOT on `domain` (those belong in `origins`). */
+/** WebAuthn L3 §5.11: an https origin (the schema's check) whose host is NOT on `domain` (those belong in `origins`). */
 function relatedOriginProblem(
   text: string,
   domain: string | undefined,
   origins: readonly string[] | undefined,
 ): string | undefined {
-  const origin = parseOrigin(text);
-  if (typeof origin === 'string') return origin;
-  if (origin.scheme !== 'https')
-    return `${JSON.stringify(text)} must use https: browsers fetch related origins over https only`;
-  if (domain !== undefined && hostMatchesDomain(origin.host, domain))
+  if (domain !== undefined && hostMatchesDomain((parseOrigin(text) as ParsedOrigin).host, domain))
     return `${JSON.stringify(text)} is on the application's domain ${JSON.stringify(domain)}: list it in origins; relatedOrigins are for other registrable domains`;
   if (origins?.includes(text)) return `${JSON.stringify(text)} is already in origins`;
   return undefined;

@@ -6,7 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { ApplicationConfig, ServiceConfig } from '../config.js';
+import type { ApplicationConfig, ChallengeStoreConfig, DatabaseConfig, ServiceConfig } from '../config.js';
 import { ConfigFileSchema, DemoSchema } from '../schemas/config.js';
 import { configProblems, describe } from '../schemas/config-problems.js';
 import { compile, withDefaults } from '../schemas/typebox.js';
@@ -15,11 +15,10 @@ import { eachEntry, isObject, Problems, type Raw } from './checks.js';
 import { applyEnvOverrides, type Env } from './env.js';
 import { ConfigError } from './errors.js';
 import { readOps } from './ops.js';
-import { readChallenges, readDatabase, readSqliteWriter } from './storage.js';
-import { domainProblem } from './web.js';
 import { DEFAULT_OFFERED_ALGORITHMS, POST_QUANTUM_ALGORITHMS } from '../webauthn/cose.js';
 
 export { ConfigError } from './errors.js';
+export { redactUrl } from '../schemas/formats.js';
 
 export interface LoadConfigOptions {
   /** The config file; without one, the built-in default configuration is used. */
@@ -128,22 +127,15 @@ export function validateConfig(
         ? undefined
         : { kind: 'sqlite' as const, path: join(dataDir, 'fido2.db') }
       : ok('database')
-        ? readDatabase(problems, raw.database, resolvePath)
+        ? readDatabase(raw.database, resolvePath)
         : undefined;
-  const challenges = ok('challenges') ? readChallenges(problems, top.challenges as string) : undefined;
+  const challenges = ok('challenges') ? readChallenges(top.challenges as string) : undefined;
   const sqliteWriter =
     typeof raw.sqliteWriter === 'string' && ok('sqliteWriter')
-      ? readSqliteWriter(problems, raw.sqliteWriter)
+      ? (raw.sqliteWriter as ServiceConfig['sqliteWriter'])
       : undefined;
   const demo = top.demo as Raw;
-  eachEntry(problems, 'demo.devHostnames', demo?.devHostnames, (path, value) =>
-    problems.addIfAny(
-      path,
-      value === 'localhost'
-        ? '"localhost" is always served; list only the other development hostnames'
-        : domainProblem(value as string),
-    ),
-  );
+  eachEntry(problems, 'demo.devHostnames', demo?.devHostnames);
   const applications = readApplications(problems, top, raw, resolvePath, env);
   const ops = readOps(top, raw, { problems, dataDir, resolvePath, listenPort: listen?.port });
   const demoOn = ok('demo') && demo.enabled === true;
@@ -182,6 +174,17 @@ export function validateConfig(
     ops: ops!,
   };
 }
+
+/** `database`, its form checked by the schema (src/schemas/formats.ts): a SQLite file or a PostgreSQL URL. */
+function readDatabase(text: string, resolvePath: (keyPath: string, value: string) => string): DatabaseConfig {
+  return text.startsWith('sqlite:')
+    ? { kind: 'sqlite', path: resolvePath('database', text.slice('sqlite:'.length)) }
+    : { kind: 'postgres', url: text };
+}
+
+/** `challenges`, its form checked by the schema: memory, the database or a Redis URL. */
+const readChallenges = (text: string): ChallengeStoreConfig =>
+  text === 'memory' || text === 'database' ? { kind: text } : { kind: 'redis', url: text };
 
 function readApplications(
   problems: Problems,

@@ -28,7 +28,7 @@ export const RELAY_SECRET_ENTRY = '^(sha256:[0-9a-f]{64}|env:[A-Za-z_][A-Za-z0-9
 /** An application's relay secrets, config file and stored ones together. */
 export const MAX_RELAY_SECRETS = 16;
 export const MAX_TIMEOUT_MS = 3_600_000;
-const origin = Type.String({ minLength: 1, maxLength: 2048 });
+const origin = (format: string) => Type.String({ minLength: 1, maxLength: 2048, format });
 
 /** Every key of an application in the config file, each optional here (the file's required ones: APPLICATION_REQUIRED). */
 const applicationFields = {
@@ -49,10 +49,11 @@ const applicationFields = {
   domain: Type.String({
     minLength: 1,
     maxLength: 253,
+    format: 'rp-domain',
     description:
       'The registered developer domain: the RP ID of the standard variant and the part after `#` in `username`. A lower-case host name, not an IP address, not `localhost`.',
   }),
-  origins: list(origin, {
+  origins: list(origin('app-origin'), {
     default: [],
     description:
       "Origins allowed in the standard variant, exactly as browsers send them: `https://host[:port]`, lower-case, no path, no trailing slash, no default port. Each must be on `domain` or a subdomain. Required (non-empty) when `variants` holds `standard`. An Android app is listed as `android:apk-key-hash:<hash>`: the base64url (no padding, 43 characters) SHA-256 of the app's signing certificate, which Android writes as `clientDataJSON.origin`; the app's backend relay sends the same text as the `origin` header.",
@@ -62,7 +63,7 @@ const applicationFields = {
     default: [...VARIANTS],
     description: 'Variants this application may use (`standard` = its domain is approved).',
   }),
-  localOrigins: list(origin, {
+  localOrigins: list(origin('origin'), {
     default: ['https://localhost'],
     description:
       'Origins allowed in the local variant (`clientDataJSON.origin`). An entry without a port allows any port. `http:` only for `localhost`.',
@@ -98,7 +99,7 @@ const applicationFields = {
     description:
       'Accept a ceremony in a cross-origin frame (`clientDataJSON.crossOrigin: true`, or a `topOrigin`), embedded in one of `topOrigins`. Needs `topOrigins`.',
   }),
-  topOrigins: list(origin, {
+  topOrigins: list(origin('origin'), {
     maxItems: 64,
     defaultText: '`[]`',
     description:
@@ -111,7 +112,7 @@ const applicationFields = {
     description:
       'Default WebAuthn hints of both options answers, most preferred first, when a request sends none (`docs/api.md`). E.g. `["security-key"]` for an application whose users carry NFC keys.',
   }),
-  relatedOrigins: list(origin, {
+  relatedOrigins: list(origin('https-origin'), {
     maxItems: 64,
     defaultText: '`[]`',
     description:

@@ -10,6 +10,8 @@ export interface Notes {
   readonly defaultText?: string;
   readonly detail?: string;
   readonly pattern?: string;
+  /** A format of formats.ts: what no pattern says in the operator's words. */
+  readonly format?: string;
   readonly patternDetail?: string;
   readonly missing?: string;
   readonly wordedByLoader?: boolean;

@@ -1,7 +1,8 @@
 // The config file's words for a schema failure: the key's path as the operator writes it
 // (`applications[1].origins[0]`) and what was expected, with what was given ("must be an integer from 0 to
 // 65535, got number 70000"). Derived from the failing schema's own keywords, or its `detail` when they
-// cannot say it; a value whose schema is `wordedByLoader` is left to the loader's own check.
+// cannot say it, or its format's own sentence (formats.ts); a value whose schema is `wordedByLoader` is left to the loader's own check.
+import { FORMATS } from './formats.js';
 import type { Failure } from './typebox.js';
 
 /** One problem of a configuration: where (`listen.port`, empty for the whole), and what. */
@@ -61,6 +62,8 @@ function wordsOf(failure: Failure): [string, string][] {
     if (typeof hint !== 'string' && typeof schema.detail === 'string') return said(expected(schema, value));
     return said(`${describe(value)} is not valid${typeof hint === 'string' ? `: ${hint}` : ''}`);
   }
+  const format = failure.keyword === 'format' ? FORMATS[schema.format as string] : undefined;
+  if (format !== undefined) return said(format(value as string) ?? expected(schema, value));
   if (failure.keyword === 'count') {
     const min = (schema.minItems as number | undefined) ?? 0;
     return said(

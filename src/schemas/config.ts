@@ -47,7 +47,7 @@ export const DemoSchema = section(
     host: opt(host({ default: '127.0.0.1', env: 'PASSKEY_DEMO_HOST', description: "The demo page's address." })),
     port: opt(port({ default: 8443, env: 'PASSKEY_DEMO_PORT', description: "The demo page's port." })),
     devHostnames: opt(
-      Type.Array(host({}), {
+      Type.Array(host({ format: 'dev-hostname' }), {
         maxItems: 20,
         uniqueItems: true,
         default: [],
@@ -84,6 +84,7 @@ export const ConfigFileSchema = Type.Object(
     listen: opt(ListenSchema),
     database: opt(
       path({
+        format: 'database',
         env: 'PASSKEY_DATABASE',
         defaultText: '`sqlite:<dataDir>/fido2.db`',
         description:
@@ -92,6 +93,7 @@ export const ConfigFileSchema = Type.Object(
     ),
     sqliteWriter: opt(
       text(1, 16, {
+        format: 'sqlite-writer',
         env: 'PASSKEY_SQLITE_WRITER',
         defaultText: '`"auto"`',
         description:
@@ -100,6 +102,7 @@ export const ConfigFileSchema = Type.Object(
     ),
     challenges: opt(
       path({
+        format: 'challenges',
         default: 'memory',
         env: 'PASSKEY_CHALLENGES',
         description:

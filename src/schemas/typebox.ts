@@ -6,6 +6,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { describeFailure, type FailureKind, type SchemaFailure } from './details.js';
+import { FORMATS } from './formats.js';
 
 export { Type };
 export type { Static, TProperties, TSchema, SchemaFailure };
@@ -22,6 +23,9 @@ type DeepReadonly<T> = T extends (infer E)[]
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 if (!FormatRegistry.Has('date-time'))
   FormatRegistry.Set('date-time', (value) => DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)));
+// The config file's formats (formats.ts): well formed when the format finds no problem.
+for (const [name, problem] of Object.entries(FORMATS))
+  if (!FormatRegistry.Has(name)) FormatRegistry.Set(name, (value) => problem(value) === undefined);
 
 export interface Validator<T> {
   check(value: unknown): value is T;
@@ -48,6 +52,7 @@ export type FailureKeyword =
   | 'minLength'
   | 'maxLength'
   | 'pattern'
+  | 'format'
   | 'count'
   | 'unique'
   | 'unknown'
@@ -63,6 +68,7 @@ const KEYWORDS: Partial<Record<ValueErrorType, FailureKeyword>> = {
   [ValueErrorType.StringMinLength]: 'minLength',
   [ValueErrorType.StringMaxLength]: 'maxLength',
   [ValueErrorType.StringPattern]: 'pattern',
+  [ValueErrorType.StringFormat]: 'format',
   [ValueErrorType.ArrayMinItems]: 'count',
   [ValueErrorType.ArrayMaxItems]: 'count',
   [ValueErrorType.ArrayUniqueItems]: 'unique',
