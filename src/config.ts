@@ -132,3 +132,31 @@ export interface OpsOptions {
   /** One JSON log line per request of the four operations (false if the http layer logs requests itself). */
   readonly requestLog: boolean;
 }
+
+/** A local-blob key: its id is stored in each blob, so the right key opens it (rotation). */
+export interface LocalBlobKey {
+  readonly id: string;
+  /** 32 bytes (AES-256-GCM). */
+  readonly key: Buffer;
+}
+
+/** The service's secrets (src/secrets/), from the environment or the key file. */
+export interface Secrets {
+  /** HMAC-SHA-256 key deriving user handles from (Client ID, username). 32 bytes. */
+  readonly userHandleKey: Buffer;
+  /** Newest first: the first seals, all open. */
+  readonly localBlobKeys: readonly LocalBlobKey[];
+}
+
+/** The OpenTelemetry trace export (src/config/tracing.ts reads it from the OTEL_* variables). */
+export type OtlpProtocol = 'http/protobuf' | 'http/json';
+
+export interface TracingSettings {
+  /** Where spans are POSTed: the traces endpoint as given, or `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces`. */
+  readonly url: string;
+  readonly protocol: OtlpProtocol;
+  /** `service.name` of the resource (default `passkey-server`). */
+  readonly serviceName: string;
+  /** Extra request headers for the collector (an API key, say). */
+  readonly headers: Readonly<Record<string, string>>;
+}

@@ -7,7 +7,7 @@ import type { TrustEvaluator } from './webauthn/attestation/types.js';
 import type { MlDsaVerifier } from './webauthn/ml-dsa.js';
 import type { Logger } from './util/log.js';
 import type { Runtime } from './util/runtime.js';
-import type { Secrets } from './config/secrets.js';
+import type { Secrets } from './config.js';
 
 /** An application as the ceremonies use it: its configuration plus what was prepared from it at start. */
 export interface Application extends ApplicationConfig {

@@ -14,7 +14,7 @@
 
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { FidoError } from '../errors.js';
-import type { LocalBlobKey } from '../config/secrets.js';
+import type { LocalBlobKey } from '../config.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { decodeBase64url, encodeBase64url } from '../util/base64url.js';
 import { decodeCredential, encodeCredential, type LocalCredential } from './local-record.js';

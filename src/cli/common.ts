@@ -1,7 +1,7 @@
 // Shared by the commands: option parsing and the one way failures are printed.
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/load.js';
-import { SecretsError } from '../config/secrets.js';
+import { SecretsError } from '../secrets/load.js';
 import { logLevelOf } from '../config/env.js';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 import { USAGE } from './usage.js';

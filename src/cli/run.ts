@@ -8,7 +8,7 @@ import { configuredTrust, migrateConfiguredDatabase } from '../compose/commands.
 import { defaultOpsOptions } from '../config/ops.js';
 import type { ServiceConfig } from '../config.js';
 import { loadConfig, redactUrl } from '../config/load.js';
-import { initSecretsFile, LOCAL_BLOB_KEYS_ENV, rotateLocalBlobKey } from '../config/secrets.js';
+import { initSecretsFile, LOCAL_BLOB_KEYS_ENV, rotateLocalBlobKey } from '../secrets/load.js';
 import { systemRuntime } from '../util/runtime.js';
 import { EXIT_OK, UsageError, type CliIo } from './io.js';
 import { parseConfigArgs, report } from './common.js';

@@ -5,7 +5,7 @@
 import { POST_QUANTUM_ALGORITHMS } from '../webauthn/cose.js';
 import type { ServiceConfig } from '../config.js';
 import { loadConfig } from '../config/load.js';
-import { loadSecrets } from '../config/secrets.js';
+import { loadSecrets } from '../secrets/load.js';
 import { openCredentialStore } from '../stores/open.js';
 import { systemRuntime, type Runtime } from '../util/runtime.js';
 import { AuditLog } from '../audit/log.js';

@@ -3,7 +3,7 @@
 // (clock and randomness, stores, trust, hooks, the key cache) and takes the service's wiring for the rest,
 // so that no test builds the object graph by hand.
 import type { ApplicationConfig, ServiceConfig } from '../config.js';
-import type { Secrets } from '../config/secrets.js';
+import type { Secrets } from '../config.js';
 import { createApplicationDirectory } from '../applications/config-directory.js';
 import { buildApp, type App, type AppOptions } from '../http/app.js';
 import type { ApplicationDirectory, ServiceDeps, ServiceHooks } from '../service.js';

@@ -14,8 +14,8 @@ import {
 } from '../applications/metadata-watch.js';
 import type { MetadataReloadReport } from '../applications/trust-reload.js';
 import type { ServiceConfig } from '../config.js';
-import { applicationsWithoutRelaySecrets, withDemoRelaySecret } from '../config/demo-relay-secret.js';
-import { loadSecrets } from '../config/secrets.js';
+import { applicationsWithoutRelaySecrets, withDemoRelaySecret } from '../secrets/demo-relay-secret.js';
+import { loadSecrets } from '../secrets/load.js';
 import { loadServeSettings, type ServeSettings } from '../config/serve.js';
 import { createServiceServer } from '../http/server.js';
 import { composeHooks } from '../runtime/hooks.js';

@@ -24,7 +24,7 @@ export function checkAttestation(ctx: ApplicationContext, path: string, policy: 
   const anchors = (p: string, v: unknown) => anchorFile(ctx, p, v as string);
   eachEntry(problems, at('trustAnchors'), policy.trustAnchors, anchors);
   if (typeof policy.metadata === 'string' && problems.clean(at('metadata')))
-    policy.metadata = existingFile(ctx, at('metadata'), policy.metadata) ?? policy.metadata;
+    policy.metadata = checkedFile(ctx, at('metadata'), policy.metadata) ?? policy.metadata;
   const roots = eachEntry(problems, at('metadataRoots'), policy.metadataRoots, anchors);
   const needsMetadata = (key: string, list: unknown[] | undefined, why: string) => {
     if (list !== undefined && list.length > 0 && problems.clean(at(key)) && policy.metadata == null)
@@ -44,43 +44,40 @@ export function checkAttestation(ctx: ApplicationContext, path: string, policy: 
   }
 }
 
-/** The absolute path of an existing regular file, or undefined (and a problem). */
-function existingFile(ctx: ApplicationContext, path: string, value: string): string | undefined {
+/** What a file holds that makes it unusable (the message names the file). */
+class Unusable extends Error {}
+
+/**
+ * The one check of a file the policy names: the absolute path of an existing regular file that `read` (when
+ * given) accepts, or undefined and a problem at `path`: not a file, unreadable (with the system's code), or
+ * what `read` found wrong in it (an `Unusable` or a CrlError, with its own message).
+ */
+function checkedFile(ctx: ApplicationContext, path: string, value: string, read?: (file: string) => void) {
   const file = ctx.resolvePath(path, value);
   try {
-    if (statSync(file).isFile()) return file;
-    ctx.problems.add(path, `${file} is not a file`);
+    if (!statSync(file).isFile()) return ctx.problems.addIfAny(path, `${file} is not a file`);
+    read?.(file);
+    return file;
   } catch (error) {
-    ctx.problems.add(path, `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    const own = error instanceof Unusable || error instanceof CrlError;
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return ctx.problems.addIfAny(path, own ? error.message : `${file} cannot be read (${code})`);
   }
-  return undefined;
 }
 
 /** A trust anchor file must hold at least one PEM certificate that parses; a broken anchor fails at start, not at the first registration. */
 function anchorFile(ctx: ApplicationContext, path: string, value: string): string | undefined {
-  const file = existingFile(ctx, path, value);
-  if (file === undefined) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    ctx.problems.add(path, `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    return undefined;
-  }
-  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  if (blocks.length === 0) {
-    ctx.problems.add(path, `${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
-    return undefined;
-  }
-  for (const [index, block] of blocks.entries()) {
-    try {
-      new X509Certificate(block);
-    } catch {
-      ctx.problems.add(path, `${file}: certificate ${index + 1} does not parse`);
-      return undefined;
+  return checkedFile(ctx, path, value, (file) => {
+    const blocks = readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
+    if (blocks === null) throw new Unusable(`${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+    for (const [index, block] of blocks.entries()) {
+      try {
+        new X509Certificate(block);
+      } catch {
+        throw new Unusable(`${file}: certificate ${index + 1} does not parse`);
+      }
     }
-  }
-  return file;
+  });
 }
 
 /**
@@ -89,22 +86,8 @@ function anchorFile(ctx: ApplicationContext, path: string, value: string): strin
  * BLOB is read (METADATA_BLOB_CRL_*).
  */
 function crlFile(ctx: ApplicationContext, path: string, value: string): string | undefined {
-  const file = existingFile(ctx, path, value);
-  if (file === undefined) return undefined;
-  try {
-    if (statSync(file).size > MAX_CRL_BYTES) {
-      ctx.problems.add(path, `${file} is larger than ${MAX_CRL_BYTES} bytes`);
-      return undefined;
-    }
+  return checkedFile(ctx, path, value, (file) => {
+    if (statSync(file).size > MAX_CRL_BYTES) throw new Unusable(`${file} is larger than ${MAX_CRL_BYTES} bytes`);
     parseCrls(readFileSync(file), file);
-  } catch (error) {
-    ctx.problems.add(
-      path,
-      error instanceof CrlError
-        ? error.message
-        : `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-    return undefined;
-  }
-  return file;
+  });
 }

@@ -3,7 +3,6 @@
 // settings only the environment gives, src/schemas/environment.ts). One rule for every variable: an empty
 // one counts as unset, a whole number is digits, a boolean is true/false, 1/0, yes/no or on/off.
 
-import { ListenSchema } from '../schemas/config.js';
 import { ENV_OVERRIDES, type EnvOverride, EnvironmentSchema } from '../schemas/environment.js';
 import type { LogLevel } from '../util/log.js';
 import { isObject, type Problems, type Raw } from './checks.js';
@@ -57,8 +56,8 @@ export function applyEnvOverrides(raw: Raw, env: Env, problems: Problems): Set<s
   return applied;
 }
 
-/** The largest port (the schema's one bound, src/schemas/config-keys.ts), for the `--port` flag. */
-export const PORT_MAX = (ListenSchema.properties.port as unknown as { maximum: number }).maximum;
+/** The largest port (the schema's one bound), for the `--port` flag. */
+export { PORT_MAX } from '../schemas/config-keys.js';
 
 export const LOG_LEVEL_ENV = 'PASSKEY_LOG_LEVEL';
 export const METADATA_CHECK_ENV = 'PASSKEY_METADATA_CHECK_INTERVAL_MS';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ApplicationConfig, ChallengeStoreConfig, DatabaseConfig, ServiceConfig } from '../config.js';
-import { ConfigFileSchema, DemoSchema } from '../schemas/config.js';
+import { builtInConfig as builtInDefault, ConfigFileSchema, followDemoPort } from '../schemas/config.js';
 import { configProblems, describe } from '../schemas/config-problems.js';
 import { compile, withDefaults } from '../schemas/typebox.js';
 import { checkApplication } from './application.js';
@@ -29,19 +29,8 @@ export interface LoadConfigOptions {
 
 const CONFIG = compile(ConfigFileSchema);
 
-/** What `serve` runs without --config: SQLite in ./data (no `database`, so PASSKEY_DATA_DIR moves it too), memory challenges, the demo on. */
-export function builtInConfig(): Raw {
-  // The demo's application offers ML-DSA after the classical algorithms (docs/demo.md, "Post-quantum passkeys").
-  const algorithms = [...DEFAULT_OFFERED_ALGORITHMS, ...POST_QUANTUM_ALGORITHMS];
-  const demoApplication = { clientId: 'demo-client', name: 'Demo IdP', domain: 'demo.localhost', algorithms };
-  const urls = { origins: ['https://demo.localhost:8443'], localOrigins: ['https://localhost:8443'] };
-  return {
-    local: { enabled: true },
-    demo: { enabled: true },
-    applications: [{ ...demoApplication, ...urls, variants: ['standard', 'local'] }],
-  };
-}
-const { default: DEMO_PORT, maximum: PORT_MAX } = DemoSchema.properties.port as unknown as Record<string, number>;
+/** The built-in default (src/schemas/config.ts): its demo application offers ML-DSA after the classical algorithms. */
+export const builtInConfig = () => builtInDefault([...DEFAULT_OFFERED_ALGORITHMS, ...POST_QUANTUM_ALGORITHMS]);
 
 export function loadConfig(options: LoadConfigOptions): ServiceConfig {
   const file = options.file === undefined ? undefined : resolve(options.cwd, options.file);
@@ -60,22 +49,6 @@ export function loadConfig(options: LoadConfigOptions): ServiceConfig {
     );
   }
   return config;
-}
-
-/**
- * Built-in default only: the demo application's origins name the demo's port, so when PASSKEY_DEMO_PORT
- * moves the demo, its origins move with it (port 0 is left alone: the real port is known only later).
- */
-function followDemoPort(raw: Raw): void {
-  const demo = raw.demo;
-  const apps = raw.applications;
-  if (!isObject(demo) || !Array.isArray(apps) || !isObject(apps[0])) return;
-  const port = demo.port;
-  if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > PORT_MAX! || port === DEMO_PORT)
-    return;
-  const app = apps[0];
-  app.origins = [`https://${String(app.domain)}:${port}`];
-  app.localOrigins = [`https://localhost:${port}`];
 }
 
 function readJsonFile(file: string): Raw {

@@ -14,6 +14,11 @@ export const MIN_RELAY_SECRET_CHARS = 16;
 
 const ENTRY = new RegExp(RELAY_SECRET_ENTRY);
 
+/** A new relay secret: `prs_` and 32 random bytes, base64url (the demo's, and the admin API's alike). */
+export function newRelaySecret(randomBytes: (size: number) => Buffer): string {
+  return `prs_${randomBytes(32).toString('base64url')}`;
+}
+
 /** `sha256:<hex>` of a secret: how the service keeps it. */
 export function relaySecretHash(secret: string): string {
   return `sha256:${createHash('sha256').update(secret, 'utf8').digest('hex')}`;

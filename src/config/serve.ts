@@ -2,13 +2,13 @@
 // environment's overrides (load.ts), the operations settings, the periodic metadata check, the log
 // level and the trace export (tracing.ts). The composition step (src/compose/service.ts) receives these as
 // data and reads no variable itself.
-import type { OpsOptions, ServiceConfig } from '../config.js';
+import type { OpsOptions, ServiceConfig, TracingSettings } from '../config.js';
 import type { LogLevel } from '../util/log.js';
 import { logLevelOf, metadataCheckIntervalMs } from './env.js';
 import { ConfigError } from './errors.js';
 import { type LoadConfigOptions, loadConfig } from './load.js';
 import { defaultOpsOptions } from './ops.js';
-import { tracingSettings, type TracingSettings } from './tracing.js';
+import { tracingSettings } from './tracing.js';
 import { readWebhookSecrets } from './webhooks.js';
 
 export interface ServeSettings {

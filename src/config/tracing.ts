@@ -3,28 +3,18 @@
 // OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, there are no traces (null): nothing is loaded and
 // the requests pay nothing. Only the OTLP/HTTP protocols are offered; `grpc` is refused at start.
 
+import type { TracingSettings } from '../config.js';
 import { TracingEnvironmentSchema } from '../schemas/environment.js';
 
 /** The variables read, each described (and defaulted) in src/schemas/environment.ts. */
 export const TRACING_ENV = Object.keys(TracingEnvironmentSchema.properties);
 const DEFAULT_SERVICE_NAME = TracingEnvironmentSchema.properties.OTEL_SERVICE_NAME.default as string;
 
-export type OtlpProtocol = 'http/protobuf' | 'http/json';
-
-export interface TracingSettings {
-  /** Where spans are POSTed: the traces endpoint as given, or `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces`. */
-  readonly url: string;
-  readonly protocol: OtlpProtocol;
-  /** `service.name` of the resource (default `passkey-server`). */
-  readonly serviceName: string;
-  /** Extra request headers for the collector (an API key, say). */
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** The settings, or null when traces are off. A wrong value adds a problem naming the variable. */
-export function tracingSettings(env: Env, problems: string[]): TracingSettings | null {
+export function tracingSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): TracingSettings | null {
   const value = (name: string): string | undefined => {
     const text = env[name]?.trim();
     return text === undefined || text === '' ? undefined : text;

@@ -18,8 +18,9 @@ export interface Notes {
 }
 
 export const opt = Type.Optional;
-/** The one port bound: 0 asks the system for any free port. */
-export const port = (notes: Notes) => Type.Integer({ minimum: 0, maximum: 65_535, ...notes });
+/** The largest port: the one port bound (0 asks the system for any free port). */
+export const PORT_MAX = 65_535;
+export const port = (notes: Notes) => Type.Integer({ minimum: 0, maximum: PORT_MAX, ...notes });
 export const integer = (minimum: number, maximum: number, notes: Notes) => Type.Integer({ minimum, maximum, ...notes });
 export const text = (minLength: number, maxLength: number | undefined, notes: Notes) =>
   Type.String({ minLength, ...(maxLength === undefined ? {} : { maxLength }), ...notes });

@@ -10,7 +10,7 @@
 import { ApplicationFileSchema } from './applications.js';
 import { opsFields } from './config-ops.js';
 import { WebhookDeliverySchema } from './webhooks.js';
-import { host, integer, opt, path, port, section, text } from './config-keys.js';
+import { host, integer, opt, path, PORT_MAX, port, section, text } from './config-keys.js';
 import { jsonSchema, Type, withDefaults } from './typebox.js';
 
 export const ListenSchema = section(
@@ -148,6 +148,38 @@ export const ConfigFileSchema = Type.Object(
   },
   { additionalProperties: false, description: 'The passkey-server config file (docs/configuration.md).' },
 );
+
+/**
+ * What `serve` runs without --config: SQLite in ./data (no `database`, so PASSKEY_DATA_DIR moves it too), memory
+ * challenges, the demo on. `algorithms`: its application's (docs/demo.md, "Post-quantum passkeys").
+ */
+export function builtInConfig(algorithms: readonly number[]): Record<string, unknown> {
+  const demoApplication = { clientId: 'demo-client', name: 'Demo IdP', domain: 'demo.localhost', algorithms };
+  const urls = { origins: ['https://demo.localhost:8443'], localOrigins: ['https://localhost:8443'] };
+  return {
+    local: { enabled: true },
+    demo: { enabled: true },
+    applications: [{ ...demoApplication, ...urls, variants: ['standard', 'local'] }],
+  };
+}
+
+const DEMO_PORT = DemoSchema.properties.port.default as number;
+
+/**
+ * Built-in default only: the demo application's origins name the demo's port, so when PASSKEY_DEMO_PORT
+ * moves the demo, its origins move with it (port 0 is left alone: the real port is known only later).
+ */
+export function followDemoPort(raw: Record<string, unknown>): void {
+  const { demo, applications: apps } = raw as { demo?: unknown; applications?: unknown };
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(demo) || !Array.isArray(apps) || !isObject(apps[0])) return;
+  const port = demo.port;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port <= 0 || port > PORT_MAX || port === DEMO_PORT) return;
+  const app = apps[0];
+  app.origins = [`https://${String(app.domain)}:${port}`];
+  app.localOrigins = [`https://localhost:${port}`];
+}
 
 /** The request bounds of a configuration that sets none. */
 export const DEFAULT_LIMITS = withDefaults(LimitsSchema, {}) as {

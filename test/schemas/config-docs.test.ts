@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENV_OVERRIDES } from '../../src/config/env.js';
-import { LOCAL_BLOB_KEYS_ENV, USER_HANDLE_KEY_ENV } from '../../src/config/secrets.js';
+import { LOCAL_BLOB_KEYS_ENV, USER_HANDLE_KEY_ENV } from '../../src/secrets/load.js';
 import { APPLICATION_KEYS, ATTESTATION_KEYS } from '../../src/schemas/applications.js';
 import { ConfigFileSchema } from '../../src/schemas/config.js';
 import { AdminSchema, AuditSchema, RateLimitsSchema } from '../../src/schemas/config-ops.js';

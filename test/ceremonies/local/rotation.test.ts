@@ -14,7 +14,7 @@ import {
   writeSecretsFile,
   type Secrets,
   type SecretsFile,
-} from '../../../src/config/secrets.js';
+} from '../../../src/secrets/load.js';
 import type { Logger } from '../../../src/util/log.js';
 import { applicationConfig, expectFailure, expectOk } from '../../support/harness.js';
 import { LocalFlow, LocalRig, blobKeyId } from './support.js';

@@ -4,7 +4,7 @@
 // assertion result). A spying credential store proves the local variant never touches storage.
 
 import { buildApp, type App, type InjectResponse } from '../../../src/http/app.js';
-import type { Secrets } from '../../../src/config/secrets.js';
+import type { Secrets } from '../../../src/secrets/load.js';
 import { MemoryCredentialStore } from '../../../src/stores/memory/credentials.js';
 import type { CredentialRecord, CredentialStore, CredentialUse } from '../../../src/stores/types.js';
 import { Harness, PATHS, type HarnessOptions, type RequestOptions } from '../../support/harness.js';

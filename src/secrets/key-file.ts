@@ -1,35 +1,17 @@
-// The service's secrets: the user-handle HMAC key and the local-blob keys (newest first, with ids for
-// rotation). They come from environment variables or a JSON key file (mode 0600); a single instance on
-// SQLite generates the file on first start. Several instances sharing PostgreSQL must share the secrets
-// too, so there they must be configured: generating them per instance would give each instance other
-// user handles and blobs the others cannot open.
-// Never log a secret value: messages name variables, files and key ids only.
+// The key file (src/schemas/secrets.ts; mode 0600): read, checked, created on a first start (complete or not at
+// all, never replacing one), and rotated by the CLI; and the checks of a key wherever it is written (the file
+// or the environment). Never log a secret value: messages name variables, files and key ids only.
 
 import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ServiceConfig } from '../config.js';
+import type { LocalBlobKey, Secrets } from '../config.js';
+import { KEY_BYTES, KEY_ID_PATTERN, KEY_PATTERN, type SecretsFile } from '../schemas/secrets.js';
 import type { Logger } from '../util/log.js';
 
-export const USER_HANDLE_KEY_ENV = 'PASSKEY_USER_HANDLE_KEY';
-export const LOCAL_BLOB_KEYS_ENV = 'PASSKEY_LOCAL_BLOB_KEYS';
+export type { SecretsFile };
 
-const KEY_BYTES = 32;
-const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_-]+)$/;
-
-export interface LocalBlobKey {
-  /** Short identifier stored in each blob so the right key opens it (rotation). */
-  readonly id: string;
-  /** 32 bytes (AES-256-GCM). */
-  readonly key: Buffer;
-}
-
-export interface Secrets {
-  /** HMAC-SHA-256 key deriving user handles from (Client ID, username). 32 bytes. */
-  readonly userHandleKey: Buffer;
-  /** Newest first: the first seals, all open. */
-  readonly localBlobKeys: readonly LocalBlobKey[];
-}
+const KEY_ID = new RegExp(KEY_ID_PATTERN);
+const KEY = new RegExp(KEY_PATTERN);
 
 /** A problem with the secrets; the message is safe to print (it never holds a key). */
 export class SecretsError extends Error {
@@ -39,113 +21,27 @@ export class SecretsError extends Error {
   }
 }
 
-/** The key file's format (version 1). Keys are base64url; localBlobKeys are newest first. */
-export interface SecretsFile {
-  readonly version: 1;
-  readonly userHandleKey: string;
-  readonly localBlobKeys: readonly { readonly id: string; readonly key: string }[];
-}
-
-export interface LoadSecretsOptions {
-  readonly config: Pick<ServiceConfig, 'secretsFile' | 'database'>;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly randomBytes: (size: number) => Buffer;
-  readonly log?: Logger;
-}
-
-/**
- * Environment variables win over the file, each secret on its own. Without either: generate the file
- * (SQLite), or refuse (PostgreSQL).
- */
-export function loadSecrets(options: LoadSecretsOptions): Secrets {
-  const { config, env, log } = options;
-  const fromEnv = secretsFromEnv(env);
-  if (fromEnv.userHandleKey !== undefined && fromEnv.localBlobKeys !== undefined) {
-    return { userHandleKey: fromEnv.userHandleKey, localBlobKeys: fromEnv.localBlobKeys };
-  }
-  const file = config.secretsFile;
-  let stored = readSecretsFile(file);
-  if (stored === undefined) {
-    if (config.database.kind === 'postgres') {
-      throw new SecretsError(
-        `Secrets are not configured. With a PostgreSQL database, several instances share the data, so they must share ` +
-          `the secrets: set ${USER_HANDLE_KEY_ENV} and ${LOCAL_BLOB_KEYS_ENV}, or give every instance the same key file ` +
-          `(secretsFile, now ${file}; create one with "passkey-server secrets init --file <path>"). ` +
-          `They are never generated on their own in this setup.`,
-      );
-    }
-    const generated = generateSecrets(options.randomBytes);
-    if (createSecretsFile(file, generated)) {
-      log?.info(
-        { file, localBlobKeyIds: generated.localBlobKeys.map((k) => k.id) },
-        'generated new secrets (first start)',
-      );
-    }
-    // Always what the file holds: another process starting on the same new folder may have created it first.
-    stored = readSecretsFile(file);
-  }
-  warnIfReadableByOthers(file, log);
-  const parsed = parseSecretsFile(stored, file);
-  return {
-    userHandleKey: fromEnv.userHandleKey ?? parsed.userHandleKey,
-    localBlobKeys: fromEnv.localBlobKeys ?? parsed.localBlobKeys,
-  };
-}
-
-function secretsFromEnv(env: Readonly<Record<string, string | undefined>>): Partial<Secrets> {
-  const handle = env[USER_HANDLE_KEY_ENV];
-  const blobs = env[LOCAL_BLOB_KEYS_ENV];
-  return {
-    userHandleKey: handle ? decodeKey(handle.trim(), USER_HANDLE_KEY_ENV) : undefined,
-    localBlobKeys: blobs ? parseKeyList(blobs) : undefined,
-  };
-}
-
-/** `id:key,id:key`, newest first (the first seals, all open). */
-function parseKeyList(text: string): LocalBlobKey[] {
-  const entries = text
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  if (entries.length === 0)
-    throw new SecretsError(
-      `${LOCAL_BLOB_KEYS_ENV} holds no key; expected "<id>:<base64 32-byte key>[,<id>:<key>…]", newest first`,
-    );
-  const keys = entries.map((entry, index) => {
-    const cut = entry.indexOf(':');
-    if (cut < 0)
-      throw new SecretsError(
-        `${LOCAL_BLOB_KEYS_ENV} entry ${index + 1} has no "<id>:" prefix; expected "<id>:<base64 32-byte key>"`,
-      );
-    return checkedKey(entry.slice(0, cut), entry.slice(cut + 1), `${LOCAL_BLOB_KEYS_ENV} entry ${index + 1}`);
-  });
-  checkUniqueIds(keys, LOCAL_BLOB_KEYS_ENV);
-  return keys;
-}
-
-function checkedKey(id: string, key: string, where: string): LocalBlobKey {
+export function checkedKey(id: string, key: string, where: string): LocalBlobKey {
   if (!KEY_ID.test(id)) throw new SecretsError(`${where}: the key id must be 1-32 letters, digits, "_" or "-"`);
   return { id, key: decodeKey(key, `${where} (id ${id})`) };
 }
 
-function checkUniqueIds(keys: readonly LocalBlobKey[], where: string): void {
+export function checkUniqueIds(keys: readonly LocalBlobKey[], where: string): void {
   const ids = keys.map((k) => k.id);
   const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
   if (duplicate !== undefined) throw new SecretsError(`${where}: the key id "${duplicate}" appears twice`);
 }
 
 /** Standard base64 or base64url of exactly 32 bytes (e.g. `openssl rand -base64 32`). */
-function decodeKey(text: string, where: string): Buffer {
-  const bytes = BASE64.test(text) ? Buffer.from(text, 'base64') : undefined;
-  if (bytes === undefined || bytes.length !== KEY_BYTES) {
+export function decodeKey(text: string, where: string): Buffer {
+  if (!KEY.test(text))
     throw new SecretsError(
       `${where}: must be ${KEY_BYTES} random bytes in base64 or base64url (e.g. from "openssl rand -base64 32")`,
     );
-  }
-  return bytes;
+  return Buffer.from(text, 'base64');
 }
 
-function readSecretsFile(file: string): unknown {
+export function readSecretsFile(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -164,7 +60,7 @@ function readSecretsFile(file: string): unknown {
   }
 }
 
-function parseSecretsFile(value: unknown, file: string): Secrets {
+export function parseSecretsFile(value: unknown, file: string): Secrets {
   const where = `secrets file ${file}`;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new SecretsError(`${where}: must hold a JSON object`);
@@ -210,7 +106,7 @@ export function writeSecretsFile(file: string, content: SecretsFile): void {
  * Creates the file only if there is none, complete or not at all: written under a temporary name, then
  * linked to its name (a link never replaces an existing file, unlike a rename). False when one existed.
  */
-function createSecretsFile(file: string, content: SecretsFile): boolean {
+export function createSecretsFile(file: string, content: SecretsFile): boolean {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   // The new key id is random (and no secret): no two starts share a temporary name.
   const temporary = `${file}.${process.pid}.${content.localBlobKeys[0]?.id ?? 'new'}.tmp`;
@@ -262,7 +158,7 @@ export function rotateLocalBlobKey(file: string, randomBytes: (size: number) => 
   return id;
 }
 
-function warnIfReadableByOthers(file: string, log: Logger | undefined): void {
+export function warnIfReadableByOthers(file: string, log: Logger | undefined): void {
   if (process.platform === 'win32') return;
   const mode = statSync(file).mode & 0o777;
   if ((mode & 0o077) !== 0) {

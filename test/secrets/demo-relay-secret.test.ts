@@ -10,12 +10,12 @@ import {
   DEMO_RELAY_SECRET_FILE,
   ensureDemoRelaySecret,
   withDemoRelaySecret,
-} from '../../src/config/demo-relay-secret.js';
+} from '../../src/secrets/demo-relay-secret.js';
 import { loadConfig } from '../../src/config/load.js';
 import { relaySecretHash } from '../../src/config/relay-secrets.js';
 import { startService } from '../../src/main.js';
 import { runCliCommand } from '../support/cli-process.js';
-import { minimalApp, tempDir, writeFile } from './support.js';
+import { minimalApp, tempDir, writeFile } from '../config/support.js';
 
 const SECRET = 'prs_start-warning-secret-0123456789abcdefghijk';
 

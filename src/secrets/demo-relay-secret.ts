@@ -4,15 +4,10 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApplicationConfig, ServiceConfig } from '../config.js';
-import { relaySecretHash } from './relay-secrets.js';
+import { newRelaySecret, relaySecretHash } from '../config/relay-secrets.js';
 
 export const DEMO_RELAY_SECRET_FILE = 'demo-relay-secret';
 const SECRET = /^prs_[A-Za-z0-9_-]{43}$/;
-
-/** A new relay secret: `prs_` and 32 random bytes, base64url (the admin API makes them alike). */
-export function newRelaySecret(randomBytes: (size: number) => Buffer): string {
-  return `prs_${randomBytes(32).toString('base64url')}`;
-}
 
 /** The demo's secret from `<dataDir>/demo-relay-secret`, made there (0600) on first start. */
 export function ensureDemoRelaySecret(dataDir: string, randomBytes: (size: number) => Buffer): string {

@@ -10,9 +10,9 @@ import {
   rotateLocalBlobKey,
   SecretsError,
   type SecretsFile,
-} from '../../src/config/secrets.js';
+} from '../../src/secrets/load.js';
 import { createLogger } from '../../src/util/log.js';
-import { tempDir } from './support.js';
+import { tempDir } from '../config/support.js';
 
 const sqlite = (dir: string) => ({
   secretsFile: join(dir, 'data', 'secrets.json'),
