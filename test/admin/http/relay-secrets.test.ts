@@ -5,9 +5,10 @@
 // or a revoked one); several at once rotate; the list shows id, source, created and last used and never a
 // secret or a hash; a config file's secret is listed and cannot be revoked here (409); every step is audited
 // (relay-secret.create|revoke, ok and failed) and no secret reaches an answer but the create's, the audit
-// log, the service log or /metrics. Each answer has its OpenAPI shape. With SQLite and PostgreSQL, the
-// CLI (another process, like another instance) creates and revokes while the service runs, the service
-// follows within `applicationCacheMs`, and the last use the service wrote at shutdown is listed by the CLI.
+// log, the service log or /metrics. Each answer has its OpenAPI shape. With SQLite and PostgreSQL, a
+// second instance on the same database follows a create and a revoke made on the first, and the CLI
+// (another process) creates and revokes while the service runs, the service following within
+// `applicationCacheMs`; the last use the service wrote at shutdown is listed by the CLI.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
@@ -123,7 +124,7 @@ async function serviceTarget(database: string | undefined): Promise<Target> {
 }
 
 /** A relay call: registration options for alice of `clientId`, with `secret` as the bearer (none: no header). */
-async function relayCall(t: Target, clientId: string, domain: string, secret?: string) {
+async function relayCall(t: Pick<Target, 'url'>, clientId: string, domain: string, secret?: string) {
   const response = await fetch(`${t.url}/api/attestation/options`, {
     method: 'POST',
     headers: {
@@ -332,6 +333,32 @@ for (const [name, open] of Object.entries(BACKENDS)) {
     });
     // Memory stores live in one process: the CLI has nothing to share with the service there.
     if (name === 'memory') return;
+    it('a second instance on the same database follows a create and a revoke within applicationCacheMs', async () => {
+      const { dir, file } = t.cli!;
+      let logs = '';
+      const sink = {
+        write: (text: string) => {
+          logs += text;
+          return true;
+        },
+      };
+      const second = await startService({ configFile: file, env: {}, cwd: dir, stdout: sink, stderr: sink });
+      try {
+        const path = '/admin/applications/app-1/relay-secrets';
+        const call = (secret?: string) => relayCall(second, 'app-1', 'idp.example.test', secret);
+        assert.deepEqual(await call(FILE_SECRET), { status: 200, name: 'ok' });
+        const made = await admin(t, document, 'POST', path, {});
+        shown.push(made.json.secret);
+        await until(async () => (await call(made.json.secret)).name, 'ok', 'the second instance takes it');
+        assert.equal((await admin(t, document, 'DELETE', `${path}/${made.json.id}`)).status, 200);
+        await until(async () => (await call(made.json.secret)).name, 'RELAY_SECRET_INVALID', 'it drops it');
+        assert.deepEqual(await call(FILE_SECRET), { status: 200, name: 'ok' });
+      } finally {
+        await second.close();
+      }
+      for (const secret of shown) assert.ok(!logs.includes(secret), "the second instance's log holds a secret");
+    });
+
     it('the CLI creates, lists and revokes while the service runs; the service follows; uses are written at shutdown', async () => {
       const { dir, file } = t.cli!;
       const cli = async (...args: string[]) => {
