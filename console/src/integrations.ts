@@ -101,26 +101,48 @@ export async function showWebhooks(view: HTMLElement, clientId: string): Promise
     for (const id of ['webhooks', 'dead-letters', 'marked-credentials']) document.getElementById(id)?.remove();
     await showWebhooks(view, clientId);
   };
+  // The form adds a webhook, or, after a row's Edit, changes that one (PATCH: its URL and events).
+  let editing: string | null = null;
+  const submit = h('button', { type: 'submit' }, 'Add webhook');
   const rows = hooks.map((w) => [
     h('code', {}, text(w.url)),
     Array.isArray(w.events) ? w.events.join(', ') : 'all events',
     text(w.source),
     when(w.createdAt as string | null),
     w.source === 'config'
-      ? ''
+      ? 'in the config file'
       : h(
-          'button',
-          {
-            type: 'button',
-            class: 'danger',
-            onclick: guard(async () => {
-              if (!(await confirmAction(`Delete the webhook to ${text(w.url)}?`, 'Delete webhook'))) return;
-              await api('DELETE', `${path}/${segment(text(w.id))}`);
-              say('Webhook deleted.');
-              await reload();
-            }),
-          },
-          'Delete',
+          'span',
+          {},
+          h(
+            'button',
+            {
+              type: 'button',
+              onclick: () => {
+                editing = text(w.id);
+                url.value = text(w.url);
+                events.value = Array.isArray(w.events) ? w.events.join(', ') : 'all';
+                submit.textContent = 'Save webhook';
+                url.focus();
+              },
+            },
+            'Edit',
+          ),
+          ' ',
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'danger',
+              onclick: guard(async () => {
+                if (!(await confirmAction(`Delete the webhook to ${text(w.url)}?`, 'Delete webhook'))) return;
+                await api('DELETE', `${path}/${segment(text(w.id))}`);
+                say('Webhook deleted.');
+                await reload();
+              }),
+            },
+            'Delete',
+          ),
         ),
   ]);
   const url = h('input', {
@@ -137,7 +159,7 @@ export async function showWebhooks(view: HTMLElement, clientId: string): Promise
     url,
     h('label', { for: 'webhook-events' }, 'Events'),
     events,
-    h('button', { type: 'submit' }, 'Add webhook'),
+    submit,
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -146,6 +168,15 @@ export async function showWebhooks(view: HTMLElement, clientId: string): Promise
         .split(',')
         .map((e) => e.trim())
         .filter((e) => e !== '' && e !== 'all');
+      if (editing !== null) {
+        await api('PATCH', `${path}/${segment(editing)}`, {
+          url: url.value.trim(),
+          events: list.length > 0 ? list : null,
+        });
+        say('Webhook saved.');
+        await reload();
+        return;
+      }
       const made = await api<Row>('POST', path, {
         url: url.value.trim(),
         ...(list.length > 0 ? { events: list } : {}),

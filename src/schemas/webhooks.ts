@@ -137,7 +137,10 @@ export const WebhookDeliverySchema = section(
       }),
     ),
   },
-  { description: 'How webhook events are delivered (`docs/admin.md`, "Webhooks").' },
+  {
+    description:
+      'How webhook events are delivered (`docs/operations.md`, "Webhooks: delivery, retries, dead letters"; the events: `docs/admin.md`, "Webhooks").',
+  },
 );
 
 export const WebhookDeletedSchema = Type.Object(
