@@ -120,7 +120,17 @@ describe('docs/examples.md: the React and plain-HTML pages, run as written', { t
     const tab = await openTab(browser, 'platform');
     try {
       const { page } = tab;
+      const problems: string[] = [];
+      page.on('pageerror', (error) => void problems.push(String(error)));
+      page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
       await page.goto(`${running.get('React')!.url}/`);
+      try {
+        await page.waitForSelector('passkey-sign-in input', { timeout: 20_000 });
+      } catch (error) {
+        // What the page and the app said, so a failure under load can be read.
+        const html = await page.content().catch(() => '');
+        assert.fail(`${String(error)}\n${problems.join('\n')}\n${html}\n${running.get('React')!.app.output()}`);
+      }
       await page.fill('passkey-sign-in input', 'dave');
       await page.click('passkey-sign-in button[part~="register"]');
       assert.equal(await textOf(page, '#welcome'), `Signed in as dave#${DOMAIN}.`);
