@@ -3,7 +3,9 @@
 // Nothing here reads the environment or the disk.
 
 // The enumerated values come from their schemas (schemas/values.ts), as the config file's keys do
-// (schemas/applications.ts): the OpenAPI document and the loader read the same lists.
+// (schemas/applications.ts): the OpenAPI document and the loader read the same lists. Types only: the
+// values themselves (DEFAULT_ALGORITHMS, HINTS, ANDROID_ORIGIN_PREFIX) are imported from schemas/, so that
+// every part may name these types without depending on anything at run time.
 export type {
   AttestationConveyance,
   BackupEligibilityPolicy,
@@ -11,11 +13,8 @@ export type {
   UserVerification,
   Variant,
 } from './schemas/values.js';
-export { DEFAULT_ALGORITHMS, DEFAULT_TIMEOUT_MS, HINTS } from './schemas/values.js';
 import type { ApplicationConfigSchema, ResolvedAttestationPolicySchema } from './schemas/applications.js';
 import type { Shape } from './schemas/typebox.js';
-/** The origin of an Android app: `android:apk-key-hash:` and the base64url SHA-256 of its signing certificate. */
-export { ANDROID_ORIGIN_PREFIX } from './schemas/formats.js';
 
 /** An application's attestation trust policy, resolved (schemas/applications.ts, docs/attestation.md). */
 export type AttestationPolicy = Shape<typeof ResolvedAttestationPolicySchema>;

@@ -1,32 +1,6 @@
-// What the HTTP app and the ceremonies receive from the composition step (compose/service.ts). Built once at start;
-// nothing in here is global. Tests build their own with memory stores and a fixed clock.
-
-import type { ApplicationConfig, ServiceConfig } from './config.js';
-import type { ChallengeStore, CredentialStore, WebhookEndpoint } from './stores/types.js';
-import type { TrustEvaluator } from './webauthn/attestation/types.js';
-import type { MlDsaVerifier } from './webauthn/ml-dsa.js';
-import type { Logger } from './util/log.js';
-import type { Runtime } from './util/runtime.js';
-import type { Secrets } from './config.js';
-
-/** An application as the ceremonies use it: its configuration plus what was prepared from it at start. */
-export interface Application extends ApplicationConfig {
-  // `relaySecrets` (from ApplicationConfig): for a stored application, the config file's and the stored ones.
-  /** Built once from `attestation` (anchors read and parsed at start, metadata indexed). */
-  readonly trust: TrustEvaluator;
-  /** Its webhooks: the config file's and those the admin API added (absent: none). */
-  readonly webhookEndpoints?: readonly WebhookEndpoint[];
-}
-
-export interface ApplicationDirectory {
-  /** undefined for an unknown or disabled Client ID. */
-  find(clientId: string): Promise<Application | undefined>;
-  /**
-   * Told that a request carried this relay secret (`sha256:<hex>`, one of the application's), for its
-   * "last used" (applications/relay-secret-usage.ts); must not do I/O on the request's path.
-   */
-  noteRelaySecretUse?(clientId: string, secret: string): void;
-}
+// What the service's requests report, and the seams the operator features plug into (compose/service.ts
+// wires them): the outcome of every request, the hooks on it and the tracer. What the HTTP app and the
+// ceremonies receive (ServiceDeps, the application directory) is ceremonies/deps.ts.
 
 /** What one operation call came to; reported once per request to `ServiceHooks.onOutcome`. */
 export interface OperationOutcome {
@@ -94,18 +68,4 @@ export interface Tracer {
   ): Promise<T>;
   /** `fn` (sync or async) inside a child span of the current one; an exception is recorded by its name. */
   child<T>(name: string, attributes: SpanAttributes, fn: () => T): T;
-}
-
-export interface ServiceDeps {
-  readonly config: ServiceConfig;
-  readonly applications: ApplicationDirectory;
-  readonly credentials: CredentialStore;
-  readonly challenges: ChallengeStore;
-  readonly secrets: Secrets;
-  readonly runtime: Runtime;
-  readonly log: Logger;
-  readonly hooks?: ServiceHooks;
-  readonly tracer?: Tracer;
-  /** Checks ML-DSA signatures (default: node:crypto where the runtime has ML-DSA, else pure JavaScript). */
-  readonly mlDsa?: MlDsaVerifier;
 }

@@ -62,23 +62,27 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
   'authenticators/': { imports: [] },
   'schemas/': { imports: [] },
   'webauthn/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
-  'stores/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'webauthn/', 'schemas/'] },
-  'service.ts': { imports: [], types: ['config.ts', 'stores/', 'webauthn/', 'util/'] },
-  'webhooks/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'stores/'] },
+  // The stores' interfaces of the audit log, the rate limits and the webhooks are those parts' own (types.ts).
+  'stores/': {
+    imports: ['errors.ts', 'util/'],
+    types: ['config.ts', 'webauthn/', 'schemas/', 'audit/', 'ratelimit/', 'webhooks/'],
+  },
+  'service.ts': { imports: [] },
+  'webhooks/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
   'ceremonies/': {
     imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts', 'authenticators/', 'webhooks/'],
     types: ['service.ts', 'stores/', 'schemas/'],
   },
   'http/': { imports: ['ceremonies/', 'errors.ts', 'util/', 'config.ts', 'schemas/'], types: ['service.ts'] },
-  'audit/': { imports: ['errors.ts', 'util/', 'stores/'], types: ['service.ts', 'config.ts', 'schemas/'] },
-  'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/', 'schemas/'] },
-  'ratelimit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'stores/'] },
-  'runtime/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'config/'] },
+  'audit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'schemas/'] },
+  'metrics/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts', 'schemas/'] },
+  'ratelimit/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
+  'runtime/': { imports: ['errors.ts', 'util/'], types: ['service.ts', 'config.ts'] },
   'config/': { imports: ['config.ts', 'errors.ts', 'schemas/', 'util/', 'webauthn/'] },
   'secrets/': { imports: ['config.ts', 'config/', 'schemas/', 'util/'] },
   'applications/': {
     imports: ['config.ts', 'config/', 'errors.ts', 'stores/', 'util/', 'webauthn/', 'webhooks/'],
-    types: ['service.ts', 'schemas/'],
+    types: ['ceremonies/', 'service.ts', 'schemas/'],
   },
   'admin/': {
     imports: [
@@ -116,6 +120,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
       'webhooks/',
       'service.ts',
     ],
+    types: ['ceremonies/'],
   },
   'main.ts': { imports: ['compose/'], types: ['applications/', 'config.ts', 'util/'] },
   'cli/': {
@@ -246,7 +251,7 @@ describe('architecture: every part of src/ has a rule, and there is no cycle', (
     assert.deepEqual(cycles(graphOf(part)), []);
   });
 
-  it('no arrow runs back up but the type-only ones listed (a part naming types of one standing above it)', () => {
+  it('no arrow runs back up, not even a type-only one (a part naming types of one standing above it)', () => {
     // A part's floor: 1 + the highest floor it imports values from (types are erased at run time).
     const values = new Map<string, Set<string>>();
     for (const e of edges.filter((edge) => edge.local && !edge.typeOnly)) {
@@ -266,18 +271,9 @@ describe('architecture: every part of src/ has a rule, and there is no cycle', (
         .filter((e) => e.local && part(e.from) !== part(e.to) && floor(part(e.to)) > floor(part(e.from)))
         .map((e) => `${part(e.from)} → ${part(e.to)}`),
     );
-    // Floors by value imports; the types these name are erased at run time. Only ever shrink this list.
-    const upToday = [
-      'audit/ → stores/',
-      'ratelimit/ → config.ts',
-      'ratelimit/ → stores/',
-      'runtime/ → config.ts',
-      'service.ts → config.ts',
-      'service.ts → stores/',
-      'service.ts → webauthn/',
-      'webhooks/ → config.ts',
-      'webhooks/ → stores/',
-    ];
+    // Floors by value imports. None runs up today: a part names the types of parts below it, or its own (the
+    // stores implement the interfaces audit/, ratelimit/ and webhooks/ declare). Keep this list empty.
+    const upToday: string[] = [];
     assert.deepEqual([...up].sort(), upToday);
   });
 });

@@ -5,7 +5,7 @@
 // (`authenticator.status-changed`) in the same transaction. Marking again with the same status changes
 // nothing, so a reload of an unchanged BLOB reports nothing twice. The application's
 // `compromisedAuthenticators` policy then decides the credential's next sign-in (ceremonies/events.ts).
-import type { ApplicationDirectory } from '../service.js';
+import type { ApplicationDirectory } from '../ceremonies/deps.js';
 import type { CredentialStore } from '../stores/types.js';
 import type { Logger } from '../util/log.js';
 import type { Runtime } from '../util/runtime.js';

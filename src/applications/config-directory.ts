@@ -6,7 +6,7 @@
 import type { ApplicationConfig, AttestationPolicy } from '../config.js';
 import { ConfigError } from '../config/errors.js';
 import { FidoError } from '../errors.js';
-import type { Application, ApplicationDirectory } from '../service.js';
+import type { Application, ApplicationDirectory } from '../ceremonies/deps.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
 import {

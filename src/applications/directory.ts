@@ -5,7 +5,7 @@
 // read a metadata BLOB (a newer BLOB installed while the service runs: src/applications/trust-reload.ts).
 import type { ApplicationConfig, AttestationPolicy } from '../config.js';
 import { metadataFilesOf } from './metadata-watch.js';
-import type { Application, ApplicationDirectory } from '../service.js';
+import type { Application, ApplicationDirectory } from '../ceremonies/deps.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
 import type { ApplicationRecord, ApplicationStore } from '../stores/types.js';

@@ -4,8 +4,7 @@
 import type { Logger } from '../util/log.js';
 import type { Runtime } from '../util/runtime.js';
 import { auditEvent, createAuditIdSource, type AuditFacts } from './events.js';
-import type { AuditQuery, AuditStore } from '../stores/types.js';
-import type { AuditEvent } from './types.js';
+import type { AuditEvent, AuditQuery, AuditStore } from './types.js';
 
 export class AuditLog {
   readonly #store: AuditStore;

@@ -2,7 +2,7 @@
 // found from the Client ID), the origin header, and the per-app caches. Built per request.
 
 import type { Variant } from '../config.js';
-import type { Application, ServiceDeps } from '../service.js';
+import type { Application, ServiceDeps } from './deps.js';
 import type { KeyCache } from './key-cache.js';
 
 export interface CeremonyContext {

@@ -4,7 +4,7 @@
 
 import type { Hint } from '../config.js';
 import type { Descriptor } from '../schemas/answers.js';
-import type { Application } from '../service.js';
+import type { Application } from './deps.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { encodeBase64url } from '../util/base64url.js';
 import type { CeremonyContext } from './context.js';

@@ -3,7 +3,7 @@
 
 import type { Variant } from '../config.js';
 import { FidoError } from '../errors.js';
-import type { Application } from '../service.js';
+import type { Application } from './deps.js';
 
 export const LOCAL_RP_ID = 'localhost';
 

@@ -3,8 +3,8 @@
 // name, origins are in origin form and on the domain, the algorithms are supported, the rules between keys,
 // and the `attestation` policy's files (attestation-policy.ts).
 
-import { ANDROID_ORIGIN_PREFIX, type ApplicationConfig } from '../config.js';
-import { hostMatchesDomain, parseOrigin, type ParsedOrigin } from '../schemas/formats.js';
+import type { ApplicationConfig } from '../config.js';
+import { ANDROID_ORIGIN_PREFIX, hostMatchesDomain, parseOrigin, type ParsedOrigin } from '../schemas/formats.js';
 import { ADDITIVE, APPLICATION_KEYS, ApplicationFileSchema, ATTESTATION_KEYS } from '../schemas/applications.js';
 import { configProblems } from '../schemas/config-problems.js';
 import { compile, withDefaults } from '../schemas/typebox.js';

@@ -2,7 +2,8 @@
 // request (`reportOutcome`) with what was learnt of the request on the way (`Trace`).
 
 import type { Variant } from '../config.js';
-import type { OperationOutcome, ServiceDeps } from '../service.js';
+import type { OperationOutcome } from '../service.js';
+import type { ServiceDeps } from '../ceremonies/deps.js';
 import type { Reply } from './envelope.js';
 
 export interface Answer {

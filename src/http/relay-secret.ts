@@ -4,7 +4,7 @@
 // against every stored hash (no early exit, so the time tells nothing about which one or how close).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { FidoError } from '../errors.js';
-import type { Application } from '../service.js';
+import type { Application } from '../ceremonies/deps.js';
 
 const PREFIX = 'sha256:';
 /** RFC 6750 §2.1 b64token, bounded. */

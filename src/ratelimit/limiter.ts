@@ -4,8 +4,7 @@
 import type { ServiceHooks } from '../service.js';
 import type { Logger } from '../util/log.js';
 import { addressKey } from './address.js';
-import type { BucketDecision, BucketRequest, BucketStore } from '../stores/types.js';
-import { validateRule } from './types.js';
+import { type BucketDecision, type BucketRequest, type BucketStore, validateRule } from './types.js';
 import type { RateLimitOptions } from '../config.js';
 export type { RateLimitOptions };
 

@@ -4,17 +4,18 @@
 
 import type { UserVerification, Variant } from '../config.js';
 import type { AttestationType } from '../webauthn/types.js';
-import type { MarkRequest, OutboxMessage, WebhookOutbox, WebhookStore } from './webhook-types.js';
+import type { MarkRequest, OutboxMessage, WebhookOutbox, WebhookStore } from '../webhooks/types.js';
 
 export type {
   MarkRequest,
   OutboxDelivery,
   OutboxMessage,
   StoredWebhook,
+  WebhookChanges,
   WebhookEndpoint,
   WebhookOutbox,
   WebhookStore,
-} from './webhook-types.js';
+} from '../webhooks/types.js';
 export type {
   ApplicationRecord,
   ApplicationStore,

@@ -1,10 +1,10 @@
 // Delivery of the webhook outbox, off the request path: every instance polls its outbox now and then,
-// leases the due messages (one instance per message: stores/webhook-types.ts), POSTs each, signed, to its
+// leases the due messages (one instance per message: types.ts), POSTs each, signed, to its
 // webhook (post.ts), and records the outcome: delivered (removed), retried later with backoff, or after the
 // last attempt kept as a dead letter the admin API lists and can send again. Timers are unref'd: the
 // dispatcher never keeps the process alive, and a message in flight at a crash is leased again once its
 // lease ran out (at least once).
-import type { OutboxDelivery, WebhookEndpoint, WebhookOutbox } from '../stores/types.js';
+import type { OutboxDelivery, WebhookEndpoint, WebhookOutbox } from './types.js';
 import type { Logger } from '../util/log.js';
 import type { Runtime } from '../util/runtime.js';
 import { postWebhook, type PostResult } from './post.js';

@@ -5,7 +5,7 @@
 // (docs/decisions.md "Webhooks").
 import { createHash } from 'node:crypto';
 import type { ApplicationConfig } from '../config.js';
-import type { CredentialRecord, OutboxMessage, StoredWebhook, WebhookEndpoint } from '../stores/types.js';
+import type { OutboxMessage, StoredWebhook, WebhookEndpoint } from './types.js';
 import type { Runtime } from '../util/runtime.js';
 
 export type WebhookEventType =
@@ -41,8 +41,12 @@ export function endpointsOf(
   ];
 }
 
-/** The facts of a credential every event about it carries. */
-export function credentialData(record: CredentialRecord): Record<string, unknown> {
+/** The facts of a credential (a stored CredentialRecord) every event about it carries. */
+export function credentialData(record: {
+  readonly clientId: string;
+  readonly username: string;
+  readonly credentialId: string;
+}): Record<string, unknown> {
   return { clientId: record.clientId, username: record.username, credentialId: record.credentialId };
 }
 

@@ -7,7 +7,7 @@
 // presence is always required (the tool's Resp-3 P-4/P-6/P-7 "UP=0 is ok" cases fail here on purpose).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_ALGORITHMS } from '../../src/config.js';
+import { DEFAULT_ALGORITHMS } from '../../src/schemas/values.js';
 import { decodeCbor } from '../../src/webauthn/cbor.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';

@@ -2,7 +2,7 @@
 // then repeated sign-in, synced passkeys (counter 0, BE=BS=1), and the options' exact shapes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_ALGORITHMS } from '../../src/config.js';
+import { DEFAULT_ALGORITHMS } from '../../src/schemas/values.js';
 import { KeyCache } from '../../src/ceremonies/key-cache.js';
 import {
   CLIENT_ID,

@@ -2,11 +2,13 @@
 // both variants, and helpers that drive the four operations through `inject` with the soft authenticator.
 
 import { createHash } from 'node:crypto';
-import { DEFAULT_ALGORITHMS, type ApplicationConfig, type ServiceConfig } from '../../src/config.js';
+import type { ApplicationConfig, ServiceConfig } from '../../src/config.js';
+import { DEFAULT_ALGORITHMS } from '../../src/schemas/values.js';
 import { composeApp } from '../../src/compose/app.js';
 import type { App, InjectResponse } from '../../src/http/app.js';
 import type { KeyCache } from '../../src/ceremonies/key-cache.js';
-import type { OperationOutcome, ServiceDeps, ServiceHooks } from '../../src/service.js';
+import type { OperationOutcome, ServiceHooks } from '../../src/service.js';
+import type { ServiceDeps } from '../../src/ceremonies/deps.js';
 import type { Logger } from '../../src/util/log.js';
 import { MemoryChallengeStore } from '../../src/stores/memory/challenges.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';

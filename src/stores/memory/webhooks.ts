@@ -8,7 +8,7 @@ import type {
   WebhookChanges,
   WebhookOutbox,
   WebhookStore,
-} from '../webhook-types.js';
+} from '../types.js';
 
 interface Held extends OutboxDelivery {
   readonly owner: string | null;

@@ -10,7 +10,7 @@ import type {
   WebhookChanges,
   WebhookOutbox,
   WebhookStore,
-} from '../webhook-types.js';
+} from '../types.js';
 
 interface OutboxRow {
   id: string;

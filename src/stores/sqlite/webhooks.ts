@@ -12,7 +12,7 @@ import type {
   WebhookChanges,
   WebhookOutbox,
   WebhookStore,
-} from '../webhook-types.js';
+} from '../types.js';
 
 type Db = Database.Database;
 

@@ -21,7 +21,7 @@ export const SQLITE_WRITES = {
     SET sign_count = @signCount, backup_eligible = @backupEligible, backup_state = @backupState, user_verified = @userVerified,
         clone_warning = max(clone_warning, @cloneWarning), last_used_at = @usedAt
     WHERE client_id = @clientId AND credential_id = @credentialId AND sign_count = @expectedSignCount`,
-  /** One webhook message into the outbox (src/stores/webhook-types.ts), with the change it reports. */
+  /** One webhook message into the outbox (src/webhooks/types.ts), with the change it reports. */
   'webhook.enqueue': `INSERT INTO webhook_outbox (id, client_id, webhook_id, type, body, created_at, next_attempt_at)
     VALUES (@id, @clientId, @webhookId, @type, @body, @createdAt, @createdAt) ON CONFLICT (id) DO NOTHING`,
   /** One audit event (the ops table; created by the audit store before its first append). */

@@ -3,7 +3,7 @@
 // the blob handed back, repeated sign-in with it, and not one call to the credential store.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_ALGORITHMS } from '../../../src/config.js';
+import { DEFAULT_ALGORITHMS } from '../../../src/schemas/values.js';
 import { openLocalCredential } from '../../../src/ceremonies/local-blob.js';
 import { deriveUserHandle } from '../../../src/ceremonies/user-handle.js';
 import { COSE_ALGORITHMS } from '../../../src/webauthn/cose.js';

@@ -1,4 +1,5 @@
-// The webhook outbox and the webhooks the admin API adds (docs/admin.md "Webhooks"). An event is written
+// The webhook outbox and the webhooks the admin API adds (docs/admin.md "Webhooks"), which every store backend
+// keeps (stores/types.ts re-exports them with the other store interfaces). An event is written
 // into the outbox in the same transaction as the change it reports (CredentialStore's `events` arguments),
 // then delivered by the dispatcher (src/webhooks/dispatcher.ts) off the request path: leased by one
 // instance at a time, retried with backoff, and after the last attempt kept as a dead letter.
