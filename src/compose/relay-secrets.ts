@@ -1,7 +1,8 @@
 // Relay secrets created through the admin API or CLI, wired for a running service: the usage recorder (last
 // uses noted per request, written in batches, flushed at shutdown) and the admin side (list, create, revoke),
 // which tells this instance's directory at once; other instances see a change when their directory
-// refreshes the application (`applications.cacheMs`).
+// refreshes the application (`applications.cacheMs`). At start, one warning line per application that
+// has no relay secret at all (neither the config file's nor a created one).
 import { RelaySecretAdmin } from '../admin/relay-secrets.js';
 import { RelaySecretUsage } from '../applications/relay-secret-usage.js';
 import type { AuditLog } from '../audit/log.js';
@@ -57,4 +58,31 @@ export function wireRelaySecrets(input: RelaySecretWiringInput): RelaySecretWiri
       await store.close();
     },
   };
+}
+
+/**
+ * Logs `relay_secrets_none` once per enabled application of the store (the config file's, seeded, and those
+ * created through the admin API) that has neither a config file secret nor a created one. Never throws: a
+ * store that cannot be read here has already been read at start, and a warning must not stop the service.
+ */
+export async function warnUnguardedApplications(
+  log: Logger,
+  applications: Pick<ApplicationStore, 'list'>,
+  secrets: Pick<RelaySecretStore, 'list'>,
+): Promise<void> {
+  try {
+    for (const record of await applications.list()) {
+      if (record.disabled || (record.config.relaySecrets ?? []).length > 0) continue;
+      if ((await secrets.list(record.config.clientId)).length > 0) continue;
+      log.warn(
+        { event: 'relay_secrets_none', clientId: record.config.clientId },
+        'this application has no relay secrets: anyone who knows its Client ID can call its operations (applications[].relaySecrets or `admin relay-secret create`, docs/api.md "Relay secrets")',
+      );
+    }
+  } catch (error) {
+    log.warn(
+      { event: 'relay_secrets_unchecked', error: error instanceof Error ? error.message : String(error) },
+      'could not check which applications have relay secrets',
+    );
+  }
 }

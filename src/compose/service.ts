@@ -14,7 +14,8 @@ import {
 } from '../applications/metadata-watch.js';
 import type { MetadataReloadReport } from '../applications/trust-reload.js';
 import type { ServiceConfig } from '../config.js';
-import { applicationsWithoutRelaySecrets, withDemoRelaySecret } from '../secrets/demo-relay-secret.js';
+import { withDemoRelaySecret } from '../secrets/demo-relay-secret.js';
+import { warnUnguardedApplications } from './relay-secrets.js';
 import { loadSecrets } from '../secrets/load.js';
 import { loadServeSettings, type ServeSettings } from '../config/serve.js';
 import { createServiceServer } from '../http/server.js';
@@ -71,12 +72,6 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
   });
   // The demo's application asks for the demo's own relay secret (made on first start, kept in the data folder).
   const { config, demoRelaySecret } = withDemoRelaySecret(settings.config, runtime.randomBytes);
-  for (const clientId of applicationsWithoutRelaySecrets(config.applications)) {
-    log.warn(
-      { event: 'relay_secrets_none', clientId },
-      'this application has no relay secrets: anyone who knows its Client ID can call its operations (applications[].relaySecrets, docs/api.md "Relay secrets")',
-    );
-  }
   const secrets = loadSecrets({ config, env: options.env, randomBytes: runtime.randomBytes, log });
   // Stamped before the BLOBs are read, so that one installed while they load is still seen as a change.
   const metadataBaseline = stampFilesSync(config.applications.flatMap((app) => metadataFilesOf(app.attestation)));
@@ -135,6 +130,9 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
         webhookSecrets: settings.webhookSecrets,
         ...(stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {}),
       });
+      // After seeding: the config file's applications and those created through the admin API, with the
+      // secrets the admin API or CLI created for them counted.
+      await warnUnguardedApplications(log, opsStores.applications, opsStores.relaySecrets);
     } catch (error) {
       await opsStores.close().catch(() => undefined);
       throw adminStartError(error, settings);
