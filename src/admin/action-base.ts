@@ -21,7 +21,8 @@ export interface AdminDeps {
   readonly baseDir?: string;
   /** `webhookDelivery.allowLoopbackHttp`: an application body's webhook URLs follow the config file's rule. */
   readonly allowLoopbackHttp?: boolean;
-  readonly postQuantumAlgorithms?: readonly number[]; // webauthn/cose.ts's; absent: …/post-quantum not found
+  /** The post-quantum algorithms the …/post-quantum count looks for (webauthn/cose.ts's, passed by compose/). */
+  readonly postQuantumAlgorithms: readonly number[];
 }
 
 /** The shared part of AdminActions (actions.ts), which its credential actions (credential-actions.ts) extend. */

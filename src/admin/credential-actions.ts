@@ -43,7 +43,7 @@ export class CredentialActions extends ActionBase {
   }
 
   async postQuantumUsage(clientId: string): Promise<AlgorithmUsage> {
-    if (!this.deps.postQuantumAlgorithms || !(await this.record(clientId))) throw new AdminError('NOT_FOUND');
+    await this.record(clientId);
     return this.deps.credentials.countByAlgorithms(clientId, this.deps.postQuantumAlgorithms);
   }
 

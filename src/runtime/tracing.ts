@@ -18,7 +18,7 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { TracingSettings } from '../config.js';
+import type { OtlpProtocol, TracingSettings } from '../config.js';
 import type { SpanAttributes, Tracer } from '../service.js';
 
 export interface Tracing {
@@ -28,10 +28,14 @@ export interface Tracing {
 }
 
 const INSTRUMENTATION = 'passkey-server';
+/** One exporter class per OTLP/HTTP protocol (config/tracing.ts refuses any other). */
+const EXPORTERS = { 'http/json': JsonExporter, 'http/protobuf': ProtobufExporter } satisfies Record<
+  OtlpProtocol,
+  unknown
+>;
 
 export function startTracing(settings: TracingSettings): Tracing {
-  const options = { url: settings.url, headers: { ...settings.headers } };
-  const exporter = settings.protocol === 'http/json' ? new JsonExporter(options) : new ProtobufExporter(options);
+  const exporter = new EXPORTERS[settings.protocol]({ url: settings.url, headers: { ...settings.headers } });
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
     sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
@@ -49,19 +53,10 @@ export function startTracing(settings: TracingSettings): Tracing {
       const parent = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
       const span = otel.startSpan(name, { kind: SpanKind.SERVER }, parent);
       const context = trace.setSpan(parent, span);
-      return current
-        .run(context, () => fn({ set: (attributes) => span.setAttributes(attributes) }))
-        .then(
-          (value) => {
-            span.end();
-            return value;
-          },
-          (error: unknown) => {
-            fail(span, error);
-            span.end();
-            throw error;
-          },
-        );
+      return endWhenSettled(
+        span,
+        current.run(context, () => fn({ set: (attributes) => span.setAttributes(attributes) })),
+      );
     },
 
     child(name, attributes, fn) {
@@ -77,24 +72,27 @@ export function startTracing(settings: TracingSettings): Tracing {
         span.end();
         throw error;
       }
-      if (result instanceof Promise) {
-        return result.then(
-          (value) => {
-            span.end();
-            return value;
-          },
-          (error: unknown) => {
-            fail(span, error);
-            span.end();
-            throw error;
-          },
-        ) as typeof result;
-      }
+      if (result instanceof Promise) return endWhenSettled(span, result) as typeof result;
       span.end();
       return result;
     },
   };
   return { tracer, shutdown: () => provider.shutdown() };
+}
+
+/** Ends `span` once `promise` settles, recording a rejection (both the request's span and a child's). */
+function endWhenSettled<T>(span: Span, promise: Promise<T>): Promise<T> {
+  return promise.then(
+    (value) => {
+      span.end();
+      return value;
+    },
+    (error: unknown) => {
+      fail(span, error);
+      span.end();
+      throw error;
+    },
+  );
 }
 
 /** An exception is recorded by its name (an error code of the catalogue, or the class): never its message. */

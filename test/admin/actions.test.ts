@@ -19,6 +19,7 @@ import { RelaySecretAdmin } from '../../src/admin/relay-secrets.js';
 import { MemoryRelaySecretStore } from '../../src/stores/memory/relay-secrets.js';
 import { applicationConfig } from '../support/harness.js';
 import { captureLog, credential, testRuntime } from '../support/admin-fixtures.js';
+import { POST_QUANTUM_ALGORITHMS } from '../../src/webauthn/cose.js';
 
 const KEY = Buffer.alloc(32, 7);
 const APP = 'demo-client';
@@ -31,7 +32,14 @@ describe('deleting every credential of a user', () => {
   const audit = new AuditLog(auditStore, runtime, captureLog());
   const tokens = new MemoryAdminTokenStore(runtime);
   const applications = new MemoryApplicationStore();
-  const actions = new AdminActions({ applications, credentials, audit, runtime, userHandleKey: KEY });
+  const actions = new AdminActions({
+    applications,
+    credentials,
+    audit,
+    runtime,
+    userHandleKey: KEY,
+    postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
+  });
   let server: AdminServer;
   let token = '';
   const add = async (username: string, count: number) => {

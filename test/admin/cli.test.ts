@@ -13,6 +13,7 @@ import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import { RelaySecretAdmin } from '../../src/admin/relay-secrets.js';
 import { MemoryRelaySecretStore } from '../../src/stores/memory/relay-secrets.js';
 import { captureLog, credential, testRuntime } from '../support/admin-fixtures.js';
+import { POST_QUANTUM_ALGORITHMS } from '../../src/webauthn/cose.js';
 
 function rig() {
   const dir = mkdtempSync(join(tmpdir(), 'ops-cli-'));
@@ -27,6 +28,7 @@ function rig() {
     audit,
     runtime,
     userHandleKey: Buffer.alloc(32, 7),
+    postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
   });
   const relaySecrets = new RelaySecretAdmin({ applications, secrets: new MemoryRelaySecretStore(), audit, runtime });
   let opened = 0;

@@ -27,6 +27,7 @@ import { MetricsRegistry } from '../../src/metrics/index.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import { applicationConfig } from '../support/harness.js';
 import { captureLog, credential, testRuntime } from '../support/admin-fixtures.js';
+import { POST_QUANTUM_ALGORITHMS } from '../../src/webauthn/cose.js';
 
 const GOOGLE = 'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4';
 const YUBIKEY_BIO = '90636e1f-ef82-43bf-bdcf-5255f139d12f';
@@ -170,7 +171,13 @@ describe('admin API credential listing: names and icons (real socket)', () => {
     );
     await credentials.create(credential({ credentialId: 'unknown', aaguid: ZERO }));
     token = (await tokens.create('names')).token;
-    const actions = new AdminActions({ applications, credentials, audit, runtime });
+    const actions = new AdminActions({
+      applications,
+      credentials,
+      audit,
+      runtime,
+      postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
+    });
     server = await startAdminServer({
       host: '127.0.0.1',
       port: 0,

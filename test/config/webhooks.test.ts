@@ -15,6 +15,7 @@ import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import { seedApplications } from '../../src/applications/directory.js';
 import { assertProblem, minimalApp, problemsOf, tempDir, writeFile } from './support.js';
 import { captureLog, testRuntime } from '../support/admin-fixtures.js';
+import { POST_QUANTUM_ALGORITHMS } from '../../src/webauthn/cose.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const LOOPBACK = ['http://127.0.0.1:9/hooks', 'http://[::1]:9/hooks', 'http://localhost:9/hooks', 'http://LOCALHOST/'];
@@ -74,6 +75,7 @@ describe('the webhook URL rule', () => {
         audit: new AuditLog(new MemoryAuditStore(), runtime, captureLog()),
         runtime,
         allowLoopbackHttp,
+        postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
       });
     };
     const actor = { name: 'test' } as never;

@@ -13,6 +13,7 @@ import { deriveUserHandle } from '../../../src/ceremonies/user-handle.js';
 import type { ApplicationConfig } from '../../../src/config.js';
 import { MemoryCredentialStore } from '../../../src/stores/memory/credentials.js';
 import { captureLog, credential, testRuntime } from '../../support/admin-fixtures.js';
+import { POST_QUANTUM_ALGORITHMS } from '../../../src/webauthn/cose.js';
 
 const demo: ApplicationConfig = {
   clientId: 'demo-client',
@@ -48,6 +49,7 @@ describe('admin API over a real socket (memory stores)', () => {
     runtime,
     userHandleKey,
     onApplicationChange: (id) => changed.push(id),
+    postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
   });
   let ready = true;
   const readiness = new Readiness(
@@ -377,6 +379,7 @@ describe('admin listener options', () => {
       credentials: new MemoryCredentialStore(),
       audit,
       runtime,
+      postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
     });
     const deps = {
       actions,
