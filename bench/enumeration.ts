@@ -6,12 +6,15 @@
 // mean the two can be told apart; the figures belong in BENCHMARKS.md, never in a unit test.
 //
 //   npx tsc -p tsconfig.test.json && node .build/bench/enumeration.js [--n 5000] [--users 50] [--max-seconds 600]
-//     [--store memory|sqlite] [--only options|result] [--control]
+//     [--store memory|sqlite] [--only options|result] [--control] [--http]
 //
 // In process: the HTTP app's `inject` (the whole request path: headers, body, schema, ceremony, stores),
 // with the test harness's service and memory stores, or the shipped SQLite stores on a file in a temporary
-// directory (--store sqlite); no socket, whose noise would only hide a difference. --control registers the
-// "unknown" users too: a run where both kinds do the same work, whose D and p are the bench's own floor.
+// directory (--store sqlite); no socket, whose noise would only hide a difference. --http serves the same
+// app on 127.0.0.1 (port 0) and times each call through the socket as a caller outside would (node:http
+// server, fetch client with keep-alive, both in this process). --control registers the "unknown" users
+// too: a run where both kinds do the same work, whose D and p are the bench's own floor. Registered and
+// unknown names have the same length, so that only registration differs between the two kinds.
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +22,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openSqliteChallengeStore, openSqliteCredentialStore } from '../src/stores/sqlite/credentials.js';
-import { Flow, Harness, username } from '../test/support/harness.js';
+import { Flow, Harness, type HarnessOptions, username } from '../test/support/harness.js';
+import { SocketHarness } from '../test/support/socket-harness.js';
 import { ksTwoSample } from './lib/ks.js';
 
 const { values } = parseArgs({
@@ -30,6 +34,7 @@ const { values } = parseArgs({
     store: { type: 'string', default: 'memory' },
     only: { type: 'string' },
     control: { type: 'boolean', default: false },
+    http: { type: 'boolean', default: false },
   },
 });
 if (values.store !== 'memory' && values.store !== 'sqlite') throw new Error('--store is memory or sqlite');
@@ -39,16 +44,17 @@ const DEADLINE = Date.now() + Math.max(10, Math.min(3600, Number(values['max-sec
 
 const dir = values.store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'enumeration-')) : undefined;
 let clock: () => number = Date.now;
-const h =
+const stores: HarnessOptions =
   dir === undefined
-    ? new Harness()
-    : new Harness({
+    ? {}
+    : {
         credentials: await openSqliteCredentialStore(join(dir, 'service.db')),
         challenges: await openSqliteChallengeStore(join(dir, 'service.db'), { clock: () => clock() }),
-      });
+      };
+const h = values.http === true ? await SocketHarness.start(stores) : new Harness(stores);
 clock = h.clock.now;
-const known = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`known${i}`)));
-const unknown = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`unknown${i}`)));
+const known = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`reg${i}`)));
+const unknown = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`unk${i}`)));
 const donor = new Flow(h, username('donor'));
 // Registered credentials shaped like the stand-in (a 20-byte id, transports hybrid and internal), so that
 // both answers have the same length and only the work behind them differs. (An id of another length is
@@ -114,8 +120,9 @@ async function compare(label: string, call: (flow: Flow) => Promise<number>) {
 }
 
 console.log(
-  `enumeration: ${USERS} registered and ${USERS} unknown users, ${values.store} stores, N=${N} interleaved calls of each kind per row`,
+  `enumeration: ${USERS} registered and ${USERS} unknown users, ${values.store} stores, ${values.http === true ? 'over HTTP (127.0.0.1)' : 'in process (inject)'}, N=${N} interleaved calls of each kind per row`,
 );
 if (values.only !== 'result') await compare('assertion options', optionsCall);
 if (values.only !== 'options') await compare('assertion result, bad signature', resultCall);
+if (h instanceof SocketHarness) await h.close();
 if (dir !== undefined) rmSync(dir, { recursive: true, force: true });

@@ -59,14 +59,16 @@ export async function assertionOptions(
  */
 async function standardAllowList(ctx: CeremonyContext, username: string, userHandle: string): Promise<Descriptor[]> {
   const stored = await ctx.deps.credentials.listByUser(ctx.clientId, userHandle);
-  if (stored.length === 0 && ctx.application.revealUnknownUsers) {
+  const known = stored.length > 0;
+  if (!known && ctx.application.revealUnknownUsers) {
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'This user has no registered credential.');
   }
-  // An unknown user's stand-in is mapped from a record like a store's, by the same code: the same steps
-  // at the same cost as a registered user's one credential (`bench/enumeration.ts` measures it).
+  // An unknown user's stand-in is made like a store's read of one credential (standInRecords) and mapped
+  // by the same code: the same steps at the same cost as a registered user's one credential. Both note the
+  // listed shapes; only a registered user's are learnt (`bench/enumeration.ts` measures the two paths).
   const key = ctx.deps.secrets.userHandleKey;
-  if (stored.length > 0) noteCredentialShapes(key, ctx.clientId, stored);
-  const listed = stored.length > 0 ? stored : standInRecords(key, ctx.clientId, username, userHandle);
+  const listed = known ? stored : standInRecords(key, ctx.clientId, username, userHandle);
+  noteCredentialShapes(key, ctx.clientId, listed, known);
   return listed.map(descriptorOf);
 }
 

@@ -69,13 +69,14 @@ function derivedFor(key: Buffer): Derived {
 /**
  * Learns what the application's credentials look like from a registered user's list (each id's length, its
  * transports in canonical order), so that stand-ins are drawn from the same shapes. Bounded per application
- * and in applications; one slot written per call, so a registered user's options pay about what an unknown
- * user's draw costs.
+ * and in applications; one slot written per call. An unknown user's options call it too, on the stand-in,
+ * with `learn` false: the same steps, nothing written (a stand-in's shape is not the application's).
  */
 export function noteCredentialShapes(
   key: Buffer,
   clientId: string,
   credentials: readonly Pick<CredentialRecord, 'credentialId' | 'transports'>[],
+  learn = true,
 ): void {
   const { shapes } = derivedFor(key);
   const credential = credentials[0];
@@ -85,6 +86,7 @@ export function noteCredentialShapes(
     transports: canonicalTransports(credential.transports),
   };
   const seen = remembered(shapes, clientId, APPLICATIONS_SHAPED, () => ({ list: [], next: 0 }));
+  if (!learn) return;
   if (seen.list.length < SHAPES_PER_APPLICATION) seen.list.push(shape);
   else seen.list[seen.next] = shape;
   seen.next = (seen.next + 1) % SHAPES_PER_APPLICATION;
@@ -187,9 +189,12 @@ function heldRecord(
   });
 }
 
-/** A copy in the shape a store returns: the optional names absent when null, fresh bytes and transports. */
+/**
+ * A copy in the shape a store returns: the optional fields absent when null, fresh bytes and transports.
+ * The same steps as the memory store's copy (src/stores/memory/credentials.ts), status fields included.
+ */
 function copyOf(record: CredentialRecord): CredentialRecord {
-  const { nickname, authenticatorName, displayName, ...rest } = record;
+  const { nickname, authenticatorName, displayName, authenticatorStatus, authenticatorStatusAt, ...rest } = record;
   return {
     ...rest,
     publicKey: Uint8Array.from(record.publicKey),
@@ -197,6 +202,7 @@ function copyOf(record: CredentialRecord): CredentialRecord {
     ...(nickname == null ? {} : { nickname }),
     ...(authenticatorName == null ? {} : { authenticatorName }),
     ...(displayName == null ? {} : { displayName }),
+    ...(authenticatorStatus == null ? {} : { authenticatorStatus, authenticatorStatusAt: authenticatorStatusAt ?? 0 }),
   };
 }
 

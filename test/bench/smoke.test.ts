@@ -99,4 +99,20 @@ describe('bench tools (smoke)', () => {
     assert.match(stdout, /^assertion options +n=\d+\+\d+ /m);
     assert.doesNotMatch(stdout, /assertion result/);
   });
+
+  it('enumeration.js --http: the same rows through a real socket on 127.0.0.1', async () => {
+    const { code, stdout, stderr } = await run('enumeration.js', [
+      '--n',
+      '100',
+      '--users',
+      '3',
+      '--http',
+      '--max-seconds',
+      '60',
+    ]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /over HTTP \(127\.0\.0\.1\)/);
+    for (const row of ['assertion options', 'assertion result, bad signature'])
+      assert.match(stdout, new RegExp(`^${row} +n=\\d+\\+\\d+ .* KS D=[\\d.]+ p=\\S+$`, 'm'), row);
+  });
 });
