@@ -340,6 +340,15 @@ describe('architecture: the import arrows of docs/architecture.md', () => {
     assert.deepEqual(bad, []);
   });
 
+  it('pg is imported for its values by stores/postgres/connection.ts alone, redis by stores/redis/client.ts', () => {
+    const bad = violations(
+      (e) =>
+        (e.to === 'pg' && !e.typeOnly && e.from !== 'stores/postgres/connection.ts') ||
+        (e.to.startsWith('redis') && e.from !== 'stores/redis/client.ts'),
+    );
+    assert.deepEqual(bad, []);
+  });
+
   it('OpenTelemetry is imported by runtime/tracing.ts alone', () => {
     const bad = violations((e) => e.to.startsWith('@opentelemetry/') && e.from !== 'runtime/tracing.ts');
     assert.deepEqual(bad, []);

@@ -2,7 +2,7 @@
 // our service (`cli.js serve`, SQLite, durable, standard variant), the comparison server and the null server.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -20,8 +20,6 @@ const UNLIMITED = {
   perApplication: { burst: 1_000_000, perSecond: 1_000_000 },
   perAddress: { burst: 1_000_000, perSecond: 1_000_000 },
 };
-/** Whether the build reads the operations keys of the config file (rateLimits, requestLog, admin). */
-const readsOpsKeys = existsSync(join(BUILD, 'src', 'config', 'ops.js'));
 
 export const HEADERS = { 'user-agent': `Vendor AppID: ${CLIENT_ID}`, origin: ORIGIN };
 
@@ -88,7 +86,23 @@ export async function startOurs(
   env: Record<string, string> = {},
   build = BUILD,
 ): Promise<Running> {
-  return startComposition(cliOf(build), ['serve'], dir, extraArgs, label, name, env);
+  const port = await freePort();
+  const config = join(dir, `${label}.json`);
+  const secret = env.BENCH_RELAY_SECRET !== undefined;
+  writeFileSync(config, JSON.stringify(benchServiceConfig(port, join(dir, 'data'), secret), null, 2));
+  const child = startNode(
+    [...extraArgs, cliOf(build), 'serve', '--config', config],
+    {
+      // No admin listener: its default port is fixed and the bench does not use it.
+      PASSKEY_ADMIN_ENABLED: 'false',
+      PASSKEY_USER_HANDLE_KEY: randomBytes(32).toString('base64'),
+      PASSKEY_LOCAL_BLOB_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      ...env,
+    },
+    dir,
+  );
+  const headers = secret ? { ...HEADERS, authorization: `Bearer ${env.BENCH_RELAY_SECRET}` } : HEADERS;
+  return started(name, child, port, undefined, headers);
 }
 
 /**
@@ -116,48 +130,9 @@ export function benchServiceConfig(port: number, dataDir: string, relaySecret = 
     ],
     // One generator address carries every flow: lift the per-address and per-application rate limits (the
     // defaults would answer 429), and leave out the per-request log line; metrics and audit stay as shipped.
-    ...(readsOpsKeys ? { rateLimits: UNLIMITED, requestLog: false } : {}),
+    rateLimits: UNLIMITED,
+    requestLog: false,
   };
-}
-
-async function startComposition(
-  script: string,
-  command: readonly string[],
-  dir: string,
-  extraArgs: readonly string[],
-  label: string,
-  name: string,
-  env: Record<string, string> = {},
-): Promise<Running> {
-  const port = await freePort();
-  const config = join(dir, `${label}.json`);
-  const secret = env.BENCH_RELAY_SECRET !== undefined;
-  writeFileSync(config, JSON.stringify(benchServiceConfig(port, join(dir, 'data'), secret), null, 2));
-  const child = startNode(
-    [
-      ...extraArgs,
-      script,
-      ...(command[0] === 'serve' ? command : []),
-      '--config',
-      config,
-      ...(command[0] === 'serve' ? [] : command),
-    ],
-    {
-      // No admin listener: its default port is fixed and the bench does not use it.
-      PASSKEY_ADMIN_ENABLED: 'false',
-      PASSKEY_USER_HANDLE_KEY: randomBytes(32).toString('base64'),
-      PASSKEY_LOCAL_BLOB_KEYS: `k1:${randomBytes(32).toString('base64')}`,
-      ...env,
-    },
-    dir,
-  );
-  return started(
-    name,
-    child,
-    port,
-    undefined,
-    secret ? { ...HEADERS, authorization: `Bearer ${env.BENCH_RELAY_SECRET}` } : HEADERS,
-  );
 }
 
 export async function startComparison(dir: string, extraArgs: readonly string[] = []): Promise<Running> {

@@ -1,4 +1,5 @@
-// One PostgreSQL connection pool per store, with every wait bounded, and the one place that decides
+// The one file that imports `pg` for its values: one PostgreSQL connection pool per store (and the single
+// connection of the shared secrets' check), with every wait bounded, and the one place that decides
 // which failures mean "the database is unreachable" (StoreUnavailableError → 503) rather than a bug (500).
 
 import pg from 'pg';
@@ -43,6 +44,33 @@ export function splitSchema(url: string, options: PostgresOptions): { url: strin
   if (fromUrl === null) return { url, options };
   parsed.searchParams.delete('schema');
   return { url: parsed.toString(), options: { ...options, schema: options.schema ?? fromUrl } };
+}
+
+/**
+ * `work` on a connection of its own (migrations, the shared secrets' check), closed after it, every wait
+ * bounded; a failure to reach the database is StoreUnavailableError (`what` names the step).
+ */
+export async function withClient<T>(
+  url: string,
+  options: PostgresOptions & { readonly applicationName?: string },
+  what: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  return guarded(what, async () => {
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
+      query_timeout: options.queryTimeoutMs ?? 5000,
+      application_name: options.applicationName ?? 'passkey-server',
+    });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  });
 }
 
 export function createPool(url: string, options: PostgresOptions = {}): pg.Pool {

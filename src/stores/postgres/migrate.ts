@@ -1,9 +1,9 @@
 // Numbered migrations for PostgreSQL: applied by `migratePostgres` (the CLI's `migrate` command), and checked
 // by every store at start, which refuses a database that is unmigrated, behind, or ahead of this build.
 
-import pg from 'pg';
+import type pg from 'pg';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from './migrations/index.js';
-import { createPool, guarded, schemaIdentifier, splitSchema, type PostgresOptions } from './connection.js';
+import { createPool, guarded, schemaIdentifier, splitSchema, withClient, type PostgresOptions } from './connection.js';
 
 export interface MigrationReport {
   /** The schema version before and after. */
@@ -32,29 +32,23 @@ async function appliedVersion(client: pg.ClientBase, schema: string): Promise<nu
   return result.rows[0]?.version ?? 0;
 }
 
-async function withClient<T>(
+/** A connection of its own: migrations may take longer than a request, still bounded so a stuck lock cannot hang. */
+const withMigrationClient = <T>(
   url: string,
   options: PostgresOptions,
   what: string,
   work: (client: pg.Client) => Promise<T>,
-): Promise<T> {
-  return guarded(what, async () => {
-    const client = new pg.Client({
-      connectionString: url,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
-      // Migrations may take longer than a request; still bounded so a stuck lock cannot hang the command.
-      query_timeout: Math.max(options.queryTimeoutMs ?? 5000, 60_000),
-      application_name: 'passkey-server migrate',
-    });
-    client.on('error', () => undefined);
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  });
-}
+) =>
+  withClient(
+    url,
+    {
+      ...options,
+      queryTimeoutMs: Math.max(options.queryTimeoutMs ?? 5000, 60_000),
+      applicationName: 'passkey-server migrate',
+    },
+    what,
+    work,
+  );
 
 /**
  * Applies every pending migration (up to `toVersion`; default all) in one transaction, under an advisory
@@ -70,7 +64,7 @@ export async function migratePostgres(
   if (!Number.isInteger(target) || target < 0 || target > POSTGRES_SCHEMA_VERSION) {
     throw new Error(`toVersion must be an integer from 0 to ${POSTGRES_SCHEMA_VERSION}`);
   }
-  return withClient(url, options, 'migrate', async (client) => {
+  return withMigrationClient(url, options, 'migrate', async (client) => {
     await client.query('BEGIN');
     try {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`passkey-server migrate ${schema}`]);

@@ -5,8 +5,7 @@
 // local-blob key under the same id cannot open blobs the others sealed.
 
 import { createHmac } from 'node:crypto';
-import pg from 'pg';
-import { guarded, schemaIdentifier, splitSchema, type PostgresOptions } from './connection.js';
+import { schemaIdentifier, splitSchema, withClient, type PostgresOptions } from './connection.js';
 
 export interface SharedSecrets {
   readonly userHandleKey: Buffer;
@@ -53,29 +52,17 @@ export async function checkSharedSecrets(
   const schema = schemaIdentifier(options.schema);
   const mine = facts(secrets);
   const names = [...mine.keys()];
-  const recorded = await guarded('secret check', async () => {
-    const client = new pg.Client({
-      connectionString: url,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 3000,
-      query_timeout: options.queryTimeoutMs ?? 5000,
-      application_name: 'passkey-server',
-    });
-    client.on('error', () => undefined);
-    await client.connect();
-    try {
-      await client.query(
-        `INSERT INTO ${schema}.deployment_facts (name, value) SELECT * FROM unnest($1::text[], $2::text[])
+  const recorded = await withClient(url, options, 'secret check', async (client) => {
+    await client.query(
+      `INSERT INTO ${schema}.deployment_facts (name, value) SELECT * FROM unnest($1::text[], $2::text[])
          ON CONFLICT (name) DO NOTHING`,
-        [names, names.map((name) => mine.get(name)!.value)],
-      );
-      const result = await client.query<{ name: string; value: string; recorded_at: Date }>(
-        `SELECT name, value, recorded_at FROM ${schema}.deployment_facts WHERE name = ANY($1::text[])`,
-        [names],
-      );
-      return result.rows;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+      [names, names.map((name) => mine.get(name)!.value)],
+    );
+    const result = await client.query<{ name: string; value: string; recorded_at: Date }>(
+      `SELECT name, value, recorded_at FROM ${schema}.deployment_facts WHERE name = ANY($1::text[])`,
+      [names],
+    );
+    return result.rows;
   });
   const different = recorded.filter((row) => mine.get(row.name)?.value !== row.value);
   if (different.length === 0) return;

@@ -2,7 +2,7 @@
 // buckets of a request atomically (Redis runs a script without interleaving), so two instances can never
 // both spend the last token. Each bucket is a hash {t: tokens, u: last refill ms} that expires once it
 // would be full again, so idle buckets cost nothing.
-import { createClient } from 'redis';
+import { newRedisClient, type RedisClient } from './client.js';
 import { retryAfterSeconds } from '../token-bucket.js';
 import type { BucketDecision, BucketRequest, BucketStore } from '../types.js';
 import { StoreUnavailableError } from '../../errors.js';
@@ -46,7 +46,7 @@ end
 return {1, 0}
 `;
 
-type Client = ReturnType<typeof createClient>;
+type Client = RedisClient;
 
 export interface RedisBucketStoreOptions {
   /** redis:// URL (ignored when `client` is given). */
@@ -77,7 +77,7 @@ export class RedisBucketStore implements BucketStore {
     // Redis restart heals by itself. Meanwhile calls fail fast (no offline queue) instead of hanging.
     const reconnectStrategy = (retries: number, cause: Error): number | Error =>
       started ? Math.min(retries * 100, 2000) : retries >= 2 ? cause : 100;
-    const client = createClient({
+    const client = newRedisClient({
       url: options.url,
       disableOfflineQueue: true,
       socket: { connectTimeout: 5000, reconnectStrategy },

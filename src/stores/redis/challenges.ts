@@ -6,7 +6,7 @@
 // Every command is bounded (connect and command timeouts, no offline queue): while Redis is unreachable
 // calls fail at once with StoreUnavailableError (503), and the client reconnects in the background.
 
-import { createClient, ErrorReply } from 'redis';
+import { isReplyError, newRedisClient, type RedisClient } from './client.js';
 import type {
   CeremonyRecord,
   ChallengeStore,
@@ -30,7 +30,7 @@ export interface RedisOptions {
   readonly localLimits?: Partial<LocalCredentialLimits>;
 }
 
-type Client = ReturnType<typeof createClient>;
+type Client = RedisClient;
 
 // KEYS[1] pending key, KEYS[2] used-marker key. The pending value is "<expiresAt>\n<record JSON>"; the
 // marker keeps "<expiresAt>" so that `take` can answer "missing" once the ceremony would have expired.
@@ -53,11 +53,6 @@ return {'missing'}
 function unavailable(what: string, error: unknown): StoreUnavailableError {
   const reason = error instanceof Error ? error.message : String(error);
   return new StoreUnavailableError(`Redis unavailable during ${what}: ${reason}`, { cause: error });
-}
-
-/** Redis answered with an error of its own (a bug, e.g. a bad script), as opposed to being unreachable. */
-function isReplyError(error: unknown): boolean {
-  return error instanceof ErrorReply;
 }
 
 export class RedisChallengeStore implements ChallengeStore {
@@ -188,7 +183,7 @@ export async function openRedisChallengeStore(
 ): Promise<ChallengeStore> {
   const { url, options } = splitPrefix(givenUrl, givenOptions);
   const connectTimeout = options.connectTimeoutMs ?? 3000;
-  const client: Client = createClient({
+  const client: Client = newRedisClient({
     url,
     // Fail calls at once while disconnected instead of queueing them until Redis returns.
     disableOfflineQueue: true,
