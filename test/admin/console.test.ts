@@ -204,6 +204,8 @@ describe('the admin console in Chromium', () => {
     await page.getByLabel('Action').fill('');
     await page.getByLabel('Per page').fill('2');
     await page.getByRole('button', { name: 'Show' }).click();
+    // The filtered result above is a "page 1" too: wait for the new page's two rows, not for its heading.
+    await page.waitForFunction(() => document.querySelectorAll('#audit-results tbody tr').length === 2);
     await page.getByText('Audit events, page 1').waitFor();
     const firstPage = await page
       .locator('#audit-results tbody tr time')

@@ -4,7 +4,7 @@
 // tests). The environment is the machine's minus any PASSKEY_* setting unless a test gives its own; every
 // wait is bounded and a process that outlives its bound is killed.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -157,11 +157,24 @@ export function startServe(args: readonly string[], options: ServeOptions): Prom
   });
 }
 
+// Below Linux's ephemeral range (32768–60999): a port the kernel hands out for `listen(0)` or for an outgoing
+// connection can be taken by another test between this check and the service's own listen; one below it can be
+// taken only by another caller of this function, which picks at random among 12,000.
+const FIXED_PORTS = { from: 20_000, to: 32_000 };
+
 /** A port free on 127.0.0.1 right now (for a config that must name its port before the start). */
 export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = FIXED_PORTS.from + Math.floor(Math.random() * (FIXED_PORTS.to - FIXED_PORTS.from));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${FIXED_PORTS.from} and ${FIXED_PORTS.to} after 50 tries`);
+}
+
+function canListen(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
