@@ -191,6 +191,7 @@ function relaySecretLines(config: ServiceConfig): string[] {
       return `  relay secrets: ${app.clientId}: ${count}${app.clientId === served ? " (+ the demo's)" : ''}`;
     if (app.clientId === served)
       return `  relay secrets: ${app.clientId}: the demo's own (made at first start in the data folder)`;
-    return `  WARNING:      ${app.clientId} has no relay secrets: anyone who knows its Client ID can call its operations (applications[].relaySecrets)`;
+    // check-config reads the file only: a secret created through the admin API lives in the database.
+    return `  WARNING:      ${app.clientId} has no relay secrets in this file: unless the admin API gave it one, anyone who knows its Client ID can call its operations (applications[].relaySecrets, or npx passkey-server admin relay-secret create)`;
   });
 }
