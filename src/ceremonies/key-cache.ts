@@ -36,7 +36,7 @@ export class KeyCache {
     const id = `${clientId}\u0000${credentialId}`;
     const bytes = Buffer.from(cose.buffer, cose.byteOffset, cose.byteLength);
     const hit = this.#entries.get(id);
-    if (hit && hit.cose.equals(bytes)) {
+    if (hit?.cose.equals(bytes)) {
       // Re-insert: Map keeps insertion order, so the oldest entry is always the first one.
       this.#entries.delete(id);
       this.#entries.set(id, hit);

@@ -217,7 +217,7 @@ const STRING_TAGS = new Set<number>([
 
 /** Text of a directory string (UTF8String, PrintableString, IA5String, TeletexString, BMPString). */
 export function decodeString(node: Asn1Node | undefined): string {
-  if (!node || node.tagClass !== 'universal' || !STRING_TAGS.has(node.tagNumber) || node.constructed)
+  if (node?.tagClass !== 'universal' || !STRING_TAGS.has(node.tagNumber) || node.constructed)
     throw new Asn1Error('expected a string');
   if (node.tagNumber === TAG.BMP_STRING) return Buffer.from(node.value).swap16().toString('utf16le');
   if (node.tagNumber === TAG.UTF8_STRING) return node.value.toString('utf8');

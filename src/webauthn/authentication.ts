@@ -19,7 +19,7 @@ export function verifyAuthentication(
   // Step 6 (§7.2): when response.userHandle is present (and non-empty) it must be the credential owner's.
   if (parsed.userHandle !== null) {
     const owner = decodeBase64url(stored.userHandle);
-    check(owner !== undefined && owner.equals(parsed.userHandle), 'USER_HANDLE_NOT_MATCHED');
+    check(owner?.equals(parsed.userHandle), 'USER_HANDLE_NOT_MATCHED');
   }
 
   // Steps 10-13 (§7.2): C.type is "webauthn.get", C.challenge the issued one, C.origin one the Relying

@@ -30,7 +30,6 @@ const VERIFIERS: readonly MlDsaVerifier[] = runtimeHasMlDsa() ? [NODE_ML_DSA, NO
 
 interface Answer {
   readonly status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: answers of every operation
   readonly body: any;
 }
 

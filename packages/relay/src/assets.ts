@@ -57,7 +57,7 @@ export function sendAsset(
   response.setHeader('etag', file.etag);
   response.setHeader('cache-control', file.cacheControl);
   response.setHeader('x-content-type-options', 'nosniff');
-  if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === file.etag)) {
+  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === file.etag)) {
     response.statusCode = 304;
     response.end();
     return;
