@@ -11,37 +11,7 @@ import type {
   WebhookOutbox,
   WebhookStore,
 } from '../types.js';
-
-interface OutboxRow {
-  id: string;
-  client_id: string;
-  webhook_id: string;
-  type: string;
-  body: string;
-  created_at: string | number;
-  attempts: number;
-  next_attempt_at: string | number;
-  last_error: string | null;
-  dead_at: string | number | null;
-}
-
-const OUTBOX_COLUMNS =
-  'id, client_id, webhook_id, type, body, created_at, attempts, next_attempt_at, last_error, dead_at';
-
-function delivery(row: OutboxRow): OutboxDelivery {
-  return {
-    id: row.id,
-    clientId: row.client_id,
-    webhookId: row.webhook_id,
-    type: row.type,
-    body: row.body,
-    createdAt: toNumber(row.created_at),
-    attempts: row.attempts,
-    nextAttemptAt: toNumber(row.next_attempt_at),
-    lastError: row.last_error,
-    deadAt: row.dead_at === null ? null : toNumber(row.dead_at),
-  };
-}
+import { OUTBOX_COLUMNS, outboxDelivery, type OutboxRow } from '../outbox-rows.js';
 
 /** Something that runs a statement: the pool, or a client inside a transaction. */
 export type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -108,7 +78,7 @@ export class PostgresOutbox implements WebhookOutbox {
         [owner, now + leaseMs, now, Math.max(0, limit)],
       ),
     );
-    return result.rows.map(delivery).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : 1));
+    return result.rows.map(outboxDelivery).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : 1));
   }
 
   async delivered(id: string, owner: string): Promise<void> {
@@ -145,7 +115,7 @@ export class PostgresOutbox implements WebhookOutbox {
         [filter.clientId ?? null, filter.after ?? null, Math.max(0, Math.min(1000, filter.limit))],
       ),
     );
-    return result.rows.map(delivery);
+    return result.rows.map(outboxDelivery);
   }
 
   async resend(id: string, now: number): Promise<boolean> {

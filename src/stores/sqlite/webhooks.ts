@@ -13,39 +13,9 @@ import type {
   WebhookOutbox,
   WebhookStore,
 } from '../types.js';
+import { OUTBOX_COLUMNS, outboxDelivery, type OutboxRow } from '../outbox-rows.js';
 
 type Db = Database.Database;
-
-interface OutboxRow {
-  id: string;
-  client_id: string;
-  webhook_id: string;
-  type: string;
-  body: string;
-  created_at: number;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  dead_at: number | null;
-}
-
-const OUTBOX_COLUMNS =
-  'id, client_id, webhook_id, type, body, created_at, attempts, next_attempt_at, last_error, dead_at';
-
-function delivery(row: OutboxRow): OutboxDelivery {
-  return {
-    id: row.id,
-    clientId: row.client_id,
-    webhookId: row.webhook_id,
-    type: row.type,
-    body: row.body,
-    createdAt: row.created_at,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    lastError: row.last_error,
-    deadAt: row.dead_at,
-  };
-}
 
 /** The parameters of SQLITE_WRITES['webhook.enqueue'] for one message. */
 export function enqueueParams(message: OutboxMessage): SqliteFollowUps[number]['params'] {
@@ -110,7 +80,7 @@ export class SqliteOutbox implements WebhookOutbox {
         .transaction(() => this.#lease.all({ owner, until: now + leaseMs, now, limit: Math.max(0, limit) }))
         .immediate(),
     ) as OutboxRow[];
-    return rows.map(delivery).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : 1));
+    return rows.map(outboxDelivery).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || (a.id < b.id ? -1 : 1));
   }
 
   async delivered(id: string, owner: string): Promise<void> {
@@ -146,7 +116,7 @@ export class SqliteOutbox implements WebhookOutbox {
         limit: Math.max(0, Math.min(1000, filter.limit)),
       }),
     ) as OutboxRow[];
-    return rows.map(delivery);
+    return rows.map(outboxDelivery);
   }
 
   async resend(id: string, now: number): Promise<boolean> {
