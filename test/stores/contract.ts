@@ -402,11 +402,15 @@ export function credentialStoreContract(
         const mine = credential({ createdAt: 3_000 });
         const older = credential({ clientId: mine.clientId, userHandle: mine.userHandle, createdAt: 1_000 });
         const middle = credential({ clientId: mine.clientId, userHandle: mine.userHandle, createdAt: 2_000 });
+        // Registered in the same millisecond: ordered by credential id, whatever the order of insertion.
+        const sameTime = (credentialId: string) =>
+          credential({ clientId: mine.clientId, userHandle: mine.userHandle, createdAt: 2_500, credentialId });
+        const [tieB, tieA] = [sameTime('dGllLWI'), sameTime('dGllLWE')];
         const otherUser = credential({ clientId: mine.clientId });
         const otherClient = credential({ userHandle: mine.userHandle });
-        for (const r of [mine, older, otherUser, middle, otherClient]) await store.create(r);
+        for (const r of [mine, tieB, older, otherUser, middle, tieA, otherClient]) await store.create(r);
         const listed = await store.listByUser(mine.clientId, mine.userHandle);
-        assert.deepEqual(listed.map(normalized), [older, middle, mine].map(normalized));
+        assert.deepEqual(listed.map(normalized), [older, middle, tieA, tieB, mine].map(normalized));
         assert.deepEqual(await store.listByUser(mine.clientId, 'bm9ib2R5'), []);
         assert.deepEqual(
           (await store.listByUser(otherClient.clientId, mine.userHandle)).map((r) => r.credentialId),

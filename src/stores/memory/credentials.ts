@@ -9,6 +9,7 @@ import type {
   MarkRequest,
   OutboxMessage,
 } from '../types.js';
+import { byCreation } from '../credential-order.js';
 import { MemoryOutbox, MemoryWebhookStore } from './webhooks.js';
 
 /** Key of a (client, id) pair; NUL cannot occur in a Client ID the HTTP layer accepts. */
@@ -191,12 +192,6 @@ export class MemoryCredentialStore implements CredentialStore {
 
 /** Admin listing pages are bounded whatever the caller asks (the same bound on every backend). */
 export const MAX_ADMIN_PAGE = 1000;
-
-/** listByUser order shared by every backend: oldest first, ties by credential id (code-unit order). */
-export function byCreation(a: CredentialRecord, b: CredentialRecord): number {
-  if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
-  return a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0;
-}
 
 const byId = (a: CredentialRecord, b: CredentialRecord): number =>
   a.credentialId < b.credentialId ? -1 : a.credentialId > b.credentialId ? 1 : 0;
