@@ -8,6 +8,7 @@
 // derived from the user-handle key with its own label. Nothing is stored: checking it is one HMAC.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacSha256 } from '../util/hmac.js';
 import { FidoError } from '../errors.js';
 
 /** How long a token lets its holder list and delete: a step-up window, not a session. */
@@ -27,7 +28,7 @@ function tokenKey(userHandleKey: Buffer): Buffer {
 }
 
 function mac(userHandleKey: Buffer, clientId: string, userHandle: string, expiry: string): Buffer {
-  return createHmac('sha256', tokenKey(userHandleKey))
+  return hmacSha256(tokenKey(userHandleKey))
     .update(`${VERSION}\u0000${clientId}\u0000${userHandle}\u0000${expiry}`, 'utf8')
     .digest();
 }

@@ -3,9 +3,9 @@
 // The same key, under a separate derived sub-key, makes the stand-in credential of unknown users
 // (fake-credential.ts).
 
-import { createHmac } from 'node:crypto';
+import { hmacSha256 } from '../util/hmac.js';
 
 /** base64url(HMAC-SHA-256(key, clientId ‖ 0x00 ‖ username)): 32 bytes, 43 characters. */
 export function deriveUserHandle(key: Buffer, clientId: string, username: string): string {
-  return createHmac('sha256', key).update(`${clientId}\u0000${username}`, 'utf8').digest('base64url');
+  return hmacSha256(key).update(`${clientId}\u0000${username}`, 'utf8').digest('base64url');
 }

@@ -150,7 +150,9 @@ export function verifySignature(
       case 'ml-dsa':
         return verify(null, data, key, signature);
       case 'ecdsa':
-        return verify(entry.hash, data, { key, dsaEncoding: 'der' }, signature);
+        // The KeyObject itself, not { key, dsaEncoding: 'der' } (DER is the default): on Node.js 22 and later
+        // an options object costs 12 µs more per verification (docs/performance.md).
+        return verify(entry.hash, data, key, signature);
       case 'eddsa':
         return verify(null, data, key, signature);
       case 'rsa-pss':
@@ -161,7 +163,8 @@ export function verifySignature(
           signature,
         );
       case 'rsa-pkcs1':
-        return verify(entry.hash, data, { key, padding: constants.RSA_PKCS1_PADDING }, signature);
+        // PKCS #1 v1.5 is the default padding of an RSA key.
+        return verify(entry.hash, data, key, signature);
     }
   } catch {
     return false;
