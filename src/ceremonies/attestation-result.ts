@@ -83,10 +83,11 @@ export async function attestationResult(
     backupState: credential.backupState,
     attestationTrusted: credential.attestationTrusted,
   });
-  const created = await ctx.deps.credentials.create(credential, events);
-  if (created === 'duplicate') throw new FidoError('DUPLICATED_CREDENTIAL_ID');
+  const count = await ctx.deps.credentials.createCounted(credential, events);
+  if (count === 'duplicate') throw new FidoError('DUPLICATED_CREDENTIAL_ID');
   // The user's credentials now, this one included: what the password manager should keep (docs/api.md "Signals").
-  const owned = await ctx.deps.credentials.listByUser(ctx.clientId, credential.userHandle);
+  // The store counted them with the insert: a user's first credential needs no read (docs/performance.md).
+  const owned = count === 1 ? [credential] : await ctx.deps.credentials.listByUser(ctx.clientId, credential.userHandle);
   return {
     ...registrationFields(credential, facts),
     signals: acceptedSignals(ctx.application.domain, credential, owned),

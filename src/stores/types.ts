@@ -185,6 +185,12 @@ export interface CredentialUse {
 export interface CredentialStore {
   /** Inserts durably; resolves only after the row is committed. `duplicate` if (clientId, credentialId) exists. */
   create(record: CredentialRecord, events?: readonly OutboxMessage[]): Promise<'created' | 'duplicate'>;
+  /**
+   * `create`, answering instead of `created` how many credentials the user (clientId, userHandle) has with
+   * this one: what `listByUser` would count right after the insert. A registration reads the user's list only
+   * when that is more than 1 (docs/performance.md).
+   */
+  createCounted(record: CredentialRecord, events?: readonly OutboxMessage[]): Promise<number | 'duplicate'>;
   find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined>;
   listByUser(clientId: string, userHandle: string): Promise<CredentialRecord[]>;
   /** Compare-and-set on signCount: false (nothing written) if the stored counter is no longer `expectedSignCount`. */

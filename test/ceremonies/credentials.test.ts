@@ -248,6 +248,7 @@ describe('which credential may sign in', () => {
     };
     racing.find = store.find.bind(store);
     racing.create = store.create.bind(store);
+    racing.createCounted = store.createCounted.bind(store);
     racing.listByUser = store.listByUser.bind(store);
     const h = new Harness({ credentials: racing });
     const flow = new Flow(h, username('race'));

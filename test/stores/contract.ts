@@ -18,6 +18,7 @@ import type {
   CredentialRecord,
   CredentialStore,
   CredentialUse,
+  OutboxMessage,
 } from '../../src/stores/types.js';
 
 export type StoreFactory<S> = () => S | Promise<S>;
@@ -383,6 +384,50 @@ export function credentialStoreContract(
         assert.equal(await store.create(second), 'created');
         assert.equal((await store.find(second.clientId, first.credentialId))?.userHandle, second.userHandle);
         assert.equal((await store.find(first.clientId, first.credentialId))?.userHandle, first.userHandle);
+      });
+    });
+
+    it("createCounted stores like create and answers the user's credentials with the new one", async () => {
+      await withStore(factory, async (store) => {
+        const first = credential({ createdAt: 1_000 });
+        const sameUser = (createdAt: number) =>
+          credential({ clientId: first.clientId, userHandle: first.userHandle, createdAt });
+        const [second, third] = [sameUser(2_000), sameUser(500)];
+        assert.equal(await store.createCounted(first), 1);
+        assert.deepEqual(normalized(await store.find(first.clientId, first.credentialId)), normalized(first));
+        // Another user of the application, and the same user handle under another Client ID, count apart.
+        assert.equal(await store.createCounted(credential({ clientId: first.clientId })), 1);
+        assert.equal(await store.createCounted(credential({ userHandle: first.userHandle })), 1);
+        assert.equal(await store.create(second), 'created');
+        assert.equal(await store.createCounted(third), 3);
+        const listed = await store.listByUser(first.clientId, first.userHandle);
+        assert.deepEqual(listed.map(normalized), [third, first, second].map(normalized));
+        // What listByUser counts right after: a deleted credential no longer counts.
+        assert.equal(await store.delete(first.clientId, second.credentialId), true);
+        assert.equal(await store.createCounted(sameUser(3_000)), 3);
+      });
+    });
+
+    it('createCounted of an existing (clientId, credentialId) is a duplicate, writes nothing and enqueues nothing', async () => {
+      await withStore(factory, async (store) => {
+        const record = credential();
+        const event = (id: string): OutboxMessage => ({
+          id,
+          clientId: record.clientId,
+          webhookId: 'wh_contract',
+          type: 'credential.created',
+          body: `{"id":"${id}"}`,
+          createdAt: 1_000,
+        });
+        const [made, refused] = [`msg_${randomUUID()}`, `msg_${randomUUID()}`];
+        assert.equal(await store.createCounted(record, [event(made)]), 1);
+        const twin = { ...record, userHandle: credential().userHandle, username: 'mallory#idp.example.test' };
+        assert.equal(await store.createCounted(twin, [event(refused)]), 'duplicate');
+        assert.deepEqual(normalized(await store.find(record.clientId, record.credentialId)), normalized(record));
+        assert.deepEqual(await store.listByUser(twin.clientId, twin.userHandle), []);
+        const leased = (await store.outbox.lease(`contract-${randomUUID()}`, 2_000, 60_000, 1_000)).map((m) => m.id);
+        assert.ok(leased.includes(made), 'the message of the insert is in the outbox');
+        assert.ok(!leased.includes(refused), 'no message for the duplicate');
       });
     });
 

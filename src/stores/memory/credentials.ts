@@ -24,15 +24,25 @@ export class MemoryCredentialStore implements CredentialStore {
   readonly webhooks = new MemoryWebhookStore();
 
   async create(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<'created' | 'duplicate'> {
+    return this.#insert(record, events) === 0 ? 'duplicate' : 'created';
+  }
+
+  async createCounted(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<number | 'duplicate'> {
+    const count = this.#insert(record, events);
+    return count === 0 ? 'duplicate' : count;
+  }
+
+  /** The user's credentials with this one, or 0 when (clientId, credentialId) exists (nothing written). */
+  #insert(record: CredentialRecord, events: readonly OutboxMessage[]): number {
     const key = pairKey(record.clientId, record.credentialId);
-    if (this.#byId.has(key)) return 'duplicate';
+    if (this.#byId.has(key)) return 0;
     this.#byId.set(key, copyCredential(record));
     this.#outbox.add(events);
     const userKey = pairKey(record.clientId, record.userHandle);
     const ids = this.#byUser.get(userKey) ?? new Set<string>();
     ids.add(record.credentialId);
     this.#byUser.set(userKey, ids);
-    return 'created';
+    return ids.size;
   }
 
   async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {

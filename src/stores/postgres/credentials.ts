@@ -31,6 +31,7 @@ export class PostgresCredentialStore implements CredentialStore {
     readonly insert: string;
     readonly find: string;
     readonly listByUser: string;
+    readonly countByUser: string;
     readonly recordUse: string;
     readonly listByApplication: string;
     readonly delete: string;
@@ -56,6 +57,7 @@ export class PostgresCredentialStore implements CredentialStore {
       // Same order as every backend: oldest first, ties by credential id in code-unit order (the column is COLLATE "C").
       listByUser: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND user_handle = $2
                    ORDER BY created_at, credential_id`,
+      countByUser: `SELECT count(*)::int AS n FROM ${table} WHERE client_id = $1 AND user_handle = $2`,
       recordUse: `UPDATE ${table}
                   SET sign_count = $4, backup_state = $5, user_verified = $6,
                       clone_warning = clone_warning OR $7, last_used_at = $8, backup_eligible = $9
@@ -103,6 +105,16 @@ export class PostgresCredentialStore implements CredentialStore {
     );
     // The statement returned only after COMMIT (autocommit): with synchronous_commit on, the row is durable.
     return result.rowCount === 1 ? 'created' : 'duplicate';
+  }
+
+  async createCounted(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<number | 'duplicate'> {
+    if ((await this.create(record, events)) === 'duplicate') return 'duplicate';
+    // Counted after the commit, like the read it stands for: inside the insert's transaction (READ COMMITTED)
+    // two registrations of one user in flight would each count only their own row.
+    const result = await guarded('credential count', () =>
+      this.#pool.query<{ n: number }>(this.#sql.countByUser, [record.clientId, record.userHandle]),
+    );
+    return result.rows[0]!.n;
   }
 
   async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {

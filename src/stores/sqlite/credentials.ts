@@ -19,7 +19,7 @@ import type {
   OutboxMessage,
 } from '../types.js';
 import { byCreation } from '../credential-order.js';
-import { CREDENTIAL_COLUMNS, SQLITE_WRITES } from './writes.js';
+import { CREDENTIAL_COLUMNS, runWrite, SQLITE_WRITES } from './writes.js';
 import { bit, fromRow, toRow, type CredentialValues } from './rows.js';
 import { enqueueFollowUps, SqliteOutbox, SqliteWebhookStore } from './webhooks.js';
 import { guarded, openSqliteDatabase, type SqliteOptions } from './open.js';
@@ -52,6 +52,7 @@ export class SqliteCredentialStore implements CredentialStore {
   readonly #writer: SqliteWriter | undefined;
   // Prepared once per connection, reused by every call.
   readonly #insert: Database.Statement;
+  readonly #insertCounted: Database.Statement;
   readonly #find: Database.Statement;
   readonly #listByUser: Database.Statement;
   readonly #recordUse: Database.Statement;
@@ -71,6 +72,7 @@ export class SqliteCredentialStore implements CredentialStore {
     this.outbox = this.#outbox;
     this.webhooks = new SqliteWebhookStore(db);
     this.#insert = db.prepare(SQLITE_WRITES['credential.insert']);
+    this.#insertCounted = db.prepare(SQLITE_WRITES['credential.insert-counted']);
     this.#find = db
       .prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`)
       .raw();
@@ -100,6 +102,15 @@ export class SqliteCredentialStore implements CredentialStore {
       ? await this.#writer.run('credential.insert', { ...row }, enqueueFollowUps(events))
       : this.#withEvents('credential create', () => this.#insert.run(row).changes, events);
     return changes === 1 ? 'created' : 'duplicate';
+  }
+
+  async createCounted(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<number | 'duplicate'> {
+    // One statement counts the user's credentials with the insert, so no read of them follows (writes.ts).
+    const row = toRow(record);
+    const count = this.#writer
+      ? await this.#writer.run('credential.insert-counted', { ...row }, enqueueFollowUps(events))
+      : this.#withEvents('credential create', () => runWrite(this.#insertCounted, { ...row }), events);
+    return count === 0 ? 'duplicate' : count;
   }
 
   async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {

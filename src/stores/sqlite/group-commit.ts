@@ -11,6 +11,7 @@ import {
   type SqliteFollowUps,
   type SqliteWriteName,
   type SqliteWriteParams,
+  runWrite,
 } from './writes.js';
 
 export interface WriteFailure {
@@ -103,10 +104,10 @@ export class GroupCommit {
     try {
       const then = write.then;
       if (then === undefined || then.length === 0)
-        return { ok: true, changes: this.#statement(write.name).run(write.params).changes, group };
+        return { ok: true, changes: runWrite(this.#statement(write.name), write.params), group };
       // Its own transaction, or a savepoint inside the group's: the follow-ups stand or fall with the write.
       const changes = this.#db.transaction(() => {
-        const made = this.#statement(write.name).run(write.params).changes;
+        const made = runWrite(this.#statement(write.name), write.params);
         if (made > 0) for (const next of then) this.#statement(next.name).run(next.params);
         return made;
       })();

@@ -63,7 +63,8 @@ export interface SqliteWriter {
   readonly mode: SqliteWriterMode;
   /**
    * Runs one named write (and, when it changed a row, its follow-ups in the same transaction); resolves to
-   * the number of rows it changed, after its transaction committed.
+   * the number of rows it changed (a write with RETURNING: the number it returned, writes.ts `runWrite`),
+   * after its transaction committed.
    */
   run(name: SqliteWriteName, params: SqliteWriteParams, then?: SqliteFollowUps): Promise<number>;
   /** Resolves when the writer's connection answers (readiness). */

@@ -2,6 +2,8 @@
 // ceremony makes on its hot path. The stores name them; the writer (a thread, or inline) prepares them on
 // its own connection. One table, so the SQL of a write stands in one place whichever path runs it.
 
+import type Database from 'better-sqlite3';
+
 /** The columns of `credentials`, in the order of the migrations; shared by every credential statement. */
 export const CREDENTIAL_COLUMNS = `client_id, credential_id, user_handle, username, public_key, algorithm, sign_count, transports,
   aaguid, attestation_format, attestation_type, attestation_trusted, backup_eligible, backup_state,
@@ -16,6 +18,14 @@ export const SQLITE_WRITES = {
   /** A new credential; `changes` 0 means (client_id, credential_id) already existed. */
   'credential.insert': `INSERT INTO credentials (${CREDENTIAL_COLUMNS}) VALUES (${credentialPlaceholders})
     ON CONFLICT (client_id, credential_id) DO NOTHING`,
+  /**
+   * The same insert, answering (RETURNING) how many credentials the user has with the new one, counted in
+   * the insert's own statement; no row when it inserted nothing. Writes are serialised (one write lock), so
+   * the count is the one a read right after the commit would see.
+   */
+  'credential.insert-counted': `INSERT INTO credentials (${CREDENTIAL_COLUMNS}) VALUES (${credentialPlaceholders})
+    ON CONFLICT (client_id, credential_id) DO NOTHING
+    RETURNING (SELECT count(*) FROM credentials WHERE client_id = @client_id AND user_handle = @user_handle)`,
   /** Compare-and-set in one statement: the counter moves only if nobody moved it since it was read. */
   'credential.use': `UPDATE credentials
     SET sign_count = @signCount, backup_eligible = @backupEligible, backup_state = @backupState, user_verified = @userVerified,
@@ -30,6 +40,16 @@ export const SQLITE_WRITES = {
 } as const;
 
 export type SqliteWriteName = keyof typeof SQLITE_WRITES;
+
+/**
+ * What one write answers: the rows it changed, or, for a write with RETURNING, the number its first column
+ * returned (0 when it returned no row: it changed nothing).
+ */
+export function runWrite(statement: Database.Statement, params: SqliteWriteParams): number {
+  if (!statement.reader) return statement.run(params).changes;
+  const value = statement.pluck().get(params);
+  return value === undefined ? 0 : Number(value);
+}
 
 /** Named parameters of one write: what better-sqlite3 binds (Buffers arrive in the thread as Uint8Array). */
 export type SqliteWriteParams = Readonly<Record<string, string | number | bigint | null | Uint8Array>>;

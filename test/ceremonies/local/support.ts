@@ -47,6 +47,11 @@ export class SpyCredentialStore implements CredentialStore {
     return this.inner.create(record);
   }
 
+  createCounted(record: CredentialRecord): Promise<number | 'duplicate'> {
+    this.calls.push('createCounted');
+    return this.inner.createCounted(record);
+  }
+
   find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {
     this.calls.push('find');
     return this.inner.find(clientId, credentialId);
