@@ -155,7 +155,8 @@ describe('startOperatorFeatures with the HTTP app', () => {
     assert.ok(
       (valueOf(samples, 'passkey_store_operation_duration_seconds_count', {
         store: 'credentials',
-        operation: 'create',
+        // A registration stores its credential with createCounted (the store's method name is the label).
+        operation: 'createCounted',
         outcome: 'ok',
       }) ?? 0) >= 1,
     );
