@@ -5,7 +5,7 @@
 // alike, and compares the two samples with a two-sample Kolmogorov–Smirnov test. A small p-value would
 // mean the two can be told apart; the figures belong in BENCHMARKS.md, never in a unit test.
 //
-//   npx tsc -p tsconfig.test.json && node .build/bench/enumeration.js [--n 5000] [--users 50] [--max-seconds 600]
+//   npx tsc -p tsconfig.test.json && node .build/bench/enumeration.js [--n 5000] [--users 1000] [--max-seconds 600]
 //     [--store memory|sqlite] [--only options|result] [--control] [--http]
 //
 // In process: the HTTP app's `inject` (the whole request path: headers, body, schema, ceremony, stores),
@@ -14,9 +14,12 @@
 // app on 127.0.0.1 (port 0) and times each call through the socket as a caller outside would (node:http
 // server, fetch client with keep-alive, both in this process). --control registers the "unknown" users
 // too: a run where both kinds do the same work, whose D and p are the bench's own floor. Registered and
-// unknown names have the same length, so that only registration differs between the two kinds.
+// unknown names have the same length, so that only registration differs between the two kinds. Each user
+// has a cost of its own (per-user medians spread over 2.5 µs in process), so the users are the sample as
+// much as the calls: with 50 of each kind the floor itself failed at 15,000 pairs, with 1000 it holds.
+// Hence 1000 by default (--users).
 
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +32,7 @@ import { ksTwoSample } from './lib/ks.js';
 const { values } = parseArgs({
   options: {
     n: { type: 'string', default: '5000' },
-    users: { type: 'string', default: '50' },
+    users: { type: 'string', default: '1000' },
     'max-seconds': { type: 'string', default: '600' },
     store: { type: 'string', default: 'memory' },
     only: { type: 'string' },
@@ -53,13 +56,31 @@ const stores: HarnessOptions =
       };
 const h = values.http === true ? await SocketHarness.start(stores) : new Harness(stores);
 clock = h.clock.now;
-const known = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`reg${i}`)));
-const unknown = Array.from({ length: USERS }, (_, i) => new Flow(h, username(`unk${i}`)));
+// The bench's own floor (--control: both kinds registered) showed differences of its own, 0.2–0.7 µs and
+// p down to 1e-40, from how the two kinds were set up rather than from what the service does with them.
+// So every choice that could favour one kind is drawn at random for each run: the names (all of one
+// length: a name's hash decides where its keys land in a Map or an index), which name is of which kind
+// (the flows are made, and their objects allocated, in one order, then dealt at random) and the order of
+// registration (registering one kind after the other, or each pair side by side, made whichever kind came
+// later measurably slower or faster).
+const shuffle = <T>(xs: T[]): T[] => {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+  }
+  return xs;
+};
+const names = new Set<string>();
+while (names.size < 2 * USERS) names.add(randomBytes(6).toString('hex'));
+const flows = shuffle([...names].map((name) => new Flow(h, username(name))));
+const known = flows.slice(0, USERS);
+const unknown = flows.slice(USERS);
 const donor = new Flow(h, username('donor'));
 // Registered credentials shaped like the stand-in (a 20-byte id, transports hybrid and internal), so that
 // both answers have the same length and only the work behind them differs. (An id of another length is
 // visible in the answer itself, whatever it costs.)
-for (const flow of [...known, donor, ...(values.control === true ? unknown : [])]) {
+const toRegister = [donor, ...shuffle([...known, ...(values.control === true ? unknown : [])])];
+for (const flow of toRegister) {
   const { res } = await flow.register({ credentialId: randomBytes(20), transports: ['hybrid', 'internal'] });
   if (res.status !== 200) throw new Error(`registration failed: ${res.body}`);
 }

@@ -81,6 +81,22 @@ describe('bench tools (smoke)', () => {
     }
   });
 
+  it('enumeration.js --control: both kinds registered (names and order drawn per run), both rows', async () => {
+    const { code, stdout, stderr } = await run('enumeration.js', [
+      '--n',
+      '100',
+      '--users',
+      '4',
+      '--control',
+      '--max-seconds',
+      '60',
+    ]);
+    assert.equal(code, 0, stderr);
+    for (const row of ['assertion options', 'assertion result, bad signature']) {
+      assert.match(stdout, new RegExp(`^${row} +n=100\\+100 `, 'm'), row);
+    }
+  });
+
   it('enumeration.js --store sqlite --only options: the shipped SQLite stores, one row', async () => {
     const { code, stdout, stderr } = await run('enumeration.js', [
       '--n',
