@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -51,6 +52,20 @@ export function tlsFront(certChain: string, key: string, appPort: number): Serve
     );
     forward.on('error', () => outgoing.destroy());
     incoming.pipe(forward);
+  });
+}
+
+/**
+ * Listens on 127.0.0.1 at `port`, by default one the kernel picks, and resolves with the port; rejects if
+ * listening fails (say, the port was taken), so a test never waits on a listen that will not happen.
+ */
+export function listenLocal(server: Server, port = 0): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
   });
 }
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { ensureDevCertificate } from '@passkey-server/demo';
 import { makeApp, npmIn, packWorkspaces, QUIET, run } from '../packages/npm.js';
-import { sectionFiles, startApp, textOf, tlsFront, writeFiles, type AppProcess } from './doc-apps.js';
+import { type AppProcess, listenLocal, sectionFiles, startApp, textOf, tlsFront, writeFiles } from './doc-apps.js';
 import { freePort, launchChromium, openTab, REPO, startServiceProcess, type ServiceProcess } from './support.js';
 
 const CLIENT_ID = 'examples-client';
@@ -99,7 +99,7 @@ describe('docs/examples.md: the React and plain-HTML pages, run as written', { t
       };
       const app = await startApp(installed[index]!, 'server.js', environment, `login page on port ${appPort}`);
       const front = tlsFront(tls.certChain, tls.key, appPort!);
-      await new Promise<void>((resolve) => front.listen(frontPort, '127.0.0.1', resolve));
+      await listenLocal(front, frontPort);
       running.set(name, { url: urlOf(name), app, front });
     }
     browser = await launchChromium('MAP examples.invalid 127.0.0.1'); // *.localhost is loopback already

@@ -15,7 +15,7 @@ import type { Browser } from 'playwright-core';
 import { relaySecretHash } from '../../src/config/relay-secrets.js';
 import { ensureDevCertificate } from '@passkey-server/demo';
 import { makeApp, npmIn, packWorkspaces, QUIET } from '../packages/npm.js';
-import { sectionFiles, startApp, textOf, tlsFront, writeFiles, type AppProcess } from './doc-apps.js';
+import { listenLocal, sectionFiles, startApp, textOf, tlsFront, writeFiles, type AppProcess } from './doc-apps.js';
 import { freePort, launchChromium, openTab, REPO, startServiceProcess, type ServiceProcess } from './support.js';
 
 const CLIENT_ID = 'quickstart-client';
@@ -39,6 +39,7 @@ describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', 
   let service: ServiceProcess;
   let browser: Browser;
   const running = new Map<string, Running>();
+  const fronts: Server[] = [];
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'passkey-quickstart-'));
@@ -47,9 +48,17 @@ describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', 
     assert.deepEqual([...files.keys()].sort(), ['public/index.html', 'server.js', 'server.mjs']);
     for (const { name } of APPS) assert.ok(markdown.includes(`npm install ${name} @passkey-server/relay`));
     const { relay } = await packWorkspaces(dir);
-    const ports = new Map<string, { app: number; front: number }>();
-    for (const { name } of APPS) ports.set(name, { app: await freePort(), front: await freePort() });
-    const urlOf = (name: string) => `https://${DOMAIN}:${ports.get(name)!.front}`;
+    // Each page's TLS front listens first, on a port the kernel picks: the origins the service is told are
+    // then the fronts' own, and no other test can take a port between its choice and its use.
+    const tls = await ensureDevCertificate(join(dir, 'tls'), ['localhost', DOMAIN]);
+    const ports = new Map<string, { app: number; front: Server; frontPort: number }>();
+    for (const { name } of APPS) {
+      const app = await freePort();
+      const front = tlsFront(tls.certChain, tls.key, app);
+      fronts.push(front);
+      ports.set(name, { app, front, frontPort: await listenLocal(front) });
+    }
+    const urlOf = (name: string) => `https://${DOMAIN}:${ports.get(name)!.frontPort}`;
 
     // Both installs side by side: the framework from the registry, the relay from its tarball.
     const installed = await Promise.all(
@@ -82,7 +91,6 @@ describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', 
       },
       servicePort,
     );
-    const tls = await ensureDevCertificate(join(dir, 'tls'), ['localhost', DOMAIN]);
     for (const [index, { name, script }] of APPS.entries()) {
       const port = ports.get(name)!;
       const app = await startApp(
@@ -98,20 +106,18 @@ describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', 
         },
         `login page on port ${port.app}`,
       );
-      const front = tlsFront(tls.certChain, tls.key, port.app);
-      await new Promise<void>((resolve) => front.listen(port.front, '127.0.0.1', resolve));
-      running.set(name, { url: urlOf(name), app, front });
+      running.set(name, { url: urlOf(name), app, front: port.front });
     }
     browser = await launchChromium('MAP quickstart.invalid 127.0.0.1'); // *.localhost is loopback already
   });
 
   after(async () => {
     await browser?.close().catch(() => undefined);
-    for (const { app, front } of running.values()) {
+    for (const front of fronts) {
       front.closeAllConnections();
       front.close();
-      app.stop();
     }
+    for (const { app } of running.values()) app.stop();
     await service?.close();
     await rm(dir, { recursive: true, force: true });
   });
