@@ -19,10 +19,12 @@ export async function assertionOptions(
   // Without a user name the browser offers whichever discoverable credential the user picks: the list stays
   // empty, and the answer is the same for everyone (it names no user to enumerate).
   const discoverable = name.user === '';
+  const now = deps.runtime.now();
+  const expiresAt = now + app.timeoutMs;
   const allowCredentials = discoverable
     ? []
     : name.variant === 'standard'
-      ? await standardAllowList(ctx, name.username, userHandle)
+      ? await standardAllowList(ctx, name.username, userHandle, { challenge, now, expiresAt })
       : await localAllowList(ctx, name.username, userHandle);
   const userVerification: UserVerification =
     app.userVerification === 'required' ? 'required' : (request.userVerification ?? 'preferred');
@@ -38,7 +40,7 @@ export async function assertionOptions(
     origin,
     allowCredentials: allowCredentials.map((d) => d.id),
     ...(discoverable && { discoverable: true }),
-    expiresAt: deps.runtime.now() + app.timeoutMs,
+    expiresAt,
   });
 
   return {
@@ -53,16 +55,24 @@ export async function assertionOptions(
 }
 
 /**
- * The user's credentials with their stored transports. A user without any gets ONE stable stand-in
+ * The user's credentials with their stored transports, kept for the result (credential-snapshots.ts). A user without any gets ONE stable stand-in
  * credential, so that the answer looks like a known user's (docs/decisions.md), unless the application opted to
  * reveal it.
  */
-async function standardAllowList(ctx: CeremonyContext, username: string, userHandle: string): Promise<Descriptor[]> {
+async function standardAllowList(
+  ctx: CeremonyContext,
+  username: string,
+  userHandle: string,
+  ceremony: { readonly challenge: string; readonly now: number; readonly expiresAt: number },
+): Promise<Descriptor[]> {
   const stored = await ctx.deps.credentials.listByUser(ctx.clientId, userHandle);
   const known = stored.length > 0;
   if (!known && ctx.application.revealUnknownUsers) {
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'This user has no registered credential.');
   }
+  // The result of this ceremony verifies against what was read here (credential-snapshots.ts); an unknown
+  // user's empty list too, so that both results take the same steps.
+  ctx.snapshots.keep(ctx.clientId, ceremony.challenge, stored, ceremony);
   // An unknown user's stand-in is made like a store's read of one credential (standInRecords) and mapped
   // by the same code: the same steps at the same cost as a registered user's one credential. Both note the
   // listed shapes; only a registered user's are learnt (`bench/enumeration.ts` measures the two paths).

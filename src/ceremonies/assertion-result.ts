@@ -36,6 +36,8 @@ export async function assertionResult(
   const clientData = parseClientData(request.response.clientDataJSON);
   // From here on the ceremony is consumed, whether verification then succeeds or fails.
   const ceremony = await takeCeremony(ctx, clientData.challenge, 'authentication', variant);
+  // What the options read of the user's credentials (standard, by name), taken whatever follows.
+  const snapshot = ctx.snapshots.take(ctx.clientId, ceremony.challenge, ctx.deps.runtime.now());
   const parsed = parseAuthentication(request, clientData);
   const credentialId = encodeBase64url(parsed.credentialId);
   ctx.noteSubject({ username: ceremony.username, credentialId });
@@ -69,9 +71,39 @@ export async function assertionResult(
 
   const found =
     claimedHandle === undefined
-      ? await offeredCredential(ctx, ceremony, credentialId)
+      ? await offeredCredential(ctx, ceremony, credentialId, snapshot)
       : await applicationCredential(ctx, credentialId, claimedHandle);
+  const answer = await signIn(ctx, request, ceremony, parsed, found);
+  if (answer !== WRITE_LOST) return answer;
+  if (found.fromSnapshot === true) {
+    // The row changed since the options read it (another sign-in, a deletion, a status mark): decide again
+    // on what is stored now.
+    const again = await signIn(ctx, request, ceremony, parsed, await offeredCredential(ctx, ceremony, credentialId));
+    if (again !== WRITE_LOST) return again;
+  }
+  // Another authentication with this credential changed the counter since we read it.
+  throw new FidoError(
+    'SIGNATURE_COUNTER_NOT_INCREASED',
+    'A concurrent authentication with this credential was accepted first.',
+  );
+}
+
+/** What signIn answers when its compare-and-set found the row changed since it was read (or gone). */
+const WRITE_LOST = Symbol('write lost');
+
+/**
+ * §7.2 from the stored credential on (steps 6 and 14–21 in verifyAuthentication), the policies, and the
+ * compare-and-set that records the use: the answer, or WRITE_LOST when the row is no longer what was read.
+ */
+async function signIn(
+  ctx: CeremonyContext,
+  request: AssertionResultRequest,
+  ceremony: CeremonyRecord,
+  parsed: ParsedAuthentication,
+  found: Found,
+): Promise<AssertionResultFields | typeof WRITE_LOST> {
   const { stored, owned } = found;
+  const { credentialId } = stored;
   ctx.noteSubject({ username: stored.username });
   const view = credentialView(
     ctx,
@@ -113,6 +145,7 @@ export async function assertionResult(
     credentialId,
     {
       expectedSignCount: stored.signCount,
+      expectedAuthenticatorStatus: stored.authenticatorStatus ?? null,
       // Under the `warn` policy a counter that went backwards is accepted, never stored lower.
       signCount: Math.max(stored.signCount, verified.signCount),
       // BE and BS as this authentication reported them, together (step 17 refused BS without BE).
@@ -124,13 +157,7 @@ export async function assertionResult(
     },
     events,
   );
-  if (!written) {
-    // Another authentication with this credential changed the counter since we read it.
-    throw new FidoError(
-      'SIGNATURE_COUNTER_NOT_INCREASED',
-      'A concurrent authentication with this credential was accepted first.',
-    );
-  }
+  if (!written) return WRITE_LOST;
   if (verified.backupEligibilityChanged) {
     // Recorded, not failed (decisions.md): the audit log says when a credential's backup eligibility changed.
     ctx.noteSubject({ backupEligibilityChange: { from: stored.backupEligible, to: verified.flags.be } });
@@ -178,6 +205,8 @@ interface Found {
   readonly owned: readonly CredentialRecord[];
   /** The stand-in offered to a user without credentials (fake-credential.ts standInRecords). */
   readonly standIn?: true;
+  /** Read by the options of the ceremony, not now (credential-snapshots.ts): the write confirms it. */
+  readonly fromSnapshot?: true;
 }
 
 /**
@@ -203,15 +232,21 @@ async function applicationCredential(
 /**
  * The credential must be one the options offered, and stored for this application and user; or the
  * stand-in the options offered to a user without credentials (fake-credential.ts). Never a signal: a
- * sign-in by name must not say which credentials exist (anti-enumeration).
+ * sign-in by name must not say which credentials exist (anti-enumeration). From the options' snapshot
+ * when there is one (the offered ids are its ids), else one store read.
  */
-async function offeredCredential(ctx: CeremonyContext, ceremony: CeremonyRecord, credentialId: string): Promise<Found> {
+async function offeredCredential(
+  ctx: CeremonyContext,
+  ceremony: CeremonyRecord,
+  credentialId: string,
+  snapshot?: readonly CredentialRecord[],
+): Promise<Found> {
   if (!(ceremony.allowCredentials ?? []).includes(credentialId)) {
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', 'The credential was not offered in the options of this challenge.');
   }
-  const owned = await ctx.deps.credentials.listByUser(ctx.clientId, ceremony.userHandle);
+  const owned = snapshot ?? (await ctx.deps.credentials.listByUser(ctx.clientId, ceremony.userHandle));
   const stored = owned.find((c) => c.credentialId === credentialId);
-  if (stored) return { stored, owned };
+  if (stored) return snapshot === undefined ? { stored, owned } : { stored, owned, fromSnapshot: true };
   const standIn = standInRecords(ctx.deps.secrets.userHandleKey, ctx.clientId, ceremony.username, ceremony.userHandle);
   if (standIn[0]!.credentialId === credentialId) return { stored: standIn[0]!, owned: standIn, standIn: true };
   throw new FidoError('CREDENTIAL_ID_NOT_FOUND');

@@ -3,6 +3,7 @@
 
 import type { Variant } from '../config.js';
 import type { Application, ServiceDeps } from './deps.js';
+import type { CredentialSnapshots } from './credential-snapshots.js';
 import type { KeyCache } from './key-cache.js';
 
 export interface CeremonyContext {
@@ -12,6 +13,8 @@ export interface CeremonyContext {
   /** The single origin header, or undefined when absent. */
   readonly originHeader: string | undefined;
   readonly keys: KeyCache;
+  /** What sign-in options read of a user's credentials, kept for their result (credential-snapshots.ts). */
+  readonly snapshots: CredentialSnapshots;
   /** Reports the variant as soon as it is known (for the outcome hook and the logs). */
   noteVariant(variant: Variant): void;
   /** Reports whom the call concerns as soon as it is known, and what it changed (OperationOutcome, the audit log). */

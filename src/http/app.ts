@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FidoError, type ErrorName } from '../errors.js';
 import { KeyCache } from '../ceremonies/key-cache.js';
+import { CredentialSnapshots } from '../ceremonies/credential-snapshots.js';
 import type { CeremonyContext } from '../ceremonies/context.js';
 import type { RequestSpan } from '../service.js';
 import type { ServiceDeps } from '../ceremonies/deps.js';
@@ -36,10 +37,13 @@ export interface App {
 export interface AppOptions {
   /** The imported-key cache (default: a new one of the default capacity); tests pass theirs to watch it. */
   readonly keyCache?: KeyCache;
+  /** The sign-in snapshots (default: a new one of the default capacity); tests pass theirs to watch it. */
+  readonly snapshots?: CredentialSnapshots;
 }
 
 export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
   const keys = options.keyCache ?? new KeyCache();
+  const snapshots = options.snapshots ?? new CredentialSnapshots();
   const readers = compileRequestReaders(deps.config.limits);
   const requestIdPrefix = deps.runtime.randomBytes(6).toString('base64url');
   let requestCount = 0;
@@ -83,6 +87,7 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       clientId,
       originHeader: singleOrigin(call.header('origin')),
       keys,
+      snapshots,
       noteVariant: (variant) => {
         trace.variant = variant;
       },

@@ -166,9 +166,15 @@ export interface AlgorithmUsage {
   readonly credentials: number;
 }
 
-/** The change one successful authentication makes; applied only if the stored counter is still `expectedSignCount`. */
+/**
+ * The change one successful authentication makes; applied only if the stored counter is still
+ * `expectedSignCount` and the authenticator status still `expectedAuthenticatorStatus` (what the
+ * verification read: a sign-in may verify against what its options read, credential-snapshots.ts).
+ */
 export interface CredentialUse {
   readonly expectedSignCount: number;
+  /** The stored `authenticatorStatus` the verification read; null = not marked. */
+  readonly expectedAuthenticatorStatus: string | null;
   readonly signCount: number;
   /** BE as this authentication reported it: stored with BS, so that BS is never stored without BE. */
   readonly backupEligible: boolean;

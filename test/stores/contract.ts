@@ -78,6 +78,7 @@ export function credential(overrides: Partial<CredentialRecord> = {}): Credentia
 function use(overrides: Partial<CredentialUse> = {}): CredentialUse {
   return {
     expectedSignCount: 0,
+    expectedAuthenticatorStatus: null,
     signCount: 0,
     backupEligible: true,
     backupState: true,
@@ -509,6 +510,33 @@ export function credentialStoreContract(
           false,
         );
         assert.deepEqual(normalized(await store.find(record.clientId, record.credentialId)), normalized(record));
+      });
+    });
+
+    it('recordUse answers false, writing nothing, when the authenticator status is not the one read', async () => {
+      await withStore(factory, async (store) => {
+        // Marked since it was read (a sign-in may verify against what its options read): no write.
+        const marked = credential({ authenticatorStatus: 'REVOKED', authenticatorStatusAt: 1_700_000_050_000 });
+        await store.create(marked);
+        assert.equal(await store.recordUse(marked.clientId, marked.credentialId, use()), false);
+        assert.deepEqual(normalized(await store.find(marked.clientId, marked.credentialId)), normalized(marked));
+        // Read as marked: the write goes through.
+        assert.equal(
+          await store.recordUse(
+            marked.clientId,
+            marked.credentialId,
+            use({ expectedAuthenticatorStatus: 'REVOKED', signCount: 1 }),
+          ),
+          true,
+        );
+        assert.equal((await store.find(marked.clientId, marked.credentialId))?.signCount, 1);
+        // Unmarked but read as marked: no write.
+        const clean = credential();
+        await store.create(clean);
+        assert.equal(
+          await store.recordUse(clean.clientId, clean.credentialId, use({ expectedAuthenticatorStatus: 'REVOKED' })),
+          false,
+        );
       });
     });
 

@@ -68,7 +68,13 @@ export class MemoryCredentialStore implements CredentialStore {
   ): Promise<boolean> {
     const key = pairKey(clientId, credentialId);
     const record = this.#byId.get(key);
-    if (record === undefined || record.signCount !== use.expectedSignCount) return false;
+    if (
+      record === undefined ||
+      record.signCount !== use.expectedSignCount ||
+      (record.authenticatorStatus ?? null) !== use.expectedAuthenticatorStatus
+    ) {
+      return false;
+    }
     this.#byId.set(key, {
       ...record,
       signCount: use.signCount,

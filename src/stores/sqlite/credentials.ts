@@ -135,6 +135,7 @@ export class SqliteCredentialStore implements CredentialStore {
       clientId,
       credentialId,
       expectedSignCount: use.expectedSignCount,
+      expectedAuthenticatorStatus: use.expectedAuthenticatorStatus,
       signCount: use.signCount,
       backupEligible: bit(use.backupEligible),
       backupState: bit(use.backupState),

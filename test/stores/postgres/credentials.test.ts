@@ -427,6 +427,7 @@ describe('PostgreSQL unreachable', () => {
       await assert.rejects(
         credentials.recordUse(before.clientId, before.credentialId, {
           expectedSignCount: 0,
+          expectedAuthenticatorStatus: null,
           signCount: 1,
           backupEligible: false,
           backupState: false,

@@ -69,6 +69,7 @@ describe('SQLite: durability', () => {
     assert.equal(
       await credentials.recordUse(records[0]!.clientId, records[0]!.credentialId, {
         expectedSignCount: 0,
+        expectedAuthenticatorStatus: null,
         signCount: 5,
         backupEligible: true,
         backupState: true,

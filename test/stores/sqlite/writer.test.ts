@@ -48,6 +48,7 @@ for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriter
 
   const use = (expectedSignCount: number, signCount: number): CredentialUse => ({
     expectedSignCount,
+    expectedAuthenticatorStatus: null,
     signCount,
     backupEligible: false,
     backupState: false,
