@@ -1,15 +1,10 @@
 // A sign-in by name reads the user's credentials once: its result verifies against what its options read
 // (src/ceremonies/credential-snapshots.ts), and the write confirms it. Whatever changed in between (another
 // sign-in of the credential, a deletion, a status mark) is decided on what is stored at the result, as a
-// sign-in that read only then would decide it. On the memory store and on the shipped SQLite store.
+// sign-in that read only then would decide it. On every credential store (memory, SQLite, PostgreSQL).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CredentialSnapshots } from '../../src/ceremonies/credential-snapshots.js';
-import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
-import { openSqliteCredentialStore } from '../../src/stores/sqlite/credentials.js';
 import type { CredentialRecord, CredentialStore } from '../../src/stores/types.js';
 import {
   CLIENT_ID,
@@ -21,6 +16,7 @@ import {
   expectOk,
   username,
 } from '../support/harness.js';
+import { CREDENTIAL_STORES } from '../support/credential-stores.js';
 
 const record = (credentialId: string): CredentialRecord => ({ credentialId }) as CredentialRecord;
 
@@ -70,25 +66,7 @@ function counting(store: CredentialStore): { store: CredentialStore; reads: () =
   return { store: counted, reads: () => reads };
 }
 
-const backends: readonly [string, () => Promise<{ store: CredentialStore; close: () => Promise<void> }>][] = [
-  ['memory', async () => ({ store: new MemoryCredentialStore(), close: async () => {} })],
-  [
-    'SQLite',
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'snapshots-'));
-      const store = await openSqliteCredentialStore(join(dir, 'service.db'));
-      return {
-        store,
-        close: async () => {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  ],
-];
-
-for (const [name, open] of backends) {
+for (const { name, open } of CREDENTIAL_STORES) {
   describe(`a sign-in by name verifies against what its options read (${name})`, () => {
     const withHarness = async (
       run: (h: Harness, reads: () => number) => Promise<void>,
@@ -114,36 +92,34 @@ for (const [name, open] of backends) {
       });
     });
 
+    /** Two tabs of one user: two options, then the second tab's result signed with `secondCount`. */
+    const twoTabs = async (h: Harness, user: string, secondCount: number) => {
+      const flow = new Flow(h, username(user), { counter: { start: 1 } });
+      const { credential } = await flow.register();
+      const first = await flow.assertionOptions();
+      const second = await flow.assertionOptions();
+      const post = (options: unknown, signCount: number) =>
+        h.post(PATHS.assertionResult, flow.authenticator.authenticate(options as never, { signCount }), {
+          origin: flow.origin,
+        });
+      expectOk(await post(second, secondCount));
+      return { postFirst: (signCount: number) => post(first, signCount), credentialId: credential.id as string };
+    };
+
     it('two tabs: the later result, signed with a higher counter, is accepted after the earlier one moved it', async () => {
       await withHarness(async (h) => {
-        const flow = new Flow(h, username('tabs'), { counter: { start: 1 } });
-        const { credential } = await flow.register();
-        const first = await flow.assertionOptions();
-        const second = await flow.assertionOptions();
-        const post = (options: unknown, signCount: number) =>
-          h.post(PATHS.assertionResult, flow.authenticator.authenticate(options as never, { signCount }), {
-            origin: flow.origin,
-          });
-        expectOk(await post(second, 5));
+        const tabs = await twoTabs(h, 'tabs', 5);
         // The first tab's options read counter 1; the store holds 5 now, and 6 is above it.
-        expectOk(await post(first, 6));
-        assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.signCount, 6);
+        expectOk(await tabs.postFirst(6));
+        assert.equal((await h.deps.credentials.find(CLIENT_ID, tabs.credentialId))?.signCount, 6);
       });
     });
 
     it('a counter that the other tab already used fails as it would have on a fresh read', async () => {
       await withHarness(async (h) => {
-        const flow = new Flow(h, username('replay'), { counter: { start: 1 } });
-        const { credential } = await flow.register();
-        const first = await flow.assertionOptions();
-        const second = await flow.assertionOptions();
-        const post = (options: unknown, signCount: number) =>
-          h.post(PATHS.assertionResult, flow.authenticator.authenticate(options as never, { signCount }), {
-            origin: flow.origin,
-          });
-        expectOk(await post(second, 5));
-        expectFailure(await post(first, 5), 'SIGNATURE_COUNTER_NOT_INCREASED', 400);
-        assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.signCount, 5);
+        const tabs = await twoTabs(h, 'replay', 5);
+        expectFailure(await tabs.postFirst(5), 'SIGNATURE_COUNTER_NOT_INCREASED', 400);
+        assert.equal((await h.deps.credentials.find(CLIENT_ID, tabs.credentialId))?.signCount, 5);
       });
     });
 
