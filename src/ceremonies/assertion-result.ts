@@ -146,6 +146,7 @@ async function signIn(
     {
       expectedSignCount: stored.signCount,
       expectedAuthenticatorStatus: stored.authenticatorStatus ?? null,
+      expectedCreatedAt: stored.createdAt,
       // Under the `warn` policy a counter that went backwards is accepted, never stored lower.
       signCount: Math.max(stored.signCount, verified.signCount),
       // BE and BS as this authentication reported them, together (step 17 refused BS without BE).

@@ -167,14 +167,17 @@ export interface AlgorithmUsage {
 }
 
 /**
- * The change one successful authentication makes; applied only if the stored counter is still
- * `expectedSignCount` and the authenticator status still `expectedAuthenticatorStatus` (what the
- * verification read: a sign-in may verify against what its options read, credential-snapshots.ts).
+ * The change one successful authentication makes; applied only to the row the verification read, unchanged
+ * in what it decided on: the same `createdAt` (not a credential deleted and registered again under its id),
+ * counter and authenticator status (a sign-in may verify against what its options read,
+ * credential-snapshots.ts).
  */
 export interface CredentialUse {
   readonly expectedSignCount: number;
   /** The stored `authenticatorStatus` the verification read; null = not marked. */
   readonly expectedAuthenticatorStatus: string | null;
+  /** The stored `createdAt` the verification read. */
+  readonly expectedCreatedAt: number;
   readonly signCount: number;
   /** BE as this authentication reported it: stored with BS, so that BS is never stored without BE. */
   readonly backupEligible: boolean;

@@ -137,6 +137,25 @@ for (const { name, open } of CREDENTIAL_STORES) {
       });
     });
 
+    it('a credential deleted and made again under its id (another key) after the options: the stored key decides', async () => {
+      await withHarness(async (h) => {
+        const flow = new Flow(h, username('remade'));
+        const { credential } = await flow.register();
+        const other = new Flow(h, username('other-key'));
+        const { credential: otherCredential } = await other.register();
+        const options = await flow.assertionOptions();
+        const first = await h.deps.credentials.find(CLIENT_ID, credential.id);
+        const otherKey = (await h.deps.credentials.find(CLIENT_ID, otherCredential.id))!.publicKey;
+        assert.equal(await h.deps.credentials.delete?.(CLIENT_ID, credential.id), true);
+        await h.deps.credentials.create({ ...first!, publicKey: otherKey, createdAt: first!.createdAt + 1 });
+        const res = await h.post(PATHS.assertionResult, flow.authenticator.authenticate(options), {
+          origin: flow.origin,
+        });
+        expectFailure(res, 'ASSERTION_SIGNATURE_VERIFICATION_FAIL', 400);
+        assert.equal((await h.deps.credentials.find(CLIENT_ID, credential.id))?.lastUsedAt, null);
+      });
+    });
+
     it('a status marked after the options is decided at the result (refused under "refuse")', async () => {
       await withHarness(
         async (h) => {

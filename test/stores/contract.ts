@@ -79,6 +79,7 @@ function use(overrides: Partial<CredentialUse> = {}): CredentialUse {
   return {
     expectedSignCount: 0,
     expectedAuthenticatorStatus: null,
+    expectedCreatedAt: 1_700_000_000_000,
     signCount: 0,
     backupEligible: true,
     backupState: true,
@@ -536,6 +537,27 @@ export function credentialStoreContract(
         assert.equal(
           await store.recordUse(clean.clientId, clean.credentialId, use({ expectedAuthenticatorStatus: 'REVOKED' })),
           false,
+        );
+      });
+    });
+
+    it('recordUse answers false, writing nothing, on a credential deleted and made again under its id', async () => {
+      await withStore(factory, async (store) => {
+        const first = credential();
+        await store.create(first);
+        assert.equal(await store.delete?.(first.clientId, first.credentialId), true);
+        const again = { ...first, createdAt: first.createdAt + 60_000 };
+        await store.create(again);
+        // The verification read the first row (its createdAt): the row now stored is another.
+        assert.equal(await store.recordUse(first.clientId, first.credentialId, use({ signCount: 1 })), false);
+        assert.deepEqual(normalized(await store.find(first.clientId, first.credentialId)), normalized(again));
+        assert.equal(
+          await store.recordUse(
+            first.clientId,
+            first.credentialId,
+            use({ expectedCreatedAt: again.createdAt, signCount: 1 }),
+          ),
+          true,
         );
       });
     });

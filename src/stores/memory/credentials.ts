@@ -71,7 +71,8 @@ export class MemoryCredentialStore implements CredentialStore {
     if (
       record === undefined ||
       record.signCount !== use.expectedSignCount ||
-      (record.authenticatorStatus ?? null) !== use.expectedAuthenticatorStatus
+      (record.authenticatorStatus ?? null) !== use.expectedAuthenticatorStatus ||
+      record.createdAt !== use.expectedCreatedAt
     ) {
       return false;
     }

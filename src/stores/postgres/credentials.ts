@@ -1,6 +1,6 @@
 // CredentialStore on PostgreSQL. Each operation is one statement, so each is atomic on its own:
 // create relies on the primary key (ON CONFLICT DO NOTHING → duplicate), recordUse is a single
-// conditional UPDATE (compare-and-set on sign_count and authenticator_status), so concurrent instances never move a counter back.
+// conditional UPDATE (compare-and-set on sign_count, authenticator_status and created_at), so concurrent instances never move a counter back.
 // A change with webhook messages runs in one transaction with their insert (postgres-webhooks.ts).
 
 import type pg from 'pg';
@@ -62,7 +62,7 @@ export class PostgresCredentialStore implements CredentialStore {
                   SET sign_count = $4, backup_state = $5, user_verified = $6,
                       clone_warning = clone_warning OR $7, last_used_at = $8, backup_eligible = $9
                   WHERE client_id = $1 AND credential_id = $2 AND sign_count = $3
-                    AND authenticator_status IS NOT DISTINCT FROM $10::text`,
+                    AND authenticator_status IS NOT DISTINCT FROM $10::text AND created_at = $11`,
       // Keyset pagination on the primary key: stable under concurrent inserts, no OFFSET scans.
       listByApplication: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND ($2::text IS NULL OR credential_id > $2)
                           ORDER BY credential_id LIMIT $3`,
@@ -151,6 +151,7 @@ export class PostgresCredentialStore implements CredentialStore {
         use.usedAt,
         use.backupEligible,
         use.expectedAuthenticatorStatus,
+        use.expectedCreatedAt,
       ]),
     );
     return result.rowCount === 1;

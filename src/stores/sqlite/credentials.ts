@@ -136,6 +136,7 @@ export class SqliteCredentialStore implements CredentialStore {
       credentialId,
       expectedSignCount: use.expectedSignCount,
       expectedAuthenticatorStatus: use.expectedAuthenticatorStatus,
+      expectedCreatedAt: use.expectedCreatedAt,
       signCount: use.signCount,
       backupEligible: bit(use.backupEligible),
       backupState: bit(use.backupState),

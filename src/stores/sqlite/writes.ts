@@ -27,14 +27,14 @@ export const SQLITE_WRITES = {
     ON CONFLICT (client_id, credential_id) DO NOTHING
     RETURNING (SELECT count(*) FROM credentials WHERE client_id = @client_id AND user_handle = @user_handle)`,
   /**
-   * Compare-and-set in one statement: the counter moves only if nobody moved it, and no status was marked,
-   * since it was read.
+   * Compare-and-set in one statement: the counter moves only if nobody moved it, no status was marked and the
+   * row was not deleted and made again, since it was read.
    */
   'credential.use': `UPDATE credentials
     SET sign_count = @signCount, backup_eligible = @backupEligible, backup_state = @backupState, user_verified = @userVerified,
         clone_warning = max(clone_warning, @cloneWarning), last_used_at = @usedAt
     WHERE client_id = @clientId AND credential_id = @credentialId AND sign_count = @expectedSignCount
-      AND authenticator_status IS @expectedAuthenticatorStatus`,
+      AND authenticator_status IS @expectedAuthenticatorStatus AND created_at = @expectedCreatedAt`,
   /** One webhook message into the outbox (src/webhooks/types.ts), with the change it reports. */
   'webhook.enqueue': `INSERT INTO webhook_outbox (id, client_id, webhook_id, type, body, created_at, next_attempt_at)
     VALUES (@id, @clientId, @webhookId, @type, @body, @createdAt, @createdAt) ON CONFLICT (id) DO NOTHING`,

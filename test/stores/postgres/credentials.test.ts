@@ -428,6 +428,7 @@ describe('PostgreSQL unreachable', () => {
         credentials.recordUse(before.clientId, before.credentialId, {
           expectedSignCount: 0,
           expectedAuthenticatorStatus: null,
+          expectedCreatedAt: 1_700_000_000_000,
           signCount: 1,
           backupEligible: false,
           backupState: false,

@@ -70,6 +70,7 @@ describe('SQLite: durability', () => {
       await credentials.recordUse(records[0]!.clientId, records[0]!.credentialId, {
         expectedSignCount: 0,
         expectedAuthenticatorStatus: null,
+        expectedCreatedAt: 1_700_000_000_000,
         signCount: 5,
         backupEligible: true,
         backupState: true,

@@ -49,6 +49,7 @@ for (const mode of ['thread', 'inline'] as const satisfies readonly SqliteWriter
   const use = (expectedSignCount: number, signCount: number): CredentialUse => ({
     expectedSignCount,
     expectedAuthenticatorStatus: null,
+    expectedCreatedAt: 1_700_000_000_000,
     signCount,
     backupEligible: false,
     backupState: false,
