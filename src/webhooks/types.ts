@@ -89,15 +89,6 @@ export interface WebhookStore {
   deleteByApplication(clientId: string): Promise<number>;
 }
 
-/** The authenticator statuses of FIDO MDS3 that mark a stored credential (issue 27; docs/attestation.md). */
-export const MARKING_STATUSES: readonly string[] = [
-  'ATTESTATION_KEY_COMPROMISE',
-  'USER_VERIFICATION_BYPASS',
-  'USER_KEY_REMOTE_COMPROMISE',
-  'USER_KEY_PHYSICAL_COMPROMISE',
-  'REVOKED',
-];
-
 /** What a marking does: the credentials marked now (not those already carrying this status). */
 export interface MarkRequest {
   readonly clientId: string;
