@@ -6,7 +6,10 @@
 // mean the two can be told apart; the figures belong in BENCHMARKS.md, never in a unit test.
 //
 //   npx tsc -p tsconfig.test.json && node .build/bench/enumeration.js [--n 5000] [--users 1000] [--max-seconds 600]
-//     [--store memory|sqlite] [--only options|result] [--control] [--http]
+//     [--store memory|sqlite] [--only options|result] [--control] [--http] [--floor <ms>]
+//
+// The service runs with node's timers and the answer floor as shipped (`answerFloorMs`, docs/decisions.md
+// "Options responses"), or `--floor <ms>`: `--floor 0` measures the work's own timing, without the floor.
 //
 // In process: the HTTP app's `inject` (the whole request path: headers, body, schema, ceremony, stores),
 // with the test harness's service and memory stores, or the shipped SQLite stores on a file in a temporary
@@ -28,6 +31,7 @@ import { openSqliteChallengeStore, openSqliteCredentialStore } from '../src/stor
 import { Flow, Harness, type HarnessOptions, username } from '../test/support/harness.js';
 import { SocketHarness } from '../test/support/socket-harness.js';
 import { ksTwoSample } from './lib/ks.js';
+import { DEFAULT_ANSWER_FLOOR_MS } from '../src/schemas/config.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,23 +42,30 @@ const { values } = parseArgs({
     only: { type: 'string' },
     control: { type: 'boolean', default: false },
     http: { type: 'boolean', default: false },
+    floor: { type: 'string', default: String(DEFAULT_ANSWER_FLOOR_MS) },
   },
 });
 if (values.store !== 'memory' && values.store !== 'sqlite') throw new Error('--store is memory or sqlite');
 const N = Math.max(100, Math.min(50_000, Number(values.n)));
 const USERS = Math.max(1, Math.min(1000, Number(values.users)));
+const FLOOR = Number(values.floor);
+if (!Number.isInteger(FLOOR) || FLOOR < 0 || FLOOR > 1000) throw new Error('--floor is a whole number of ms, 0–1000');
 const DEADLINE = Date.now() + Math.max(10, Math.min(3600, Number(values['max-seconds']))) * 1000;
 
 const dir = values.store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'enumeration-')) : undefined;
 let clock: () => number = Date.now;
-const stores: HarnessOptions =
-  dir === undefined
+// node's timers (the harness's default fires every timer at once) and the floor of the run.
+const service: HarnessOptions = {
+  timers: 'real',
+  config: { answerFloorMs: FLOOR },
+  ...(dir === undefined
     ? {}
     : {
         credentials: await openSqliteCredentialStore(join(dir, 'service.db')),
         challenges: await openSqliteChallengeStore(join(dir, 'service.db'), { clock: () => clock() }),
-      };
-const h = values.http === true ? await SocketHarness.start(stores) : new Harness(stores);
+      }),
+};
+const h = values.http === true ? await SocketHarness.start(service) : new Harness(service);
 clock = h.clock.now;
 // The bench's own floor (--control: both kinds registered) showed differences of its own, 0.2–0.7 µs and
 // p down to 1e-40, from how the two kinds were set up rather than from what the service does with them.
@@ -141,7 +152,7 @@ async function compare(label: string, call: (flow: Flow) => Promise<number>) {
 }
 
 console.log(
-  `enumeration: ${USERS} registered and ${USERS} unknown users, ${values.store} stores, ${values.http === true ? 'over HTTP (127.0.0.1)' : 'in process (inject)'}, N=${N} interleaved calls of each kind per row`,
+  `enumeration: ${USERS} registered and ${USERS} unknown users, ${values.store} stores, ${values.http === true ? 'over HTTP (127.0.0.1)' : 'in process (inject)'}, answer floor ${FLOOR === 0 ? 'off' : `${FLOOR} ms`}, N=${N} interleaved calls of each kind per row`,
 );
 if (values.only !== 'result') await compare('assertion options', optionsCall);
 if (values.only !== 'options') await compare('assertion result, bad signature', resultCall);

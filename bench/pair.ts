@@ -10,7 +10,8 @@
 // --users: how many users the authentications take turns signing in as (default: one per flow, each signing
 // in again every few milliseconds; a service's real users come back after many others, past any cache).
 //
-// <server>: ours | ours:thread | ours:inline | ours:secret (a relay secret asked and sent) | comparison | null, optionally
+// <server>: ours | ours:thread | ours:inline | ours:secret (a relay secret asked and sent) | ours:floor<ms> (that
+// `answerFloorMs`; ours:floor0 switches the answer floor off) | comparison | null, optionally
 // followed by !<node flag> (repeatable) and by @<build folder> to run another build of the project (say, a worktree of the last commit
 // compiled with `npx tsc -p tsconfig.test.json --outDir <folder>`), which makes a before/after pair.
 
@@ -68,6 +69,10 @@ async function start(spec: string, dir: string): Promise<Running> {
     case 'null':
       return named(await startNull(dir, NODE_ARGS));
     default:
+      if (/^ours:floor\d+$/.test(kind)) {
+        const env = { PASSKEY_ANSWER_FLOOR_MS: kind.slice('ours:floor'.length) };
+        return named(await startOurs(dir, NODE_ARGS, 'ours', spec, env, build));
+      }
       throw new Error(`unknown server ${spec}`);
   }
 }
@@ -128,6 +133,13 @@ try {
     return `p50 ${l.p50.toFixed(1)} / p95 ${l.p95.toFixed(1)} / p99 ${l.p99.toFixed(1)} ms`;
   };
   console.log(`${result}: A ${latency(a)}; B ${latency(b)}`);
+  if (values.op === 'auth') {
+    // The answer floor holds every by-name options answer: it bounds a closed loop's rate (docs/decisions.md).
+    const l = (t: Totals) => latencyOf(t, '/api/assertion/options');
+    console.log(`/api/assertion/options: A p50 ${l(a).p50.toFixed(1)} ms; B p50 ${l(b).p50.toFixed(1)} ms`);
+    const rate = (t: Totals) => (t.ops / (SLICES * SECONDS)).toFixed(0);
+    console.log(`throughput: A ${rate(a)} ops/s; B ${rate(b)} ops/s (in equal slices)`);
+  }
   const p99OverP50 = (x: Totals, y: Totals) => latencyOf(x, result).p99 / latencyOf(y, result).p50;
   console.log(
     `${result}: A's p99 ÷ B's p50 = ${p99OverP50(a, b).toFixed(2)}; B's p99 ÷ A's p50 = ${p99OverP50(b, a).toFixed(2)}`,

@@ -68,6 +68,11 @@ export interface ServiceConfig {
     readonly usernameLength: number;
     readonly displayNameLength: number;
   };
+  /**
+   * `answerFloorMs`: the by-name assertion options and the failed assertion results leave no earlier than
+   * this many milliseconds after their request arrived (src/http/answer-floor.ts); 0: off.
+   */
+  readonly answerFloorMs: number;
   readonly applications: readonly ApplicationConfig[];
   /** How webhook events are delivered (`webhookDelivery`); absent: the defaults (config/webhooks.ts). */
   readonly webhookDelivery?: {

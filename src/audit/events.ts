@@ -24,7 +24,7 @@ const ID_RANDOM_BYTES = 4;
  * part is formatted once per millisecond (events come many to a millisecond under load); the random part
  * comes from the runtime, whose system form draws it from the service's one pool (util/runtime.ts).
  */
-export function createAuditIdSource(runtime: Runtime): () => string {
+export function createAuditIdSource(runtime: Pick<Runtime, 'now' | 'randomBytes'>): () => string {
   let lastMs = -1;
   let msText = '';
   let sequence = 0;

@@ -19,6 +19,7 @@ export async function assertionOptions(
   // Without a user name the browser offers whichever discoverable credential the user picks: the list stays
   // empty, and the answer is the same for everyone (it names no user to enumerate).
   const discoverable = name.user === '';
+  if (discoverable) ctx.exemptFromAnswerFloor();
   const now = deps.runtime.now();
   const expiresAt = now + app.timeoutMs;
   const allowCredentials = discoverable

@@ -19,6 +19,11 @@ export interface CeremonyContext {
   noteVariant(variant: Variant): void;
   /** Reports whom the call concerns as soon as it is known, and what it changed (OperationOutcome, the audit log). */
   noteSubject(subject: CallSubject): void;
+  /**
+   * This call's answer is the same whoever is registered (a sign-in without a user name): it need not wait
+   * for the answer floor (src/http/answer-floor.ts).
+   */
+  exemptFromAnswerFloor(): void;
 }
 
 export interface CallSubject {

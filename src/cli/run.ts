@@ -91,6 +91,7 @@ async function checkConfig(args: readonly string[], io: CliIo): Promise<number> 
       `  demo:         ${config.demo.enabled ? `${config.demo.host}:${config.demo.port}` : 'disabled'}`,
       `  admin:        ${admin}`,
       `  rate limits:  ${rateLimits}`,
+      `  answer floor: ${config.answerFloorMs === 0 ? 'off' : `${config.answerFloorMs} ms`}`,
       `  secrets file: ${config.secretsFile}`,
       `  applications: ${config.applications.map((a) => a.clientId).join(', ') || '(none)'}`,
       ...metadata,

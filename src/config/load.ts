@@ -140,6 +140,7 @@ export function validateConfig(
     dataDir,
     secretsFile,
     limits: top.limits as ServiceConfig['limits'],
+    answerFloorMs: top.answerFloorMs as number,
     applications: applications!,
     ...(raw.webhookDelivery === undefined
       ? {}

@@ -4,7 +4,10 @@
 // Order of checks for every request: route (404/405) → admission (429, by the address and, when User-agent
 // names one, the Client ID) → Client ID in User-agent (400) → application (403) → relay secret (401) →
 // Content-Type (415) → body size (413) → JSON (400) → schema (400) → operation.
-// Every answer is the JSON envelope with an X-Request-Id header; OperationOutcome is reported once.
+// Every answer is the JSON envelope with an X-Request-Id header; OperationOutcome is reported once. An
+// answer that could tell a registered user from an unknown one then waits for the answer floor
+// (answer-floor.ts), whose timer starts as soon as the route is known; the outcome's duration is the work's,
+// without that wait.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FidoError, type ErrorName } from '../errors.js';
@@ -13,6 +16,7 @@ import { CredentialSnapshots } from '../ceremonies/credential-snapshots.js';
 import type { CeremonyContext } from '../ceremonies/context.js';
 import type { RequestSpan } from '../service.js';
 import type { ServiceDeps } from '../ceremonies/deps.js';
+import { AnswerFloor } from './answer-floor.js';
 import { answerOf, describe, newTrace, reportOutcome, type Answer, type Trace } from './answer.js';
 import { callOf, injectedCall, type Call, type InjectRequest, type InjectResponse } from './call.js';
 import { BodyTooLarge, checkContentType, parseJsonBody, readBody } from './body.js';
@@ -46,14 +50,16 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
   const snapshots = options.snapshots ?? new CredentialSnapshots();
   const readers = compileRequestReaders(deps.config.limits);
   const requestIdPrefix = deps.runtime.randomBytes(6).toString('base64url');
+  const floorMs = deps.config.answerFloorMs;
   let requestCount = 0;
 
-  async function dispatch(call: Call, trace: Trace): Promise<Reply> {
+  async function dispatch(call: Call, trace: Trace, floor: AnswerFloor): Promise<Reply> {
     const path = call.url.split('?', 1)[0]!;
     const route = ROUTES.get(path);
     if (!route) return failed('NOT_FOUND');
     if (call.method !== 'POST') return failed('METHOD_NOT_ALLOWED', undefined, { allow: ALLOWED_METHODS });
     trace.operation = route.operation;
+    if (route.answerFloor !== undefined) floor.start(route.answerFloor);
 
     // An address over its limit is refused before anything it sent is looked at, even a bad User-agent.
     let clientId: string | null = null;
@@ -74,6 +80,8 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
     if (clientId === null) throw clientIdError;
     const application = await deps.applications.find(clientId);
     if (!application) throw new FidoError('CLIENT_ID_UNKNOWN');
+    // An application that reveals unknown users says so in its answers: waiting would hide nothing.
+    if (application.revealUnknownUsers) floor.exempt();
     const secret = checkRelaySecret(application, call.header('authorization'));
     if (secret !== null) deps.applications.noteRelaySecretUse?.(clientId, secret);
 
@@ -97,6 +105,7 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
         if (credentialId !== undefined) trace.credentialId = credentialId;
         if (backupEligibilityChange !== undefined) trace.backupEligibilityChange = backupEligibilityChange;
       },
+      exemptFromAnswerFloor: () => floor.exempt(),
     };
     return ok(await route.run(ctx, json, readers));
   }
@@ -116,12 +125,13 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
     const started = deps.runtime.now();
     const requestId = nextRequestId();
     const trace = newTrace();
+    const floor = new AnswerFloor(deps.runtime, floorMs);
     let reply: Reply;
     let closeConnection = call.hostMissing;
     try {
       reply = call.hostMissing
         ? failed('MALFORMED_HTTP_REQUEST', 'An HTTP/1.1 request must carry a Host header.')
-        : await dispatch(call, trace);
+        : await dispatch(call, trace, floor);
     } catch (error) {
       // The rest of an oversized body is never read: close the connection after answering.
       closeConnection = error instanceof BodyTooLarge;
@@ -148,7 +158,11 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
         }),
       );
     }
-    return answerOf(requestId, reply, closeConnection);
+    // Everything is done, the answer's body too, before the wait: only the write follows the floor.
+    const answer = answerOf(requestId, reply, closeConnection);
+    const floorPassed = floor.release(reply);
+    if (floorPassed !== undefined) await floorPassed;
+    return answer;
   }
 
   function nextRequestId(): string {

@@ -136,6 +136,14 @@ export const ConfigFileSchema = Type.Object(
       }),
     ),
     limits: opt(LimitsSchema),
+    answerFloorMs: opt(
+      integer(0, 1000, {
+        default: 5,
+        env: 'PASSKEY_ANSWER_FLOOR_MS',
+        description:
+          'Milliseconds after a request\'s arrival before the answers that could tell a registered user from an unknown one may leave: every assertion options call by name and every failed assertion result (not the nameless options, not a successful result, not an application with `revealUnknownUsers`). While the work takes less, both kinds of user are answered at the same time whatever it cost (`docs/decisions.md`, "Options responses"). 0 switches it off.',
+      }),
+    ),
     applications: Type.Array(ApplicationFileSchema, {
       maxItems: 1000,
       missing: 'is required: the list of applications (Client IDs) this service serves',
@@ -187,6 +195,9 @@ export const DEFAULT_LIMITS = withDefaults(LimitsSchema, {}) as {
   readonly usernameLength: number;
   readonly displayNameLength: number;
 };
+
+/** `answerFloorMs` of a configuration that sets none. */
+export const DEFAULT_ANSWER_FLOOR_MS = ConfigFileSchema.properties.answerFloorMs.default as number;
 
 /** The file's JSON Schema 2020-12, as assets/config.schema.json holds it. */
 export function configJsonSchema(): Record<string, unknown> {

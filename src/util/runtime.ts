@@ -1,10 +1,28 @@
-// The clock and the randomness, injected everywhere so tests are deterministic.
+// The clock, the timers and the randomness, injected everywhere so tests are deterministic.
 import { randomFillSync } from 'node:crypto';
 
 export interface Runtime {
   /** Epoch milliseconds. */
   now(): number;
   randomBytes(size: number): Buffer;
+  /** A timer started now that fires `ms` (whole milliseconds) later: the answer floor's (src/http/answer-floor.ts). */
+  startTimer(ms: number): Timer;
+}
+
+export interface Timer {
+  /** Resolves when the timer fires; never, once cleared. */
+  readonly elapsed: Promise<void>;
+  /** Stops the timer (nothing is kept waiting for it); harmless after it fired. */
+  clear(): void;
+}
+
+/** A Timer on node:timers' setTimeout. */
+export function systemTimer(ms: number): Timer {
+  let handle: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    handle = setTimeout(resolve, ms);
+  });
+  return { elapsed, clear: () => clearTimeout(handle) };
 }
 
 /** Bytes drawn from the CSPRNG at once: one call into OpenSSL serves 128 challenges. */
@@ -36,4 +54,5 @@ export function pooledRandomBytes(poolBytes = POOL_BYTES): (size: number) => Buf
 export const systemRuntime: Runtime = {
   now: () => Date.now(),
   randomBytes: pooledRandomBytes(),
+  startTimer: systemTimer,
 };

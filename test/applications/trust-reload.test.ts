@@ -532,7 +532,7 @@ describe("the periodic check and the CRLs of the BLOB's signing chain (a running
       { ...raw, attestation: { ...(raw!.attestation as Record<string, unknown>), metadataCrls: crlFiles } },
     ]);
     let now = Date.parse('2030-06-01T00:00:00Z');
-    const runtime: Runtime = { now: () => now, randomBytes: systemRuntime.randomBytes };
+    const runtime: Runtime = { ...systemRuntime, now: () => now };
     const stderr = capture();
     const running = await startService({
       configFile: file,

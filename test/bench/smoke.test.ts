@@ -69,6 +69,7 @@ describe('bench tools (smoke)', () => {
   it('enumeration.js: registered against unknown users, interleaved, with a KS statistic per row', async () => {
     const { code, stdout, stderr } = await run('enumeration.js', ['--n', '100', '--users', '5', '--max-seconds', '60']);
     assert.equal(code, 0, stderr);
+    assert.match(stdout, /answer floor 5 ms/, 'the shipped floor, on node timers');
     for (const row of ['assertion options', 'assertion result, bad signature']) {
       assert.match(
         stdout,
@@ -81,17 +82,20 @@ describe('bench tools (smoke)', () => {
     }
   });
 
-  it('enumeration.js --control: both kinds registered (names and order drawn per run), both rows', async () => {
+  it('enumeration.js --control --floor 0: both kinds registered (names and order drawn per run), both rows', async () => {
     const { code, stdout, stderr } = await run('enumeration.js', [
       '--n',
       '100',
       '--users',
       '4',
       '--control',
+      '--floor',
+      '0',
       '--max-seconds',
       '60',
     ]);
     assert.equal(code, 0, stderr);
+    assert.match(stdout, /answer floor off/);
     for (const row of ['assertion options', 'assertion result, bad signature']) {
       assert.match(stdout, new RegExp(`^${row} +n=100\\+100 `, 'm'), row);
     }

@@ -54,6 +54,7 @@ describe('loadConfig without a file: the built-in default', () => {
       dataDir: join(cwd, 'data'),
       secretsFile: join(cwd, 'data', 'secrets.json'),
       limits: { bodyBytes: 65536, usernameLength: 256, displayNameLength: 256 },
+      answerFloorMs: 5,
       applications: [
         {
           clientId: 'demo-client',
@@ -145,6 +146,7 @@ describe('loadConfig with a file', () => {
       dataDir: join(dir, 'data'),
       secretsFile: join(dir, 'data', 'secrets.json'),
       limits: { bodyBytes: 65536, usernameLength: 256, displayNameLength: 256 },
+      answerFloorMs: 5,
       applications: [
         {
           clientId: 'app-1',
@@ -203,6 +205,7 @@ describe('loadConfig with a file', () => {
       requestLog: false,
       webhookDelivery: { allowLoopbackHttp: true, maxAttempts: 3, timeoutMs: 2000 },
       limits: { bodyBytes: 32768, usernameLength: 128, displayNameLength: 64 },
+      answerFloorMs: 12,
       applications: [
         {
           clientId: 'acme-web',
@@ -244,6 +247,7 @@ describe('loadConfig with a file', () => {
       dataDir: '/var/lib/passkey',
       secretsFile: join(dir, 'secrets', 'keys.json'),
       limits: { bodyBytes: 32768, usernameLength: 128, displayNameLength: 64 },
+      answerFloorMs: 12,
       webhookDelivery: { allowLoopbackHttp: true, maxAttempts: 3, timeoutMs: 2000 },
       applications: [
         {
@@ -685,6 +689,7 @@ describe('loadConfig: environment overrides', () => {
         PASSKEY_SECRETS_FILE: 's/keys.json',
         PASSKEY_VENDOR: 'Acme',
         PASSKEY_BODY_BYTES: '2048',
+        PASSKEY_ANSWER_FLOOR_MS: '0',
         PASSKEY_DEMO_ENABLED: '1',
         PASSKEY_DEMO_HOST: '::1',
         PASSKEY_DEMO_PORT: '9443',
@@ -709,6 +714,7 @@ describe('loadConfig: environment overrides', () => {
     assert.equal(config.secretsFile, join(cwd, 's', 'keys.json'));
     assert.equal(config.vendor, 'Acme');
     assert.equal(config.limits.bodyBytes, 2048);
+    assert.equal(config.answerFloorMs, 0);
     assert.deepEqual(config.demo, { enabled: true, host: '::1', port: 9443, devHostnames: [] });
     assert.deepEqual(config.ops?.admin, {
       enabled: false,

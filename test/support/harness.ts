@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { ApplicationConfig, ServiceConfig } from '../../src/config.js';
 import { DEFAULT_ALGORITHMS } from '../../src/schemas/values.js';
+import { DEFAULT_ANSWER_FLOOR_MS } from '../../src/schemas/config.js';
 import { composeApp } from '../../src/compose/app.js';
 import type { App, InjectResponse } from '../../src/http/app.js';
 import type { KeyCache } from '../../src/ceremonies/key-cache.js';
@@ -13,7 +14,7 @@ import type { Logger } from '../../src/util/log.js';
 import { MemoryChallengeStore } from '../../src/stores/memory/challenges.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import type { ChallengeStore, CredentialRecord, CredentialStore } from '../../src/stores/types.js';
-import type { Runtime } from '../../src/util/runtime.js';
+import { systemTimer, type Runtime, type Timer } from '../../src/util/runtime.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { X509Certificate } from 'node:crypto';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
@@ -68,6 +69,7 @@ export function serviceConfig(
     dataDir: '/nonexistent',
     secretsFile: '/nonexistent/secrets.json',
     limits: { bodyBytes: 65_536, usernameLength: 256, displayNameLength: 256 },
+    answerFloorMs: DEFAULT_ANSWER_FLOOR_MS,
     applications,
     ...overrides,
   };
@@ -78,6 +80,56 @@ export class FakeClock {
   now = (): number => this.time;
   advance(ms: number): void {
     this.time += ms;
+  }
+}
+
+export interface FakeTimer {
+  /** The fake clock's time when it was started, and its delay. */
+  readonly startedAt: number;
+  readonly ms: number;
+  state: 'pending' | 'fired' | 'cleared';
+}
+
+/**
+ * The harness's timers (Runtime.startTimer), on its fake clock: every one started is kept in `started`.
+ * `instant` (the default): a timer fires at once, so the answer floor costs the tests no time; `manual`: a
+ * timer fires only when `advance` moves the clock to its end.
+ */
+export class FakeTimers {
+  readonly started: FakeTimer[] = [];
+  readonly #due: { timer: FakeTimer; fire: () => void }[] = [];
+
+  constructor(
+    private readonly clock: FakeClock,
+    private readonly mode: 'instant' | 'manual',
+  ) {}
+
+  start = (ms: number): Timer => {
+    const timer: FakeTimer = { startedAt: this.clock.now(), ms, state: 'pending' };
+    this.started.push(timer);
+    if (this.mode === 'instant') {
+      timer.state = 'fired';
+      return { elapsed: Promise.resolve(), clear: () => {} };
+    }
+    const elapsed = new Promise<void>((resolve) => this.#due.push({ timer, fire: resolve }));
+    return {
+      elapsed,
+      clear: () => {
+        if (timer.state === 'pending') timer.state = 'cleared';
+      },
+    };
+  };
+
+  /** Moves the clock `ms` on and fires the pending timers whose end it reached. */
+  advance(ms: number): void {
+    this.clock.advance(ms);
+    for (const { timer, fire } of this.#due.splice(0)) {
+      if (timer.state === 'pending' && timer.startedAt + timer.ms <= this.clock.now()) {
+        timer.state = 'fired';
+        fire();
+      }
+      if (timer.state === 'pending') this.#due.push({ timer, fire });
+    }
   }
 }
 
@@ -114,6 +166,8 @@ export interface HarnessOptions {
   readonly trust?: TrustEvaluator;
   /** The ML-DSA verifier (default: the runtime's choice). */
   readonly mlDsa?: MlDsaVerifier;
+  /** The timers (the answer floor's): fake ones on the fake clock (`FakeTimers`, default instant) or node's (`real`). */
+  readonly timers?: 'instant' | 'manual' | 'real';
 }
 
 export interface RequestOptions {
@@ -126,6 +180,7 @@ export interface RequestOptions {
 
 export class Harness {
   readonly clock = new FakeClock();
+  readonly timers: FakeTimers;
   readonly memoryCredentials = new MemoryCredentialStore();
   readonly memoryChallenges: MemoryChallengeStore;
   readonly logs: LogLine[] = [];
@@ -145,7 +200,13 @@ export class Harness {
         aaguidAllow: policy.aaguidAllow,
         aaguidDeny: policy.aaguidDeny,
       });
-    const runtime: Runtime = { now: this.clock.now, randomBytes: deterministicRandom() };
+    const timers = options.timers ?? 'instant';
+    this.timers = new FakeTimers(this.clock, timers === 'real' ? 'instant' : timers);
+    const runtime: Runtime = {
+      now: this.clock.now,
+      randomBytes: deterministicRandom(),
+      startTimer: timers === 'real' ? systemTimer : this.timers.start,
+    };
     const log: Logger = {
       info: (fields, message) => this.logs.push({ level: 'info', fields, message }),
       warn: (fields, message) => this.logs.push({ level: 'warn', fields, message }),

@@ -12,6 +12,22 @@ describe('cli: check-config', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /configuration OK/);
     assert.match(result.stdout, /applications: app-1/);
+    assert.match(result.stdout, /answer floor: 5 ms\n/);
+  });
+
+  it('the answer floor as set, 0 as off', async () => {
+    for (const [floor, said] of [
+      ['0', 'off'],
+      ['250', '250 ms'],
+    ] as const) {
+      const { dir, file } = configDir();
+      const result = await runCliCommand(['check-config', '--config', file], {
+        cwd: dir,
+        env: { PASSKEY_ANSWER_FLOOR_MS: floor },
+      });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, new RegExp(`answer floor: ${said}\\n`));
+    }
   });
 
   it('the built-in default is valid', async () => {
