@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { runCli } from '../src/cli/run.js';
 import { startService } from '../src/main.js';
-import { systemTimer, type Runtime } from '../src/util/runtime.js';
+import { systemRuntime, type Runtime } from '../src/util/runtime.js';
 import { blobPayload, createTestMds } from './support/mds.js';
 import { minimalApp, tempDir, writeFile } from './config/support.js';
 import { runCliCommand, startServe } from './support/cli-process.js';
@@ -276,7 +276,7 @@ describe('metadata at start and `metadata check` (the attestation module)', () =
     const clock: Runtime = {
       now: () => Date.parse('2026-03-01T00:00:00Z'),
       randomBytes: (n: number) => randomBytes(n),
-      startTimer: systemTimer,
+      startTimer: systemRuntime.startTimer,
     };
     const running = await startService({
       configFile: file,

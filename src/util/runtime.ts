@@ -1,11 +1,12 @@
 // The clock, the timers and the randomness, injected everywhere so tests are deterministic.
 import { randomFillSync } from 'node:crypto';
+import { PreciseTimers } from './precise-timers.js';
 
 export interface Runtime {
   /** Epoch milliseconds. */
   now(): number;
   randomBytes(size: number): Buffer;
-  /** A timer started now that fires `ms` (whole milliseconds) later: the answer floor's (src/http/answer-floor.ts). */
+  /** A timer started now that fires `ms` later: the answer floor's (src/http/answer-floor.ts). */
   startTimer(ms: number): Timer;
 }
 
@@ -14,15 +15,6 @@ export interface Timer {
   readonly elapsed: Promise<void>;
   /** Stops the timer (nothing is kept waiting for it); harmless after it fired. */
   clear(): void;
-}
-
-/** A Timer on node:timers' setTimeout. */
-export function systemTimer(ms: number): Timer {
-  let handle: NodeJS.Timeout | undefined;
-  const elapsed = new Promise<void>((resolve) => {
-    handle = setTimeout(resolve, ms);
-  });
-  return { elapsed, clear: () => clearTimeout(handle) };
 }
 
 /** Bytes drawn from the CSPRNG at once: one call into OpenSSL serves 128 challenges. */
@@ -54,5 +46,6 @@ export function pooledRandomBytes(poolBytes = POOL_BYTES): (size: number) => Buf
 export const systemRuntime: Runtime = {
   now: () => Date.now(),
   randomBytes: pooledRandomBytes(),
-  startTimer: systemTimer,
+  // Not node's setTimeout: its firing is delayed by the work done after it started (precise-timers.ts).
+  startTimer: new PreciseTimers().start,
 };

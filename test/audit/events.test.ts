@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { auditEvent, createAuditIdSource, createIsoTime } from '../../src/audit/events.js';
-import { systemTimer, type Runtime } from '../../src/util/runtime.js';
+import { systemRuntime, type Runtime } from '../../src/util/runtime.js';
 
 describe('createIsoTime', () => {
   it('equals Date#toISOString within a second, across seconds and days, before 1970 and past year 9999', () => {
@@ -52,7 +52,7 @@ describe('createAuditIdSource', () => {
         sizes.push(n);
         return randomBytes(n);
       },
-      startTimer: systemTimer,
+      startTimer: systemRuntime.startTimer,
     };
     const next = createAuditIdSource(runtime);
     const ids = Array.from({ length: 200 }, (_, i) => {

@@ -9,11 +9,15 @@ import { EXIT_COMPROMISED, runMetadataCheck } from '../../src/cli/metadata.js';
 import { loadConfig } from '../../src/config/load.js';
 import { openCredentialStore } from '../../src/stores/open.js';
 import type { CredentialRecord } from '../../src/stores/types.js';
-import { systemTimer, type Runtime } from '../../src/util/runtime.js';
+import { systemRuntime, type Runtime } from '../../src/util/runtime.js';
 import { blobPayload, createTestMds, createTestMdsCrls, mdsEntry, TEST_MDS_CRL_URLS } from '../support/mds.js';
 
 const NOW = Date.parse('2030-06-01T00:00:00Z');
-const runtime: Runtime = { now: () => NOW, randomBytes: (n) => Buffer.alloc(n, 7), startTimer: systemTimer };
+const runtime: Runtime = {
+  now: () => NOW,
+  randomBytes: (n) => Buffer.alloc(n, 7),
+  startTimer: systemRuntime.startTimer,
+};
 const BAD = 'aaaaaaaa-0000-4000-8000-000000000001';
 const GOOD = 'aaaaaaaa-0000-4000-8000-000000000002';
 

@@ -1,7 +1,7 @@
 // Shared builders for the ops tests: a fixed runtime, credential records, an admin stack on memory stores.
 import { randomBytes } from 'node:crypto';
 import type { CredentialRecord } from '../../src/stores/types.js';
-import { systemTimer, type Runtime } from '../../src/util/runtime.js';
+import { systemRuntime, type Runtime } from '../../src/util/runtime.js';
 import type { Logger } from '../../src/util/log.js';
 
 export const T0 = Date.UTC(2026, 10, 22, 4, 0, 0);
@@ -12,7 +12,7 @@ export function testRuntime(start = T0): Runtime & { advance(ms: number): void }
   return {
     now: () => now,
     randomBytes: (n) => randomBytes(n),
-    startTimer: systemTimer,
+    startTimer: systemRuntime.startTimer,
     advance: (ms) => {
       now += ms;
     },

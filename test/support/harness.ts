@@ -14,7 +14,7 @@ import type { Logger } from '../../src/util/log.js';
 import { MemoryChallengeStore } from '../../src/stores/memory/challenges.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import type { ChallengeStore, CredentialRecord, CredentialStore } from '../../src/stores/types.js';
-import { systemTimer, type Runtime, type Timer } from '../../src/util/runtime.js';
+import { systemRuntime, type Runtime, type Timer } from '../../src/util/runtime.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { X509Certificate } from 'node:crypto';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
@@ -205,7 +205,7 @@ export class Harness {
     const runtime: Runtime = {
       now: this.clock.now,
       randomBytes: deterministicRandom(),
-      startTimer: timers === 'real' ? systemTimer : this.timers.start,
+      startTimer: timers === 'real' ? systemRuntime.startTimer : this.timers.start,
     };
     const log: Logger = {
       info: (fields, message) => this.logs.push({ level: 'info', fields, message }),

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pooledRandomBytes, systemRuntime, systemTimer } from '../../src/util/runtime.js';
+import { pooledRandomBytes, systemRuntime } from '../../src/util/runtime.js';
 
 test('pooled randomness answers the asked size, never the same bytes twice, across pool replacements', () => {
   const draw = pooledRandomBytes(256);
@@ -37,18 +37,4 @@ test('the system runtime draws from one pool: small draws differ and share one u
   // At most one of the three draws started a new 4 KiB pool, so two neighbours share one.
   assert.ok(bytes.buffer === next.buffer || next.buffer === again.buffer);
   assert.equal(systemRuntime.randomBytes(0).length, 0);
-});
-
-test('the system timer fires; a cleared one never does', async () => {
-  let clearedFired = false;
-  const cleared = systemTimer(1);
-  void cleared.elapsed.then(() => {
-    clearedFired = true;
-  });
-  cleared.clear();
-  await systemTimer(1).elapsed;
-  // A later timer of the same delay has fired: the cleared one, due first, would have fired before it.
-  await systemTimer(2).elapsed;
-  assert.equal(clearedFired, false);
-  assert.equal(systemRuntime.startTimer, systemTimer);
 });

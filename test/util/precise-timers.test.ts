@@ -1,0 +1,56 @@
+// PreciseTimers (src/util/precise-timers.ts): never early, in deadline order, a cleared one never fires, and
+// the thread keeps a process alive only while a timer is pending. How close to the deadline they fire is a
+// figure of bench/enumeration.ts, not asserted here.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { PreciseTimers } from '../../src/util/precise-timers.js';
+
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+const RUNTIME = fileURLToPath(new URL('../../src/util/runtime.js', import.meta.url));
+
+describe('PreciseTimers', () => {
+  it('fires no earlier than its delay, timers of several delays in deadline order', async () => {
+    const timers = new PreciseTimers();
+    const fired: number[] = [];
+    const started = nowMs();
+    const all = [30, 10, 20, 10].map((ms, i) =>
+      timers.start(ms).elapsed.then(() => {
+        fired.push(i);
+        assert.ok(nowMs() - started >= ms, `timer ${i} (${ms} ms) fired early`);
+      }),
+    );
+    await Promise.all(all);
+    assert.deepEqual(fired, [1, 3, 2, 0]);
+  });
+
+  it('a cleared timer never fires; clearing twice or after firing is harmless', async () => {
+    const timers = new PreciseTimers();
+    let clearedFired = false;
+    const cleared = timers.start(5);
+    void cleared.elapsed.then(() => {
+      clearedFired = true;
+    });
+    cleared.clear();
+    cleared.clear();
+    const later = timers.start(15);
+    await later.elapsed;
+    later.clear();
+    await timers.start(1).elapsed;
+    assert.equal(clearedFired, false);
+  });
+
+  it('the system runtime uses them: a pending timer keeps the process alive, an idle thread does not', () => {
+    // A child that only awaits a timer: it prints, then exits by itself (bounded by the spawn timeout).
+    const script = `const { systemRuntime } = await import(${JSON.stringify(RUNTIME)});
+      const a = systemRuntime.startTimer(20); systemRuntime.startTimer(10).clear();
+      await a.elapsed; console.log('fired');`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal(child.stdout.trim(), 'fired');
+  });
+});
