@@ -15,7 +15,6 @@
 // clock, or Infinity.
 
 import { Worker } from 'node:worker_threads';
-import type { Timer } from './runtime.js';
 
 const THREAD = new URL('./precise-timers-thread.js', import.meta.url);
 
@@ -31,6 +30,14 @@ const waitAsync = (
     waitAsync(array: Int32Array, index: number, value: number): { async: boolean; value: Promise<unknown> | string };
   }
 ).waitAsync;
+
+/** A timer (Runtime.startTimer's). */
+export interface Timer {
+  /** Resolves when the timer fires; never, once cleared. */
+  readonly elapsed: Promise<void>;
+  /** Stops the timer (nothing is kept waiting for it); harmless after it fired. */
+  clear(): void;
+}
 
 interface Pending {
   readonly due: number;
@@ -124,6 +131,7 @@ export class PreciseTimers {
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
     });
     this.#worker = worker;
+    // An error ends the thread: 'exit' follows, and handles it.
     worker.on('error', () => {});
     // A thread that stopped: its pending timers fall back to node's (late by the work, never early), and
     // the next timer starts another thread.

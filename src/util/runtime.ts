@@ -1,6 +1,8 @@
 // The clock, the timers and the randomness, injected everywhere so tests are deterministic.
 import { randomFillSync } from 'node:crypto';
-import { PreciseTimers } from './precise-timers.js';
+import { PreciseTimers, type Timer } from './precise-timers.js';
+
+export type { Timer } from './precise-timers.js';
 
 export interface Runtime {
   /** Epoch milliseconds. */
@@ -8,13 +10,6 @@ export interface Runtime {
   randomBytes(size: number): Buffer;
   /** A timer started now that fires `ms` later: the answer floor's (src/http/answer-floor.ts). */
   startTimer(ms: number): Timer;
-}
-
-export interface Timer {
-  /** Resolves when the timer fires; never, once cleared. */
-  readonly elapsed: Promise<void>;
-  /** Stops the timer (nothing is kept waiting for it); harmless after it fired. */
-  clear(): void;
 }
 
 /** Bytes drawn from the CSPRNG at once: one call into OpenSSL serves 128 challenges. */
