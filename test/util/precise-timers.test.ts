@@ -41,6 +41,26 @@ describe('PreciseTimers', () => {
     assert.equal(clearedFired, false);
   });
 
+  it('a timer cleared before anything awaits it is never queued and starts no thread', async () => {
+    const timers = new PreciseTimers();
+    const unawaited = timers.start(5);
+    unawaited.clear();
+    assert.equal(timers.queued, 0);
+    assert.equal(timers.threadStarted, false);
+    // Awaited after its clear: it never fires, and is not queued either.
+    let fired = false;
+    void unawaited.elapsed.then(() => {
+      fired = true;
+    });
+    assert.equal(timers.queued, 0);
+    const awaited = timers.start(5);
+    const done = awaited.elapsed;
+    assert.equal(timers.queued, 1);
+    assert.equal(timers.threadStarted, true);
+    await done;
+    assert.equal(fired, false);
+  });
+
   it('the system runtime uses them: a pending timer keeps the process alive, an idle thread does not', () => {
     // A child that only awaits a timer: it prints, then exits by itself (bounded by the spawn timeout).
     const script = `const { systemRuntime } = await import(${JSON.stringify(RUNTIME)});
