@@ -56,9 +56,9 @@ export async function assertionOptions(
 }
 
 /**
- * The user's credentials with their stored transports, kept for the result (credential-snapshots.ts). A user without any gets ONE stable stand-in
- * credential, so that the answer looks like a known user's (docs/decisions.md), unless the application opted to
- * reveal it.
+ * The user's credentials with their stored transports, kept for the result (credential-snapshots.ts). A
+ * user without any gets ONE stable stand-in credential, so that the answer looks like a known user's
+ * (docs/decisions.md), unless the application opted to reveal it.
  */
 async function standardAllowList(
   ctx: CeremonyContext,

@@ -43,7 +43,9 @@ export interface Timer {
 
 interface Pending {
   readonly due: number;
-  readonly resolve: () => void;
+  /** Set when something awaits the timer, which then joins the queue. */
+  resolve?: () => void;
+  /** Fired or cleared: nothing more happens to it. */
   cleared: boolean;
 }
 
@@ -54,7 +56,7 @@ export class PreciseTimers {
   readonly #earliest = new Float64Array(this.#shared, 8, 1);
   /** An Atomics.waitAsync on `#fired` is pending. */
   #listening = false;
-  /** In deadline order; a cleared timer stays until its deadline (the thread may wake for it, harmlessly). */
+  /** Awaited timers (each with its `resolve`), in deadline order; a cleared timer stays until its deadline (the thread may wake for it, harmlessly). */
   #pending: Pending[] = [];
   /** Pending and not cleared: while any, the thread keeps the process alive. */
   #live = 0;
@@ -77,29 +79,22 @@ export class PreciseTimers {
   start = (ms: number): Timer => {
     // The deadline is fixed now; the timer joins the queue (and may wake the thread) only when something
     // waits for it. A timer cleared unawaited (an answer that needs no floor) costs a clock read.
-    const due = Math.ceil((monotonicMs() + ms) / GRAIN_MS) * GRAIN_MS;
-    let queued: Pending | undefined;
+    const timer: Pending = { due: Math.ceil((monotonicMs() + ms) / GRAIN_MS) * GRAIN_MS, cleared: false };
+    const enqueue = (): void => this.#queue(timer);
     let elapsed: Promise<void> | undefined;
-    let cleared = false;
-    const enqueue = (timer: Pending): void => this.#queue(timer);
     return {
       get elapsed(): Promise<void> {
-        if (elapsed === undefined) {
-          elapsed = cleared
-            ? new Promise<void>(() => {})
-            : new Promise<void>((resolve) => {
-                queued = { due, resolve, cleared: false };
-              });
-          if (queued !== undefined) enqueue(queued);
-        }
+        elapsed ??= new Promise<void>((resolve) => {
+          if (timer.cleared) return;
+          timer.resolve = resolve;
+          enqueue();
+        });
         return elapsed;
       },
       clear: () => {
-        if (cleared) return;
-        cleared = true;
-        if (queued === undefined || queued.cleared) return;
-        queued.cleared = true;
-        this.#release();
+        if (timer.cleared) return;
+        timer.cleared = true;
+        if (timer.resolve !== undefined) this.#release();
       },
     };
   };
@@ -135,7 +130,7 @@ export class PreciseTimers {
     for (const timer of this.#pending.splice(0, due)) {
       if (timer.cleared) continue;
       timer.cleared = true;
-      timer.resolve();
+      timer.resolve!();
       this.#release();
     }
     if (this.#pending.length > 0) this.#listen();
@@ -168,7 +163,7 @@ export class PreciseTimers {
       if (this.#worker === worker) this.#worker = undefined;
       for (const timer of this.#pending.splice(0)) {
         if (timer.cleared) continue;
-        setTimeout(timer.resolve, Math.max(0, Math.ceil(timer.due - monotonicMs())));
+        setTimeout(timer.resolve!, Math.max(0, Math.ceil(timer.due - monotonicMs())));
         timer.cleared = true;
         this.#live--;
       }
