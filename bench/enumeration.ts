@@ -8,8 +8,9 @@
 //   npx tsc -p tsconfig.test.json && node .build/bench/enumeration.js [--n 5000] [--users 1000] [--max-seconds 600]
 //     [--store memory|sqlite] [--only options|result] [--control] [--http] [--floor <ms>]
 //
-// The service runs with node's timers and the answer floor as shipped (`answerFloorMs`, docs/decisions.md
-// "Options responses"), or `--floor <ms>`: `--floor 0` measures the work's own timing, without the floor.
+// The service runs with its own timers (systemRuntime, util/precise-timers.ts) and the answer floor as
+// shipped (`answerFloorMs`, docs/decisions.md "Options responses"), or `--floor <ms>`: `--floor 0` measures
+// the work's own timing, without the floor.
 //
 // In process: the HTTP app's `inject` (the whole request path: headers, body, schema, ceremony, stores),
 // with the test harness's service and memory stores, or the shipped SQLite stores on a file in a temporary
@@ -54,7 +55,7 @@ const DEADLINE = Date.now() + Math.max(10, Math.min(3600, Number(values['max-sec
 
 const dir = values.store === 'sqlite' ? mkdtempSync(join(tmpdir(), 'enumeration-')) : undefined;
 let clock: () => number = Date.now;
-// node's timers (the harness's default fires every timer at once) and the floor of the run.
+// The service's own timers (the harness's default fires every timer at once) and the floor of the run.
 const service: HarnessOptions = {
   timers: 'real',
   config: { answerFloorMs: FLOOR },

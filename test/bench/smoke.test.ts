@@ -69,7 +69,7 @@ describe('bench tools (smoke)', () => {
   it('enumeration.js: registered against unknown users, interleaved, with a KS statistic per row', async () => {
     const { code, stdout, stderr } = await run('enumeration.js', ['--n', '100', '--users', '5', '--max-seconds', '60']);
     assert.equal(code, 0, stderr);
-    assert.match(stdout, /answer floor 5 ms/, 'the shipped floor, on node timers');
+    assert.match(stdout, /answer floor 5 ms/, "the shipped floor, on the service's own timers");
     for (const row of ['assertion options', 'assertion result, bad signature']) {
       assert.match(
         stdout,
