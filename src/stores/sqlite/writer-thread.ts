@@ -11,7 +11,7 @@ import type { SqliteWriteParams } from './writes.js';
 const port = parentPort!;
 const { path, busyTimeoutMs, maxGroup } = workerData as WriterThreadData;
 const db = openSqliteDatabase(path, { busyTimeoutMs });
-const commits = new GroupCommit(db, maxGroup);
+const commits = new GroupCommit(db, { maxGroup });
 
 let outbox: WriterReply[] = [];
 

@@ -104,7 +104,7 @@ class InlineWriter implements SqliteWriter {
 
   constructor(data: WriterThreadData) {
     this.#db = openSqliteDatabase(data.path, { busyTimeoutMs: data.busyTimeoutMs });
-    this.#commits = new GroupCommit(this.#db, data.maxGroup);
+    this.#commits = new GroupCommit(this.#db, { maxGroup: data.maxGroup });
   }
 
   run(name: SqliteWriteName, params: SqliteWriteParams, then?: SqliteFollowUps): Promise<number> {
