@@ -3,7 +3,7 @@
 // real one for a registered user, the stand-in for an unknown one), this takes N timed calls of each kind,
 // INTERLEAVED (registered, unknown, then unknown, registered, …) so that a loaded machine slows both
 // alike, and compares the two samples with a two-sample Kolmogorov–Smirnov test. A small p-value would
-// mean the two can be told apart; the figures belong in BENCHMARKS.md, never in a unit test.
+// mean the two can be told apart; the figures belong in docs/performance.md, never in a unit test.
 //
 //   npx tsc -p tsconfig.test.json && node .build/bench/enumeration.js [--n 5000] [--users 1000] [--max-seconds 600]
 //     [--store memory|sqlite] [--only options|result] [--control] [--http] [--floor <ms>]
