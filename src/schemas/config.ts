@@ -97,7 +97,7 @@ export const ConfigFileSchema = Type.Object(
         env: 'PASSKEY_SQLITE_WRITER',
         defaultText: '`"auto"`',
         description:
-          "SQLite only (ignored on PostgreSQL): how credential writes and audit rows reach the disk. All modes group-commit (the writes that arrive together share one transaction and one flush; each answer still waits for its flush). `thread`: on a writer thread, so the service never stops for a flush; `inline`: on the service's own event loop (no second JavaScript heap, no thread hand-off); `auto`: `thread` when the process may use two or more cores, `inline` when it is confined to one. See `docs/storage.md` and BENCHMARKS.md.",
+          "SQLite only (ignored on PostgreSQL): how credential writes and audit rows reach the disk. All modes group-commit (the writes that arrive together share one transaction and one flush; each answer still waits for its flush). `thread`: on a writer thread, so the service never stops for a flush; `inline`: on the service's own event loop (no second JavaScript heap, no thread hand-off); `auto`: `thread` when the process may use two or more cores, `inline` when it is confined to one. See `docs/storage.md` and `docs/performance.md`.",
       }),
     ),
     challenges: opt(

@@ -9,8 +9,8 @@
 //   never waits for a flush, at the price of a second JavaScript heap (about 10-15 MiB of RSS).
 // - `inline`: the same group commit on the event loop, on a connection of its own: one flush per group
 //   blocks the process (better-sqlite3 is synchronous), but no second heap.
-// `auto` (the default, resolveWriterMode) picks between them by the cores the process may use; BENCHMARKS.md
-// measures both side by side, and docs/storage.md says why.
+// `auto` (the default, resolveWriterMode) picks between them by the cores the process may use; docs/storage.md
+// says why, with both measured side by side.
 // Its interface, options and the thread's messages: sqlite-writer-types.ts (re-exported here).
 
 import { availableParallelism } from 'node:os';
@@ -43,7 +43,7 @@ export {
 /**
  * What `sqliteWriter: "auto"` (the default) runs: the thread only when the process may use a second core.
  * Confined to one core (taskset, a cpuset), the thread cannot run beside the event loop: every group then
- * costs two context switches and waits for the scheduler, which BENCHMARKS.md measured as about twice the
+ * costs two context switches and waits for the scheduler, which docs/storage.md gives as about twice the
  * CPU per write of `inline` and a higher p99. `cores` is os.availableParallelism() (it follows the CPU
  * affinity mask, not a cgroup CPU quota).
  */
