@@ -10,6 +10,16 @@ import { PreciseTimers } from '../../src/util/precise-timers.js';
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const RUNTIME = fileURLToPath(new URL('../../src/util/runtime.js', import.meta.url));
 
+/**
+ * Runs `body` (async, with `systemRuntime` in scope) in a child process, bounded by a timeout. The child's
+ * code is CommonJS: a worker inherits its parent's flags, and `--input-type=module` would make the timer
+ * thread fail to start (ERR_INPUT_TYPE_NOT_ALLOWED), leaving the timers on their fallback.
+ */
+function runWithSystemRuntime(body: string) {
+  const script = `import(${JSON.stringify(RUNTIME)}).then(async ({ systemRuntime }) => { ${body} });`;
+  return spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
+}
+
 describe('PreciseTimers', () => {
   it('fires no earlier than its delay, timers of several delays in deadline order', async () => {
     const timers = new PreciseTimers();
@@ -63,13 +73,8 @@ describe('PreciseTimers', () => {
 
   it('the system runtime uses them: a pending timer keeps the process alive, an idle thread does not', () => {
     // A child that only awaits a timer: it prints, then exits by itself (bounded by the spawn timeout).
-    const script = `const { systemRuntime } = await import(${JSON.stringify(RUNTIME)});
-      const a = systemRuntime.startTimer(20); systemRuntime.startTimer(10).clear();
-      await a.elapsed; console.log('fired');`;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const child = runWithSystemRuntime(`const a = systemRuntime.startTimer(20); systemRuntime.startTimer(10).clear();
+      await a.elapsed; console.log('fired');`);
     assert.equal(child.status, 0, child.stderr);
     assert.equal(child.stdout.trim(), 'fired');
   });
