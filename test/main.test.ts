@@ -2,7 +2,8 @@
 // which answers /health, /ready and /metrics; an admin token made with the CLI works against it; the admin
 // listener's port is taken → a clear failure. In process: `metadata check` gets the CLI's streams,
 // environment and folder; a metadata BLOB that does not verify is a configuration error, a stale one is
-// logged as a warning; the demo gets `demo.devHostnames` and its CA path is printed.
+// logged as a warning; the demo gets `demo.devHostnames` and its CA path is printed; the answer floor's
+// timers are prepared when the service starts, only with a floor above 0.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -233,6 +234,37 @@ describe('serve with the operations module', () => {
     assert.match(result.stdout, /admin <command>/);
     assert.match(result.stdout, /token create <name>/);
     assert.match(result.stdout, /metadata check/);
+  });
+});
+
+describe('the answer floor at start', () => {
+  it("the runtime's timers are prepared when the service starts, only with a floor above 0", async () => {
+    for (const [floor, preparations] of [
+      ['5', 1],
+      ['0', 0],
+    ] as const) {
+      let prepared = 0;
+      const runtime: Runtime = {
+        now: () => Date.now(),
+        randomBytes: (n: number) => randomBytes(n),
+        startTimer: systemRuntime.startTimer,
+        prepareTimers: () => {
+          prepared++;
+        },
+      };
+      const { dir, file } = opsConfigDir();
+      const io = capture();
+      const running = await startService({
+        configFile: file,
+        env: { PASSKEY_ANSWER_FLOOR_MS: floor, PASSKEY_ADMIN_ENABLED: 'false' },
+        cwd: dir,
+        stdout: io.stdout,
+        stderr: io.stderr,
+        runtime,
+      });
+      await running.close();
+      assert.equal(prepared, preparations, `answerFloorMs ${floor}`);
+    }
   });
 });
 

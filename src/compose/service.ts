@@ -48,6 +48,8 @@ export interface ComposedService {
   /** The relay secret the demo's relay sends (its application asks for it); null without the demo. */
   readonly demoRelaySecret: string | null;
   readonly log: LevelledLogger;
+  /** The clock, timers and randomness everything was built on (ComposeOptions.runtime, or the system's). */
+  readonly runtime: Runtime;
   /** The service's node:http server, not listening yet. */
   readonly server: Server;
   /** The admin listener's address, or null when it is off. */
@@ -176,6 +178,7 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
     config,
     demoRelaySecret,
     log,
+    runtime,
     server,
     adminUrl: ops.admin?.url ?? null,
     sqliteWriter: stores.sqliteWriter?.mode ?? null,

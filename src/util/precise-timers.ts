@@ -10,7 +10,9 @@
 // needs none (a successful result) is cleared unawaited and costs a clock read (paired: 0.96 × the CPU of a
 // sign-in against queueing every one). Deadlines are rounded up to the next whole millisecond of the clock, a grid set
 // by the start time alone, so that under load the timers of one millisecond share one wake. The thread
-// starts with the first timer, and keeps the process alive only while a timer is pending.
+// starts with the first timer, or ahead of it (startThread, when the service starts listening: its boot
+// takes tens of ms, which the first answer would otherwise wait), and keeps the process alive only while a
+// timer is pending.
 //
 // Shared memory: [0] (Int32) a generation the event loop bumps whenever it publishes; [4] (Int32) bumped by
 // the thread when the earliest deadline passed; [8] (Float64) the earliest deadline, ms on process.hrtime's
@@ -74,6 +76,15 @@ export class PreciseTimers {
   /** Whether the thread runs; for tests. */
   get threadStarted(): boolean {
     return this.#worker !== undefined;
+  }
+
+  /**
+   * Starts the thread before the first timer, so that no timer waits for its boot. Idle, it stays unref'd:
+   * a thread started ahead never keeps the process alive by itself.
+   */
+  startThread(): void {
+    const worker = this.#thread();
+    if (this.#live === 0) worker.unref();
   }
 
   start = (ms: number): Timer => {

@@ -10,6 +10,12 @@ export interface Runtime {
   randomBytes(size: number): Buffer;
   /** A timer started now that fires `ms` later: the answer floor's (src/http/answer-floor.ts). */
   startTimer(ms: number): Timer;
+  /**
+   * Readies the timers before the first one starts (the precise timers' thread), so that no timer waits
+   * for a start-up; called when the service starts listening with an answer floor. Optional: fake timers
+   * need nothing.
+   */
+  prepareTimers?(): void;
 }
 
 /** Bytes drawn from the CSPRNG at once: one call into OpenSSL serves 128 challenges. */
@@ -38,9 +44,12 @@ export function pooledRandomBytes(poolBytes = POOL_BYTES): (size: number) => Buf
   };
 }
 
+// Not node's setTimeout: its firing is delayed by the work done after it started (precise-timers.ts).
+const preciseTimers = new PreciseTimers();
+
 export const systemRuntime: Runtime = {
   now: () => Date.now(),
   randomBytes: pooledRandomBytes(),
-  // Not node's setTimeout: its firing is delayed by the work done after it started (precise-timers.ts).
-  startTimer: new PreciseTimers().start,
+  startTimer: preciseTimers.start,
+  prepareTimers: () => preciseTimers.startThread(),
 };

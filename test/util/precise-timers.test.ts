@@ -1,5 +1,5 @@
 // PreciseTimers (src/util/precise-timers.ts): never early, in deadline order, a cleared one never fires, and
-// the thread keeps a process alive only while a timer is pending. How close to the deadline they fire is a
+// the thread keeps a process alive only while a timer is pending, also when started ahead of the first timer. How close to the deadline they fire is a
 // figure of bench/enumeration.ts, not asserted here.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,6 +69,25 @@ describe('PreciseTimers', () => {
     assert.equal(timers.threadStarted, true);
     await done;
     assert.equal(fired, false);
+  });
+
+  it('a thread started ahead of the first timer runs with none queued; the timer then fires no earlier than its delay', async () => {
+    const timers = new PreciseTimers();
+    timers.startThread();
+    assert.equal(timers.threadStarted, true);
+    assert.equal(timers.queued, 0);
+    const started = nowMs();
+    await timers.start(10).elapsed;
+    assert.ok(nowMs() - started >= 10, 'fired early');
+  });
+
+  it('the system runtime prepares them: a thread started ahead, then idle, does not keep the process alive', () => {
+    // A child that starts the thread and gives it no timer (node's timeout lets it boot and go idle), prints,
+    // and exits by itself (bounded by the spawn timeout).
+    const child = runWithSystemRuntime(`systemRuntime.prepareTimers();
+      await new Promise((resolve) => setTimeout(resolve, 100)); console.log('idle');`);
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal(child.stdout.trim(), 'idle');
   });
 
   it('the system runtime uses them: a pending timer keeps the process alive, an idle thread does not', () => {
