@@ -49,6 +49,22 @@ interface Pending {
   resolve?: () => void;
   /** Fired or cleared: nothing more happens to it. */
   cleared: boolean;
+  /** Node's timer it moved to when the thread stopped; clear() cancels it. */
+  fallback?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Fires `timer` on node's timers (its thread stopped): late by the work, never early. Node's timer counts
+ * from the loop's cached clock, which may lag the deadline's, so one that comes early is set again.
+ */
+function fallBack(timer: Pending): void {
+  const wait = timer.due - monotonicMs();
+  if (wait > 0) {
+    timer.fallback = setTimeout(() => fallBack(timer), Math.ceil(wait));
+    return;
+  }
+  timer.cleared = true;
+  timer.resolve!();
 }
 
 export class PreciseTimers {
@@ -105,7 +121,9 @@ export class PreciseTimers {
       clear: () => {
         if (timer.cleared) return;
         timer.cleared = true;
-        if (timer.resolve !== undefined) this.#release();
+        // Moved to node's timers, it no longer counts for the thread.
+        if (timer.fallback !== undefined) clearTimeout(timer.fallback);
+        else if (timer.resolve !== undefined) this.#release();
       },
     };
   };
@@ -174,9 +192,8 @@ export class PreciseTimers {
       if (this.#worker === worker) this.#worker = undefined;
       for (const timer of this.#pending.splice(0)) {
         if (timer.cleared) continue;
-        setTimeout(timer.resolve!, Math.max(0, Math.ceil(timer.due - monotonicMs())));
-        timer.cleared = true;
         this.#live--;
+        fallBack(timer);
       }
       this.#publish();
     });
