@@ -103,6 +103,14 @@ export class PreciseTimers {
     if (this.#live === 0) worker.unref();
   }
 
+  /**
+   * Ends the thread as a crash would, for the tests of the fallback: resolves once its 'exit' moved the
+   * pending timers to node's.
+   */
+  async terminateThread(): Promise<void> {
+    await this.#worker?.terminate();
+  }
+
   start = (ms: number): Timer => {
     // The deadline is fixed now; the timer joins the queue (and may wake the thread) only when something
     // waits for it. A timer cleared unawaited (an answer that needs no floor) costs a clock read.

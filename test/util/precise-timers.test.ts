@@ -1,9 +1,11 @@
 // PreciseTimers (src/util/precise-timers.ts): never early, in deadline order, a cleared one never fires, and
-// the thread keeps a process alive only while a timer is pending, also when started ahead of the first timer. How close to the deadline they fire is a
+// the thread keeps a process alive only while a timer is pending, also when started ahead of the first timer;
+// a thread that dies leaves its pending timers to node's, and the next timer starts another. How close to the deadline they fire is a
 // figure of bench/enumeration.ts, not asserted here.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { PreciseTimers } from '../../src/util/precise-timers.js';
 
@@ -18,6 +20,19 @@ const RUNTIME = fileURLToPath(new URL('../../src/util/runtime.js', import.meta.u
 function runWithSystemRuntime(body: string) {
   const script = `import(${JSON.stringify(RUNTIME)}).then(async ({ systemRuntime }) => { ${body} });`;
   return spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
+}
+
+/** `promise`, or a failure after 5 s: a timer that never fires fails the test rather than hanging it. */
+async function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timeout: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timeout = setTimeout(() => reject(new Error(`${what}: not within 5 s`)), 5_000);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timeout);
+  }
 }
 
 describe('PreciseTimers', () => {
@@ -96,5 +111,37 @@ describe('PreciseTimers', () => {
       await a.elapsed; console.log('fired');`);
     assert.equal(child.status, 0, child.stderr);
     assert.equal(child.stdout.trim(), 'fired');
+  });
+});
+
+describe('PreciseTimers when the thread dies', () => {
+  it("pending timers fall back to node's: each fires, none early, a cleared one never; the next starts a thread", async () => {
+    const timers = new PreciseTimers();
+    const started = nowMs();
+    const notEarly = (ms: number) => () => assert.ok(nowMs() - started >= ms, `the ${ms} ms timer fired early`);
+    const firing = [30, 60].map((ms) => timers.start(ms).elapsed.then(notEarly(ms)));
+    const fired = new Set<string>();
+    const clearedBefore = timers.start(40);
+    void clearedBefore.elapsed.then(() => fired.add('cleared before the thread died'));
+    const clearedAfter = timers.start(50);
+    void clearedAfter.elapsed.then(() => fired.add('cleared after the thread died'));
+    assert.equal(timers.threadStarted, true);
+    clearedBefore.clear();
+    assert.equal(timers.queued, 4, 'all four pending on the thread (a cleared one stays until its deadline)');
+
+    await within(timers.terminateThread(), 'the thread ending');
+    assert.equal(timers.threadStarted, false);
+    assert.equal(timers.queued, 0, 'every pending timer left the queue for the fallback');
+    clearedAfter.clear();
+    await within(Promise.all(firing), 'the pending timers');
+    // Past the cleared timers' deadlines (50 ms), with room: neither fired.
+    await sleep(Math.max(0, started + 80 - nowMs()));
+    assert.deepEqual([...fired], []);
+
+    const afterwards = nowMs();
+    const next = timers.start(10).elapsed;
+    assert.equal(timers.threadStarted, true, 'a timer after the death starts a new thread');
+    await within(next, 'the timer on the new thread');
+    assert.ok(nowMs() - afterwards >= 10, 'the timer on the new thread fired early');
   });
 });
