@@ -189,6 +189,9 @@ export class PreciseTimers {
     if (this.#worker !== undefined) return this.#worker;
     const worker = new Worker(THREAD, {
       workerData: this.#shared,
+      // None of the process's flags: the thread needs none, and some a worker refuses (`--input-type`), which
+      // would end it at once and leave every timer on the fallback below.
+      execArgv: [],
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
     });
     this.#worker = worker;

@@ -11,12 +11,9 @@ import { PreciseTimers } from '../../src/util/precise-timers.js';
 
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const RUNTIME = fileURLToPath(new URL('../../src/util/runtime.js', import.meta.url));
+const TIMERS = fileURLToPath(new URL('../../src/util/precise-timers.js', import.meta.url));
 
-/**
- * Runs `body` (async, with `systemRuntime` in scope) in a child process, bounded by a timeout. The child's
- * code is CommonJS: a worker inherits its parent's flags, and `--input-type=module` would make the timer
- * thread fail to start (ERR_INPUT_TYPE_NOT_ALLOWED), leaving the timers on their fallback.
- */
+/** Runs `body` (async, with `systemRuntime` in scope) in a child process, bounded by a timeout. */
 function runWithSystemRuntime(body: string) {
   const script = `import(${JSON.stringify(RUNTIME)}).then(async ({ systemRuntime }) => { ${body} });`;
   return spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
@@ -36,6 +33,20 @@ async function within<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 describe('PreciseTimers', () => {
+  it('the thread runs whatever flags the process was started with (it takes none of them)', () => {
+    // `--input-type=module` is a flag a worker refuses: inherited, it would end the thread at start.
+    const script = `const { PreciseTimers } = await import(${JSON.stringify(TIMERS)});
+      const timers = new PreciseTimers();
+      await timers.start(5).elapsed;
+      await new Promise((ok) => setTimeout(ok, 100));
+      console.log(timers.threadStarted ? 'thread' : 'fallback');`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(child.stdout.trim(), 'thread', child.stderr);
+  });
+
   it('fires no earlier than its delay, timers of several delays in deadline order', async () => {
     const timers = new PreciseTimers();
     const fired: number[] = [];
