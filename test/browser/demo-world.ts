@@ -44,6 +44,18 @@ export interface DemoWorld {
  */
 export async function startDemoWorld(): Promise<DemoWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'passkey-browser-'));
+  // What started so far, stopped if a later step fails (Chromium missing, say): a service or demo left
+  // running would keep the test file alive until its timeout instead of failing it at once.
+  const started: Array<() => Promise<void>> = [async () => rm(dir, { recursive: true, force: true })];
+  try {
+    return await startWorldIn(dir, started);
+  } catch (error) {
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startWorldIn(dir: string, started: Array<() => Promise<void>>): Promise<DemoWorld> {
   const servicePort = await freePort();
   const demoPort = await freePort();
   const service = await startServiceProcess(
@@ -70,6 +82,7 @@ export async function startDemoWorld(): Promise<DemoWorld> {
     },
     servicePort,
   );
+  started.push(() => service.close());
   const demo = await startDemo({
     serviceUrl: service.url,
     clientId: CLIENT_ID,
@@ -80,6 +93,7 @@ export async function startDemoWorld(): Promise<DemoWorld> {
     standardDomain: DOMAIN,
     devHostnames: ['app.test', 'unlisted.test'],
   });
+  started.push(() => demo.close());
   // *.localhost already resolves to loopback; the .test names and https://localhost (port 443, where
   // browsers fetch the related-origins document) are pointed at the demo.
   const browser = await launchChromium(
