@@ -60,9 +60,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const composed = await composeService(options);
   const { config, log, server } = composed;
   try {
-    // The floor's timer thread starts now rather than with the first floored answer, which would wait for
-    // its boot (tens of ms). Idle, it does not keep the process alive.
-    if (config.answerFloorMs > 0) composed.runtime.prepareTimers?.();
+    // The floor's timer thread starts, and boots, before the service listens, rather than with the first
+    // floored answer, which would wait for its boot (tens of ms). Idle, it does not keep the process alive.
+    if (config.answerFloorMs > 0) await composed.runtime.prepareTimers?.();
     const address = await listen(server, config.listen.host, config.listen.port);
     const url = `http://${hostForUrl(address.address)}:${address.port}`;
     options.stdout.write(`passkey-server: service listening on ${url}\n`);

@@ -25,6 +25,9 @@ const THREAD = new URL('./precise-timers-thread.js', import.meta.url);
 /** Milliseconds on process.hrtime's clock, which the thread reads too. */
 const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
+/** The code of the process warning emitted when the thread stops. */
+export const TIMER_THREAD_STOPPED = 'PASSKEY_TIMER_THREAD_STOPPED';
+
 /** The grid deadlines are rounded up to (ms). */
 const GRAIN_MS = 1;
 
@@ -95,12 +98,23 @@ export class PreciseTimers {
   }
 
   /**
-   * Starts the thread before the first timer, so that no timer waits for its boot. Idle, it stays unref'd:
-   * a thread started ahead never keeps the process alive by itself.
+   * Starts the thread before the first timer, so that no timer waits for its boot, and resolves once it
+   * runs (or stopped, or after `bootLimitMs`: a slow boot only makes the first timers late). Idle, it stays
+   * unref'd: a thread started ahead never keeps the process alive by itself.
    */
-  startThread(): void {
+  startThread(bootLimitMs = 2000): Promise<void> {
     const worker = this.#thread();
     if (this.#live === 0) worker.unref();
+    return new Promise<void>((resolve) => {
+      // Ref'd, unlike the idle thread: it keeps the process waiting for the boot it was asked to await.
+      const limit = setTimeout(resolve, bootLimitMs);
+      const done = () => {
+        clearTimeout(limit);
+        resolve();
+      };
+      worker.once('online', done);
+      worker.once('exit', done);
+    });
   }
 
   /**
@@ -195,11 +209,19 @@ export class PreciseTimers {
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
     });
     this.#worker = worker;
-    // An error ends the thread: 'exit' follows, and handles it.
-    worker.on('error', () => {});
+    // An error ends the thread: 'exit' follows, handles it and says why.
+    let failure = '';
+    worker.on('error', (error) => {
+      failure = `: ${error.message}`;
+    });
     // A thread that stopped: its pending timers fall back to node's (late by the work, never early), and
-    // the next timer starts another thread.
-    worker.on('exit', () => {
+    // the next timer starts another thread. The operator hears of it: meanwhile the answer floor's timing
+    // follows the work again.
+    worker.on('exit', (code) => {
+      process.emitWarning(
+        `the answer floor's timer thread stopped (exit code ${code}${failure}); its timers run on setTimeout until the next one starts a new thread`,
+        { code: TIMER_THREAD_STOPPED },
+      );
       if (this.#worker === worker) this.#worker = undefined;
       for (const timer of this.#pending.splice(0)) {
         if (timer.cleared) continue;

@@ -12,10 +12,10 @@ export interface Runtime {
   startTimer(ms: number): Timer;
   /**
    * Readies the timers before the first one starts (the precise timers' thread), so that no timer waits
-   * for a start-up; called when the service starts listening with an answer floor. Optional: fake timers
-   * need nothing.
+   * for a start-up; awaited before the service listens with an answer floor. Optional: fake timers need
+   * nothing.
    */
-  prepareTimers?(): void;
+  prepareTimers?(): Promise<void> | void;
 }
 
 /** Bytes drawn from the CSPRNG at once: one call into OpenSSL serves 128 challenges. */

@@ -5,9 +5,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { PreciseTimers } from '../../src/util/precise-timers.js';
+import { PreciseTimers, TIMER_THREAD_STOPPED } from '../../src/util/precise-timers.js';
 
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const RUNTIME = fileURLToPath(new URL('../../src/util/runtime.js', import.meta.url));
@@ -99,7 +100,7 @@ describe('PreciseTimers', () => {
 
   it('a thread started ahead of the first timer runs with none queued; the timer then fires no earlier than its delay', async () => {
     const timers = new PreciseTimers();
-    timers.startThread();
+    await within(timers.startThread(), 'the thread booting');
     assert.equal(timers.threadStarted, true);
     assert.equal(timers.queued, 0);
     const started = nowMs();
@@ -140,7 +141,11 @@ describe('PreciseTimers when the thread dies', () => {
     clearedBefore.clear();
     assert.equal(timers.queued, 4, 'all four pending on the thread (a cleared one stays until its deadline)');
 
+    const warned = once(process, 'warning');
     await within(timers.terminateThread(), 'the thread ending');
+    const [warning] = (await within(warned, 'the warning')) as [Error & { code?: string }];
+    assert.equal(warning.code, TIMER_THREAD_STOPPED);
+    assert.match(warning.message, /timer thread stopped/);
     assert.equal(timers.threadStarted, false);
     assert.equal(timers.queued, 0, 'every pending timer left the queue for the fallback');
     clearedAfter.clear();
