@@ -62,7 +62,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   try {
     // The floor's timer thread starts, and boots, before the service listens, rather than with the first
     // floored answer, which would wait for its boot (tens of ms). Idle, it does not keep the process alive.
-    if (config.answerFloorMs > 0) await composed.runtime.prepareTimers?.();
+    if (config.answerFloorMs > 0)
+      await composed.runtime.prepareTimers?.((stop) => log.warn({ code: stop.code }, stop.message));
     const address = await listen(server, config.listen.host, config.listen.port);
     const url = `http://${hostForUrl(address.address)}:${address.port}`;
     options.stdout.write(`passkey-server: service listening on ${url}\n`);

@@ -248,8 +248,10 @@ describe('the answer floor at start', () => {
         now: () => Date.now(),
         randomBytes: (n: number) => randomBytes(n),
         startTimer: systemRuntime.startTimer,
-        prepareTimers: () => {
+        prepareTimers: (onStop) => {
           prepared++;
+          // As the thread would if it stopped: the service logs it.
+          onStop?.({ code: 'PASSKEY_TIMER_THREAD_STOPPED', message: 'the timer thread stopped (test)' });
         },
       };
       const { dir, file } = opsConfigDir();
@@ -264,6 +266,15 @@ describe('the answer floor at start', () => {
       });
       await running.close();
       assert.equal(prepared, preparations, `answerFloorMs ${floor}`);
+      const logged = `${io.out()}${io.err()}`
+        .split('\n')
+        .filter((line) => line.includes('the timer thread stopped (test)'));
+      assert.equal(logged.length, preparations, 'the stop is one line of the service log');
+      if (preparations > 0)
+        assert.match(
+          logged[0]!,
+          /"level":"warn".*"code":"PASSKEY_TIMER_THREAD_STOPPED"|"code":"PASSKEY_TIMER_THREAD_STOPPED".*"level":"warn"/,
+        );
     }
   });
 });

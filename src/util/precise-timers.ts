@@ -28,6 +28,12 @@ const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 /** The code of the process warning emitted when the thread stops. */
 export const TIMER_THREAD_STOPPED = 'PASSKEY_TIMER_THREAD_STOPPED';
 
+/** What the thread's stop is told as: `code` is TIMER_THREAD_STOPPED. */
+export interface ThreadStop {
+  readonly code: string;
+  readonly message: string;
+}
+
 /** The grid deadlines are rounded up to (ms). */
 const GRAIN_MS = 1;
 
@@ -82,6 +88,8 @@ export class PreciseTimers {
   /** Pending and not cleared: while any, the thread keeps the process alive. */
   #live = 0;
   #worker: Worker | undefined;
+  /** Who hears that the thread stopped (startThread's onStop); a process warning when nobody does. */
+  #onStop: (stop: ThreadStop) => void = (stop) => process.emitWarning(stop.message, { code: stop.code });
 
   constructor() {
     this.#earliest[0] = Number.POSITIVE_INFINITY;
@@ -100,9 +108,14 @@ export class PreciseTimers {
   /**
    * Starts the thread before the first timer, so that no timer waits for its boot, and resolves once it
    * runs (or stopped, or after `bootLimitMs`: a slow boot only makes the first timers late). Idle, it stays
-   * unref'd: a thread started ahead never keeps the process alive by itself.
+   * unref'd: a thread started ahead never keeps the process alive by itself. `onStop` hears of a thread
+   * that stops from now on (the service's log); without it, a process warning says so.
    */
-  startThread(bootLimitMs = 2000): Promise<void> {
+  startThread(
+    options: { readonly bootLimitMs?: number; readonly onStop?: (stop: ThreadStop) => void } = {},
+  ): Promise<void> {
+    const { bootLimitMs = 2000, onStop } = options;
+    if (onStop !== undefined) this.#onStop = onStop;
     const worker = this.#thread();
     if (this.#live === 0) worker.unref();
     return new Promise<void>((resolve) => {
@@ -218,10 +231,10 @@ export class PreciseTimers {
     // the next timer starts another thread. The operator hears of it: meanwhile the answer floor's timing
     // follows the work again.
     worker.on('exit', (code) => {
-      process.emitWarning(
-        `the answer floor's timer thread stopped (exit code ${code}${failure}); its timers run on setTimeout until the next one starts a new thread`,
-        { code: TIMER_THREAD_STOPPED },
-      );
+      this.#onStop({
+        code: TIMER_THREAD_STOPPED,
+        message: `the answer floor's timer thread stopped (exit code ${code}${failure}); its timers run on setTimeout until the next one starts a new thread`,
+      });
       if (this.#worker === worker) this.#worker = undefined;
       for (const timer of this.#pending.splice(0)) {
         if (timer.cleared) continue;

@@ -1,6 +1,6 @@
 // The clock, the timers and the randomness, injected everywhere so tests are deterministic.
 import { randomFillSync } from 'node:crypto';
-import { PreciseTimers, type Timer } from './precise-timers.js';
+import { PreciseTimers, type ThreadStop, type Timer } from './precise-timers.js';
 
 export type { Timer } from './precise-timers.js';
 
@@ -12,10 +12,10 @@ export interface Runtime {
   startTimer(ms: number): Timer;
   /**
    * Readies the timers before the first one starts (the precise timers' thread), so that no timer waits
-   * for a start-up; awaited before the service listens with an answer floor. Optional: fake timers need
-   * nothing.
+   * for a start-up; awaited before the service listens with an answer floor. `onStop` hears that the
+   * thread stopped (its timers then run late until another starts). Optional: fake timers need nothing.
    */
-  prepareTimers?(): Promise<void> | void;
+  prepareTimers?(onStop?: (stop: ThreadStop) => void): Promise<void> | void;
 }
 
 /** Bytes drawn from the CSPRNG at once: one call into OpenSSL serves 128 challenges. */
@@ -51,5 +51,5 @@ export const systemRuntime: Runtime = {
   now: () => Date.now(),
   randomBytes: pooledRandomBytes(),
   startTimer: preciseTimers.start,
-  prepareTimers: () => preciseTimers.startThread(),
+  prepareTimers: (onStop) => preciseTimers.startThread(onStop ? { onStop } : {}),
 };

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { PreciseTimers, TIMER_THREAD_STOPPED } from '../../src/util/precise-timers.js';
+import { PreciseTimers, TIMER_THREAD_STOPPED, type ThreadStop } from '../../src/util/precise-timers.js';
 
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 const RUNTIME = fileURLToPath(new URL('../../src/util/runtime.js', import.meta.url));
@@ -96,6 +96,16 @@ describe('PreciseTimers', () => {
     assert.equal(timers.threadStarted, true);
     await done;
     assert.equal(fired, false);
+  });
+
+  it("a thread started with a listener tells it, not the process's warnings, when it stops", async () => {
+    const timers = new PreciseTimers();
+    const heard: ThreadStop[] = [];
+    await within(timers.startThread({ onStop: (stop) => heard.push(stop) }), 'the thread booting');
+    await within(timers.terminateThread(), 'the thread ending');
+    assert.equal(heard.length, 1);
+    assert.equal(heard[0]!.code, TIMER_THREAD_STOPPED);
+    assert.match(heard[0]!.message, /timer thread stopped \(exit code 1\)/);
   });
 
   it('a thread started ahead of the first timer runs with none queued; the timer then fires no earlier than its delay', async () => {
