@@ -10,9 +10,9 @@
 // needs none (a successful result) is cleared unawaited and costs a clock read (paired: 0.96 × the CPU of a
 // sign-in against queueing every one). Deadlines are rounded up to the next whole millisecond of the clock, a grid set
 // by the start time alone, so that under load the timers of one millisecond share one wake. The thread
-// starts with the first timer, or ahead of it (startThread, when the service starts listening: its boot
+// starts with the first timer, or ahead of it (startThread, awaited before the service listens: its boot
 // takes tens of ms, which the first answer would otherwise wait), and keeps the process alive only while a
-// timer is pending.
+// timer is pending. A thread that stops is reported (the service's log) and its timers fall back to node's.
 //
 // Shared memory: [0] (Int32) a generation the event loop bumps whenever it publishes; [4] (Int32) bumped by
 // the thread when the earliest deadline passed; [8] (Float64) the earliest deadline, ms on process.hrtime's
@@ -25,7 +25,7 @@ const THREAD = new URL('./precise-timers-thread.js', import.meta.url);
 /** Milliseconds on process.hrtime's clock, which the thread reads too. */
 const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
-/** The code of the process warning emitted when the thread stops. */
+/** The code a stopped thread is reported with: the service log's `code`, or a process warning's. */
 export const TIMER_THREAD_STOPPED = 'PASSKEY_TIMER_THREAD_STOPPED';
 
 /** What the thread's stop is told as: `code` is TIMER_THREAD_STOPPED. */
