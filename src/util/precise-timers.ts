@@ -88,6 +88,8 @@ export class PreciseTimers {
   /** Pending and not cleared: while any, the thread keeps the process alive. */
   #live = 0;
   #worker: Worker | undefined;
+  /** Settles once the current thread runs or stopped: what startThread awaits, however often it is called. */
+  #booted: Promise<void> = Promise.resolve();
   /** Who hears that the thread stopped (startThread's onStop); a process warning when nobody does. */
   #onStop: (stop: ThreadStop) => void = (stop) => process.emitWarning(stop.message, { code: stop.code });
 
@@ -118,15 +120,14 @@ export class PreciseTimers {
     if (onStop !== undefined) this.#onStop = onStop;
     const worker = this.#thread();
     if (this.#live === 0) worker.unref();
+    const booted = this.#booted;
     return new Promise<void>((resolve) => {
       // Ref'd, unlike the idle thread: it keeps the process waiting for the boot it was asked to await.
       const limit = setTimeout(resolve, bootLimitMs);
-      const done = () => {
+      void booted.then(() => {
         clearTimeout(limit);
         resolve();
-      };
-      worker.once('online', done);
-      worker.once('exit', done);
+      });
     });
   }
 
@@ -222,6 +223,10 @@ export class PreciseTimers {
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
     });
     this.#worker = worker;
+    this.#booted = new Promise<void>((resolve) => {
+      worker.once('online', () => resolve());
+      worker.once('exit', () => resolve());
+    });
     // An error ends the thread: 'exit' follows, handles it and says why.
     let failure = '';
     worker.on('error', (error) => {

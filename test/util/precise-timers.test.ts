@@ -108,6 +108,14 @@ describe('PreciseTimers', () => {
     assert.match(heard[0]!.message, /timer thread stopped \(exit code 1\)/);
   });
 
+  it('starting a thread that already runs resolves at once, not at the boot limit', async () => {
+    const timers = new PreciseTimers();
+    await within(timers.startThread(), 'the thread booting');
+    // Its 'online' event is past: only the thread's own boot, not the event, may be awaited again.
+    await within(timers.startThread({ bootLimitMs: 60_000 }), 'the running thread');
+    assert.equal(timers.threadStarted, true);
+  });
+
   it('a thread started ahead of the first timer runs with none queued; the timer then fires no earlier than its delay', async () => {
     const timers = new PreciseTimers();
     await within(timers.startThread(), 'the thread booting');
