@@ -130,7 +130,9 @@ export const opsFields = {
   shutdownDeadlineMs: opt(
     integer(0, 600_000, {
       default: 10_000,
-      description: 'How long graceful shutdown waits for requests in flight before cutting their connections.',
+      env: 'PASSKEY_SHUTDOWN_DEADLINE_MS',
+      description:
+        'How long graceful shutdown waits for requests in flight before cutting their connections (in a container, keep it below the stop timeout of the engine, 10 s by default, so that a stop ends before the engine kills).',
     }),
   ),
   requestLog: opt(

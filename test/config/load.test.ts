@@ -699,9 +699,11 @@ describe('loadConfig: environment overrides', () => {
         PASSKEY_ADMIN_TOKENS_FILE: 't/admin.json',
         PASSKEY_RATE_LIMIT_STORE: 'redis://limits:6379',
         PASSKEY_SQLITE_WRITER: 'inline',
+        PASSKEY_SHUTDOWN_DEADLINE_MS: '8000',
       },
     });
     assert.equal(config.sqliteWriter, 'inline');
+    assert.equal(config.ops?.shutdownDeadlineMs, 8000);
     assert.deepEqual(config.listen, { host: '0.0.0.0', port: 9999 });
     assert.deepEqual(
       config.database,
