@@ -2,8 +2,10 @@
 // docs/decisions.md "Options responses"). Stores the ceremony the result call will take by its challenge.
 
 import type { UserVerification } from '../config.js';
+import { FidoError } from '../errors.js';
 import type { AttestationOptionsFields } from '../schemas/answers.js';
 import type { CeremonyContext } from './context.js';
+import { checkCredentialsToken } from './credentials-token.js';
 import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './options-call.js';
 import type { AttestationOptionsRequest, AuthenticatorSelection } from './inputs.js';
 
@@ -25,6 +27,9 @@ export async function attestationOptions(
     name.variant === 'standard'
       ? (await deps.credentials.listByUser(ctx.clientId, userHandle)).map(descriptorOf)
       : (await deps.challenges.listLocalCredentials(ctx.clientId, userHandle, deps.runtime.now())).map(descriptorOf);
+  if (name.variant === 'standard' && existing.length > 0 && app.addPasskey === 'signed-in') {
+    requireSignedIn(ctx, userHandle, request.credentialsToken);
+  }
   const displayName = request.displayName ?? name.user;
 
   await deps.challenges.put({
@@ -56,6 +61,24 @@ export async function attestationOptions(
     // Echoed so the page knows to call create({ mediation: 'conditional' }) (automatic upgrade).
     ...(request.mediation === 'conditional' && { mediation: request.mediation }),
   };
+}
+
+/**
+ * `addPasskey: "signed-in"`: a name that already has a passkey gets another only with the credentials token
+ * of that user's recent sign-in. Every way a token falls short is one refusal, SIGN_IN_REQUIRED (its detail
+ * says which), thrown before a challenge is stored; the options failure is audited like any other.
+ */
+function requireSignedIn(ctx: CeremonyContext, userHandle: string, token: string | undefined): void {
+  const signIn = 'sign in as this user first, then send the credentialsToken of that sign-in';
+  if (token === undefined) throw new FidoError('SIGN_IN_REQUIRED', `credentialsToken is missing: ${signIn}.`);
+  const { deps } = ctx;
+  try {
+    checkCredentialsToken(deps.secrets.userHandleKey, ctx.clientId, userHandle, token, deps.runtime.now());
+  } catch (error) {
+    if (!(error instanceof FidoError)) throw error;
+    const why = error.code === 'CREDENTIALS_TOKEN_EXPIRED' ? 'has expired' : 'was not issued for this user';
+    throw new FidoError('SIGN_IN_REQUIRED', `credentialsToken ${why}: ${signIn}.`);
+  }
 }
 
 /** `required` wins from either side; otherwise what was asked, default `preferred`. */

@@ -17,7 +17,7 @@ export const CREDENTIAL_ERRORS = {
     message: 'The signature counter did not increase: the authenticator may have been cloned.',
   },
 
-  // --- A user's own credentials (POST /api/credentials/list, /api/credentials/delete) ---
+  // --- A user's own credentials (POST /api/credentials/list, /delete, /rename; adding a passkey) ---
   CREDENTIALS_TOKEN_INVALID: {
     status: 403,
     message:
@@ -27,6 +27,17 @@ export const CREDENTIAL_ERRORS = {
     status: 403,
     message:
       'credentialsToken has expired (it is valid for 10 minutes after the sign-in that issued it): sign in again.',
+  },
+
+  INVALID_NICKNAME: {
+    status: 400,
+    message:
+      'nickname must be a string of 1 to 64 characters (after trimming spaces) without control characters, or null to clear it.',
+  },
+  SIGN_IN_REQUIRED: {
+    status: 400,
+    message:
+      'This user already has a passkey, and the application adds another only for the user signed in (addPasskey "signed-in"): send credentialsToken of their sign-in, at most 10 minutes old.',
   },
 
   // --- Local variant (the `localhost` key blob; texts never carry key material) ---

@@ -8,6 +8,7 @@ import { Type } from './typebox.js';
 
 export { AttestationPolicySchema, ResolvedAttestationPolicySchema };
 import {
+  AddPasskeySchema,
   BackupEligibilitySchema,
   DEFAULT_ALGORITHMS,
   DEFAULT_TIMEOUT_MS,
@@ -123,6 +124,11 @@ const applicationFields = {
     description:
       'Synced or device-bound: `required` accepts only backup-eligible credentials (synced passkeys; others fail with `BACKUP_ELIGIBILITY_REQUIRED`), `forbidden` only device-bound ones (security keys, device-bound platform credentials; others fail with `BACKUP_ELIGIBILITY_NOT_ALLOWED`). Applies at registration and at every sign-in (WebAuthn L3 §7.2 step 18): a stored credential whose sign-in reports a BE flag the policy refuses fails with the same error, and its stored flag is left as it was.',
   }),
+  addPasskey: Type.Union(AddPasskeySchema.anyOf, {
+    defaultText: '`"any"`',
+    description:
+      "Who may add a passkey to a name that already has one (standard variant). `any` (the specification's API): anyone the relay lets ask for attestation options. `signed-in`: attestation options for such a name need `credentialsToken`, the token of an ok sign-in of that user at most 10 minutes old (or of the registration of their first passkey); without it, or with another user's, an altered or an expired one, they fail with `400 SIGN_IN_REQUIRED`, audited, and no challenge is issued. A name without any passkey registers as before. The local variant keeps no passkeys in the service: its relay decides (`docs/relay.md`).",
+  }),
   // Each entry is worded by the loader (src/config/relay-secrets.ts), which never echoes it: a secret
   // written here by mistake must not reach a log.
   relaySecrets: list(Type.String({ pattern: RELAY_SECRET_ENTRY, wordedByLoader: true }), {
@@ -168,6 +174,7 @@ export const ADDITIVE = [
   'relaySecrets',
   'webhooks',
   'compromisedAuthenticators',
+  'addPasskey',
 ] as const;
 
 /** A validated application (src/config.ts `ApplicationConfig`): every setting resolved. */

@@ -3,18 +3,8 @@
 
 import { Type, type Shape, type Static } from './typebox.js';
 import { AcceptedSignalsSchema, okEnvelope } from './answers.js';
-import { MAX_CREDENTIAL_ID_CHARS, text, type RequestLimits } from './requests.js';
+import { CredentialsToken, MAX_CREDENTIAL_ID_CHARS, text, type RequestLimits } from './requests.js';
 import { aaguid, base64url, dateTime, nullable } from './values.js';
-
-/** Generous for `v1.<expiry>.<mac>` (about 55 characters today); the token module decides its validity. */
-const MAX_TOKEN_CHARS = 256;
-
-const CredentialsToken = Type.String({
-  minLength: 1,
-  maxLength: MAX_TOKEN_CHARS,
-  description:
-    'The credentialsToken of an ok sign-in of this user (or of the registration of their first credential), at most 10 minutes old.',
-});
 
 export function credentialsListRequestSchema(limits: RequestLimits) {
   return Type.Object({

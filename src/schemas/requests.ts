@@ -40,6 +40,17 @@ export const text = (maxLength: number, description?: string) =>
     ...(description === undefined ? {} : { description }),
   });
 
+/** Generous for `v1.<expiry>.<mac>` (about 55 characters today); the token module decides its validity. */
+const MAX_TOKEN_CHARS = 256;
+
+/** The token of a recent ok sign-in (ceremonies/credentials-token.ts): a user's own passkeys, and adding one. */
+export const CredentialsToken = Type.String({
+  minLength: 1,
+  maxLength: MAX_TOKEN_CHARS,
+  description:
+    'The credentialsToken of an ok sign-in of this user (or of the registration of their first credential), at most 10 minutes old.',
+});
+
 export const AuthenticatorSelectionSchema = Type.Object({
   authenticatorAttachment: Type.Optional(AttachmentSchema),
   requireResidentKey: Type.Optional(Type.Boolean()),
@@ -76,6 +87,8 @@ export function attestationOptionsRequestSchema(limits: RequestLimits) {
         ),
       ),
       extensions: Type.Optional(Extensions()),
+      // Additive: needed only by an application with `addPasskey: "signed-in"`, for a name that has a passkey.
+      credentialsToken: Type.Optional(CredentialsToken),
     },
     { detail: 'must be a JSON object' },
   );

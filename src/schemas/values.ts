@@ -32,6 +32,9 @@ export type AttestationConveyance = Static<typeof AttestationConveyanceSchema>;
 /** Whether a registration's credential may, must or must not be backup eligible (synced). */
 export const BackupEligibilitySchema = literals(['any', 'required', 'forbidden'] as const);
 export type BackupEligibilityPolicy = Static<typeof BackupEligibilitySchema>;
+/** Who may ask for registration options for a name that already has a passkey (`applications[].addPasskey`). */
+export const AddPasskeySchema = literals(['any', 'signed-in'] as const);
+export type AddPasskeyPolicy = Static<typeof AddPasskeySchema>;
 export const CounterPolicySchema = literals(['strict', 'warn'] as const);
 /** What the browser reported as `authenticatorAttachment` (unsigned: a hint for display, never for policy). */
 export const AttachmentSchema = literals(['platform', 'cross-platform'] as const);

@@ -95,6 +95,7 @@ export const MESSAGE_CASES: readonly MessageCase[] = [
         allowCrossOrigin: 0,
         hints: ['nfc', 'hybrid', 'hybrid'],
         backupEligibility: 'sometimes',
+        addPasskey: 'owner',
         attestation: 'none',
       }),
       app({

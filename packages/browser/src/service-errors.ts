@@ -81,6 +81,7 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
   ASSERTION_SIGNATURE_VERIFICATION_FAIL: 'signature',
   SIGNATURE_COUNTER_NOT_INCREASED: 'cloned',
   REGISTRATION_NOT_ALLOWED: 'registrationRefused',
+  SIGN_IN_REQUIRED: 'registrationRefused',
   RATE_LIMITED: 'tooMany',
   // Managing one's own passkeys needs a recent sign-in (POST /api/credentials/*).
   CREDENTIALS_TOKEN_INVALID: 'signInAgain',
