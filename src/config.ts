@@ -77,6 +77,7 @@ export interface ServiceConfig {
   /** How webhook events are delivered (`webhookDelivery`); absent: the defaults (config/webhooks.ts). */
   readonly webhookDelivery?: {
     readonly allowLoopbackHttp: boolean;
+    readonly allowPrivateAddresses: boolean;
     readonly maxAttempts: number;
     readonly timeoutMs: number;
   };

@@ -103,6 +103,8 @@ export async function showWebhooks(view: HTMLElement, clientId: string): Promise
   };
   // The form adds a webhook, or, after a row's Edit, changes that one (PATCH: its URL and events).
   let editing: string | null = null;
+  // The URL as listed (its query redacted): sent back only when changed, so an edit of the events keeps it.
+  let listedUrl = '';
   const submit = h('button', { type: 'submit' }, 'Add webhook');
   const rows = hooks.map((w) => [
     h('code', {}, text(w.url)),
@@ -120,7 +122,8 @@ export async function showWebhooks(view: HTMLElement, clientId: string): Promise
               type: 'button',
               onclick: () => {
                 editing = text(w.id);
-                url.value = text(w.url);
+                listedUrl = text(w.url);
+                url.value = listedUrl;
                 events.value = Array.isArray(w.events) ? w.events.join(', ') : 'all';
                 submit.textContent = 'Save webhook';
                 url.focus();
@@ -169,8 +172,9 @@ export async function showWebhooks(view: HTMLElement, clientId: string): Promise
         .map((e) => e.trim())
         .filter((e) => e !== '' && e !== 'all');
       if (editing !== null) {
+        const changed = url.value.trim();
         await api('PATCH', `${path}/${segment(editing)}`, {
-          url: url.value.trim(),
+          ...(changed === listedUrl ? {} : { url: changed }),
           events: list.length > 0 ? list : null,
         });
         say('Webhook saved.');

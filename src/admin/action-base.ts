@@ -4,6 +4,8 @@ import type { AuditLog } from '../audit/log.js';
 import { deriveUserHandle } from '../ceremonies/user-handle.js';
 import type { ApplicationRecord, ApplicationStore, CredentialStore, OutboxMessage } from '../stores/types.js';
 import type { Runtime } from '../util/runtime.js';
+import type { WebhookUrlRules } from '../config/webhooks.js';
+import type { ResolveHost } from '../webhooks/destination.js';
 import { endpointsOf, webhookMessages, type WebhookEventType } from '../webhooks/events.js';
 import { type Actor, audited, type Note } from './audited.js';
 import { AdminError } from './errors.js';
@@ -19,8 +21,10 @@ export interface AdminDeps {
   readonly userHandleKey?: Buffer;
   /** Relative file paths in application bodies (trust anchors, metadata) resolve against this folder. */
   readonly baseDir?: string;
-  /** `webhookDelivery.allowLoopbackHttp`: an application body's webhook URLs follow the config file's rule. */
-  readonly allowLoopbackHttp?: boolean;
+  /** `webhookDelivery`'s URL rules: an application body's webhook URLs follow the config file's (absent: strict). */
+  readonly webhookRules?: WebhookUrlRules;
+  /** Resolves a webhook URL's host when an application body sets it (default: the system's resolver). */
+  readonly resolveHost?: ResolveHost;
   /** The post-quantum algorithms the …/post-quantum count looks for (webauthn/cose.ts's, passed by compose/). */
   readonly postQuantumAlgorithms: readonly number[];
 }

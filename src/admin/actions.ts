@@ -10,6 +10,8 @@ import { generateClientId } from './client-id.js';
 import { CredentialActions } from './credential-actions.js';
 import { AdminError } from './errors.js';
 import { applicationView, type ApplicationView } from './views.js';
+import { STRICT_WEBHOOK_URL_RULES } from '../config/webhooks.js';
+import { addedDestinationProblem, systemResolveHost } from '../webhooks/destination.js';
 
 export type { AdminDeps } from './action-base.js';
 export type { Actor } from './audited.js';
@@ -41,7 +43,7 @@ export class AdminActions extends CredentialActions {
       // Without origins the standard variant cannot work: default to the local variant only.
       const withDefaults =
         raw.variants === undefined && raw.origins === undefined ? { ...raw, variants: ['local'] } : raw;
-      const config = this.#validate({ ...withDefaults, clientId });
+      const config = await this.#validate({ ...withDefaults, clientId }, true);
       const now = this.deps.runtime.now();
       const record: ApplicationRecord = {
         config,
@@ -69,7 +71,7 @@ export class AdminActions extends CredentialActions {
       const merged: Record<string, unknown> = { ...toJson(current.config), ...changes, clientId };
       if (isPlainObject(changes.attestation))
         merged.attestation = { ...toJson(current.config.attestation), ...changes.attestation };
-      const config = this.#validate(merged);
+      const config = await this.#validate(merged, 'webhooks' in changes);
       // Approval is for a domain: a new domain needs a new approval.
       const approved = current.approved && config.domain === current.config.domain;
       return this.#save({ ...current, config, approved, source: 'admin' });
@@ -132,7 +134,21 @@ export class AdminActions extends CredentialActions {
     return applicationView(saved);
   }
 
-  #validate(raw: Record<string, unknown>): ApplicationConfig {
-    return validateApplication(raw, this.deps.baseDir ?? process.cwd(), this.deps.allowLoopbackHttp === true);
+  /** The application `raw` describes; `newWebhooks`: its webhook URLs are being set, so where they lead is checked. */
+  async #validate(raw: Record<string, unknown>, newWebhooks: boolean): Promise<ApplicationConfig> {
+    const rules = this.deps.webhookRules ?? STRICT_WEBHOOK_URL_RULES;
+    const config = validateApplication(raw, this.deps.baseDir ?? process.cwd(), rules);
+    if (!newWebhooks) return config;
+    const destination = {
+      allowPrivateAddresses: rules.allowPrivateAddresses,
+      resolve: this.deps.resolveHost ?? systemResolveHost,
+    };
+    const problems: string[] = [];
+    for (const [index, webhook] of (config.webhooks ?? []).entries()) {
+      const problem = await addedDestinationProblem(webhook.url, destination);
+      if (problem !== undefined) problems.push(`application.webhooks[${index}].url: ${problem}`);
+    }
+    if (problems.length > 0) throw new AdminError('INVALID_REQUEST', undefined, problems);
+    return config;
   }
 }

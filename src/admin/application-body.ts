@@ -5,23 +5,24 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ApplicationConfig } from '../config.js';
 import { readApplication } from '../config/application.js';
 import { Problems } from '../config/checks.js';
+import { STRICT_WEBHOOK_URL_RULES, type WebhookUrlRules } from '../config/webhooks.js';
 import { AdminError } from './errors.js';
 
 /**
  * The application `raw` describes; INVALID_REQUEST lists every problem. Relative paths resolve against
- * `baseDir`; webhook URLs may be http:// to a loopback host only with `allowLoopbackHttp` (as in the file).
+ * `baseDir`; webhook URLs follow `webhookRules` (as in the file; absent: the strict rules).
  */
 export function validateApplication(
   raw: Record<string, unknown>,
   baseDir: string,
-  allowLoopbackHttp = false,
+  webhookRules: WebhookUrlRules = STRICT_WEBHOOK_URL_RULES,
 ): ApplicationConfig {
   const problems = new Problems();
   const config = readApplication(
     {
       problems,
       resolvePath: (_key, value) => (isAbsolute(value) ? value : resolve(baseDir, value)),
-      allowLoopbackHttp,
+      webhookRules,
     },
     'application',
     raw,

@@ -4,6 +4,7 @@ import type { ApplicationSchema } from '../schemas/applications.js';
 import type { Shape } from '../schemas/typebox.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { effectiveVariants } from '../applications/directory.js';
+import { redactedUrl } from '../config/webhooks.js';
 import type { ApplicationRecord } from '../stores/types.js';
 import { bundledCatalog, describeAuthenticator, type AuthenticatorCatalog } from '../authenticators/index.js';
 
@@ -22,7 +23,11 @@ export function applicationView(record: ApplicationRecord): ApplicationView {
     ...(webhooks === undefined
       ? {}
       : {
-          webhooks: webhooks.map((w) => ({ ...w, secret: w.secret.startsWith('env:') ? w.secret : REDACTED_SECRET })),
+          webhooks: webhooks.map((w) => ({
+            ...w,
+            url: redactedUrl(w.url),
+            secret: w.secret.startsWith('env:') ? w.secret : REDACTED_SECRET,
+          })),
         }),
     approved: record.approved,
     disabled: record.disabled,

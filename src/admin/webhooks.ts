@@ -10,7 +10,8 @@ import { WEBHOOK_EVENT_TYPES } from '../schemas/webhooks.js';
 import type { CredentialPage } from '../schemas/admin.js';
 import type { CredentialStore, OutboxDelivery, WebhookEndpoint } from '../stores/types.js';
 import type { Runtime } from '../util/runtime.js';
-import { webhookUrlProblem } from '../config/webhooks.js';
+import { redactedUrl, type WebhookUrlRules, webhookUrlProblem } from '../config/webhooks.js';
+import { addedDestinationProblem, type ResolveHost, systemResolveHost } from '../webhooks/destination.js';
 import { endpointsOf } from '../webhooks/events.js';
 import { newSecret } from '../webhooks/signature.js';
 import { asObject } from './application-body.js';
@@ -27,8 +28,10 @@ export interface WebhookAdminDeps {
   readonly credentials: CredentialStore;
   readonly audit: AuditLog;
   readonly runtime: Runtime;
-  /** `webhookDelivery.allowLoopbackHttp`. */
-  readonly allowLoopbackHttp: boolean;
+  /** `webhookDelivery`'s URL rules. */
+  readonly urlRules: WebhookUrlRules;
+  /** Resolves a URL's host when added (default: the system's resolver). */
+  readonly resolveHost?: ResolveHost;
   /** Told after a webhook is added or deleted, so the directory's cached application drops its old list. */
   readonly onChange?: (clientId: string) => void;
 }
@@ -37,7 +40,8 @@ function webhookView(endpoint: WebhookEndpoint): WebhookView {
   return {
     id: endpoint.id,
     clientId: endpoint.clientId,
-    url: endpoint.url,
+    // Its query (where receivers often put a token) is never shown again.
+    url: redactedUrl(endpoint.url),
     events: endpoint.events === null ? null : ([...endpoint.events] as WebhookView['events'] & {}),
     source: endpoint.source,
     createdAt: endpoint.createdAt === null ? null : new Date(endpoint.createdAt).toISOString(),
@@ -69,7 +73,7 @@ export class WebhookAdmin {
   create(actor: Actor, clientId: string, body: unknown): Promise<WebhookCreated> {
     return audited(this.deps.audit, actor, 'webhook.create', { clientId }, async (note) => {
       await this.#endpoints(clientId);
-      const { url, events } = this.#read(body, 'create');
+      const { url, events } = await this.#read(body, 'create');
       const { runtime } = this.deps;
       const webhook = {
         id: `wh_${runtime.randomBytes(12).toString('hex')}`,
@@ -81,7 +85,7 @@ export class WebhookAdmin {
       };
       await this.deps.credentials.webhooks.create(webhook);
       this.deps.onChange?.(clientId);
-      note({ details: { webhookId: webhook.id, url: webhook.url } });
+      note({ details: { webhookId: webhook.id, url: redactedUrl(webhook.url) } });
       return { ...webhookView({ ...webhook, source: 'admin' }), secret: webhook.secret };
     });
   }
@@ -92,7 +96,7 @@ export class WebhookAdmin {
       const endpoint = (await this.#endpoints(clientId)).find((e) => e.id === id);
       if (endpoint === undefined) throw new AdminError('WEBHOOK_NOT_FOUND');
       if (endpoint.source === 'config') throw new AdminError('WEBHOOK_FROM_CONFIG');
-      const changes = this.#read(body, 'update');
+      const changes = await this.#read(body, 'update');
       const next = {
         url: changes.url ?? endpoint.url,
         events: changes.events === undefined ? endpoint.events : changes.events,
@@ -104,8 +108,11 @@ export class WebhookAdmin {
     });
   }
 
-  /** The checked fields of a create or update body (INVALID_REQUEST with every problem). */
-  #read(body: unknown, kind: 'create' | 'update'): { url?: string; events?: string[] | null } {
+  /**
+   * The checked fields of a create or update body (INVALID_REQUEST with every problem). A URL whose form
+   * passes is then checked for where it leads (its host resolved: webhooks/destination.ts).
+   */
+  async #read(body: unknown, kind: 'create' | 'update'): Promise<{ url?: string; events?: string[] | null }> {
     const raw = asObject(body);
     const problems: string[] = [];
     for (const key of Object.keys(raw))
@@ -116,7 +123,12 @@ export class WebhookAdmin {
     if (url !== undefined || kind === 'create') {
       if (typeof url !== 'string' || url.length > 2048) problems.push('url: an https:// URL');
       else {
-        const problem = webhookUrlProblem(url, this.deps.allowLoopbackHttp);
+        const problem =
+          webhookUrlProblem(url, this.deps.urlRules) ??
+          (await addedDestinationProblem(url, {
+            allowPrivateAddresses: this.deps.urlRules.allowPrivateAddresses,
+            resolve: this.deps.resolveHost ?? systemResolveHost,
+          }));
         if (problem !== undefined) problems.push(`url: ${problem}`);
       }
     }

@@ -16,11 +16,15 @@ import { AdminActions } from '../admin/actions.js';
 import { defaultOpsOptions } from '../config/ops.js';
 import { FileAdminTokenStore } from '../admin/tokens.js';
 import { RelaySecretAdmin } from '../admin/relay-secrets.js';
+import { webhookUrlRules } from '../config/webhooks.js';
+import type { ResolveHost } from '../webhooks/destination.js';
 
 export interface AdminCliEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
   readonly runtime?: Runtime;
+  /** Resolves the hosts of webhook URLs an application body sets (default: the system's resolver). */
+  readonly resolveHost?: ResolveHost;
 }
 
 export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
@@ -52,7 +56,8 @@ export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
         runtime,
         userHandleKey: secrets.userHandleKey,
         baseDir: c.dataDir,
-        allowLoopbackHttp: c.webhookDelivery?.allowLoopbackHttp === true,
+        webhookRules: webhookUrlRules(c),
+        ...(environment.resolveHost ? { resolveHost: environment.resolveHost } : {}),
         postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
         // A deleted application's created relay secrets go with it (a config file's may come back at the next start).
         onApplicationChange: async (clientId, deleted) => {

@@ -12,14 +12,13 @@ import { metadataFilesOf } from '../applications/metadata-watch.js';
 import type { ServiceHooks } from '../service.js';
 import type { Secrets } from '../config.js';
 import type { Logger } from '../util/log.js';
-import type { ChallengeStore, CredentialStore } from '../stores/types.js';
+import type { ApplicationStore, AuditStore, BucketStore, ChallengeStore, CredentialStore } from '../stores/types.js';
 import { createMetadataReloader, type MetadataReloadReport } from '../applications/trust-reload.js';
 import type { Runtime } from '../util/runtime.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';
 import { AuditLog } from '../audit/log.js';
 import { MemoryAuditStore } from '../stores/memory/audit.js';
 import { createAuditHooks } from '../audit/hooks.js';
-import type { AuditStore } from '../stores/types.js';
 import { MetricsRegistry } from '../metrics/registry.js';
 import { registerProcessMetrics } from '../metrics/process.js';
 import { registerSqliteWriterMetrics, type GroupCommitStats } from '../metrics/sqlite-writer.js';
@@ -29,10 +28,8 @@ import { RecentCeremonies } from '../metrics/recent.js';
 import { createRateLimitHooks } from '../ratelimit/limiter.js';
 import { MemoryBucketStore } from '../stores/memory/buckets.js';
 import { RedisBucketStore } from '../stores/redis/buckets.js';
-import type { BucketStore } from '../stores/types.js';
 import { openApiDocument } from '../admin/openapi.js';
 import { MemoryApplicationStore } from '../stores/memory/applications.js';
-import type { ApplicationStore } from '../stores/types.js';
 import { StoredApplicationDirectory, seedApplications, type SeedReport } from '../applications/directory.js';
 import { composeHooks } from '../runtime/hooks.js';
 import { createRequestLogHooks } from '../runtime/request-log.js';
@@ -44,7 +41,7 @@ import { gracefulShutdown, type ShutdownReport } from '../runtime/shutdown.js';
 import { FileAdminTokenStore, type AdminTokenStore } from '../admin/tokens.js';
 import type { WebhookAdmin } from '../admin/webhooks.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
-import { wireWebhooks } from './webhooks.js';
+import { webhookActionRules, wireWebhooks, type WebhookWiringInput } from './webhooks.js';
 import { wireRelaySecrets } from './relay-secrets.js';
 import type { RelaySecretStore } from '../stores/relay-secret-types.js';
 
@@ -89,6 +86,8 @@ export interface OperatorFeaturesInput {
   readonly webhookSecrets?: ReadonlyMap<string, string>;
   /** Between polls of the webhook outbox (default 1000 ms). */
   readonly webhookPollMs?: number;
+  /** Resolves webhook hosts (default: the system's resolver; tests answer without DNS). */
+  readonly resolveHost?: WebhookWiringInput['resolveHost'];
 }
 
 export interface OperatorFeatures {
@@ -187,7 +186,7 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     runtime,
     userHandleKey: input.secrets.userHandleKey,
     baseDir: input.config.dataDir,
-    allowLoopbackHttp: input.config.webhookDelivery?.allowLoopbackHttp === true,
+    ...webhookActionRules(input.config, input.resolveHost),
     postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
     onApplicationChange: async (clientId, deleted) => {
       if (deleted) await relaySecrets.store.deleteByApplication(clientId);
@@ -206,6 +205,8 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     log,
     ...(input.webhookSecrets ? { secrets: input.webhookSecrets } : {}),
     ...(input.webhookPollMs === undefined ? {} : { pollMs: input.webhookPollMs }),
+    ...(input.resolveHost ? { resolveHost: input.resolveHost } : {}),
+    registry,
   });
   const reloadMetadata = async (): Promise<MetadataReloadReport> => {
     const report = await reloadTrust();

@@ -29,6 +29,7 @@ import { systemRuntime, type Runtime } from '../util/runtime.js';
 import { composeApp, type AppParts } from './app.js';
 import { startOperatorFeatures, type OperatorFeatures } from './operator-features.js';
 import { openOpsStores } from './stores.js';
+import type { ResolveHost } from '../webhooks/destination.js';
 
 export interface ComposeOptions {
   /** Config file; without one, the built-in default. */
@@ -40,6 +41,8 @@ export interface ComposeOptions {
   readonly runtime?: Runtime;
   /** Instrumentation and admission (metrics, audit, rate limits), when the caller wires more. */
   readonly hooks?: ServiceHooks;
+  /** Resolves webhook hosts, when added and at every delivery (default: the system's resolver). */
+  readonly resolveHost?: ResolveHost;
 }
 
 export interface ComposedService {
@@ -130,6 +133,7 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
         relaySecretStore: opsStores.relaySecrets,
         closeStores: () => stores.close(),
         webhookSecrets: settings.webhookSecrets,
+        ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
         ...(stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {}),
       });
       // After seeding: the config file's applications and those created through the admin API, with the

@@ -1,5 +1,6 @@
 // The webhook parts of a running service, built in one call from operations.ts: the admin API's webhooks
-// (admin/webhooks.ts), the dispatcher that delivers the outbox (webhooks/dispatcher.ts), and the marking of
+// (admin/webhooks.ts), the dispatcher that delivers the outbox (webhooks/dispatcher.ts) and its metrics
+// (metrics/webhooks.ts), both checking where a webhook leads with one resolver, and the marking of
 // the passkeys of compromised authenticator models after every metadata load (applications/compromised.ts).
 import { WebhookAdmin } from '../admin/webhooks.js';
 import type { StoredApplicationDirectory } from '../applications/directory.js';
@@ -7,7 +8,10 @@ import { markCompromisedCredentials } from '../applications/compromised.js';
 import type { ApplicationStore } from '../stores/types.js';
 import type { AuditLog } from '../audit/log.js';
 import type { ServiceConfig } from '../config.js';
-import { WEBHOOK_DELIVERY_DEFAULTS } from '../config/webhooks.js';
+import { WEBHOOK_DELIVERY_DEFAULTS, webhookUrlRules } from '../config/webhooks.js';
+import { registerWebhookMetrics } from '../metrics/webhooks.js';
+import type { MetricsRegistry } from '../metrics/registry.js';
+import { type ResolveHost, systemResolveHost } from '../webhooks/destination.js';
 import type { CredentialStore } from '../stores/types.js';
 import type { Logger } from '../util/log.js';
 import type { Runtime } from '../util/runtime.js';
@@ -27,6 +31,10 @@ export interface WebhookWiringInput {
   readonly log: Logger;
   readonly secrets?: ReadonlyMap<string, string>;
   readonly pollMs?: number;
+  /** Where the delivery metrics go (none: not counted). */
+  readonly registry?: MetricsRegistry;
+  /** Resolves webhook hosts, when added and at every delivery (default: the system's resolver). */
+  readonly resolveHost?: ResolveHost;
 }
 
 export interface WebhookWiring {
@@ -36,15 +44,23 @@ export interface WebhookWiring {
   markCompromised(): Promise<number>;
 }
 
+/** What AdminActions needs to check an application body's webhook URLs as the webhooks' own paths do. */
+export function webhookActionRules(config: ServiceConfig, resolveHost: ResolveHost | undefined) {
+  return { webhookRules: webhookUrlRules(config), ...(resolveHost ? { resolveHost } : {}) };
+}
+
 export function wireWebhooks(input: WebhookWiringInput): WebhookWiring {
   const { applicationStore, applications, credentials, rawCredentials, audit, runtime, log } = input;
   const delivery = input.config.webhookDelivery ?? WEBHOOK_DELIVERY_DEFAULTS;
+  const urlRules = webhookUrlRules(input.config);
+  const resolveHost = input.resolveHost ?? systemResolveHost;
   const webhooks = new WebhookAdmin({
     applications: applicationStore,
     credentials,
     audit,
     runtime,
-    allowLoopbackHttp: delivery.allowLoopbackHttp,
+    urlRules,
+    resolveHost,
     onChange: (clientId) => applications.invalidate(clientId),
   });
   const dispatcher = createDispatcher({
@@ -61,6 +77,10 @@ export function wireWebhooks(input: WebhookWiringInput): WebhookWiring {
     log,
     maxAttempts: delivery.maxAttempts,
     timeoutMs: delivery.timeoutMs,
+    destination: { allowPrivateAddresses: urlRules.allowPrivateAddresses, resolve: resolveHost },
+    ...(input.registry
+      ? { observer: registerWebhookMetrics(input.registry, () => rawCredentials.outbox.counts()) }
+      : {}),
     ...(input.pollMs === undefined ? {} : { pollMs: input.pollMs }),
   });
   const markCompromised = async (): Promise<number> => {

@@ -12,7 +12,7 @@ import { COSE_ALGORITHMS } from '../webauthn/cose.js';
 import { type ApplicationContext, checkAttestation } from './attestation-policy.js';
 import { eachEntry, isObject, joinPath, type Raw } from './checks.js';
 import { checkRelaySecrets } from './relay-secrets.js';
-import { webhookUrlProblem } from './webhooks.js';
+import { STRICT_WEBHOOK_URL_RULES, webhookUrlProblem } from './webhooks.js';
 
 export { APPLICATION_KEYS, ATTESTATION_KEYS };
 export type { ApplicationContext } from './attestation-policy.js';
@@ -75,7 +75,7 @@ export function checkApplication(ctx: ApplicationContext, path: string, app: Raw
   eachEntry(problems, at('webhooks'), app.webhooks ?? [], (p, v) => {
     const url = isObject(v) ? v.url : undefined;
     if (typeof url === 'string' && problems.clean(joinPath(p, 'url')))
-      problems.addIfAny(joinPath(p, 'url'), webhookUrlProblem(url, ctx.allowLoopbackHttp ?? false));
+      problems.addIfAny(joinPath(p, 'url'), webhookUrlProblem(url, ctx.webhookRules ?? STRICT_WEBHOOK_URL_RULES));
   });
   eachEntry(problems, at('relatedOrigins'), app.relatedOrigins, (p, v) =>
     problems.addIfAny(p, relatedOriginProblem(v as string, domain, standard)),

@@ -4,6 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { CrlError, MAX_CRL_BYTES, parseCrls } from '../webauthn/crl.js';
+import type { WebhookUrlRules } from './webhooks.js';
 import { eachEntry, joinPath, type Problems, type Raw } from './checks.js';
 
 /** What reading an application needs: where problems go, and how the paths of its policy's files resolve. */
@@ -13,8 +14,8 @@ export interface ApplicationContext {
   readonly resolvePath: (keyPath: string, value: string) => string;
   /** The environment `relaySecrets` entries `env:<NAME>` read (config file only; absent: such entries are refused). */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** `webhookDelivery.allowLoopbackHttp`: webhook URLs may be http:// to a loopback host. */
-  readonly allowLoopbackHttp?: boolean;
+  /** `webhookDelivery`'s URL rules (absent: the strict ones). */
+  readonly webhookRules?: WebhookUrlRules;
 }
 
 /** Checks `policy` (shape checked, with its defaults), writing its paths back resolved and its AAGUIDs lowered. */

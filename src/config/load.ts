@@ -169,12 +169,16 @@ function readApplications(
 ): ApplicationConfig[] | undefined {
   if (!Array.isArray(top.applications) || !Array.isArray(raw.applications)) return undefined;
   const written = raw.applications as unknown[];
-  const allowLoopbackHttp = isObject(top.webhookDelivery) && top.webhookDelivery.allowLoopbackHttp === true;
+  const delivery = isObject(top.webhookDelivery) ? top.webhookDelivery : {};
+  const webhookRules = {
+    allowLoopbackHttp: delivery.allowLoopbackHttp === true,
+    allowPrivateAddresses: delivery.allowPrivateAddresses === true,
+  };
   const apps = top.applications.map((app: unknown, index) => {
     const path = `applications[${index}]`;
     return isObject(app) && isObject(written[index])
       ? checkApplication(
-          { problems, resolvePath, allowLoopbackHttp, ...(env ? { env } : {}) },
+          { problems, resolvePath, webhookRules, ...(env ? { env } : {}) },
           path,
           app,
           written[index] as Raw,

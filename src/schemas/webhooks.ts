@@ -23,7 +23,7 @@ const url = Type.String({
   minLength: 1,
   maxLength: 2048,
   description:
-    'Where events are POSTed: an https:// URL (http:// only to 127.0.0.1, ::1 or localhost, and only with webhookDelivery.allowLoopbackHttp).',
+    'Where events are POSTed: an https:// URL to a public address (http:// only to 127.0.0.1, ::1 or localhost with webhookDelivery.allowLoopbackHttp; a non-public address only with webhookDelivery.allowPrivateAddresses).',
 });
 const events = Type.Array(WebhookEventTypeSchema, {
   minItems: 1,
@@ -123,6 +123,13 @@ export const WebhookDeliverySchema = section(
           'Accept webhook URLs `http://` to `127.0.0.1`, `[::1]` or `localhost` (tests, development). Otherwise every webhook URL must be `https://`.',
       }),
     ),
+    allowPrivateAddresses: opt(
+      Type.Boolean({
+        default: false,
+        description:
+          'Let webhooks reach hosts that are, or resolve to, loopback, private, link-local, unique-local or other non-public addresses (tests, a receiver on your own network). Otherwise such a URL is refused when added and at every delivery (`docs/admin.md`, "Which addresses a webhook may reach").',
+      }),
+    ),
     maxAttempts: opt(
       integer(1, 100, {
         default: 15,
@@ -158,7 +165,7 @@ export const WebhooksField = Type.Array(WebhookConfigSchema, {
   uniqueItems: true,
   defaultText: '`[]`',
   description:
-    'Webhooks that receive this application\'s signed events (`docs/admin.md`, "Webhooks"); at most 16. `url`: `https://…` (`http://` only to a loopback host with `webhookDelivery.allowLoopbackHttp`). `secret`: `whsec_<base64 of at least 16 random bytes>` (Standard Webhooks), or `env:<NAME>`, an environment variable holding one (read once at start; unset or malformed: the service does not start). `events`: the event types it receives (absent: all). The admin API adds more (`POST /admin/applications/{clientId}/webhooks`) and never shows a literal secret.',
+    'Webhooks that receive this application\'s signed events (`docs/admin.md`, "Webhooks"); at most 16. `url`: `https://…` to a public address (`http://` only to a loopback host with `webhookDelivery.allowLoopbackHttp`; a host that is or resolves to a non-public address only with `webhookDelivery.allowPrivateAddresses`; shown with its query as `?…`). `secret`: `whsec_<base64 of at least 16 random bytes>` (Standard Webhooks), or `env:<NAME>`, an environment variable holding one (read once at start; unset or malformed: the service does not start). `events`: the event types it receives (absent: all). The admin API adds more (`POST /admin/applications/{clientId}/webhooks`) and never shows a literal secret.',
 });
 /** `applications[].compromisedAuthenticators`. */
 export const CompromisedAuthenticatorsField = Type.Union(CompromisedAuthenticatorsSchema.anyOf, {

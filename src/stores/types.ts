@@ -8,6 +8,7 @@ import type { MarkRequest, OutboxMessage, WebhookOutbox, WebhookStore } from '..
 
 export type {
   MarkRequest,
+  OutboxCounts,
   OutboxDelivery,
   OutboxMessage,
   StoredWebhook,

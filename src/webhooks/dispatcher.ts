@@ -7,6 +7,7 @@
 import type { OutboxDelivery, WebhookEndpoint, WebhookOutbox } from './types.js';
 import type { Logger } from '../util/log.js';
 import type { Runtime } from '../util/runtime.js';
+import type { DestinationRules } from './destination.js';
 import { postWebhook, type PostResult } from './post.js';
 import { sign } from './signature.js';
 
@@ -15,6 +16,18 @@ export const RETRY_DELAYS_S = [5, 15, 30, 60, 120, 300, 600] as const;
 
 export function retryDelayMs(attempts: number): number {
   return RETRY_DELAYS_S[Math.min(Math.max(attempts, 1), RETRY_DELAYS_S.length) - 1]! * 1000;
+}
+
+/** How one attempt ended, as /metrics counts it (`passkey_webhook_deliveries_total{outcome}`). */
+export type AttemptOutcome = 'delivered' | 'http_error' | 'network_error' | 'timeout' | 'refused' | 'unsendable';
+
+/** Told of every attempt and its consequence (metrics/webhooks.ts counts them). */
+export interface DeliveryObserver {
+  /**
+   * One attempt ended. `seconds`: how long it took (resolving, connecting, the answer's status); `lagSeconds`:
+   * from the event to now, for a delivered message; `next`: what became of a failed one.
+   */
+  attempt(outcome: AttemptOutcome, seconds: number, lagSeconds: number | null, next: 'retry' | 'dead' | null): void;
 }
 
 export interface DispatcherOptions {
@@ -27,6 +40,10 @@ export interface DispatcherOptions {
   readonly log: Logger;
   readonly maxAttempts: number;
   readonly timeoutMs: number;
+  /** Which hosts a delivery may reach, and the resolver it asks (destination.ts). */
+  readonly destination: DestinationRules;
+  /** Told of every attempt (the metrics). */
+  readonly observer?: DeliveryObserver;
   /** Between polls when nothing was due (default 1000 ms). */
   readonly pollMs?: number;
   /** Messages per lease (default 20). */
@@ -43,6 +60,12 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
+function outcomeOf(result: PostResult): AttemptOutcome {
+  if (result.status !== null) return 'http_error';
+  if (result.refused === true) return 'refused';
+  return result.timedOut === true ? 'timeout' : 'network_error';
+}
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { outbox, runtime, log } = options;
   const owner = `dispatcher-${runtime.randomBytes(8).toString('hex')}`;
@@ -57,7 +80,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function attempt(message: OutboxDelivery): Promise<void> {
     const endpoint = await options.endpoint(message.clientId, message.webhookId);
     const attempts = message.attempts + 1;
+    const started = performance.now();
     let result: PostResult;
+    let unsendable = true;
     if (endpoint === undefined) {
       result = { status: null, error: 'the webhook no longer exists' };
     } else {
@@ -74,14 +99,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           'webhook-signature': sign(secret, message.id, timestamp, message.body),
           'user-agent': 'passkey-server-webhooks',
         };
-        result = await post(endpoint.url, headers, message.body, options.timeoutMs);
+        unsendable = false;
+        result = await post(endpoint.url, headers, message.body, options.timeoutMs, options.destination);
       }
     }
+    const seconds = (performance.now() - started) / 1000;
     if (result.error === null) {
       await outbox.delivered(message.id, owner);
+      options.observer?.attempt('delivered', seconds, Math.max(0, runtime.now() - message.createdAt) / 1000, null);
       return;
     }
     const dead = endpoint === undefined || attempts >= options.maxAttempts;
+    options.observer?.attempt(unsendable ? 'unsendable' : outcomeOf(result), seconds, null, dead ? 'dead' : 'retry');
     const at = dead ? runtime.now() : runtime.now() + retryDelayMs(attempts);
     await outbox.failed(message.id, owner, { attempts, at, error: result.error, dead });
     const fields = {

@@ -56,6 +56,13 @@ export interface WebhookOutbox {
   resend(id: string, now: number): Promise<boolean>;
   /** Removes every message of a webhook (it was deleted); resolves to how many. */
   discard(webhookId: string): Promise<number>;
+  /** How many messages wait for delivery (pending, leased or not) and how many are dead letters (/metrics). */
+  counts(): Promise<OutboxCounts>;
+}
+
+export interface OutboxCounts {
+  readonly pending: number;
+  readonly dead: number;
 }
 
 /** A webhook the admin API added (the config file's are in `applications[].webhooks`). */

@@ -47,7 +47,7 @@ describe('the console’s webhooks, dead letters and marked passkeys in Chromium
       local: { enabled: false },
       admin: { port: 0 },
       dataDir: join(dir, 'data'),
-      webhookDelivery: { allowLoopbackHttp: true, maxAttempts: 1, timeoutMs: 2000 },
+      webhookDelivery: { allowLoopbackHttp: true, allowPrivateAddresses: true, maxAttempts: 1, timeoutMs: 2000 },
       applications: [
         {
           ...application,

@@ -27,6 +27,7 @@ import { MetricsRegistry } from '../../src/metrics/index.js';
 import { CLIENT_ID, Flow, Harness, PATHS, applicationConfig, username } from '../support/harness.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import { captureLog, testRuntime } from '../support/admin-fixtures.js';
+import { fakeResolver } from '../support/resolver.js';
 
 const document = openApiDocument();
 
@@ -336,7 +337,14 @@ describe('real answers of the admin listener conform to the document', () => {
       runtime,
       log,
       openapi: () => document,
-      webhooks: new WebhookAdmin({ applications, credentials, audit, runtime, allowLoopbackHttp: false }),
+      webhooks: new WebhookAdmin({
+        applications,
+        credentials,
+        audit,
+        runtime,
+        urlRules: { allowLoopbackHttp: false, allowPrivateAddresses: false },
+        resolveHost: fakeResolver({ 'idp.example.test': ['203.0.114.10'], 'a.test': ['203.0.114.11'] }).resolve,
+      }),
     });
   });
   after(async () => server.close());

@@ -203,7 +203,7 @@ describe('loadConfig with a file', () => {
       applicationCacheMs: 1000,
       shutdownDeadlineMs: 20000,
       requestLog: false,
-      webhookDelivery: { allowLoopbackHttp: true, maxAttempts: 3, timeoutMs: 2000 },
+      webhookDelivery: { allowLoopbackHttp: true, allowPrivateAddresses: true, maxAttempts: 3, timeoutMs: 2000 },
       limits: { bodyBytes: 32768, usernameLength: 128, displayNameLength: 64 },
       answerFloorMs: 12,
       applications: [
@@ -248,7 +248,7 @@ describe('loadConfig with a file', () => {
       secretsFile: join(dir, 'secrets', 'keys.json'),
       limits: { bodyBytes: 32768, usernameLength: 128, displayNameLength: 64 },
       answerFloorMs: 12,
-      webhookDelivery: { allowLoopbackHttp: true, maxAttempts: 3, timeoutMs: 2000 },
+      webhookDelivery: { allowLoopbackHttp: true, allowPrivateAddresses: true, maxAttempts: 3, timeoutMs: 2000 },
       applications: [
         {
           clientId: 'acme-web',

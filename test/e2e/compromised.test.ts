@@ -47,7 +47,7 @@ function settings(
       admin: true,
       env: { WEBHOOK_SECRET: SECRET, PASSKEY_METADATA_CHECK_INTERVAL_MS: checkIntervalMs },
       extraConfig: {
-        webhookDelivery: { allowLoopbackHttp: true, timeoutMs: 2000 },
+        webhookDelivery: { allowLoopbackHttp: true, allowPrivateAddresses: true, timeoutMs: 2000 },
         applications: [
           {
             ...application,

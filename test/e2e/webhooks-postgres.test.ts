@@ -50,7 +50,7 @@ describe('webhooks of two instances on one PostgreSQL', () => {
       env: { ...sharedSecretsEnv(), WEBHOOK_SECRET: SECRET },
       extraConfig: {
         // A held request must not time out while the test waits for the other instance's lease.
-        webhookDelivery: { allowLoopbackHttp: true, timeoutMs: 30_000 },
+        webhookDelivery: { allowLoopbackHttp: true, allowPrivateAddresses: true, timeoutMs: 30_000 },
         applications: [
           {
             clientId: CLIENT_ID,

@@ -19,7 +19,7 @@ function config(dir: string, receiver: Receiver, events?: readonly string[]) {
     env: { WEBHOOK_SECRET: SECRET },
     extraConfig: {
       // One delivery attempt is bounded by 1.5 s, so a lease held by a killed process runs out within 8 s.
-      webhookDelivery: { allowLoopbackHttp: true, timeoutMs: 1500 },
+      webhookDelivery: { allowLoopbackHttp: true, allowPrivateAddresses: true, timeoutMs: 1500 },
       applications: [
         {
           clientId: CLIENT_ID,

@@ -10,6 +10,7 @@ import { MemoryOutbox } from '../../src/stores/memory/webhooks.js';
 import type { WebhookEndpoint } from '../../src/stores/types.js';
 import { captureLog, testRuntime } from '../support/admin-fixtures.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { fakeResolver } from '../support/resolver.js';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const MAX_ATTEMPTS = 12;
@@ -44,6 +45,8 @@ describe('webhook delivery: retries with backoff, then a dead letter', () => {
       log,
       maxAttempts: MAX_ATTEMPTS,
       timeoutMs: 5000,
+      // The receiver is on 127.0.0.1.
+      destination: { allowPrivateAddresses: true, resolve: fakeResolver().resolve },
     });
     const body = JSON.stringify({ type: 'user.deleted', timestamp: new Date(runtime.now()).toISOString(), data: {} });
     await outbox.enqueue([
@@ -111,6 +114,7 @@ describe('webhook delivery: retries with backoff, then a dead letter', () => {
       log: captureLog(),
       maxAttempts: MAX_ATTEMPTS,
       timeoutMs: 1000,
+      destination: { allowPrivateAddresses: false, resolve: fakeResolver().resolve },
     });
     await outbox.enqueue([
       { id: 'msg_gone', clientId: 'app-1', webhookId: 'wh_gone', type: 'user.deleted', body: '{}', createdAt: 0 },

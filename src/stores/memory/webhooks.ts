@@ -2,6 +2,7 @@
 // tests and a single instance that keeps nothing across a restart). Each check-then-change runs without an
 // `await` in between, so it is atomic within the process, as the SQL backends' transactions are.
 import type {
+  OutboxCounts,
   OutboxDelivery,
   OutboxMessage,
   StoredWebhook,
@@ -101,6 +102,12 @@ export class MemoryOutbox implements WebhookOutbox {
       count += 1;
     }
     return count;
+  }
+
+  async counts(): Promise<OutboxCounts> {
+    let dead = 0;
+    for (const message of this.#messages.values()) if (message.deadAt !== null) dead += 1;
+    return { pending: this.#messages.size - dead, dead };
   }
 
   clear(): void {

@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import { guarded, toNumber } from './connection.js';
 import type {
+  OutboxCounts,
   OutboxDelivery,
   OutboxMessage,
   StoredWebhook,
@@ -135,6 +136,17 @@ export class PostgresOutbox implements WebhookOutbox {
       this.#pool.query(`DELETE FROM ${this.#table} WHERE webhook_id = $1`, [webhookId]),
     );
     return result.rowCount ?? 0;
+  }
+
+  async counts(): Promise<OutboxCounts> {
+    const result = await guarded('webhook counts', () =>
+      this.#pool.query<{ pending: string; dead: string }>(
+        `SELECT count(*) FILTER (WHERE dead_at IS NULL) AS pending, count(*) FILTER (WHERE dead_at IS NOT NULL) AS dead
+         FROM ${this.#table}`,
+      ),
+    );
+    const row = result.rows[0];
+    return { pending: Number(row?.pending ?? 0), dead: Number(row?.dead ?? 0) };
   }
 }
 

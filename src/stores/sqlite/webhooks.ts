@@ -6,6 +6,7 @@ import { guarded } from './open.js';
 import type { SqliteFollowUps } from './writes.js';
 import { SQLITE_WRITES } from './writes.js';
 import type {
+  OutboxCounts,
   OutboxDelivery,
   OutboxMessage,
   StoredWebhook,
@@ -43,6 +44,7 @@ export class SqliteOutbox implements WebhookOutbox {
   readonly #listDead: Database.Statement;
   readonly #resend: Database.Statement;
   readonly #discard: Database.Statement;
+  readonly #counts: Database.Statement;
 
   constructor(db: Db) {
     this.#db = db;
@@ -62,6 +64,9 @@ export class SqliteOutbox implements WebhookOutbox {
       SET attempts = 0, next_attempt_at = ?, dead_at = NULL, last_error = NULL, lease_owner = NULL, lease_until = 0
       WHERE id = ? AND dead_at IS NOT NULL`);
     this.#discard = db.prepare('DELETE FROM webhook_outbox WHERE webhook_id = ?');
+    this.#counts = db.prepare(
+      'SELECT sum(dead_at IS NULL) AS pending, sum(dead_at IS NOT NULL) AS dead FROM webhook_outbox',
+    );
   }
 
   /** In the caller's transaction (the credential store's changes made on this connection). */
@@ -125,6 +130,11 @@ export class SqliteOutbox implements WebhookOutbox {
 
   async discard(webhookId: string): Promise<number> {
     return guarded('webhook discard', () => this.#discard.run(webhookId)).changes;
+  }
+
+  async counts(): Promise<OutboxCounts> {
+    const row = guarded('webhook counts', () => this.#counts.get()) as { pending: number | null; dead: number | null };
+    return { pending: row.pending ?? 0, dead: row.dead ?? 0 };
   }
 }
 

@@ -2,7 +2,9 @@
 // application's webhooks listed (never a secret), added (the secret answered once, and the deliveries
 // signed with it), changed (URL, event types) and deleted; the config file's refused (409) for change and
 // delete; a message the receiver keeps failing becomes a dead letter, listed, and sent again on request
-// with the same webhook-id; the URL rule with `webhookDelivery.allowLoopbackHttp`. Every wait is bounded.
+// with the same webhook-id; the URL rule with `webhookDelivery.allowLoopbackHttp` (and allowPrivateAddresses:
+// the receivers are on 127.0.0.1; the refusals of non-public destinations are in webhook-destinations.test.ts).
+// Every wait is bounded.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -10,33 +12,16 @@ import { startService, type RunningService } from '../../../src/main.js';
 import { configDir } from '../../cli/support.js';
 import { minimalApp } from '../../config/support.js';
 import { runCliCommand } from '../../support/cli-process.js';
-import { SoftAuthenticator } from '../../support/soft-authenticator.js';
+import { registerUser } from '../../support/register-user.js';
+import { fakeResolver } from '../../support/resolver.js';
 import { startReceiver, verifySignature, type Delivery, type Receiver } from '../../support/webhook-receiver.js';
 import { eventually } from '../../e2e/metadata-support.js';
 
-const ORIGIN = 'https://idp.example.test';
 const CONFIG_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const sink = { write: () => true };
-
-async function post(url: string, path: string, body: unknown): Promise<any> {
-  const res = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': 'Vendor AppID: app-1', origin: ORIGIN },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const json = await res.json();
-  assert.equal(res.status, 200, JSON.stringify(json));
-  return json;
-}
-
-async function register(url: string, name: string): Promise<string> {
-  const username = `${name}#idp.example.test`;
-  const options = await post(url, '/api/attestation/options', { username, displayName: name });
-  const credential = new SoftAuthenticator({ origin: ORIGIN }).register(options);
-  await post(url, '/api/attestation/result', credential);
-  return credential.id as string;
-}
+const register = registerUser;
+// The service's resolver: hooks.example is public; the receivers are on 127.0.0.1 (allowPrivateAddresses here).
+const resolver = fakeResolver({ 'hooks.example': ['93.184.215.14'] });
 
 describe('the admin API of webhooks and dead letters', () => {
   let running: RunningService;
@@ -55,7 +40,7 @@ describe('the admin API of webhooks and dead letters', () => {
         local: { enabled: false },
         admin: { port: 0 },
         // Two attempts: the second failure, 5 s after the first, makes a dead letter.
-        webhookDelivery: { allowLoopbackHttp: true, maxAttempts: 2, timeoutMs: 2000 },
+        webhookDelivery: { allowLoopbackHttp: true, allowPrivateAddresses: true, maxAttempts: 2, timeoutMs: 2000 },
         applications: [
           minimalApp({
             webhooks: [{ url: configReceiver.url, secret: CONFIG_SECRET, events: ['credential.deleted'] }],
@@ -66,7 +51,14 @@ describe('the admin API of webhooks and dead letters', () => {
     );
     const made = await runCliCommand(['admin', 'token', 'create', 'hooks', '--config', file], { cwd: dir });
     token = (JSON.parse(made.stdout) as { token: string }).token;
-    running = await startService({ configFile: file, env: {}, cwd: dir, stdout: sink, stderr: sink });
+    running = await startService({
+      configFile: file,
+      env: {},
+      cwd: dir,
+      stdout: sink,
+      stderr: sink,
+      resolveHost: resolver.resolve,
+    });
   });
 
   after(async () => {
