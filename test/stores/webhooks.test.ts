@@ -1,6 +1,6 @@
 // The webhook stores of every backend (memory, SQLite, PostgreSQL in a schema of its own): the admin API's
 // webhooks (list in order, create, update, delete, per application) and the outbox (two leases at once take
-// different messages, a failure retried or dead, dead letters listed and sent again, a deleted webhook's
+// different messages, a failure retried or dead, dead letters listed and sent again, pending and dead messages counted, a deleted webhook's
 // messages discarded).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -104,7 +104,9 @@ for (const [name, open] of backends) {
       const store = await open();
       try {
         const { outbox } = store;
+        assert.deepEqual(await outbox.counts(), { pending: 0, dead: 0 }, 'empty');
         await outbox.enqueue([message('msg_1'), message('msg_2'), message('msg_3'), message('msg_4', 'wh_b')]);
+        assert.deepEqual(await outbox.counts(), { pending: 4, dead: 0 });
         const [first, second] = await Promise.all([
           outbox.lease('one', 2000, 10_000, 2),
           outbox.lease('two', 2000, 10_000, 2),
@@ -129,12 +131,14 @@ for (const [name, open] of backends) {
           [[retried.id, 2, 'timeout', 8000]],
         );
         assert.deepEqual(await outbox.listDead({ limit: 10, clientId: 'app-2' }), []);
+        assert.deepEqual(await outbox.counts(), { pending: 2, dead: 1 }, 'one delivered, one dead, two leased');
         assert.equal(await outbox.resend(retried.id, 9000), true);
         assert.equal(await outbox.resend(retried.id, 9000), false, 'no longer a dead letter');
         const [resent] = await outbox.lease('four', 9000, 10_000, 10);
         assert.deepEqual([resent?.id, resent?.attempts, resent?.body], [retried.id, 0, `{"id":"${retried.id}"}`]);
         // msg_4 (webhook wh_b) still leased by its first holder; its webhook deleted: discarded.
         assert.equal(await outbox.discard('wh_b'), 1);
+        assert.deepEqual(await outbox.counts(), { pending: 2, dead: 0 });
       } finally {
         await store.close();
       }
