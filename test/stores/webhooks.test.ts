@@ -1,7 +1,7 @@
 // The webhook stores of every backend (memory, SQLite, PostgreSQL in a schema of its own): the admin API's
 // webhooks (list in order, create, update, delete, per application) and the outbox (two leases at once take
-// different messages, a failure retried or dead, dead letters listed and sent again, pending and dead messages counted, a deleted webhook's
-// messages discarded).
+// different messages, a failure retried or dead, dead letters listed and sent again, a deleted webhook's
+// messages discarded, the pending and dead messages counted).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
