@@ -32,6 +32,18 @@ export function sectionFiles(markdown: string, heading: string): Map<string, str
   return files;
 }
 
+/**
+ * The packages of the doc's `npm install …` line that names `framework`, as written (a `# comment` cut);
+ * `-D` lines are not matched.
+ */
+export function installedPackages(markdown: string, framework: string): string[] {
+  for (const line of markdown.split('\n')) {
+    const words = line.replace(/#.*$/, '').trim().split(/\s+/);
+    if (words[0] === 'npm' && words[1] === 'install' && words[2] === framework) return words.slice(2);
+  }
+  throw new Error(`no "npm install ${framework} …" line`);
+}
+
 /** Writes `files` (name → text, names may hold folders) under `dir`. */
 export async function writeFiles(dir: string, files: ReadonlyMap<string, string>): Promise<void> {
   for (const [name, code] of files) {
@@ -40,11 +52,19 @@ export async function writeFiles(dir: string, files: ReadonlyMap<string, string>
   }
 }
 
-/** TLS in front of an app, as the docs ask: every request passed through to the app's port. */
+/**
+ * TLS in front of an app, as the docs ask: every request passed through to the app's port, with the
+ * `X-Forwarded-Proto` and `X-Forwarded-For` a TLS proxy adds (so the app's session sets its Secure cookie).
+ */
 export function tlsFront(certChain: string, key: string, appPort: number): Server {
   return createHttpsServer({ cert: certChain, key }, (incoming, outgoing) => {
+    const headers = {
+      ...incoming.headers,
+      'x-forwarded-proto': 'https',
+      'x-forwarded-for': incoming.socket.remoteAddress ?? '127.0.0.1',
+    };
     const forward = httpRequest(
-      { host: '127.0.0.1', port: appPort, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      { host: '127.0.0.1', port: appPort, method: incoming.method, path: incoming.url, headers },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);

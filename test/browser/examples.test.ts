@@ -13,7 +13,16 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { ensureDevCertificate } from '@passkey-server/demo';
 import { makeApp, npmIn, packWorkspaces, QUIET, run } from '../packages/npm.js';
-import { type AppProcess, listenLocal, sectionFiles, startApp, textOf, tlsFront, writeFiles } from './doc-apps.js';
+import {
+  type AppProcess,
+  installedPackages,
+  listenLocal,
+  sectionFiles,
+  startApp,
+  textOf,
+  tlsFront,
+  writeFiles,
+} from './doc-apps.js';
 import { freePort, launchChromium, openTab, REPO, startServiceProcess, type ServiceProcess } from './support.js';
 
 const CLIENT_ID = 'examples-client';
@@ -29,7 +38,13 @@ describe('docs/examples.md: the React and plain-HTML pages, run as written', { t
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'passkey-examples-'));
     const markdown = readFileSync(join(REPO, 'docs', 'examples.md'), 'utf8');
-    const server = sectionFiles(readFileSync(join(REPO, 'docs', 'relay.md'), 'utf8'), 'Quickstart').get('server.js')!;
+    const quickstart = readFileSync(join(REPO, 'docs', 'relay.md'), 'utf8');
+    const server = sectionFiles(quickstart, 'Quickstart').get('server.js')!;
+    // The doc's `npm install` lines as written, the packages from their tarballs.
+    const tarballs = (packages: string[]) =>
+      packages.map((one) =>
+        one === '@passkey-server/relay' ? relay.tarball : one === '@passkey-server/browser' ? helper.tarball : one,
+      );
     const { relay, browser: helper } = await packWorkspaces(dir);
     const ports = new Map(
       await Promise.all(EXAMPLES.map(async (name) => [name, [await freePort(), await freePort()]] as const)),
@@ -43,25 +58,19 @@ describe('docs/examples.md: the React and plain-HTML pages, run as written', { t
         await writeFiles(appDir, new Map([...files, ['server.js', server]]));
         if (name === 'React') {
           assert.deepEqual([...files.keys()].sort(), ['public/index.html', 'src/App.jsx', 'src/main.jsx']);
+          const packages = tarballs(installedPackages(markdown, 'express'));
           assert.ok(
-            markdown.includes('npm install express @passkey-server/relay @passkey-server/browser react react-dom'),
+            packages.includes(relay.tarball) && packages.includes(helper.tarball) && packages.includes('react'),
           );
-          await npmIn(appDir, [
-            'install',
-            '--prefer-offline',
-            ...QUIET,
-            'express',
-            'react',
-            'react-dom',
-            relay.tarball,
-            helper.tarball,
-          ]);
+          await npmIn(appDir, ['install', '--prefer-offline', ...QUIET, ...packages]);
           // The doc's build command, with the esbuild this repository pins (the doc's `npm install -D esbuild`).
           const command = /^npx esbuild (.+)$/m.exec(markdown)![1]!.split(' ');
           await run(join(REPO, 'node_modules', '.bin', 'esbuild'), command, { cwd: appDir, timeout: 60_000 });
         } else {
           assert.deepEqual([...files.keys()], ['public/index.html']);
-          await npmIn(appDir, ['install', '--prefer-offline', ...QUIET, 'express', relay.tarball]);
+          // The quickstart's server.js, installed as the quickstart says.
+          const packages = tarballs(installedPackages(quickstart, 'express'));
+          await npmIn(appDir, ['install', '--prefer-offline', ...QUIET, ...packages]);
         }
         return appDir;
       }),
@@ -95,6 +104,7 @@ describe('docs/examples.md: the React and plain-HTML pages, run as written', { t
         PASSKEY_CLIENT_ID: CLIENT_ID,
         PAGE_ORIGIN: urlOf(name),
         PASSKEY_USER_DOMAIN: DOMAIN,
+        SESSION_SECRET: 'examples-session-secret-0123456789abcdef',
         PORT: String(appPort),
       };
       const app = await startApp(installed[index]!, 'server.js', environment, `login page on port ${appPort}`);

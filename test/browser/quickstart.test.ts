@@ -1,9 +1,10 @@
 // The quickstart of docs/relay.md, run as written: its code blocks become the files of two throwaway apps,
 // a CommonJS Express app (server.js) and an ES module Fastify app (server.mjs), each with the page
-// public/index.html. Each installs what the doc says (`npm install express|fastify @passkey-server/relay`),
-// the relay from its `npm pack` tarball and the framework from the npm registry (or npm's cache); the real
+// public/index.html. Each installs what the doc's `npm install` line says, the relay from its `npm pack`
+// tarball and the framework and its session middleware from the npm registry (or npm's cache); the real
 // service runs as a process, TLS sits in front of each app as the doc says, and Chromium with a virtual
-// authenticator uses the page's <passkey-sign-in> and <passkey-list>. So the doc cannot drift from the packages.
+// authenticator uses the page's <passkey-sign-in> and <passkey-list>. So the doc cannot drift from the
+// packages; and a stranger who types an existing user's name cannot add a passkey to that account.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -15,13 +16,24 @@ import type { Browser } from 'playwright-core';
 import { relaySecretHash } from '../../src/config/relay-secrets.js';
 import { ensureDevCertificate } from '@passkey-server/demo';
 import { makeApp, npmIn, packWorkspaces, QUIET } from '../packages/npm.js';
-import { listenLocal, sectionFiles, startApp, textOf, tlsFront, writeFiles, type AppProcess } from './doc-apps.js';
+import {
+  installedPackages,
+  listenLocal,
+  sectionFiles,
+  startApp,
+  textOf,
+  tlsFront,
+  writeFiles,
+  type AppProcess,
+} from './doc-apps.js';
 import { freePort, launchChromium, openTab, REPO, startServiceProcess, type ServiceProcess } from './support.js';
 
 const CLIENT_ID = 'quickstart-client';
 /** The application's relay secret: the service keeps its hash, the quickstart's relay sends it. */
 const RELAY_SECRET = 'prs_quickstart-relay-secret-0123456789abcdefgh';
 const DOMAIN = 'idp.localhost';
+/** What the doc asks for: at least 32 random characters (Fastify's session refuses fewer). */
+const SESSION_SECRET = 'quickstart-session-secret-0123456789abcdef';
 
 const APPS = [
   { name: 'express', script: 'server.js', type: 'commonjs', user: 'alice' },
@@ -46,7 +58,6 @@ describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', 
     const markdown = readFileSync(join(REPO, 'docs', 'relay.md'), 'utf8');
     const files = sectionFiles(markdown, 'Quickstart');
     assert.deepEqual([...files.keys()].sort(), ['public/index.html', 'server.js', 'server.mjs']);
-    for (const { name } of APPS) assert.ok(markdown.includes(`npm install ${name} @passkey-server/relay`));
     const { relay } = await packWorkspaces(dir);
     // Each page's TLS front listens first, on a port the kernel picks: the origins the service is told are
     // then the fronts' own, and no other test can take a port between its choice and its use.
@@ -65,7 +76,11 @@ describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', 
       APPS.map(async ({ name, script, type }) => {
         const appDir = await makeApp(dir, `app-${name}`, type);
         await writeFiles(appDir, new Map([...files].filter(([file]) => file === script || file.startsWith('public/'))));
-        await npmIn(appDir, ['install', '--prefer-offline', ...QUIET, name, relay.tarball]);
+        const packages = installedPackages(markdown, name).map((one) =>
+          one === '@passkey-server/relay' ? relay.tarball : one,
+        );
+        assert.ok(packages.includes(relay.tarball), `npm install ${name} … names the relay`);
+        await npmIn(appDir, ['install', '--prefer-offline', ...QUIET, ...packages]);
         return appDir;
       }),
     );
@@ -102,6 +117,7 @@ describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', 
           PASSKEY_RELAY_SECRET: RELAY_SECRET,
           PAGE_ORIGIN: urlOf(name),
           PASSKEY_USER_DOMAIN: DOMAIN,
+          SESSION_SECRET: SESSION_SECRET,
           PORT: String(port.app),
         },
         `login page on port ${port.app}`,
@@ -123,17 +139,19 @@ describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', 
   });
 
   for (const { name, script, user } of APPS) {
-    it(`${name} (${script}): registers, lists the passkey, signs in from autofill; the answer says who`, async () => {
+    it(`${name} (${script}): registers, lists, signs in from autofill; a stranger cannot add a passkey, the owner can`, async () => {
       const { url, app } = running.get(name)!;
-      const tab = await openTab(browser, 'platform');
+      const owner = await openTab(browser, 'platform');
+      const stranger = await openTab(browser, 'platform');
       try {
-        const { page } = tab;
+        const { page } = owner;
         await page.goto(`${url}/`);
         // The user types a plain name; the relay adds the domain (userDomain); the page shows the answer's name.
+        // A new name creates its account with its first passkey (allowSignUp).
         await page.fill('passkey-sign-in input', user);
         await page.click('passkey-sign-in button[part~="register"]');
         assert.equal(await textOf(page, '#welcome'), `Signed in as ${user}#${DOMAIN}.`);
-        assert.equal((await tab.credentials()).length, 1);
+        assert.equal((await owner.credentials()).length, 1);
         await page.waitForSelector('passkey-list[data-state="ready"]', { timeout: 15_000 });
         assert.equal(await page.locator('passkey-list li').count(), 1);
 
@@ -142,8 +160,38 @@ describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', 
         await page.goto(`${url}/`);
         assert.equal(await textOf(page, '#welcome'), `Signed in as ${user}#${DOMAIN}.`);
         assert.match(app.output(), new RegExp(`signed in: ${user}#${DOMAIN}`), 'onResult saw the sign-in');
+
+        // A stranger (another browser, no session) types the user's name and presses "Create a passkey":
+        // refused with a sentence, no ceremony started, nothing added to the account.
+        const other = stranger.page;
+        await other.goto(`${url}/`);
+        await other.fill('passkey-sign-in input', user);
+        await other.click('passkey-sign-in button[part~="register"]');
+        await other.waitForSelector('passkey-sign-in[data-state="error"]', { timeout: 15_000 });
+        assert.equal(await other.getAttribute('passkey-sign-in', 'data-error'), 'REGISTRATION_NOT_ALLOWED');
+        assert.equal(
+          await other.textContent('passkey-sign-in [part~="message"]'),
+          'You cannot add a passkey to this account now. Sign in first, then add one.',
+        );
+        assert.equal(await other.isHidden('#welcome'), true);
+        assert.equal((await stranger.credentials()).length, 0);
+
+        // The owner, signed in, adds a second passkey from the list (the authenticator forgets the first, so
+        // it may make another for the same account): the service now lists two.
+        await page.waitForSelector('passkey-list[data-state="ready"]', { timeout: 15_000 });
+        assert.equal(await page.locator('passkey-list li').count(), 1, "the stranger's attempt added nothing");
+        const [first] = await owner.credentials();
+        await owner.cdp.send('WebAuthn.removeCredential', {
+          authenticatorId: owner.authenticatorId!,
+          credentialId: first!.credentialId,
+        });
+        await page.click('passkey-list button[part~="add"]');
+        await page.locator('passkey-list li').nth(1).waitFor({ timeout: 15_000 });
+        assert.equal(await page.locator('passkey-list li').count(), 2);
+        assert.equal((await owner.credentials()).length, 1);
       } finally {
-        await tab.close();
+        await owner.close();
+        await stranger.close();
       }
     });
   }

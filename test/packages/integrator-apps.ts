@@ -74,7 +74,9 @@ const options: RelayOptions = {
 const relay = createRelay(options);
 createServer((request, response) => relay.handler(request, response, () => response.end()));
 const middleware: (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse, next: () => void) => void = expressRelay(relay);
-const plugin = fastifyRelay({ ...options, variant: 'local', localStore: new FileLocalStore('/tmp/x.json') });
+// Fastify's hooks receive Fastify's request (request.raw is Node's).
+const plugin = fastifyRelay({ serviceUrl: 'https://fido.example.com', clientId: 'c', variant: 'local', allowSignUp: true,
+  localStore: new FileLocalStore('/tmp/x.json'), signedInUser: (request) => (request.raw.headers.cookie ? 'alice' : undefined) });
 const publicKey: PublicKeyCredentialCreationOptions = creationOptionsFromJSON({ challenge: 'AQID', user: { id: 'AQID' } }).publicKey;
 const toJSON: (credential: PublicKeyCredential) => CredentialJSON = credentialToJSON;
 const sentence: string = describeWebAuthnError(new Error('x'), 'get');

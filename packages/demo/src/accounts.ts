@@ -1,9 +1,7 @@
-// The demo's stand-in for an identity provider's own account system: who has registered a passkey (per
-// variant), and who is signed in (a session cookie). Just enough for the registration rule of spec point 6.
+// The demo's stand-in for an identity provider's own sessions: who is signed in (a session cookie), which
+// the relay's registration rule (spec point 6) and a user's own passkeys ask.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { dirname } from 'node:path';
 
 export type DemoVariant = 'standard' | 'local';
 
@@ -27,36 +25,7 @@ export const SESSION_COOKIE = 'demo_session';
 const SESSION_LIFETIME_MS = 8 * 3_600_000;
 
 export class DemoAccounts {
-  readonly #path: string;
   readonly #sessions = new Map<string, DemoSession & { expiresAt: number }>();
-  #users: Promise<Record<DemoVariant, Set<string>>> | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
-
-  constructor(path: string) {
-    this.#path = path;
-  }
-
-  async isRegistered(variant: DemoVariant, username: string): Promise<boolean> {
-    return (await this.#load())[variant].has(username);
-  }
-
-  async markRegistered(variant: DemoVariant, username: string): Promise<void> {
-    const run = this.#queue.then(async () => {
-      const users = await this.#load();
-      if (users[variant].has(username)) return;
-      users[variant].add(username);
-      await mkdir(dirname(this.#path), { recursive: true });
-      const temporary = `${this.#path}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(
-        temporary,
-        `${JSON.stringify({ standard: [...users.standard], local: [...users.local] }, null, 2)}\n`,
-        { mode: 0o600 },
-      );
-      await rename(temporary, this.#path);
-    });
-    this.#queue = run.catch(() => undefined);
-    await run;
-  }
 
   /** Starts a session; returns the Set-Cookie value. */
   signIn(session: DemoSession): string {
@@ -82,17 +51,6 @@ export class DemoAccounts {
     }
     const { expiresAt: _expiresAt, ...kept } = session;
     return kept;
-  }
-
-  #load(): Promise<Record<DemoVariant, Set<string>>> {
-    this.#users ??= readFile(this.#path, 'utf8').then(
-      (text) => {
-        const data = JSON.parse(text) as Partial<Record<DemoVariant, string[]>>;
-        return { standard: new Set(data.standard ?? []), local: new Set(data.local ?? []) };
-      },
-      () => ({ standard: new Set<string>(), local: new Set<string>() }),
-    );
-    return this.#users;
   }
 }
 

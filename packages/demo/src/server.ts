@@ -66,7 +66,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     );
   const page = pageFiles();
   const csp = contentSecurityPolicy(page.inlineScriptHashes);
-  const accounts = new DemoAccounts(join(options.dataDir, 'demo-relay', 'users.json'));
+  const accounts = new DemoAccounts();
 
   let relays: Record<DemoVariant, Relay> | undefined;
   let related: string | undefined;
@@ -132,8 +132,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const devOrigins = devHostnames.map(originOf);
   related = devOrigins.length > 0 ? relatedOriginsDocument(devOrigins) : undefined;
 
-  // Spec point 6, as a real IdP would decide it: a new account may register its first passkey (sign-up);
-  // an account that already has one may add another only while signed in as itself.
+  // Spec point 6, the relay's own rule: a new account may register its first passkey (sign-up); an account
+  // that already has one may add another only while signed in as itself (the demo's session says who).
   const relayFor = (variant: DemoVariant): Relay =>
     createRelay({
       serviceUrl: options.serviceUrl,
@@ -147,17 +147,10 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       ...(variant === 'standard'
         ? { origin: originOf(options.standardDomain) }
         : { localStore: new FileLocalStore(join(options.dataDir, 'demo-relay', 'local-credentials.json')) }),
-      mayRegister: async ({ username, request }) => {
-        if (accounts.sessionOf(request, variant)?.username === username) return true;
-        if (!(await accounts.isRegistered(variant, username))) return true;
-        return {
-          allowed: false,
-          reason: `${username} already has a passkey. Sign in as ${username} first to add another one.`,
-        };
-      },
+      allowSignUp: true,
+      signedInUser: (request) => accounts.sessionOf(request, variant)?.username,
       onResult: async (result: CeremonyResult) => {
         if (!result.ok || result.username === undefined) return;
-        if (result.operation === 'attestation') await accounts.markRegistered(variant, result.username);
         // A sign-in starts a session; so does a new account's first passkey (sign-up), whose answer carries a
         // credentialsToken. Adding a passkey while signed in keeps the session as it is.
         const signedUp =
@@ -173,7 +166,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
             }),
           );
       },
-      // The signed-in user's own passkeys (standard variant): the relay takes who and the token from the session.
+      // The demo's sessions are its own (a cookie it sets in onResult), so it hands the relay who and the token.
       credentialsSession: (request) => {
         const session = accounts.sessionOf(request, variant);
         return session?.credentialsToken === undefined

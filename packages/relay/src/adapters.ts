@@ -2,11 +2,17 @@
 // are the few members the adapters use, so the relay stays dependency-free.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { failedEnvelope } from './errors.js';
-import type { RelayOptions } from './options.js';
+import type { HookRequest, RelayOptions } from './options.js';
 import { createRelay, RELAY_OPERATIONS, WELL_KNOWN_WEBAUTHN, type Relay, type RelayAnswer } from './relay.js';
 
-/** Express / Connect middleware: `app.use(expressRelay({...}))`. Works with or without `express.json()` before it. */
-export function expressRelay(options: RelayOptions | Relay): Relay['handler'] {
+/**
+ * Express / Connect middleware: `app.use(expressRelay({...}))`. Works with or without `express.json()` before
+ * it. The hooks receive Express's `req` (with `req.session`); in TypeScript name its type:
+ * `expressRelay<express.Request>({...})`.
+ */
+export function expressRelay<Request extends IncomingMessage = IncomingMessage>(
+  options: RelayOptions<Request> | Relay<Request>,
+): Relay<Request>['handler'] {
   return asRelay(options).handler;
 }
 
@@ -39,13 +45,16 @@ export interface FastifyLike {
 }
 
 /**
- * Fastify plugin: `await app.register(fastifyRelay({...}))`. The relay reads the raw JSON itself (its own
+ * Fastify plugin: `await app.register(fastifyRelay({...}))`. The hooks receive Fastify's `request` (with
+ * `request.session`); in TypeScript name its type: `fastifyRelay<FastifyRequest>({...})`. The relay reads the raw JSON itself (its own
  * size limit, its own envelope for bad bodies); the parsers are replaced inside this plugin's scope only.
  * It also routes GET `<prefix>/passkeys.mjs` and `<prefix>/passkeys.js`, and, with `relatedOrigins` or
  * `passkeyEndpoints`, GET /.well-known/webauthn or /.well-known/passkey-endpoints (register it without a
  * plugin prefix).
  */
-export function fastifyRelay(options: RelayOptions | Relay): (fastify: FastifyLike) => Promise<void> {
+export function fastifyRelay<Request extends HookRequest = FastifyRequestLike>(
+  options: RelayOptions<Request> | Relay<Request>,
+): (fastify: FastifyLike) => Promise<void> {
   const relay = asRelay(options);
   return async (fastify) => {
     fastify.removeAllContentTypeParsers();
@@ -71,6 +80,7 @@ export function fastifyRelay(options: RelayOptions | Relay): (fastify: FastifyLi
           { kind: 'raw', contentType: typeof contentType === 'string' ? contentType : undefined, bytes },
           request.raw,
           reply.raw,
+          request as unknown as Request,
         );
         return sendFastify(reply, answer);
       });
@@ -107,6 +117,8 @@ function sendFastify(reply: FastifyReplyLike, answer: RelayAnswer): FastifyReply
   return reply.send(answer.payload);
 }
 
-function asRelay(options: RelayOptions | Relay): Relay {
-  return 'relay' in options && typeof options.relay === 'function' ? options : createRelay(options as RelayOptions);
+function asRelay<Request extends HookRequest>(options: RelayOptions<Request> | Relay<Request>): Relay<Request> {
+  return 'relay' in options && typeof options.relay === 'function'
+    ? (options as Relay<Request>)
+    : createRelay(options as RelayOptions<Request>);
 }

@@ -10,6 +10,7 @@ export { MemoryLocalStore, FileLocalStore } from './local-store.js';
 export type { LocalCredential, LocalCredentialStore, LocalPasskeyFacts } from './local-store.js';
 export type {
   RelayOptions,
+  HookRequest,
   RelayVariant,
   RegistrationRequest,
   RegistrationDecision,

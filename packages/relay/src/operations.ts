@@ -7,11 +7,20 @@ import { challengeOf, type PendingCeremonies } from './ceremonies.js';
 import { localOwnCredentials, withLocalToken } from './local-own-credentials.js';
 import { findBlob, keepBlob, withExtension, withKeptCredentials } from './local-steps.js';
 import type { LocalCredential } from './local-store.js';
-import type { RegistrationDecision, ResolvedRelayOptions } from './options.js';
+import type { HookRequest, RegistrationDecision, ResolvedRelayOptions } from './options.js';
 import type { Body, Outcome } from './outcome.js';
 import { ownCredentialsCall, signalsOf, withoutToken } from './own-credentials.js';
+import { mayRegisterByDefault } from './registration.js';
+import { keepResult, readSession, type SessionView } from './session.js';
 import { postToService, traceContextOf } from './upstream.js';
 import { withFullUsername } from './user-domain.js';
+
+/** One browser call: Node's request (headers), the framework's request (the hooks'), Node's response. */
+export interface Call {
+  readonly raw: IncomingMessage;
+  readonly request: HookRequest;
+  readonly response: ServerResponse;
+}
 
 export type RelayOperation =
   | 'attestation/options'
@@ -35,26 +44,28 @@ export async function run(
   pending: PendingCeremonies,
   operation: RelayOperation,
   body: Body,
-  request: IncomingMessage,
-  response: ServerResponse,
+  call: Call,
 ): Promise<Outcome> {
   switch (operation) {
     case 'attestation/options': {
       const full = withFullUsername(config, operation, body);
       const username = typeof full.username === 'string' ? full.username : undefined;
+      if (username === undefined) return forward(config, operation, full, call.raw); // the service says what is wrong
       // Spec point 6: the integrator decides who may register, before the service issues a challenge.
-      if (username !== undefined) {
-        const refusal = await askRegistrationHook(config, username, full, request);
-        if (refusal !== undefined) return refusal;
-      }
-      const outcome = await forward(config, operation, full, request);
-      if (username !== undefined) rememberOptions(pending, 'attestation', username, outcome);
+      const view = await readSession(config, call.request);
+      const outcome = config.mayRegister
+        ? ((await askRegistrationHook(config, username, full, view, call)) ??
+          (await forward(config, operation, full, call.raw)))
+        : await mayRegisterByDefault(config, username, full, view, (sent) =>
+            forward(config, operation, sent, call.raw),
+          );
+      rememberOptions(pending, 'attestation', username, outcome);
       return outcome;
     }
     case 'assertion/options': {
       const full = withFullUsername(config, operation, body);
       const username = typeof full.username === 'string' ? full.username : undefined;
-      let outcome = await forward(config, operation, full, request);
+      let outcome = await forward(config, operation, full, call.raw);
       if (username !== undefined) {
         rememberOptions(pending, 'assertion', username, outcome);
         if (config.localStore && config.localAllowCredentials)
@@ -64,15 +75,16 @@ export async function run(
     }
     case 'attestation/result':
     case 'assertion/result':
-      return runResult(config, pending, operation, body, request, response);
+      return runResult(config, pending, operation, body, call);
     case 'credentials/list':
     case 'credentials/delete': {
-      const call = await ownCredentialsCall(config, operation, body, request);
-      if (call.kind === 'refused') return { status: call.status, body: call.body };
+      const view = await readSession(config, call.request);
+      const own = ownCredentialsCall(config, view, operation, body);
+      if (own.kind === 'refused') return { status: own.status, body: own.body };
       // Local variant: the service keeps no passkeys; the relay's store has them.
       return config.localStore
-        ? localOwnCredentials(config, operation, call.body)
-        : forward(config, operation, call.body, request);
+        ? localOwnCredentials(config, operation, own.body)
+        : forward(config, operation, own.body, call.raw);
     }
   }
 }
@@ -82,8 +94,7 @@ async function runResult(
   pending: PendingCeremonies,
   operation: 'attestation/result' | 'assertion/result',
   body: Body,
-  request: IncomingMessage,
-  response: ServerResponse,
+  call: Call,
 ): Promise<Outcome> {
   const kind = operation === 'attestation/result' ? 'attestation' : 'assertion';
   const challenge = challengeOf(body);
@@ -108,7 +119,7 @@ async function runResult(
       used = kept;
     }
   }
-  let outcome = await forward(config, operation, sent, request);
+  let outcome = await forward(config, operation, sent, call.raw);
   // Who signed in or registered: from the service's ok answer only, so a restarted relay, or another
   // instance than the one that relayed the options, tells the same (docs/relay.md).
   const owner = ownerOf(outcome);
@@ -120,9 +131,12 @@ async function runResult(
   }
   // Local variant: the relay's own credentialsToken, for the user's passkey list it keeps.
   if (config.localStore) outcome = await withLocalToken(config, kind, outcome, used);
-  await tellResult(config, { operation: kind, username: owner, credentialId, outcome, request, response });
-  // With credentialsSession the token stays on the server: onResult had it, the browser does not.
-  const shown = withoutToken(config, outcome.body);
+  // The session keeps who signed in and the token (session.ts); read after the service answered.
+  const view = await readSession(config, call.request);
+  keepResult(view, owner, outcome.body);
+  await tellResult(config, { operation: kind, username: owner, credentialId, outcome, call });
+  // A session keeps the token on the server: onResult had it, the browser does not.
+  const shown = withoutToken(config, view, outcome.body);
   return shown === undefined ? outcome : { ...outcome, raw: undefined, body: shown };
 }
 
@@ -142,12 +156,18 @@ async function askRegistrationHook(
   config: ResolvedRelayOptions,
   username: string,
   body: Body,
-  request: IncomingMessage,
+  view: SessionView,
+  call: Call,
 ): Promise<Outcome | undefined> {
   const displayName = typeof body.displayName === 'string' ? body.displayName : undefined;
   let decision: RegistrationDecision;
   try {
-    decision = await config.mayRegister({ username, displayName, request });
+    decision = await config.mayRegister!({
+      username,
+      displayName,
+      signedInUser: view.signedInUser,
+      request: call.request,
+    });
   } catch (error) {
     // Fail closed: a hook that cannot decide has not allowed anything.
     config.log?.error({ username, error: String(error) }, 'registration hook failed');
@@ -156,6 +176,7 @@ async function askRegistrationHook(
   if (decision === true) return undefined;
   if (typeof decision === 'object' && decision !== null && decision.allowed === true) return undefined;
   const reason = typeof decision === 'object' && decision !== null ? decision.reason : undefined;
+  config.log?.warn({ username, signedInUser: view.signedInUser ?? null }, 'registration refused by mayRegister');
   return failedEnvelope('REGISTRATION_NOT_ALLOWED', reason);
 }
 
@@ -179,8 +200,7 @@ async function tellResult(
     username: string | undefined;
     credentialId: string | undefined;
     outcome: Outcome;
-    request: IncomingMessage;
-    response: ServerResponse;
+    call: Call;
   },
 ): Promise<void> {
   if (!config.onResult) return;
@@ -193,8 +213,8 @@ async function tellResult(
       httpStatus: event.outcome.status,
       signals: signalsOf(event.outcome.body),
       body: event.outcome.body,
-      request: event.request,
-      response: event.response,
+      request: event.call.request,
+      response: event.call.response,
     });
   } catch (error) {
     config.log?.warn({ error: String(error) }, 'onResult hook failed');

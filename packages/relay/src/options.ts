@@ -7,20 +7,29 @@ import { relatedOriginsDocument } from './related-origins.js';
 
 export type RelayVariant = 'standard' | 'local';
 
+/**
+ * The request the hooks receive: your framework's own (Express's `req`, Fastify's `request`, node:http's
+ * `IncomingMessage`), so `request.session` of express-session or @fastify/session is there. The adapters
+ * take it as a type argument: `expressRelay<express.Request>({...})`, `fastifyRelay<FastifyRequest>({...})`.
+ */
+export type HookRequest = object;
+
 /** What the registration hook is asked (spec point 6: the integrator decides who may register). */
-export interface RegistrationRequest {
+export interface RegistrationRequest<Request extends HookRequest = IncomingMessage> {
   /** The `username` of the attestation options request, e.g. `alice#idp.example.com`. */
   readonly username: string;
   readonly displayName: string | undefined;
-  /** The browser's request: read your session cookie here. Its body has already been read. */
-  readonly request: IncomingMessage;
+  /** Who your session says is signed in (`signedInUser`, full `<user>#<domain>` name), or undefined. */
+  readonly signedInUser: string | undefined;
+  /** Your framework's request (`req.session` is there). Its body has already been read. */
+  readonly request: Request;
 }
 
 /** `true` forwards the request; `false` (or `{allowed: false, reason}`) answers 403 REGISTRATION_NOT_ALLOWED. */
 export type RegistrationDecision = boolean | { readonly allowed: boolean; readonly reason?: string | undefined };
 
 /** Told once per successful or failed result call, before the answer is written (set a cookie here). */
-export interface CeremonyResult {
+export interface CeremonyResult<Request extends HookRequest = IncomingMessage> {
   readonly operation: 'attestation' | 'assertion';
   /**
    * Who registered or signed in: the `username` of the service's ok answer (the credential's owner), never
@@ -36,11 +45,12 @@ export interface CeremonyResult {
    */
   readonly signals: Readonly<Record<string, unknown>> | undefined;
   /**
-   * The service's whole answer, `credentialsToken` included (keep it in the user's session for
-   * `credentialsSession`: it lets them list and delete their passkeys for 10 minutes).
+   * The service's whole answer, `credentialsToken` included (the relay keeps that token in the user's
+   * session itself: docs/relay.md, "Sessions").
    */
   readonly body: Readonly<Record<string, unknown>>;
-  readonly request: IncomingMessage;
+  /** Your framework's request (`req.session` is there). */
+  readonly request: Request;
   /** The browser's response: headers may still be set (e.g. Set-Cookie). */
   readonly response: import('node:http').ServerResponse;
 }
@@ -58,7 +68,7 @@ export interface RelayLogger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface RelayOptions {
+export interface RelayOptions<Request extends HookRequest = IncomingMessage> {
   /** Base address of the passkey service; `/api/attestation/options` etc. are appended to its path. */
   readonly serviceUrl: string;
   /** The application's Client ID, sent as `User-agent: <vendor> AppID: <clientId>`. */
@@ -84,8 +94,32 @@ export interface RelayOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Time allowed for the service's whole answer in milliseconds. Default 10000. */
   readonly upstreamTimeoutMs?: number | undefined;
-  /** Asked before attestation options are forwarded. Required: `() => true` lets anybody register. */
-  readonly mayRegister: (request: RegistrationRequest) => RegistrationDecision | Promise<RegistrationDecision>;
+  /**
+   * Asked before attestation options are forwarded, instead of the relay's own rule. Default: a name may
+   * get a passkey when your session says that user is signed in (`signedInUser`), and, with
+   * `allowSignUp`, when it has no passkey yet (a new account); anything else is refused.
+   */
+  readonly mayRegister?:
+    | ((request: RegistrationRequest<Request>) => RegistrationDecision | Promise<RegistrationDecision>)
+    | undefined;
+  /**
+   * The default rule's sign-up: a name that has no passkey yet may register its first one without being
+   * signed in (a new account). Default false: only the signed-in user registers, for their own name.
+   */
+  readonly allowSignUp?: boolean | undefined;
+  /**
+   * Who your session says is signed in: the user's name (`<user>#<domain>`, or the plain name with
+   * `userDomain`), undefined for nobody. Default: the user of the last passkey sign-in (or sign-up) the
+   * relay kept in this session. Give it when users also sign in another way (a password), so they can add
+   * a passkey, and so that your sign-out is the relay's too.
+   */
+  readonly signedInUser?: ((request: Request) => string | undefined | Promise<string | undefined>) | undefined;
+  /**
+   * The object of your user's session where the relay keeps its record (under `passkeyRelay`: who signed
+   * in through it and the sign-in's `credentialsToken`). Default: `request.session` (express-session,
+   * @fastify/session, cookie-session). No session object: the relay keeps nothing and nobody is signed in.
+   */
+  readonly session?: ((request: Request) => object | undefined) | undefined;
   /** Local variant: where the `localhost` blobs are kept. Default: in memory (lost on restart). */
   readonly localStore?: LocalCredentialStore | undefined;
   /**
@@ -95,15 +129,16 @@ export interface RelayOptions {
    */
   readonly localAllowCredentials?: boolean | undefined;
   /** Told about every result call's outcome. */
-  readonly onResult?: ((result: CeremonyResult) => void | Promise<void>) | undefined;
+  readonly onResult?: ((result: CeremonyResult<Request>) => void | Promise<void>) | undefined;
   /**
-   * A user's own passkeys (`<prefix>/credentials/list` and `/delete`): the signed-in user's name and token
-   * from your session (kept there by `onResult`); undefined when nobody is signed in (401
-   * RELAY_NOT_SIGNED_IN). With it the relay never takes them from the browser and removes
-   * `credentialsToken` from the result answers the browser gets. Without it the browser sends both.
+   * A user's own passkeys (`<prefix>/credentials/list` and `/delete`), for a session the relay cannot
+   * reach through `session`: the signed-in user's name and token; undefined when nobody is signed in (401
+   * RELAY_NOT_SIGNED_IN). Default: the relay's own record in the session. With either, the relay never
+   * takes them from the browser and removes `credentialsToken` from the result answers the browser gets;
+   * with neither (no session object) the browser sends both.
    */
   readonly credentialsSession?:
-    | ((request: IncomingMessage) => CredentialsSession | undefined | Promise<CredentialsSession | undefined>)
+    | ((request: Request) => CredentialsSession | undefined | Promise<CredentialsSession | undefined>)
     | undefined;
   /**
    * WebAuthn L3 related origins: the https origins on other domains that may use this RP ID. The relay
@@ -127,7 +162,7 @@ export interface RelayOptions {
   readonly log?: RelayLogger | undefined;
 }
 
-export interface ResolvedRelayOptions {
+export interface ResolvedRelayOptions<Request extends HookRequest = HookRequest> {
   readonly serviceUrl: URL;
   readonly userAgent: string;
   /** `Bearer <relay secret>`, or undefined when there is none. */
@@ -137,11 +172,14 @@ export interface ResolvedRelayOptions {
   readonly prefix: string;
   readonly maxBodyBytes: number;
   readonly upstreamTimeoutMs: number;
-  readonly mayRegister: RelayOptions['mayRegister'];
+  readonly mayRegister: RelayOptions<Request>['mayRegister'];
+  readonly allowSignUp: boolean;
+  readonly signedInUser: RelayOptions<Request>['signedInUser'];
+  readonly session: (request: Request) => object | undefined;
   readonly localStore: LocalCredentialStore | undefined;
   readonly localAllowCredentials: boolean;
-  readonly onResult: RelayOptions['onResult'];
-  readonly credentialsSession: RelayOptions['credentialsSession'];
+  readonly onResult: RelayOptions<Request>['onResult'];
+  readonly credentialsSession: RelayOptions<Request>['credentialsSession'];
   /** The `/.well-known/webauthn` body, when related origins are configured. */
   readonly wellKnownWebauthn: string | undefined;
   /** The `/.well-known/passkey-endpoints` body, when `passkeyEndpoints` is configured. */
@@ -159,10 +197,10 @@ const RELAY_SECRET = /^[A-Za-z0-9\-._~+/]{1,512}=*$/;
 const nonEmpty = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
 
 /** Checks every option and reports all problems at once. */
-export function resolveRelayOptions(
-  options: RelayOptions,
+export function resolveRelayOptions<Request extends HookRequest>(
+  options: RelayOptions<Request>,
   defaultStore: () => LocalCredentialStore,
-): ResolvedRelayOptions {
+): ResolvedRelayOptions<Request> {
   const problems: string[] = [];
   let serviceUrl: URL | undefined;
   try {
@@ -212,8 +250,10 @@ export function resolveRelayOptions(
     options.passkeyEndpoints === undefined
       ? undefined
       : passkeyEndpointsDocument(options.passkeyEndpoints, origin, problems);
-  if (typeof options.mayRegister !== 'function')
-    problems.push('mayRegister is required (the integrator decides who may register; () => true allows anybody)');
+  for (const hook of ['mayRegister', 'signedInUser', 'session', 'onResult'] as const)
+    if (options[hook] !== undefined && typeof options[hook] !== 'function') problems.push(`${hook} must be a function`);
+  if (options.allowSignUp !== undefined && typeof options.allowSignUp !== 'boolean')
+    problems.push('allowSignUp must be true or false');
   if (problems.length > 0 || !serviceUrl) throw new Error(`invalid relay options: ${problems.join('; ')}`);
   return {
     serviceUrl,
@@ -225,6 +265,9 @@ export function resolveRelayOptions(
     maxBodyBytes,
     upstreamTimeoutMs,
     mayRegister: options.mayRegister,
+    allowSignUp: options.allowSignUp ?? false,
+    signedInUser: options.signedInUser,
+    session: options.session ?? defaultSession,
     localStore: variant === 'local' ? (options.localStore ?? defaultStore()) : undefined,
     localAllowCredentials: options.localAllowCredentials ?? true,
     onResult: options.onResult,
@@ -235,6 +278,12 @@ export function resolveRelayOptions(
     defaultDomain: variant === 'local' ? 'localhost' : origin === undefined ? undefined : new URL(origin).hostname,
     log: options.log,
   };
+}
+
+/** `request.session` when it is an object (express-session, @fastify/session, cookie-session). */
+function defaultSession(request: HookRequest): object | undefined {
+  const session = (request as { session?: unknown }).session;
+  return session !== null && typeof session === 'object' ? session : undefined;
 }
 
 function relatedOriginsBody(origins: readonly string[], problems: string[]): string | undefined {

@@ -1,11 +1,11 @@
 // A signed-in user's own passkeys (docs/relay.md "A user's own passkeys"): the relay's
 // `<prefix>/credentials/list` and `<prefix>/credentials/delete` forward to the service's
-// `/api/credentials/*`, which act only for the user a recent sign-in's `credentialsToken` names. With
-// `credentialsSession` the relay takes the user name and the token from the integrator's session, never
-// from the browser, and keeps the token out of the answers the browser sees.
-import type { IncomingMessage } from 'node:http';
+// `/api/credentials/*`, which act only for the user a recent sign-in's `credentialsToken` names. With a
+// session (session.ts) the relay takes the user name and the token from it, never from the browser, and
+// keeps the token out of the answers the browser sees.
 import { failedEnvelope, type Envelope } from './errors.js';
-import type { CredentialsSession, ResolvedRelayOptions } from './options.js';
+import type { ResolvedRelayOptions } from './options.js';
+import { keepsTokens, type SessionView } from './session.js';
 
 type Body = Record<string, unknown>;
 
@@ -15,35 +15,26 @@ export type OwnCredentialsCall =
   | { readonly kind: 'refused'; readonly status: number; readonly body: Envelope };
 
 /**
- * What the service is sent for `operation`: the browser's body as it is, or, with `credentialsSession`,
- * the session's user name and token (plus the browser's `credentialId` for a delete).
+ * What the service is sent for `operation`: with a session (the relay's record, or `credentialsSession`),
+ * the session's user name and token (plus the browser's `credentialId` for a delete); without one, the
+ * browser's body as it is.
  */
-export async function ownCredentialsCall(
+export function ownCredentialsCall(
   config: ResolvedRelayOptions,
+  view: SessionView,
   operation: 'credentials/list' | 'credentials/delete',
   body: Body,
-  request: IncomingMessage,
-): Promise<OwnCredentialsCall> {
-  if (!config.credentialsSession) return { kind: 'forward', body };
-  let session: CredentialsSession | undefined;
-  try {
-    session = await config.credentialsSession(request);
-  } catch (error) {
-    // Fail closed: a hook that cannot say who is signed in has not said anyone is.
-    config.log?.error({ operation, error: String(error) }, 'credentialsSession hook failed');
-    session = undefined;
-  }
-  if (session === undefined || typeof session.username !== 'string' || typeof session.credentialsToken !== 'string') {
-    return { kind: 'refused', ...failedEnvelope('RELAY_NOT_SIGNED_IN') };
-  }
-  const { username, credentialsToken } = session;
+): OwnCredentialsCall {
+  if (!keepsTokens(config, view)) return { kind: 'forward', body };
+  if (view.credentials === undefined) return { kind: 'refused', ...failedEnvelope('RELAY_NOT_SIGNED_IN') };
+  const { username, credentialsToken } = view.credentials;
   if (operation === 'credentials/list') return { kind: 'forward', body: { username, credentialsToken } };
   return { kind: 'forward', body: { username, credentialsToken, credentialId: body.credentialId } };
 }
 
 /** A result answer as the browser gets it: without `credentialsToken` when the session keeps it. */
-export function withoutToken(config: ResolvedRelayOptions, body: Envelope): Envelope | undefined {
-  if (!config.credentialsSession || !('credentialsToken' in body)) return undefined;
+export function withoutToken(config: ResolvedRelayOptions, view: SessionView, body: Envelope): Envelope | undefined {
+  if (!keepsTokens(config, view) || !('credentialsToken' in body)) return undefined;
   const { credentialsToken: _kept, ...rest } = body;
   return rest as Envelope;
 }

@@ -11,8 +11,9 @@ import { isJsonContentType, parseJsonObject, readJsonBody, type BodyResult } fro
 import { PendingCeremonies } from './ceremonies.js';
 import { MemoryLocalStore } from './local-store.js';
 import { RELAY_OPERATIONS, type RelayOperation, run } from './operations.js';
-import { resolveRelayOptions, type RelayOptions } from './options.js';
+import { type HookRequest, resolveRelayOptions, type RelayOptions } from './options.js';
 import type { Body } from './outcome.js';
+import type { ResolvedRelayOptions } from './options.js';
 
 export type { RelayAnswer } from './answer.js';
 export { RELAY_OPERATIONS, type RelayOperation } from './operations.js';
@@ -25,7 +26,7 @@ export type RelayInput =
   | { readonly kind: 'raw'; readonly contentType: string | undefined; readonly bytes: Buffer }
   | { readonly kind: 'parsed'; readonly body: unknown };
 
-export interface Relay {
+export interface Relay<Request extends HookRequest = IncomingMessage> {
   /** The normalised path prefix ('' or '/something'). */
   readonly prefix: string;
   readonly maxBodyBytes: number;
@@ -37,16 +38,22 @@ export interface Relay {
   readonly relatedOrigins: string | undefined;
   /** The files it serves on GET, by path: `<prefix>/passkeys.mjs`, `<prefix>/passkeys.js`, and the Passkey Endpoints document. */
   readonly assets: ReadonlyMap<string, Asset>;
-  /** Framework-neutral core: one browser call in, the answer to send out. Never throws. */
+  /**
+   * Framework-neutral core: one browser call in, the answer to send out. Never throws. `request` is Node's
+   * request; `hookRequest` the framework's own, which the hooks receive (default: `request`).
+   */
   relay(
     operation: RelayOperation,
     input: RelayInput,
     request: IncomingMessage,
     response: ServerResponse,
+    hookRequest?: Request,
   ): Promise<RelayAnswer>;
 }
 
-export function createRelay(options: RelayOptions): Relay {
+export function createRelay<Request extends HookRequest = IncomingMessage>(
+  options: RelayOptions<Request>,
+): Relay<Request> {
   const config = resolveRelayOptions(options, () => new MemoryLocalStore());
   const pending = new PendingCeremonies();
   const paths = new Map(RELAY_OPERATIONS.map((operation) => [`${config.prefix}/${operation}`, operation]));
@@ -57,11 +64,13 @@ export function createRelay(options: RelayOptions): Relay {
     input: RelayInput,
     request: IncomingMessage,
     response: ServerResponse,
+    hookRequest?: Request,
   ): Promise<RelayAnswer> {
     try {
       const parsed = parseInput(input, config.maxBodyBytes);
       if (parsed.kind !== 'ok') return toAnswer(failedEnvelope(bodyError(parsed)));
-      const outcome = await run(config, pending, operation, parsed.value, request, response);
+      const call = { raw: request, request: hookRequest ?? request, response };
+      const outcome = await run(config as ResolvedRelayOptions, pending, operation, parsed.value, call);
       return toAnswer(outcome);
     } catch (error) {
       config.log?.error({ operation, error: String(error) }, 'relay failed');
@@ -71,7 +80,7 @@ export function createRelay(options: RelayOptions): Relay {
 
   const assets = relayAssets(config.prefix, config.passkeyEndpoints);
 
-  const handler: Relay['handler'] = (request, response, next) => {
+  const handler: Relay<Request>['handler'] = (request, response, next) => {
     const pathname = pathnameOf(request.url);
     const file = assets.get(pathname);
     if (file !== undefined) {

@@ -14,7 +14,14 @@ export function withFullUsername(
     const domain = config.userDomain ?? config.defaultDomain;
     return domain === undefined ? body : { ...body, username: `#${domain}` };
   }
-  if (config.userDomain !== undefined && typeof username === 'string' && username !== '' && !username.includes('#'))
-    return { ...body, username: `${username.trim()}#${config.userDomain}` };
+  if (typeof username === 'string' && username !== '') {
+    const full = fullUsername(config, username);
+    return full === username ? body : { ...body, username: full };
+  }
   return body;
+}
+
+/** A name as the service knows it: with `userDomain`, a plain `alice` becomes `alice#<userDomain>`. */
+export function fullUsername(config: ResolvedRelayOptions, name: string): string {
+  return config.userDomain !== undefined && !name.includes('#') ? `${name.trim()}#${config.userDomain}` : name;
 }

@@ -282,7 +282,7 @@ describe('relay: standard variant', () => {
           clientId: 'has space',
           variant: 'standard',
           origin: 'https://x.test/path',
-          mayRegister: undefined as never,
+          mayRegister: 'yes' as never,
         }),
       (error: Error) =>
         ['serviceUrl', 'clientId', 'origin', 'mayRegister'].every((word) => error.message.includes(word)),
