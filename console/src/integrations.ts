@@ -44,6 +44,8 @@ export async function showRelaySecrets(view: HTMLElement, clientId: string): Pro
     section.remove();
     await showRelaySecrets(view, clientId);
   };
+  const application = await api<Row>('GET', `/admin/applications/${segment(clientId)}`);
+  const required = application.requireRelaySecret === true;
   const rows = secrets.map((s) => [
     h('code', {}, text(s.id)),
     text(s.source),
@@ -56,10 +58,14 @@ export async function showRelaySecrets(view: HTMLElement, clientId: string): Pro
             type: 'button',
             class: 'danger',
             onclick: guard(async () => {
-              if (!(await confirmAction(`Revoke relay secret ${s.id}? Relays that send it are refused.`, 'Revoke')))
-                return;
-              await api('DELETE', `${path}/${segment(s.id as string)}`);
-              say(`Revoked relay secret ${s.id}.`);
+              // The application keeps requiring a secret: revoking its last one refuses every relay call.
+              const last = secrets.length === 1;
+              const question = last
+                ? `Revoke relay secret ${s.id}, the application's last one? It still requires a relay secret: every call of its relay is refused with 401 until a new one is created. To rotate, create the new secret and deploy it first.`
+                : `Revoke relay secret ${s.id}? Relays that send it are refused.`;
+              if (!(await confirmAction(question, last ? 'Revoke the last secret' : 'Revoke'))) return;
+              const revoked = await api<Row>('DELETE', `${path}/${segment(s.id as string)}`);
+              say(`Revoked relay secret ${s.id}.${typeof revoked.warning === 'string' ? ` ${revoked.warning}` : ''}`);
               await reload();
             }),
           },
@@ -82,7 +88,13 @@ export async function showRelaySecrets(view: HTMLElement, clientId: string): Pro
   );
   section.append(
     secrets.length === 0
-      ? h('p', { class: 'empty' }, 'None: relays need no secret.')
+      ? h(
+          'p',
+          { class: 'empty' },
+          required
+            ? 'None left: the application requires a relay secret, so every call of its relay is refused until one is created.'
+            : 'None: relays need no secret.',
+        )
       : table('Relay secrets', ['Id', 'Source', 'Created', 'Last used', ''], rows),
     h('p', {}, create),
   );

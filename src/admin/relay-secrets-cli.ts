@@ -6,7 +6,8 @@ import type { RelaySecretAdmin } from './relay-secrets.js';
 /** Its lines of `passkey-server admin` usage. */
 export const RELAY_SECRET_USAGE = `  relay-secret list <clientId>
   relay-secret create <clientId>       a new relay secret (printed once; only its SHA-256 is stored)
-  relay-secret revoke <clientId> <id>  relays that send it are refused (a config file's: remove it there)
+  relay-secret revoke <clientId> <id>  relays that send it are refused (the last one: every call, until a
+                                       new one exists; a config file's: remove it there)
 `;
 
 export async function relaySecretCommand(

@@ -1,10 +1,15 @@
 // The admin API's and CLI's relay secrets (docs/admin.md "Relay secrets"): an application's secrets listed
 // (the config file's and those created here: id, source, created, last used; never a secret or a hash),
-// one created (32 random bytes, answered once; only its SHA-256 is kept), one revoked by id. Every change
-// is audited, never with the secret. Applications from the config file and from the database alike.
+// one created (32 random bytes, answered once; only its SHA-256 is kept), one revoked by id. The first
+// secret sets the application's `requireRelaySecret`, which no revocation unsets. Every change is audited,
+// never with the secret. Applications from the config file and from the database alike.
 import { createHash } from 'node:crypto';
 import type { AuditLog } from '../audit/log.js';
-import type { RelaySecretCreatedSchema, RelaySecretSchema } from '../schemas/relay-secrets.js';
+import type {
+  RelaySecretCreatedSchema,
+  RelaySecretRevokedSchema,
+  RelaySecretSchema,
+} from '../schemas/relay-secrets.js';
 import type { Shape } from '../schemas/typebox.js';
 import type { ApplicationStore } from '../stores/types.js';
 import type { RelaySecretStore } from '../stores/relay-secret-types.js';
@@ -16,6 +21,11 @@ import { AdminError } from './errors.js';
 
 export type RelaySecretView = Shape<typeof RelaySecretSchema>;
 export type RelaySecretCreated = Shape<typeof RelaySecretCreatedSchema>;
+export type RelaySecretRevoked = Shape<typeof RelaySecretRevokedSchema>;
+
+/** The revoke answer's warning when no secret is left (docs/admin.md "Relay secrets"). */
+export const NO_SECRET_LEFT =
+  'This application has no relay secret left and still requires one: every call of its relay is refused with 401 until a new secret is created (admin relay-secret create, POST …/relay-secrets).';
 
 /** Created secrets an application may have at once (each request compares against every one). */
 export const MAX_CREATED_RELAY_SECRETS = 10;
@@ -94,6 +104,8 @@ export class RelaySecretAdmin {
         hash: relaySecretHash(secret),
         createdAt: runtime.now(),
       };
+      // Required from the first secret on: revoking them all later refuses every call, never opens them.
+      await this.#requireSecret(clientId);
       await this.deps.secrets.create(created);
       this.deps.onChange?.(clientId);
       note({ details: { relaySecretId: created.id } });
@@ -108,16 +120,37 @@ export class RelaySecretAdmin {
     });
   }
 
-  /** Revokes a secret created here; the config file's are changed there (409 RELAY_SECRET_FROM_CONFIG). */
-  revoke(actor: Actor, clientId: string, id: string): Promise<{ readonly revoked: true; readonly id: string }> {
-    return audited(this.deps.audit, actor, 'relay-secret.revoke', { clientId, target: id }, async () => {
+  /**
+   * Revokes a secret created here; the config file's are changed there (409 RELAY_SECRET_FROM_CONFIG). The
+   * application keeps requiring a secret: revoking the last one refuses every call until a new one exists,
+   * which the answer's `remaining: 0` and `warning` say (rotation: create, deploy, then revoke).
+   */
+  revoke(actor: Actor, clientId: string, id: string): Promise<RelaySecretRevoked> {
+    return audited(this.deps.audit, actor, 'relay-secret.revoke', { clientId, target: id }, async (note) => {
       const record = await this.#record(clientId);
-      if ((record.config.relaySecrets ?? []).some((hash) => configSecretId(hash) === id))
-        throw new AdminError('RELAY_SECRET_FROM_CONFIG');
+      const fromFile = new Set(record.config.relaySecrets ?? []);
+      if ([...fromFile].some((hash) => configSecretId(hash) === id)) throw new AdminError('RELAY_SECRET_FROM_CONFIG');
+      if (!(await this.deps.secrets.list(clientId)).some((secret) => secret.id === id))
+        throw new AdminError('RELAY_SECRET_NOT_FOUND');
+      // Before the delete: an application whose secrets predate the setting is marked on its first revocation.
+      await this.#requireSecret(clientId);
       if (!(await this.deps.secrets.delete(clientId, id))) throw new AdminError('RELAY_SECRET_NOT_FOUND');
       this.deps.onChange?.(clientId);
-      return { revoked: true, id };
+      const remaining = fromFile.size + (await this.deps.secrets.list(clientId)).length;
+      note({ details: { remaining } });
+      return remaining > 0
+        ? { revoked: true, id, remaining }
+        : { revoked: true, id, remaining, warning: NO_SECRET_LEFT };
     });
+  }
+
+  /** Sets the application's `requireRelaySecret` (stored), unless it is set already. */
+  async #requireSecret(clientId: string): Promise<void> {
+    const record = await this.#record(clientId);
+    if (record.config.requireRelaySecret === true) return;
+    const config = { ...record.config, requireRelaySecret: true };
+    if (!(await this.deps.applications.update({ ...record, config, updatedAt: this.deps.runtime.now() })))
+      throw new AdminError('APPLICATION_NOT_FOUND');
   }
 
   async #record(clientId: string) {

@@ -220,8 +220,9 @@ export async function seedApplications(
   now: number,
 ): Promise<SeedReport> {
   const report: SeedReport = { created: [], updated: [], kept: [] };
-  for (const config of configs) {
-    const existing = await store.get(config.clientId);
+  for (const written of configs) {
+    const existing = await store.get(written.clientId);
+    const config = existing === undefined ? written : keepRequirement(written, existing.config);
     if (existing === undefined) {
       const created = await store.create({
         config,
@@ -238,10 +239,12 @@ export async function seedApplications(
       // Its relay secrets always come from the file (the admin API never sets them): a rotation in the file
       // must reach an application changed through the admin API too.
       const secrets = config.relaySecrets;
+      const required = config.requireRelaySecret;
       const stored =
-        canonicalJson(existing.config.relaySecrets ?? null) === canonicalJson(secrets ?? null)
+        canonicalJson(existing.config.relaySecrets ?? null) === canonicalJson(secrets ?? null) &&
+        existing.config.requireRelaySecret === required
           ? existing
-          : { ...existing, config: withRelaySecrets(existing.config, secrets), updatedAt: now };
+          : { ...existing, config: withRelaySecrets(existing.config, secrets, required), updatedAt: now };
       if (stored !== existing) await store.update(stored);
       if (canonicalJson(stored.config) !== canonicalJson(config)) report.kept.push(config.clientId);
       continue;
@@ -260,8 +263,26 @@ export function effectiveVariants(record: ApplicationRecord): ApplicationConfig[
   return record.config.variants.filter((variant) => variant !== 'standard' || record.approved);
 }
 
-/** `config` with the config file's relay secrets (none: the key removed). */
-function withRelaySecrets(config: ApplicationConfig, secrets: ApplicationConfig['relaySecrets']): ApplicationConfig {
-  const { relaySecrets: _stored, ...rest } = config;
-  return secrets === undefined ? rest : { ...rest, relaySecrets: secrets };
+/** `config` with the config file's relay secrets (none: the key removed) and whether it requires one. */
+function withRelaySecrets(
+  config: ApplicationConfig,
+  secrets: ApplicationConfig['relaySecrets'],
+  required: ApplicationConfig['requireRelaySecret'],
+): ApplicationConfig {
+  const { relaySecrets: _stored, requireRelaySecret: _required, ...rest } = config;
+  return {
+    ...rest,
+    ...(secrets === undefined ? {} : { relaySecrets: secrets }),
+    ...(required === undefined ? {} : { requireRelaySecret: required }),
+  };
+}
+
+/**
+ * The file's application, still requiring a relay secret when the stored one did and the file says nothing
+ * of it (docs/decisions.md "Relay secrets stay required"): a secret removed from the file is a revocation,
+ * and a revocation never opens the application; only an explicit `requireRelaySecret: false` does.
+ */
+function keepRequirement(config: ApplicationConfig, stored: ApplicationConfig): ApplicationConfig {
+  if (config.requireRelaySecret !== undefined || stored.requireRelaySecret !== true) return config;
+  return { ...config, requireRelaySecret: true };
 }

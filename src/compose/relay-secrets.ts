@@ -1,8 +1,9 @@
 // Relay secrets created through the admin API or CLI, wired for a running service: the usage recorder (last
 // uses noted per request, written in batches, flushed at shutdown) and the admin side (list, create, revoke),
 // which tells this instance's directory at once; other instances see a change when their directory
-// refreshes the application (`applications.cacheMs`). At start, one warning line per application that
-// has no relay secret at all (neither the config file's nor a created one).
+// refreshes the application (`applications.cacheMs`). At start, the applications with created secrets are
+// marked as requiring one, and one warning line per application that has no relay secret at all (neither
+// the config file's nor a created one).
 import { RelaySecretAdmin } from '../admin/relay-secrets.js';
 import { RelaySecretUsage } from '../applications/relay-secret-usage.js';
 import type { AuditLog } from '../audit/log.js';
@@ -61,21 +62,42 @@ export function wireRelaySecrets(input: RelaySecretWiringInput): RelaySecretWiri
 }
 
 /**
- * Logs `relay_secrets_none` once per enabled application of the store (the config file's, seeded, and those
- * created through the admin API) that has neither a config file secret nor a created one. Never throws: a
- * store that cannot be read here has already been read at start, and a warning must not stop the service.
+ * At start, after seeding: marks `requireRelaySecret` on every application that has a created secret and
+ * is not marked yet (secrets created before the setting existed), so that revoking them never opens it;
+ * then logs `relay_secrets_none` once per enabled application (the config file's, seeded, and those
+ * created through the admin API) that has no secret and never had one, and `relay_secrets_required_none`
+ * for one that requires a secret and has none left (its calls are all refused). Never throws: a store that
+ * cannot be read or written here has already been used at start, and a warning must not stop the service.
  */
 export async function warnUnguardedApplications(
   log: Logger,
-  applications: Pick<ApplicationStore, 'list'>,
+  applications: Pick<ApplicationStore, 'list' | 'update'>,
   secrets: Pick<RelaySecretStore, 'list'>,
+  now: () => number,
 ): Promise<void> {
   try {
     for (const record of await applications.list()) {
-      if (record.disabled || (record.config.relaySecrets ?? []).length > 0) continue;
-      if ((await secrets.list(record.config.clientId)).length > 0) continue;
+      const clientId = record.config.clientId;
+      const created = (await secrets.list(clientId)).length;
+      let required = record.config.requireRelaySecret === true;
+      if (created > 0 && !required) {
+        await applications.update({
+          ...record,
+          config: { ...record.config, requireRelaySecret: true },
+          updatedAt: now(),
+        });
+        required = true;
+      }
+      if (record.disabled || (record.config.relaySecrets ?? []).length > 0 || created > 0) continue;
+      if (required) {
+        log.warn(
+          { event: 'relay_secrets_required_none', clientId },
+          'this application requires a relay secret and has none left: every call of its relay is refused with 401 until one is created (`admin relay-secret create`, docs/admin.md "Relay secrets")',
+        );
+        continue;
+      }
       log.warn(
-        { event: 'relay_secrets_none', clientId: record.config.clientId },
+        { event: 'relay_secrets_none', clientId },
         'this application has no relay secrets: anyone who knows its Client ID can call its operations (applications[].relaySecrets or `admin relay-secret create`, docs/api.md "Relay secrets")',
       );
     }

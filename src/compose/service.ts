@@ -138,7 +138,7 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
       });
       // After seeding: the config file's applications and those created through the admin API, with the
       // secrets the admin API or CLI created for them counted.
-      await warnUnguardedApplications(log, opsStores.applications, opsStores.relaySecrets);
+      await warnUnguardedApplications(log, opsStores.applications, opsStores.relaySecrets, runtime.now);
     } catch (error) {
       await opsStores.close().catch(() => undefined);
       throw adminStartError(error, settings);

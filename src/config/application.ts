@@ -70,6 +70,12 @@ export function checkApplication(ctx: ApplicationContext, path: string, app: Raw
   }
   if (isObject(app.attestation)) checkAttestation(ctx, at('attestation'), app.attestation);
   checkRelaySecrets(problems, at('relaySecrets'), app.relaySecrets, ctx.env);
+  const hasSecrets = Array.isArray(app.relaySecrets) && app.relaySecrets.length > 0;
+  if (app.requireRelaySecret === false && hasSecrets)
+    problems.add(
+      at('requireRelaySecret'),
+      'is false but relaySecrets lists secrets: a listed secret is always required (remove them first, or leave requireRelaySecret out)',
+    );
   eachEntry(problems, at('hints'), app.hints);
   const standard = problems.clean(at('origins')) ? (origins as string[] | undefined) : undefined;
   eachEntry(problems, at('webhooks'), app.webhooks ?? [], (p, v) => {
@@ -89,8 +95,14 @@ export function checkApplication(ctx: ApplicationContext, path: string, app: Raw
       policy[key],
     ]),
   );
+  // An application with relay secrets requires one from then on (docs/decisions.md "Relay secrets stay required").
+  if (hasSecrets && app.requireRelaySecret === undefined) app.requireRelaySecret = true;
   const keys = APPLICATION_KEYS.filter(
-    (key) => key === 'attestation' || !(ADDITIVE as readonly string[]).includes(key) || raw[key] !== undefined,
+    (key) =>
+      key === 'attestation' ||
+      !(ADDITIVE as readonly string[]).includes(key) ||
+      raw[key] !== undefined ||
+      (key === 'requireRelaySecret' && app.requireRelaySecret !== undefined),
   );
   const ordered = [
     ...keys.filter((key) => !(ADDITIVE as readonly string[]).includes(key)),

@@ -1,5 +1,6 @@
-// The relay secret check (docs/api.md "Relay secrets"): when the application has relay secrets, the request
-// must carry `Authorization: Bearer <secret>` whose SHA-256 equals one of them. Runs right after the
+// The relay secret check (docs/api.md "Relay secrets"): when the application has relay secrets, or requires
+// one (`requireRelaySecret`: set from its first secret on, so revoking the last one leaves every call
+// refused, never open), the request must carry `Authorization: Bearer <secret>` whose SHA-256 equals one of them. Runs right after the
 // application is known, before the body is read. One hash per request, then a constant-time compare
 // against every stored hash (no early exit, so the time tells nothing about which one or how close).
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -24,12 +25,13 @@ function hashesOf(application: Application): readonly Buffer[] {
 
 /**
  * Throws RELAY_SECRET_MISSING (no `Authorization: Bearer`) or RELAY_SECRET_INVALID (one that matches none)
- * when the application has relay secrets. Returns the matching entry (`sha256:<hex>`, to note its use), or
- * null when the application asks for none (the header is then ignored).
+ * when the application has relay secrets or requires one (with none left, every call fails). Returns the
+ * matching entry (`sha256:<hex>`, to note its use), or null when the application asks for none (the header
+ * is then ignored).
  */
 export function checkRelaySecret(application: Application, header: readonly string[] | undefined): string | null {
   const hashes = hashesOf(application);
-  if (hashes.length === 0) return null;
+  if (hashes.length === 0 && application.requireRelaySecret !== true) return null;
   if (header === undefined || header.length === 0) throw new FidoError('RELAY_SECRET_MISSING');
   if (header.length > 1) throw new FidoError('RELAY_SECRET_INVALID', 'Send exactly one Authorization header.');
   const match = BEARER.exec(header[0]!);

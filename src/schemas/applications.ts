@@ -137,6 +137,11 @@ const applicationFields = {
     description:
       'Secrets the application\'s relay must send as `Authorization: Bearer <secret>` on every call of the four operations and of `credentials/*` (`docs/api.md`, "Relay secrets"; missing: `401 RELAY_SECRET_MISSING`, wrong: `401 RELAY_SECRET_INVALID`). Each entry is `sha256:` and the 64 lowercase hex digits of the SHA-256 of the secret\'s UTF-8 bytes, or `env:<NAME>`: the secret is in that environment variable (at least 16 characters), hashed at start; the service never keeps the secret. Several at once allow rotation. At most 16. Without any, the service warns at start and `check-config` reports it. Not in the admin API\'s application bodies: the admin API and CLI create more on their own path (`/admin/applications/{clientId}/relay-secrets`, `docs/admin.md`, "Relay secrets"), for any application, and list and revoke them.',
   }),
+  requireRelaySecret: Type.Boolean({
+    defaultText: '`true` when `relaySecrets` lists any, else unset (no secret asked)',
+    description:
+      'Whether every call of the four operations and of `credentials/*` must carry one of the application\'s relay secrets. Set by itself from the first secret on (one in `relaySecrets`, or one the admin API or CLI creates) and never unset by a revocation: an application whose last secret was revoked refuses every call with `401 RELAY_SECRET_MISSING` (no `Authorization`) or `401 RELAY_SECRET_INVALID` until a new secret exists (docs/admin.md, "Relay secrets"). Only an explicit `false` (here or through the admin API) opens it again, and only while it has no secret: `false` beside a non-empty `relaySecrets` is refused.',
+  }),
   ...{ webhooks: WebhooksField, compromisedAuthenticators: CompromisedAuthenticatorsField },
 };
 type Fields = typeof applicationFields;
@@ -175,6 +180,7 @@ export const ADDITIVE = [
   'webhooks',
   'compromisedAuthenticators',
   'addPasskey',
+  'requireRelaySecret',
 ] as const;
 
 /** A validated application (src/config.ts `ApplicationConfig`): every setting resolved. */

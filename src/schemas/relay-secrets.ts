@@ -44,6 +44,17 @@ export const RelaySecretCreatedSchema = Type.Object(
 );
 
 export const RelaySecretRevokedSchema = Type.Object(
-  { revoked: Type.Literal(true), id: Type.String() },
+  {
+    revoked: Type.Literal(true),
+    id: Type.String(),
+    remaining: Type.Integer({
+      minimum: 0,
+      description:
+        "The application's relay secrets left (the config file's and those created here). 0: it still requires one, so every relay call is refused with 401 until a new one is created.",
+    }),
+    warning: Type.Optional(
+      Type.String({ description: 'Present when `remaining` is 0: what that means for the relay, in words.' }),
+    ),
+  },
   { additionalProperties: false },
 );

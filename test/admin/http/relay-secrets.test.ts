@@ -240,7 +240,7 @@ for (const [name, open] of Object.entries(BACKENDS)) {
       assert.deepEqual(await call(second.json.secret), { status: 200, name: 'ok' });
       assert.deepEqual(await call(secret), { status: 200, name: 'ok' });
       const revoked = await admin(t, document, 'DELETE', `${path}/${first.json.id}`);
-      assert.deepEqual(revoked.json, { revoked: true, id: first.json.id });
+      assert.deepEqual(revoked.json, { revoked: true, id: first.json.id, remaining: 1 });
       assert.deepEqual(await call(secret), { status: 401, name: 'RELAY_SECRET_INVALID' });
       assert.deepEqual(await call(second.json.secret), { status: 200, name: 'ok' });
       assert.deepEqual(
@@ -381,7 +381,7 @@ for (const [name, open] of Object.entries(BACKENDS)) {
         ['config', 'admin'],
       );
       const revoked = await cli('revoke', 'app-1', made.id);
-      assert.deepEqual(revoked, { revoked: true, id: made.id });
+      assert.deepEqual(revoked, { revoked: true, id: made.id, remaining: 1 });
       await until(async () => (await call(made.secret)).name, 'RELAY_SECRET_INVALID', 'the service drops it');
       const refused = await runCliCommand(
         ['admin', 'relay-secret', 'revoke', 'app-1', listed.relaySecrets[0].id, '--config', file],
