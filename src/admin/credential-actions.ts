@@ -1,7 +1,13 @@
 // The admin actions on the credentials of an application: list (by user or page by page), show, rename, delete
 // one, delete a user's, and how many users have a post-quantum one. AdminActions (actions.ts) adds the
 // application actions.
-import { NICKNAME_MAX, type CredentialPage, type UserCredentialsDeleted } from '../schemas/admin.js';
+import {
+  CredentialRenameSchema,
+  NICKNAME_MAX,
+  type CredentialPage,
+  type UserCredentialsDeleted,
+} from '../schemas/admin.js';
+import { compile } from '../schemas/typebox.js';
 import type { AlgorithmUsage } from '../stores/types.js';
 import { credentialData } from '../webhooks/events.js';
 import { ActionBase } from './action-base.js';
@@ -10,6 +16,9 @@ import { AdminError } from './errors.js';
 import { credentialView, type CredentialView } from './views.js';
 
 export const MAX_PAGE = 1000;
+
+/** A rename's body (the CLI's nickname too): the admin API's schema. */
+const RENAME = compile(CredentialRenameSchema);
 
 export class CredentialActions extends ActionBase {
   // --- Credentials of an application ---
@@ -57,21 +66,13 @@ export class CredentialActions extends ActionBase {
   /** `nickname`: 1–64 characters, or null to clear. */
   renameCredential(actor: Actor, clientId: string, credentialId: string, nickname: unknown): Promise<CredentialView> {
     return this.audited(actor, 'credential.rename', { clientId, target: credentialId }, async () => {
-      if (
-        !(
-          nickname === null ||
-          (typeof nickname === 'string' &&
-            nickname.trim().length > 0 &&
-            [...nickname].length <= NICKNAME_MAX &&
-            !/[\u0000-\u001f\u007f]/.test(nickname))
-        )
-      ) {
+      if (!RENAME.check({ nickname })) {
         throw new AdminError('INVALID_REQUEST', undefined, [
           `nickname: a string of 1 to ${NICKNAME_MAX} characters without control characters, or null`,
         ]);
       }
       const app = await this.record(clientId);
-      const value = nickname === null ? null : nickname.trim();
+      const value = nickname === null ? null : (nickname as string).trim();
       const was = await this.deps.credentials.find(clientId, credentialId);
       const changes = { name: { from: was?.nickname ?? null, to: value } };
       const events = was ? (await this.messages(app))('credential.updated', { ...credentialData(was), changes }) : [];

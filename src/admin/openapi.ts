@@ -5,7 +5,8 @@
 import { DEFAULT_LIMITS } from '../schemas/config.js';
 import { ERRORS } from '../errors.js';
 import { ADMIN_ERRORS } from './errors.js';
-import { ADMIN_PATHS, jsonContent, ref } from './openapi-admin.js';
+import { adminPaths, jsonContent, ref } from './openapi-admin.js';
+import { ADMIN_COMPONENTS } from './routes.js';
 import { jsonSchema, Type, type TSchema } from '../schemas/typebox.js';
 import {
   AssertionOptionsAnswerSchema,
@@ -34,32 +35,7 @@ import {
   CredentialsListAnswerSchema,
   OwnCredentialSchema,
 } from '../schemas/credentials.js';
-import {
-  ApplicationInputSchema,
-  ApplicationSchema,
-  AttestationPolicySchema,
-  ResolvedAttestationPolicySchema,
-} from '../schemas/applications.js';
-import {
-  adminErrorSchemas,
-  ApplicationDeletedSchema,
-  ApplicationListSchema,
-  AuditEventSchema,
-  AuditPageSchema,
-  CredentialDeletedSchema,
-  CredentialPageSchema,
-  CredentialRenameSchema,
-  CredentialSchema,
-  HealthSchema,
-  MetadataReloadFailedSchema,
-  MetadataReloadSchema,
-  OverviewSchema,
-  PostQuantumUsageSchema,
-  ReadinessSchema,
-  UserCredentialsDeletedSchema,
-} from '../schemas/admin.js';
-import { WEBHOOK_SCHEMAS } from './openapi-webhooks.js';
-import { RELAY_SECRET_SCHEMAS } from './openapi-relay-secrets.js';
+import { adminErrorSchemas } from '../schemas/admin.js';
 
 /** The document's components, by name: what the tests check real answers against. */
 export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly<Record<string, TSchema>> {
@@ -86,27 +62,7 @@ export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly
     OwnCredential: OwnCredentialSchema,
 
     ...adminErrorSchemas(Object.keys(ADMIN_ERRORS)),
-    Health: HealthSchema,
-    Readiness: ReadinessSchema,
-    AttestationPolicy: AttestationPolicySchema,
-    ResolvedAttestationPolicy: ResolvedAttestationPolicySchema,
-    ApplicationInput: ApplicationInputSchema,
-    Application: ApplicationSchema,
-    ApplicationList: ApplicationListSchema,
-    ApplicationDeleted: ApplicationDeletedSchema,
-    Credential: CredentialSchema,
-    CredentialPage: CredentialPageSchema,
-    CredentialRename: CredentialRenameSchema,
-    CredentialDeleted: CredentialDeletedSchema,
-    UserCredentialsDeleted: UserCredentialsDeletedSchema,
-    AuditEvent: AuditEventSchema,
-    AuditPage: AuditPageSchema,
-    MetadataReload: MetadataReloadSchema,
-    MetadataReloadFailed: MetadataReloadFailedSchema,
-    Overview: OverviewSchema,
-    ...WEBHOOK_SCHEMAS,
-    ...RELAY_SECRET_SCHEMAS,
-    PostQuantumUsage: PostQuantumUsageSchema,
+    ...ADMIN_COMPONENTS,
   };
 }
 
@@ -235,7 +191,7 @@ const paths = {
     'own credentials',
   ),
 
-  ...ADMIN_PATHS,
+  ...adminPaths(),
 };
 
 export interface DocumentOptions {

@@ -6,6 +6,26 @@ import { FidoError } from '../errors.js';
 import { checkContentType, parseJsonBody, readBody } from '../http/body.js';
 import { AdminError } from './errors.js';
 
+/** A request's path, its decoded segments and its query; NOT_FOUND when a segment does not decode. */
+export function requestPath(url: string | undefined): {
+  readonly path: string;
+  readonly segments: string[];
+  readonly query: URLSearchParams;
+} {
+  const parsed = new URL(url ?? '/', 'http://admin.invalid');
+  let segments: string[];
+  try {
+    segments = parsed.pathname
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s));
+  } catch {
+    throw new AdminError('NOT_FOUND');
+  }
+  checkNoNul(segments, parsed.searchParams);
+  return { path: parsed.pathname, segments, query: parsed.searchParams };
+}
+
 /**
  * No NUL character in a path segment or query value: no store can hold one (PostgreSQL refuses it in text),
  * so every store answers alike, with INVALID_REQUEST, before any is asked.

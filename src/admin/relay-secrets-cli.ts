@@ -26,7 +26,7 @@ export async function relaySecretCommand(
     case 'list':
       return void print(await secrets.list(want(1, 'a Client ID')[0]!));
     case 'create': {
-      const made = await secrets.create(actor, want(1, 'a Client ID')[0]!, {});
+      const made = await secrets.create(actor, want(1, 'a Client ID')[0]!);
       return void print({
         ...made,
         note: 'Shown once: only its SHA-256 is stored. The relay sends it as "Authorization: Bearer <secret>" (PASSKEY_RELAY_SECRET).',

@@ -5,8 +5,13 @@
 import type { AuditLog } from '../audit/log.js';
 import type { ApplicationStore } from '../stores/types.js';
 import type { Shape } from '../schemas/typebox.js';
-import type { DeadLetterPageSchema, WebhookCreatedSchema, WebhookSchema } from '../schemas/webhooks.js';
-import { WEBHOOK_EVENT_TYPES } from '../schemas/webhooks.js';
+import type {
+  DeadLetterPageSchema,
+  WebhookCreatedSchema,
+  WebhookInputSchema,
+  WebhookSchema,
+  WebhookUpdateSchema,
+} from '../schemas/webhooks.js';
 import type { CredentialPage } from '../schemas/admin.js';
 import type { CredentialStore, OutboxDelivery, WebhookEndpoint } from '../stores/types.js';
 import type { Runtime } from '../util/runtime.js';
@@ -14,7 +19,7 @@ import { redactedUrl, type WebhookUrlRules, webhookUrlProblem } from '../config/
 import { addedDestinationProblem, type ResolveHost, systemResolveHost } from '../webhooks/destination.js';
 import { endpointsOf } from '../webhooks/events.js';
 import { newSecret } from '../webhooks/signature.js';
-import { asObject } from './application-body.js';
+import { isPlainObject } from './application-body.js';
 import { type Actor, audited } from './audited.js';
 import { AdminError } from './errors.js';
 import { credentialView } from './views.js';
@@ -22,6 +27,8 @@ import { credentialView } from './views.js';
 export type WebhookView = Shape<typeof WebhookSchema>;
 export type WebhookCreated = Shape<typeof WebhookCreatedSchema>;
 export type DeadLetterPage = Shape<typeof DeadLetterPageSchema>;
+export type WebhookInput = Shape<typeof WebhookInputSchema>;
+export type WebhookUpdate = Shape<typeof WebhookUpdateSchema>;
 
 export interface WebhookAdminDeps {
   readonly applications: ApplicationStore;
@@ -69,18 +76,18 @@ export class WebhookAdmin {
     return { webhooks: (await this.#endpoints(clientId)).map(webhookView) };
   }
 
-  /** `body`: `{url, events?}`; the secret is generated and answered only here. */
-  create(actor: Actor, clientId: string, body: unknown): Promise<WebhookCreated> {
+  /** `input` checked by WebhookInputSchema and `urlProblems`; the secret is generated and answered only here. */
+  create(actor: Actor, clientId: string, input: WebhookInput): Promise<WebhookCreated> {
     return audited(this.deps.audit, actor, 'webhook.create', { clientId }, async (note) => {
       await this.#endpoints(clientId);
-      const { url, events } = await this.#read(body, 'create');
+      const { url, events } = input;
       const { runtime } = this.deps;
       const webhook = {
         id: `wh_${runtime.randomBytes(12).toString('hex')}`,
         clientId,
-        url: url as string,
+        url,
         secret: newSecret(runtime.randomBytes),
-        events: events ?? null,
+        events: events === undefined ? null : [...events],
         createdAt: runtime.now(),
       };
       await this.deps.credentials.webhooks.create(webhook);
@@ -90,16 +97,15 @@ export class WebhookAdmin {
     });
   }
 
-  /** `body`: `{url?, events?}` (`events: null`: all); the id and the secret stay. */
-  update(actor: Actor, clientId: string, id: string, body: unknown): Promise<WebhookView> {
+  /** `changes` checked by WebhookUpdateSchema and `urlProblems` (`events: null`: all); the id and the secret stay. */
+  update(actor: Actor, clientId: string, id: string, changes: WebhookUpdate): Promise<WebhookView> {
     return audited(this.deps.audit, actor, 'webhook.update', { clientId, target: id }, async (note) => {
       const endpoint = (await this.#endpoints(clientId)).find((e) => e.id === id);
       if (endpoint === undefined) throw new AdminError('WEBHOOK_NOT_FOUND');
       if (endpoint.source === 'config') throw new AdminError('WEBHOOK_FROM_CONFIG');
-      const changes = await this.#read(body, 'update');
       const next = {
         url: changes.url ?? endpoint.url,
-        events: changes.events === undefined ? endpoint.events : changes.events,
+        events: changes.events === undefined ? endpoint.events : changes.events && [...changes.events],
       };
       if (!(await this.deps.credentials.webhooks.update(clientId, id, next))) throw new AdminError('WEBHOOK_NOT_FOUND');
       this.deps.onChange?.(clientId);
@@ -109,49 +115,19 @@ export class WebhookAdmin {
   }
 
   /**
-   * The checked fields of a create or update body (INVALID_REQUEST with every problem). A URL whose form
-   * passes is then checked for where it leads (its host resolved: webhooks/destination.ts).
+   * The problems of a body's URL beyond its shape: the config file's rule (https, http to a loopback host
+   * when allowed), then where it leads (its host resolved: webhooks/destination.ts).
    */
-  async #read(body: unknown, kind: 'create' | 'update'): Promise<{ url?: string; events?: string[] | null }> {
-    const raw = asObject(body);
-    const problems: string[] = [];
-    for (const key of Object.keys(raw))
-      if (key !== 'url' && key !== 'events') problems.push(`${key}: unknown (url and events only)`);
-    if (kind === 'update' && raw.url === undefined && raw.events === undefined)
-      problems.push('url, events: give at least one');
-    const url = raw.url;
-    if (url !== undefined || kind === 'create') {
-      if (typeof url !== 'string' || url.length > 2048) problems.push('url: an https:// URL');
-      else {
-        const problem =
-          webhookUrlProblem(url, this.deps.urlRules) ??
-          (await addedDestinationProblem(url, {
-            allowPrivateAddresses: this.deps.urlRules.allowPrivateAddresses,
-            resolve: this.deps.resolveHost ?? systemResolveHost,
-          }));
-        if (problem !== undefined) problems.push(`url: ${problem}`);
-      }
-    }
-    const events = raw.events;
-    const known: readonly string[] = WEBHOOK_EVENT_TYPES;
-    const allowed = events === undefined || (events === null && kind === 'update');
-    if (
-      !allowed &&
-      !(
-        Array.isArray(events) &&
-        events.length > 0 &&
-        events.every((e) => typeof e === 'string' && known.includes(e)) &&
-        new Set(events).size === events.length
-      )
-    )
-      problems.push(
-        `events: a non-empty list of distinct event types (${WEBHOOK_EVENT_TYPES.join(', ')})${kind === 'update' ? ', or null for all' : ''}`,
-      );
-    if (problems.length > 0) throw new AdminError('INVALID_REQUEST', undefined, problems);
-    return {
-      ...(url === undefined ? {} : { url: url as string }),
-      ...(events === undefined ? {} : { events: events as string[] | null }),
-    };
+  async urlProblems(body: unknown): Promise<string[]> {
+    const url = isPlainObject(body) ? body.url : undefined;
+    if (typeof url !== 'string') return [];
+    const problem =
+      webhookUrlProblem(url, this.deps.urlRules) ??
+      (await addedDestinationProblem(url, {
+        allowPrivateAddresses: this.deps.urlRules.allowPrivateAddresses,
+        resolve: this.deps.resolveHost ?? systemResolveHost,
+      }));
+    return problem === undefined ? [] : [`url: ${problem}`];
   }
 
   delete(actor: Actor, clientId: string, id: string): Promise<{ readonly deleted: true; readonly discarded: number }> {

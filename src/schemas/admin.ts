@@ -97,7 +97,12 @@ export const NICKNAME_MAX = 64;
 export const CredentialRenameSchema = Type.Object(
   {
     nickname: nullable(
-      Type.String({ minLength: 1, maxLength: NICKNAME_MAX, pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]*$' }),
+      Type.String({
+        minLength: 1,
+        maxLength: NICKNAME_MAX,
+        pattern: '^(?=.*\\S)[^\\u0000-\\u001F\\u007F]*$',
+        patternDetail: 'not blank, without control characters',
+      }),
       'A name of 1 to 64 characters, not blank, without control characters; null removes it.',
     ),
   },

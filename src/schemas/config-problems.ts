@@ -123,7 +123,7 @@ function choices(schema: Node): string[] {
 }
 
 /** `/applications/1/origins/0` → `applications[1].origins[0]`: an index where the value is a list. */
-function dotted(pointer: string, root: unknown): string {
+export function dotted(pointer: string, root: unknown): string {
   let path = '';
   let at: unknown = root;
   for (const raw of pointer.split('/').slice(1)) {

@@ -57,6 +57,7 @@ export const WebhookUpdateSchema = Type.Object(
   {
     additionalProperties: false,
     minProperties: 1,
+    detail: 'must give url, events or both',
     description: "A webhook's new URL or event types (null: all); its id and secret stay.",
   },
 );
