@@ -59,9 +59,13 @@ export async function attestationResult(
       ctx.deps.secrets.localBlobKeys,
       ctx.deps.runtime.randomBytes,
     );
+    const now = ctx.deps.runtime.now();
+    // An id this user registered already: a blob for it would replace the one their relay keeps (issue 33).
+    const remembered = await ctx.deps.challenges.listLocalCredentials(ctx.clientId, credential.userHandle, now);
+    if (remembered.some((entry) => entry.credentialId === credential.credentialId))
+      throw new FidoError('DUPLICATED_CREDENTIAL_ID', 'This user registered this credential id already.');
     // Only the id and transports are remembered (never the key), so that assertion options can list them
     // for a security key, which the browser finds only by its id (docs/api.md, "Local variant").
-    const now = ctx.deps.runtime.now();
     await ctx.deps.challenges.rememberLocalCredential(
       {
         clientId: ctx.clientId,

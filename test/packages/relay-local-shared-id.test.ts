@@ -1,7 +1,9 @@
 // Issue 23 (local variant), the relay's side, in front of the real service over sockets: another user who
 // registers a credential id someone already has (an authenticator can claim any id) neither replaces nor
 // shadows the first user's kept blob, so the first user still signs in without a name; the newcomer signs
-// in with their own blob. For both stores the relay ships (memory and a JSON file).
+// in with their own blob. For both stores the relay ships (memory and a JSON file). Issue 33: registering
+// a user's credential id under that user's own name neither replaces their blob nor earns a credentialsToken
+// for their account, whether the service still remembers the id or only the relay does.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRelay, FileLocalStore, MemoryLocalStore, type LocalCredentialStore } from '@passkey-server/relay';
 import { CLIENT_ID, Harness, VENDOR } from '../support/harness.js';
+import { LOCAL_CREDENTIAL_LIFETIME_MS } from '../../src/ceremonies/attestation-result.js';
 import { LOCAL_PAGE } from '../ceremonies/local/support.js';
 import { listen } from '../support/listen.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
@@ -72,6 +75,37 @@ for (const [name, makeStore] of Object.entries(STORES)) {
       assert.equal(options.status, 'ok', JSON.stringify(options));
       return post(`${relay.url}/assertion/result`, authenticator.authenticate(options, { credentialId }));
     }
+
+    async function registerOver(authenticator: SoftAuthenticator, user: string, credentialId: string): Promise<any> {
+      const options = await post(`${relay.url}/attestation/options`, { username: `${user}#localhost` });
+      assert.equal(options.status, 'ok', JSON.stringify(options));
+      const made = authenticator.register(options, { credentialId: Buffer.from(credentialId, 'base64url') });
+      return post(`${relay.url}/attestation/result`, made);
+    }
+
+    it("a registration of a user's own credential id under their name replaces nothing, earns no token", async () => {
+      const erin = new SoftAuthenticator({ origin: LOCAL_PAGE });
+      const id = await register(erin, 'erin');
+      const mallory = new SoftAuthenticator({ origin: LOCAL_PAGE });
+      // The service still remembers erin's id: it refuses the registration itself (and audits it).
+      const early = await registerOver(mallory, 'erin', id);
+      assert.equal(early.status, 'failed', JSON.stringify(early));
+      assert.equal(early.errorMessage[0], 'DUPLICATED_CREDENTIAL_ID');
+      assert.equal(early.credentialsToken, undefined);
+      // Once the service forgot it (its memory of local ids lasts 30 days), the relay's store still refuses.
+      harness.clock.advance(LOCAL_CREDENTIAL_LIFETIME_MS + 1000);
+      const late = await registerOver(mallory, 'erin', id);
+      assert.equal(late.status, 'failed', JSON.stringify(late));
+      assert.deepEqual(late.errorMessage[0], 'DUPLICATED_CREDENTIAL_ID');
+      assert.equal(late.credentialsToken, undefined);
+      // Erin's blob is the one kept: she signs in with her passkey, by name and without one.
+      const byName = await post(`${relay.url}/assertion/options`, { username: 'erin#localhost' });
+      const result = await post(`${relay.url}/assertion/result`, erin.authenticate(byName, { credentialId: id }));
+      assert.equal(result.status, 'ok', JSON.stringify(result));
+      assert.equal((await signInWithoutName(erin, id)).username, 'erin#localhost');
+      const asMallory = await signInWithoutName(mallory, id);
+      assert.equal(asMallory.status, 'failed', JSON.stringify(asMallory));
+    });
 
     it("the first user's blob is neither replaced nor shadowed; each user signs in with their own", async () => {
       const alice = new SoftAuthenticator({ origin: LOCAL_PAGE });

@@ -44,6 +44,11 @@ export const RELAY_ERRORS = {
     status: 400,
     message: 'Local variant: the relay keeps no passkey with this id for this user.',
   },
+  DUPLICATED_CREDENTIAL_ID: {
+    status: 400,
+    message:
+      'Local variant: this user has a passkey with this credential id already; the relay keeps its blob and registers nothing.',
+  },
   RELAY_STORE_FAILED: { status: 500, message: 'The relay could not save the registered credential; register again.' },
   RELAY_INTERNAL_ERROR: { status: 500, message: 'The relay failed unexpectedly; the detail is in its log.' },
   RELAY_UPSTREAM_UNREACHABLE: { status: 502, message: 'The passkey service could not be reached.' },

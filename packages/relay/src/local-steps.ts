@@ -23,7 +23,10 @@ export async function findBlob(
   return username === undefined ? 'ceremony-unknown' : undefined;
 }
 
-/** Local step 2: keep the `localhost` string of a successful attestation result, per user and credential. */
+/**
+ * Local step 2: keep the `localhost` string of a successful attestation result, per user and credential;
+ * an id the user already has is refused (DUPLICATED_CREDENTIAL_ID), never filed over their blob.
+ */
 export async function keepBlob(
   config: ResolvedRelayOptions,
   username: string,
@@ -36,6 +39,12 @@ export async function keepBlob(
   const transports = (body.response as { transports?: unknown } | undefined)?.transports;
   const userHandle = outcome.body.userHandle;
   try {
+    // Never in place of a kept blob: the user's passkey would stop working, and the registration would
+    // count as their first (a credentialsToken for their account). Issue 33.
+    if ((await config.localStore!.find(username, credentialId)) !== undefined) {
+      config.log?.warn({ username, credentialId }, 'relay refused a registration of a credential id the user has');
+      return failedEnvelope('DUPLICATED_CREDENTIAL_ID');
+    }
     await config.localStore!.save({
       username,
       credentialId,
