@@ -18,6 +18,7 @@ import type { Runtime } from '../util/runtime.js';
 import { redactedUrl, type WebhookUrlRules, webhookUrlProblem } from '../config/webhooks.js';
 import { addedDestinationProblem, type ResolveHost, systemResolveHost } from '../webhooks/destination.js';
 import { endpointsOf } from '../webhooks/events.js';
+import type { WebhookSecretBox } from '../webhooks/secret-box.js';
 import { newSecret } from '../webhooks/signature.js';
 import { isPlainObject } from './application-body.js';
 import { type Actor, audited } from './audited.js';
@@ -39,6 +40,8 @@ export interface WebhookAdminDeps {
   readonly urlRules: WebhookUrlRules;
   /** Resolves a URL's host when added (default: the system's resolver). */
   readonly resolveHost?: ResolveHost;
+  /** Seals a new webhook's secret before it is stored (webhooks/secret-box.ts). */
+  readonly secretBox: WebhookSecretBox;
   /** Told after a webhook is added or deleted, so the directory's cached application drops its old list. */
   readonly onChange?: (clientId: string) => void;
 }
@@ -82,18 +85,21 @@ export class WebhookAdmin {
       await this.#endpoints(clientId);
       const { url, events } = input;
       const { runtime } = this.deps;
+      const id = `wh_${runtime.randomBytes(12).toString('hex')}`;
+      const secret = newSecret(runtime.randomBytes);
       const webhook = {
-        id: `wh_${runtime.randomBytes(12).toString('hex')}`,
+        id,
         clientId,
         url,
-        secret: newSecret(runtime.randomBytes),
+        // Stored sealed; the clear secret is in this answer only.
+        secret: this.deps.secretBox.seal({ clientId, id }, secret),
         events: events === undefined ? null : [...events],
         createdAt: runtime.now(),
       };
       await this.deps.credentials.webhooks.create(webhook);
       this.deps.onChange?.(clientId);
       note({ details: { webhookId: webhook.id, url: redactedUrl(webhook.url) } });
-      return { ...webhookView({ ...webhook, source: 'admin' }), secret: webhook.secret };
+      return { ...webhookView({ ...webhook, source: 'admin' }), secret };
     });
   }
 

@@ -194,7 +194,7 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     },
   });
 
-  const { webhooks, dispatcher, markCompromised } = wireWebhooks({
+  const { webhooks, dispatcher, startDelivery, markCompromised } = wireWebhooks({
     config: input.config,
     applicationStore,
     applications,
@@ -204,6 +204,7 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     runtime,
     log,
     ...(input.webhookSecrets ? { secrets: input.webhookSecrets } : {}),
+    keys: input.secrets.localBlobKeys,
     ...(input.webhookPollMs === undefined ? {} : { pollMs: input.webhookPollMs }),
     ...(input.resolveHost ? { resolveHost: input.resolveHost } : {}),
     registry,
@@ -256,7 +257,7 @@ export async function startOperatorFeatures(input: OperatorFeaturesInput): Promi
     }
   }
 
-  dispatcher.start();
+  void startDelivery();
   relaySecrets.usage.start();
   void markCompromised();
   return {

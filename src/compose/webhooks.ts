@@ -7,7 +7,9 @@ import type { StoredApplicationDirectory } from '../applications/directory.js';
 import { markCompromisedCredentials } from '../applications/compromised.js';
 import type { ApplicationStore } from '../stores/types.js';
 import type { AuditLog } from '../audit/log.js';
-import type { ServiceConfig } from '../config.js';
+import type { LocalBlobKey, ServiceConfig } from '../config.js';
+import { webhookSecretBox, type WebhookSecretBox } from '../webhooks/secret-box.js';
+import type { WebhookStore } from '../stores/types.js';
 import { WEBHOOK_DELIVERY_DEFAULTS, webhookUrlRules } from '../config/webhooks.js';
 import { registerWebhookMetrics } from '../metrics/webhooks.js';
 import type { MetricsRegistry } from '../metrics/registry.js';
@@ -30,6 +32,8 @@ export interface WebhookWiringInput {
   readonly runtime: Runtime;
   readonly log: Logger;
   readonly secrets?: ReadonlyMap<string, string>;
+  /** The secrets file's local-blob keys (newest first): the stored signing secrets are sealed under them. */
+  readonly keys: readonly LocalBlobKey[];
   readonly pollMs?: number;
   /** Where the delivery metrics go (none: not counted). */
   readonly registry?: MetricsRegistry;
@@ -40,6 +44,8 @@ export interface WebhookWiringInput {
 export interface WebhookWiring {
   readonly webhooks: WebhookAdmin;
   readonly dispatcher: Dispatcher;
+  /** Starts delivering, and seals the stored secrets not sealed under the newest key yet; never rejects. */
+  startDelivery(): Promise<void>;
   /** Marks the passkeys of models the applications' metadata reports compromised; never rejects. */
   markCompromised(): Promise<number>;
 }
@@ -54,7 +60,9 @@ export function wireWebhooks(input: WebhookWiringInput): WebhookWiring {
   const delivery = input.config.webhookDelivery ?? WEBHOOK_DELIVERY_DEFAULTS;
   const urlRules = webhookUrlRules(input.config);
   const resolveHost = input.resolveHost ?? systemResolveHost;
+  const secretBox = webhookSecretBox(input.keys, runtime.randomBytes);
   const webhooks = new WebhookAdmin({
+    secretBox,
     applications: applicationStore,
     credentials,
     audit,
@@ -73,6 +81,7 @@ export function wireWebhooks(input: WebhookWiringInput): WebhookWiring {
       return endpointsOf(record.config, stored).find((endpoint) => endpoint.id === webhookId);
     },
     secrets: input.secrets ?? new Map(),
+    secretBox,
     runtime,
     log,
     maxAttempts: delivery.maxAttempts,
@@ -100,5 +109,44 @@ export function wireWebhooks(input: WebhookWiringInput): WebhookWiring {
       return 0;
     }
   };
-  return { webhooks, dispatcher, markCompromised };
+  const startDelivery = async (): Promise<void> => {
+    dispatcher.start();
+    await sealStoredSecrets(rawCredentials.webhooks, secretBox, log);
+  };
+  return { webhooks, dispatcher, startDelivery, markCompromised };
+}
+
+/**
+ * Seals every stored signing secret that is not sealed under the newest key: the clear ones of rows from
+ * before sealing, and those sealed under an older key after a rotation (docs/admin.md). Each row is
+ * replaced only if it did not change meanwhile; one whose key is gone is left (and said). Never rejects.
+ */
+export async function sealStoredSecrets(store: WebhookStore, box: WebhookSecretBox, log: Logger): Promise<number> {
+  let sealed = 0;
+  try {
+    for (const webhook of await store.listAll()) {
+      if (box.isCurrent(webhook.secret)) continue;
+      const clear = box.open(webhook, webhook.secret);
+      if (clear === undefined) {
+        log.warn(
+          { event: 'webhook_secret_unreadable', clientId: webhook.clientId, webhookId: webhook.id },
+          "a webhook's signing secret does not open with the keys of the secrets file: its deliveries fail until the key is back (or add the webhook again)",
+        );
+        continue;
+      }
+      if (await store.replaceSecret(webhook.clientId, webhook.id, webhook.secret, box.seal(webhook, clear)))
+        sealed += 1;
+    }
+    if (sealed > 0)
+      log.info(
+        { event: 'webhook_secrets_sealed', count: sealed },
+        'webhook signing secrets sealed under the newest key',
+      );
+  } catch (error) {
+    log.error(
+      { event: 'webhook_secret_sealing_failed', error: error instanceof Error ? error.message : String(error) },
+      'the stored webhook signing secrets could not all be sealed; the next start tries again',
+    );
+  }
+  return sealed;
 }

@@ -9,6 +9,7 @@ import type { Logger } from '../util/log.js';
 import type { Runtime } from '../util/runtime.js';
 import type { DestinationRules } from './destination.js';
 import { postWebhook, type PostResult } from './post.js';
+import type { WebhookSecretBox } from './secret-box.js';
 import { sign } from './signature.js';
 
 /** Seconds to wait after the n-th failed attempt (the last one repeats): within seconds, then up to ten minutes. */
@@ -36,6 +37,8 @@ export interface DispatcherOptions {
   readonly endpoint: (clientId: string, webhookId: string) => Promise<WebhookEndpoint | undefined>;
   /** `env:<NAME>` secrets as config/ read them at start. */
   readonly secrets: ReadonlyMap<string, string>;
+  /** Opens the sealed secrets of the webhooks the admin API added. */
+  readonly secretBox: WebhookSecretBox;
   readonly runtime: Pick<Runtime, 'now' | 'randomBytes'>;
   readonly log: Logger;
   readonly maxAttempts: number;
@@ -77,6 +80,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let stopped = true;
   let running: Promise<number> | undefined;
 
+  /** The signing secret: an `env:` one from the environment, a stored one opened, a config file's literal one. */
+  function secretOf(endpoint: WebhookEndpoint): string | undefined {
+    if (endpoint.secret.startsWith('env:')) return options.secrets.get(endpoint.secret.slice(4));
+    return endpoint.source === 'admin' ? options.secretBox.open(endpoint, endpoint.secret) : endpoint.secret;
+  }
+
   async function attempt(message: OutboxDelivery): Promise<void> {
     const endpoint = await options.endpoint(message.clientId, message.webhookId);
     const attempts = message.attempts + 1;
@@ -86,11 +95,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (endpoint === undefined) {
       result = { status: null, error: 'the webhook no longer exists' };
     } else {
-      const secret = endpoint.secret.startsWith('env:')
-        ? options.secrets.get(endpoint.secret.slice(4))
-        : endpoint.secret;
+      const secret = secretOf(endpoint);
       if (secret === undefined) {
-        result = { status: null, error: `the secret ${endpoint.secret} is not set` };
+        result = {
+          status: null,
+          error: endpoint.secret.startsWith('env:')
+            ? `the secret ${endpoint.secret} is not set`
+            : 'the secret does not open with the keys of the secrets file (was its key retired?)',
+        };
       } else {
         const timestamp = Math.floor(runtime.now() / 1000);
         const headers = {

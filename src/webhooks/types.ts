@@ -71,7 +71,10 @@ export interface StoredWebhook {
   readonly id: string;
   readonly clientId: string;
   readonly url: string;
-  /** `whsec_<base64>`: shown once, when created. */
+  /**
+   * The signing secret as stored: `whenc:v1:…`, sealed (secret-box.ts); `whsec_<base64>` in rows from before
+   * sealing, until the next start seals them. Its clear value is shown once, when created.
+   */
   readonly secret: string;
   /** Event types; null: all. */
   readonly events: readonly string[] | null;
@@ -94,6 +97,10 @@ export interface WebhookStore {
   delete(clientId: string, id: string): Promise<boolean>;
   /** Every webhook of an application removed (application deletion). */
   deleteByApplication(clientId: string): Promise<number>;
+  /** Every stored webhook, of every application (sealing their secrets at start). */
+  listAll(): Promise<StoredWebhook[]>;
+  /** Sets a webhook's stored secret to `to` if it still is `from`; false otherwise (changed meanwhile, or gone). */
+  replaceSecret(clientId: string, id: string, from: string, to: string): Promise<boolean>;
 }
 
 /** What a marking does: the credentials marked now (not those already carrying this status). */

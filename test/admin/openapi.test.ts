@@ -1,6 +1,7 @@
 // The OpenAPI document is kept true here: real answers of the service (buildApp through inject, driven by
 // the soft authenticator) and of the admin listener (a real socket) are checked against the TypeBox schemas
 // the document is generated from, found through the document's own paths.
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ATTESTATION_KEYS } from '../../src/config/application.js';
@@ -28,6 +29,7 @@ import { CLIENT_ID, Flow, Harness, PATHS, applicationConfig, username } from '..
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import { captureLog, testRuntime } from '../support/admin-fixtures.js';
 import { fakeResolver } from '../support/resolver.js';
+import { webhookSecretBox } from '../../src/webhooks/secret-box.js';
 
 const document = openApiDocument();
 /** The webhook feature's routes: those served only when the listener has webhooks. */
@@ -346,6 +348,7 @@ describe('real answers of the admin listener conform to the document', () => {
         runtime,
         urlRules: { allowLoopbackHttp: false, allowPrivateAddresses: false },
         resolveHost: fakeResolver({ 'idp.example.test': ['203.0.114.10'], 'a.test': ['203.0.114.11'] }).resolve,
+        secretBox: webhookSecretBox([{ id: 'k1', key: randomBytes(32) }], randomBytes),
       }),
     });
   });

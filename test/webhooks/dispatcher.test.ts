@@ -11,6 +11,7 @@ import type { WebhookEndpoint } from '../../src/stores/types.js';
 import { captureLog, testRuntime } from '../support/admin-fixtures.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { fakeResolver } from '../support/resolver.js';
+import { webhookSecretBox } from '../../src/webhooks/secret-box.js';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const MAX_ATTEMPTS = 12;
@@ -41,6 +42,8 @@ describe('webhook delivery: retries with backoff, then a dead letter', () => {
       endpoint: async (clientId, webhookId) =>
         clientId === endpoint.clientId && webhookId === endpoint.id ? endpoint : undefined,
       secrets: new Map(),
+      // A clear secret stored before sealing: still opened.
+      secretBox: webhookSecretBox([{ id: 'k1', key: randomBytes(32) }], randomBytes),
       runtime,
       log,
       maxAttempts: MAX_ATTEMPTS,
@@ -110,6 +113,7 @@ describe('webhook delivery: retries with backoff, then a dead letter', () => {
       outbox,
       endpoint: async () => undefined,
       secrets: new Map(),
+      secretBox: webhookSecretBox([{ id: 'k1', key: randomBytes(32) }], randomBytes),
       runtime,
       log: captureLog(),
       maxAttempts: MAX_ATTEMPTS,

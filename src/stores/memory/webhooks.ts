@@ -152,6 +152,17 @@ export class MemoryWebhookStore implements WebhookStore {
     return ids.length;
   }
 
+  async listAll(): Promise<StoredWebhook[]> {
+    return [...this.#webhooks.values()].map((w) => structuredClone(w));
+  }
+
+  async replaceSecret(clientId: string, id: string, from: string, to: string): Promise<boolean> {
+    const webhook = this.#webhooks.get(id);
+    if (webhook?.clientId !== clientId || webhook.secret !== from) return false;
+    this.#webhooks.set(id, { ...webhook, secret: to });
+    return true;
+  }
+
   clear(): void {
     this.#webhooks.clear();
   }

@@ -159,6 +159,17 @@ interface WebhookRow {
   created_at: string | number;
 }
 
+function storedWebhook(row: WebhookRow): StoredWebhook {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    url: row.url,
+    secret: row.secret,
+    events: row.events === null ? null : [...row.events],
+    createdAt: toNumber(row.created_at),
+  };
+}
+
 export class PostgresWebhookStore implements WebhookStore {
   readonly #pool: pg.Pool;
   readonly #table: string;
@@ -174,14 +185,26 @@ export class PostgresWebhookStore implements WebhookStore {
         clientId,
       ]),
     );
-    return result.rows.map((row) => ({
-      id: row.id,
-      clientId: row.client_id,
-      url: row.url,
-      secret: row.secret,
-      events: row.events === null ? null : [...row.events],
-      createdAt: toNumber(row.created_at),
-    }));
+    return result.rows.map(storedWebhook);
+  }
+
+  async listAll(): Promise<StoredWebhook[]> {
+    const result = await guarded('webhook list all', () =>
+      this.#pool.query<WebhookRow>(`SELECT * FROM ${this.#table} ORDER BY client_id, created_at, id`),
+    );
+    return result.rows.map(storedWebhook);
+  }
+
+  async replaceSecret(clientId: string, id: string, from: string, to: string): Promise<boolean> {
+    const result = await guarded('webhook secret', () =>
+      this.#pool.query(`UPDATE ${this.#table} SET secret = $4 WHERE client_id = $1 AND id = $2 AND secret = $3`, [
+        clientId,
+        id,
+        from,
+        to,
+      ]),
+    );
+    return result.rowCount === 1;
   }
 
   async create(webhook: StoredWebhook): Promise<void> {

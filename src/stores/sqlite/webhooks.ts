@@ -147,6 +147,17 @@ interface WebhookRow {
   created_at: number;
 }
 
+function storedWebhook(row: WebhookRow): StoredWebhook {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    url: row.url,
+    secret: row.secret,
+    events: row.events === null ? null : (JSON.parse(row.events) as string[]),
+    createdAt: row.created_at,
+  };
+}
+
 export class SqliteWebhookStore implements WebhookStore {
   readonly #db: Db;
 
@@ -158,14 +169,24 @@ export class SqliteWebhookStore implements WebhookStore {
     const rows = guarded('webhook list', () =>
       this.#db.prepare('SELECT * FROM webhooks WHERE client_id = ? ORDER BY created_at, id').all(clientId),
     ) as WebhookRow[];
-    return rows.map((row) => ({
-      id: row.id,
-      clientId: row.client_id,
-      url: row.url,
-      secret: row.secret,
-      events: row.events === null ? null : (JSON.parse(row.events) as string[]),
-      createdAt: row.created_at,
-    }));
+    return rows.map(storedWebhook);
+  }
+
+  async listAll(): Promise<StoredWebhook[]> {
+    const rows = guarded('webhook list all', () =>
+      this.#db.prepare('SELECT * FROM webhooks ORDER BY client_id, created_at, id').all(),
+    ) as WebhookRow[];
+    return rows.map(storedWebhook);
+  }
+
+  async replaceSecret(clientId: string, id: string, from: string, to: string): Promise<boolean> {
+    return (
+      guarded('webhook secret', () =>
+        this.#db
+          .prepare('UPDATE webhooks SET secret = ? WHERE client_id = ? AND id = ? AND secret = ?')
+          .run(to, clientId, id, from),
+      ).changes === 1
+    );
   }
 
   async create(webhook: StoredWebhook): Promise<void> {

@@ -206,6 +206,17 @@ describe('the admin API of webhooks and dead letters', () => {
       assert.equal(JSON.parse(letter!.body as string).data.credentialId, credentialId);
       assert.equal((await admin('GET', '/admin/webhooks/dead-letters?clientId=other')).json.deadLetters.length, 0);
 
+      // /metrics: the failed attempts, the retry between them, the dead letter, the outbox's depth.
+      const metrics = await (await fetch(`${running.adminUrl}/metrics`)).text();
+      const value = (series: string) =>
+        Number(metrics.match(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm'))?.[1] ?? Number.NaN);
+      assert.equal(value('passkey_webhook_dead_letters_total'), 1, metrics);
+      assert.ok(value('passkey_webhook_retries_total') >= 1);
+      assert.ok(value('passkey_webhook_deliveries_total{outcome="http_error"}') >= 2);
+      assert.ok(value('passkey_webhook_deliveries_total{outcome="delivered"}') >= 3, 'the earlier tests’ deliveries');
+      assert.ok(value('passkey_webhook_delivery_lag_seconds_count') >= 3);
+      assert.equal(value('passkey_webhook_outbox_messages{state="dead"}'), 1);
+
       failing.mode = 'accept';
       const resent = await admin('POST', `/admin/webhooks/dead-letters/${letter!.id}/resend`);
       assert.deepEqual(resent.json, { resent: true });
