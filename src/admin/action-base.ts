@@ -1,7 +1,7 @@
 // What every admin action shares: its dependencies, the application it names (APPLICATION_NOT_FOUND when
 // none), the user a call names, the webhook messages a change sends, and the audit of every change.
 import type { AuditLog } from '../audit/log.js';
-import { deriveUserHandle } from '../ceremonies/user-handle.js';
+import { userHandleFor } from '../ceremonies/user-handle.js';
 import type { ApplicationRecord, ApplicationStore, CredentialStore, OutboxMessage } from '../stores/types.js';
 import type { Runtime } from '../util/runtime.js';
 import type { WebhookUrlRules } from '../config/webhooks.js';
@@ -34,10 +34,13 @@ export abstract class ActionBase {
   constructor(protected readonly deps: AdminDeps) {}
 
   /**
-   * The user a call names: `userHandle`, or the one derived from `username`. Both given must name the same
+   * The user a call names: `userHandle`, or the one of `username` (kept by an import, else derived). Both given must name the same
    * user (USER_MISMATCH otherwise: a call must never act on one user while it is recorded for another).
    */
-  protected userHandleOf(clientId: string, user: { readonly username?: string; readonly userHandle?: string }) {
+  protected async userHandleOf(
+    clientId: string,
+    user: { readonly username?: string; readonly userHandle?: string },
+  ): Promise<string | undefined> {
     if (user.username === undefined) return user.userHandle;
     if (!this.deps.userHandleKey)
       throw new AdminError(
@@ -45,13 +48,13 @@ export abstract class ActionBase {
         "naming a user by username needs the service's user-handle key; use userHandle",
         ['username: not available here'],
       );
-    const derived = deriveUserHandle(this.deps.userHandleKey, clientId, user.username);
-    if (user.userHandle !== undefined && user.userHandle !== derived) {
+    const handle = await userHandleFor(this.deps.credentials, this.deps.userHandleKey, clientId, user.username);
+    if (user.userHandle !== undefined && user.userHandle !== handle) {
       throw new AdminError('USER_MISMATCH', undefined, [
         `userHandle: not the user handle of username ${JSON.stringify(user.username)} in this application`,
       ]);
     }
-    return derived;
+    return handle;
   }
 
   protected async record(clientId: string): Promise<ApplicationRecord> {

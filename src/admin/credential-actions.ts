@@ -34,7 +34,7 @@ export class CredentialActions extends ActionBase {
     },
   ): Promise<CredentialPage> {
     await this.record(clientId);
-    const userHandle = this.userHandleOf(clientId, filter);
+    const userHandle = await this.userHandleOf(clientId, filter);
     if (userHandle !== undefined) {
       const records = await this.deps.credentials.listByUser(clientId, userHandle);
       return { credentials: records.map((record) => credentialView(record)), next: null };
@@ -112,7 +112,7 @@ export class CredentialActions extends ActionBase {
       }
       const app = await this.record(clientId);
       if (user.username !== undefined) note({ subject: user.username });
-      const userHandle = this.userHandleOf(clientId, user);
+      const userHandle = await this.userHandleOf(clientId, user);
       const messages = await this.messages(app);
       const removed =
         userHandle === undefined

@@ -15,7 +15,7 @@ export async function assertionOptions(
   request: AssertionOptionsRequest,
 ): Promise<AssertionOptionsFields> {
   const { application: app, deps } = ctx;
-  const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username, true);
+  const { name, origin, userHandle, challenge } = await beginOptionsCall(ctx, request.username, true);
   // Without a user name the browser offers whichever discoverable credential the user picks: the list stays
   // empty, and the answer is the same for everyone (it names no user to enumerate).
   const discoverable = name.user === '';

@@ -14,7 +14,7 @@ export async function attestationOptions(
   request: AttestationOptionsRequest,
 ): Promise<AttestationOptionsFields> {
   const { application: app, deps } = ctx;
-  const { name, origin, userHandle, challenge } = beginOptionsCall(ctx, request.username);
+  const { name, origin, userHandle, challenge } = await beginOptionsCall(ctx, request.username);
   const userVerification = effectiveUserVerification(
     request.authenticatorSelection?.userVerification,
     app.userVerification,

@@ -1,5 +1,5 @@
 // What both options calls do before their own work: read the username (which chooses the variant), check
-// the origin header (standard), derive the user handle and draw the challenge. Plus the credential
+// the origin header (standard), find the user handle (user-handle.ts) and draw the challenge. Plus the credential
 // descriptor both answers list (excludeCredentials, allowCredentials).
 
 import type { Hint } from '../config.js';
@@ -10,7 +10,7 @@ import { encodeBase64url } from '../util/base64url.js';
 import type { CeremonyContext } from './context.js';
 import { canonicalTransports } from './fake-credential.js';
 import { requireStandardOrigin, standardOrigins } from './origins.js';
-import { deriveUserHandle } from './user-handle.js';
+import { deriveUserHandle, userHandleFor } from './user-handle.js';
 import { parseUsername, type ParsedUsername } from './username.js';
 
 /** 32 random bytes: 256 bits, above WebAuthn's 16-byte minimum (docs/decisions.md "Ceremonies"). */
@@ -20,24 +20,32 @@ export interface OptionsCall {
   readonly name: ParsedUsername;
   /** The checked origin header (standard); null for local, which has none. */
   readonly origin: string | null;
-  /** The derived user.id; empty for a sign-in without a user name (no user yet). */
+  /** The user.id (an imported user's kept handle, else the derived one); empty for a sign-in without a user name. */
   readonly userHandle: string;
   readonly challenge: string;
 }
 
 /** `allowEmptyUser`: the call may start a sign-in without a user name (`#<domain>`, `#localhost`). */
-export function beginOptionsCall(ctx: CeremonyContext, username: string, allowEmptyUser = false): OptionsCall {
+export async function beginOptionsCall(
+  ctx: CeremonyContext,
+  username: string,
+  allowEmptyUser = false,
+): Promise<OptionsCall> {
   const { application: app, deps } = ctx;
   ctx.noteSubject({ username });
   const name = parseUsername(username, app, deps.config.local.enabled, allowEmptyUser);
   ctx.noteVariant(name.variant);
   const origin = name.variant === 'standard' ? requireStandardOrigin(ctx.originHeader, standardOrigins(app)) : null;
-  return {
-    name,
-    origin,
-    userHandle: name.user === '' ? '' : deriveUserHandle(deps.secrets.userHandleKey, ctx.clientId, name.username),
-    challenge: encodeBase64url(deps.runtime.randomBytes(CHALLENGE_BYTES)),
-  };
+  const challenge = encodeBase64url(deps.runtime.randomBytes(CHALLENGE_BYTES));
+  const key = deps.secrets.userHandleKey;
+  // The local variant stores nothing (no import reaches it): its handle is always the derived one.
+  const userHandle =
+    name.user === ''
+      ? ''
+      : name.variant === 'standard'
+        ? await userHandleFor(deps.credentials, key, ctx.clientId, name.username)
+        : deriveUserHandle(key, ctx.clientId, name.username);
+  return { name, origin, userHandle, challenge };
 }
 
 export type { Descriptor };

@@ -13,7 +13,7 @@ import { checkCredentialsToken } from './credentials-token.js';
 import { requireStandardOrigin, standardOrigins } from './origins.js';
 import type { CredentialsDeleteRequest, CredentialsListRequest } from './inputs.js';
 import { acceptedSignals } from './signals.js';
-import { deriveUserHandle } from './user-handle.js';
+import { userHandleFor } from './user-handle.js';
 import { parseUsername } from './username.js';
 import { eventMessages } from './events.js';
 import { credentialData } from '../webhooks/events.js';
@@ -28,7 +28,7 @@ export async function listOwnCredentials(
   ctx: CeremonyContext,
   request: CredentialsListRequest,
 ): Promise<CredentialsListFields> {
-  const owner = authorizedOwner(ctx, request.username, request.credentialsToken);
+  const owner = await authorizedOwner(ctx, request.username, request.credentialsToken);
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, owner.userHandle);
   return {
     username: owner.username,
@@ -49,7 +49,7 @@ export async function deleteOwnCredential(
   const { credentialId } = request;
   // Noted first: a delete refused for its token is audited with the credential it aimed at.
   ctx.noteSubject({ credentialId });
-  const owner = authorizedOwner(ctx, request.username, request.credentialsToken);
+  const owner = await authorizedOwner(ctx, request.username, request.credentialsToken);
   const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
   const notTheirs = 'No credential with this id belongs to this user of this application.';
   if (stored === undefined || stored.userHandle !== owner.userHandle)
@@ -67,7 +67,7 @@ export async function deleteOwnCredential(
  * (standard variant), the origin header is one of the application's, and the token was issued for that
  * user of this application and is still valid.
  */
-function authorizedOwner(ctx: CeremonyContext, username: string, token: string): Owner {
+async function authorizedOwner(ctx: CeremonyContext, username: string, token: string): Promise<Owner> {
   const { application: app, deps } = ctx;
   ctx.noteSubject({ username });
   const name = parseUsername(username, app, deps.config.local.enabled);
@@ -79,7 +79,7 @@ function authorizedOwner(ctx: CeremonyContext, username: string, token: string):
     );
   }
   requireStandardOrigin(ctx.originHeader, standardOrigins(app));
-  const userHandle = deriveUserHandle(deps.secrets.userHandleKey, ctx.clientId, name.username);
+  const userHandle = await userHandleFor(deps.credentials, deps.secrets.userHandleKey, ctx.clientId, name.username);
   checkCredentialsToken(deps.secrets.userHandleKey, ctx.clientId, userHandle, token, deps.runtime.now());
   return { username: name.username, userHandle };
 }

@@ -161,6 +161,28 @@ export interface CredentialRecord {
   readonly authenticatorStatusAt?: number | null;
 }
 
+/**
+ * A user handle an import brought for a user (docs/migration.md): the authenticators hold it, so the user
+ * keeps it instead of the one derived from the name (src/ceremonies/user-handle.ts). Unique per application
+ * both ways: one handle per user name, one user name per handle.
+ */
+export interface ImportedUserHandle {
+  /** The full name, `user#domain`. */
+  readonly username: string;
+  /** base64url. */
+  readonly userHandle: string;
+}
+
+/** What an import reads before it decides on a batch (src/transfer/, importLookup). */
+export interface ImportLookup {
+  /** The stored credentials among the ids asked for. */
+  readonly credentials: readonly CredentialRecord[];
+  /** The kept user handles whose user name or handle is among those asked for. */
+  readonly handles: readonly ImportedUserHandle[];
+  /** Who owns stored credentials under the handles asked for: one entry per (handle, user name). */
+  readonly owners: readonly ImportedUserHandle[];
+}
+
 /** What countByAlgorithms answers. */
 export interface AlgorithmUsage {
   readonly users: number;
@@ -225,7 +247,7 @@ export interface CredentialStore {
   /** Marked credentials of an application, ordered by credentialId, the first `limit` after `after`. */
   listMarked(clientId: string, page: { readonly limit: number; readonly after?: string }): Promise<CredentialRecord[]>;
   /**
-   * Removes every credential of one user; `events` gives the messages reporting what was removed, written
+   * Removes every credential of one user, and the user handle an import kept for it; `events` gives the messages reporting what was removed, written
    * in the same transaction. Resolves to the removed credentials.
    */
   deleteUser(
@@ -234,6 +256,30 @@ export interface CredentialStore {
     events: (deleted: readonly CredentialRecord[]) => readonly OutboxMessage[],
   ): Promise<CredentialRecord[]>;
   close(): Promise<void>;
+
+  // --- Imported users (src/transfer/) ---
+  /** The user handle an import kept for `username` (`user#domain`); undefined: the user's handle is derived. */
+  importedUserHandle(clientId: string, username: string): Promise<string | undefined>;
+  /** One read of what an import must know about a batch (bounded by the batch). */
+  importLookup(
+    clientId: string,
+    query: {
+      readonly credentialIds: readonly string[];
+      readonly usernames: readonly string[];
+      readonly userHandles: readonly string[];
+    },
+  ): Promise<ImportLookup>;
+  /**
+   * Writes one batch of an import in ONE transaction: the user handles to keep (one already kept for the
+   * same user name is left as it is), then the credentials (one whose id exists is left as it is), then
+   * `events` when a credential was written. Resolves to how many credentials it wrote.
+   */
+  importBatch(
+    clientId: string,
+    handles: readonly ImportedUserHandle[],
+    records: readonly CredentialRecord[],
+    events?: readonly OutboxMessage[],
+  ): Promise<number>;
 
   // --- Administration (the admin API and CLI) ---
   /** Credentials of an application ordered by credentialId, the first `limit` after `after` (exclusive). */
@@ -252,7 +298,7 @@ export interface CredentialStore {
   ): Promise<boolean>;
   /** How many users, and credentials, of an application have a credential of one of `algorithms` (one query). */
   countByAlgorithms(clientId: string, algorithms: readonly number[]): Promise<AlgorithmUsage>;
-  /** Removes every credential of an application (application deletion); resolves to how many. */
+  /** Removes every credential of an application, and its kept user handles (application deletion); resolves to how many credentials. */
   deleteByApplication(clientId: string): Promise<number>;
   /** Resolves when the backend answers (readiness probe); rejects (StoreUnavailableError) when it does not. */
   ping(): Promise<void>;

@@ -250,6 +250,7 @@ describe('which credential may sign in', () => {
     racing.create = store.create.bind(store);
     racing.createCounted = store.createCounted.bind(store);
     racing.listByUser = store.listByUser.bind(store);
+    racing.importedUserHandle = store.importedUserHandle.bind(store);
     const h = new Harness({ credentials: racing });
     const flow = new Flow(h, username('race'));
     await flow.register();

@@ -6,11 +6,14 @@ import type {
   CredentialRecord,
   CredentialStore,
   CredentialUse,
+  ImportedUserHandle,
+  ImportLookup,
   MarkRequest,
   OutboxMessage,
 } from '../types.js';
 import { byCreation } from '../credential-order.js';
 import { MemoryOutbox, MemoryWebhookStore } from './webhooks.js';
+import { MemoryUserHandles } from './user-handles.js';
 
 /** Key of a (client, id) pair; NUL cannot occur in a Client ID the HTTP layer accepts. */
 const pairKey = (clientId: string, id: string): string => `${clientId}\u0000${id}`;
@@ -22,6 +25,7 @@ export class MemoryCredentialStore implements CredentialStore {
   readonly #outbox = new MemoryOutbox();
   readonly outbox = this.#outbox;
   readonly webhooks = new MemoryWebhookStore();
+  readonly #handles = new MemoryUserHandles();
 
   async create(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<'created' | 'duplicate'> {
     return this.#insert(record, events) === 0 ? 'duplicate' : 'created';
@@ -90,6 +94,45 @@ export class MemoryCredentialStore implements CredentialStore {
     return true;
   }
 
+  async importedUserHandle(clientId: string, username: string): Promise<string | undefined> {
+    return this.#handles.get(clientId, username);
+  }
+
+  async importLookup(
+    clientId: string,
+    query: { credentialIds: readonly string[]; usernames: readonly string[]; userHandles: readonly string[] },
+  ): Promise<ImportLookup> {
+    const credentials = query.credentialIds
+      .map((id) => this.#byId.get(pairKey(clientId, id)))
+      .filter((r): r is CredentialRecord => r !== undefined)
+      .map(copyCredential);
+    const owners = new Map<string, ImportedUserHandle>();
+    for (const userHandle of query.userHandles) {
+      for (const id of this.#byUser.get(pairKey(clientId, userHandle)) ?? []) {
+        const username = this.#byId.get(pairKey(clientId, id))?.username;
+        if (username !== undefined) owners.set(`${userHandle}\u0000${username}`, { userHandle, username });
+      }
+    }
+    const handles = this.#handles.matching(clientId, query.usernames, query.userHandles);
+    return { credentials, handles, owners: [...owners.values()] };
+  }
+
+  async importBatch(
+    clientId: string,
+    handles: readonly ImportedUserHandle[],
+    records: readonly CredentialRecord[],
+    events: readonly OutboxMessage[] = [],
+  ): Promise<number> {
+    // Checked first, so that a refused batch changes nothing (one transaction on the other backends).
+    if (!handles.every((h) => this.#handles.fits(clientId, h)))
+      throw new Error('a user handle is kept for another user');
+    for (const handle of handles) this.#handles.add(clientId, handle);
+    let written = 0;
+    for (const record of records) if (this.#insert({ ...record, clientId }, []) > 0) written++;
+    if (written > 0) this.#outbox.add(events);
+    return written;
+  }
+
   async listByApplication(
     clientId: string,
     page: { readonly limit: number; readonly after?: string },
@@ -120,6 +163,7 @@ export class MemoryCredentialStore implements CredentialStore {
       .filter((r): r is CredentialRecord => r !== undefined)
       .sort(byCreation);
     for (const record of deleted) this.#remove(clientId, record.credentialId);
+    this.#handles.deleteHandle(clientId, userHandle);
     if (deleted.length > 0) this.#outbox.add(events(deleted.map(copyCredential)));
     return deleted.map(copyCredential);
   }
@@ -194,6 +238,7 @@ export class MemoryCredentialStore implements CredentialStore {
   async deleteByApplication(clientId: string): Promise<number> {
     const ids = [...this.#byId.values()].filter((r) => r.clientId === clientId).map((r) => r.credentialId);
     for (const id of ids) this.#remove(clientId, id);
+    this.#handles.deleteApplication(clientId);
     return ids.length;
   }
 
@@ -202,6 +247,7 @@ export class MemoryCredentialStore implements CredentialStore {
   async close(): Promise<void> {
     this.#byId.clear();
     this.#byUser.clear();
+    this.#handles.clear();
     this.#outbox.clear();
     this.webhooks.clear();
   }

@@ -9,13 +9,16 @@ import type {
   CredentialRecord,
   CredentialStore,
   CredentialUse,
+  ImportedUserHandle,
+  ImportLookup,
   MarkRequest,
   OutboxMessage,
 } from '../types.js';
 import { inTransaction, PostgresOutbox, PostgresWebhookStore, type Queryable } from './webhooks.js';
 import { guarded } from './connection.js';
 
-import { COLUMNS, fromRow, type CredentialRow } from './rows.js';
+import { COLUMNS, fromRow, rowValues, type CredentialRow } from './rows.js';
+import { PostgresImports } from './imports.js';
 
 /** Page sizes of the admin listing are bounded whatever the caller asks. */
 const MAX_PAGE = 1000;
@@ -24,6 +27,7 @@ export class PostgresCredentialStore implements CredentialStore {
   readonly #pool: pg.Pool;
   readonly #table: string;
   readonly #outbox: PostgresOutbox;
+  readonly #imports: PostgresImports;
   readonly outbox: PostgresOutbox;
   readonly webhooks: PostgresWebhookStore;
   #closed = false;
@@ -48,6 +52,7 @@ export class PostgresCredentialStore implements CredentialStore {
     this.#outbox = new PostgresOutbox(pool, schema);
     this.outbox = this.#outbox;
     this.webhooks = new PostgresWebhookStore(pool, schema);
+    this.#imports = new PostgresImports(pool, schema, this.#outbox);
     this.#sql = {
       insert: `INSERT INTO ${table} (${COLUMNS})
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
@@ -76,33 +81,7 @@ export class PostgresCredentialStore implements CredentialStore {
 
   async create(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<'created' | 'duplicate'> {
     const result = await this.#withEvents('credential create', events, (db) =>
-      db.query(this.#sql.insert, [
-        record.clientId,
-        record.credentialId,
-        record.userHandle,
-        record.username,
-        Buffer.from(record.publicKey),
-        record.algorithm,
-        record.signCount,
-        [...record.transports],
-        record.aaguid,
-        record.attestationFormat,
-        record.attestationType,
-        record.attestationTrusted,
-        record.backupEligible,
-        record.backupState,
-        record.userVerified,
-        record.residentKey,
-        record.cloneWarning,
-        record.createdAt,
-        record.lastUsedAt,
-        record.nickname ?? null,
-        record.authenticatorName ?? null,
-        record.displayName ?? null,
-        record.aaguidProven === true,
-        record.authenticatorStatus ?? null,
-        record.authenticatorStatusAt ?? null,
-      ]),
+      db.query(this.#sql.insert, rowValues(record)),
     );
     // The statement returned only after COMMIT (autocommit): with synchronous_commit on, the row is durable.
     return result.rowCount === 1 ? 'created' : 'duplicate';
@@ -157,6 +136,26 @@ export class PostgresCredentialStore implements CredentialStore {
     return result.rowCount === 1;
   }
 
+  importedUserHandle(clientId: string, username: string): Promise<string | undefined> {
+    return this.#imports.handleOf(clientId, username);
+  }
+
+  importLookup(
+    clientId: string,
+    query: { credentialIds: readonly string[]; usernames: readonly string[]; userHandles: readonly string[] },
+  ): Promise<ImportLookup> {
+    return this.#imports.lookup(clientId, query);
+  }
+
+  importBatch(
+    clientId: string,
+    handles: readonly ImportedUserHandle[],
+    records: readonly CredentialRecord[],
+    events: readonly OutboxMessage[] = [],
+  ): Promise<number> {
+    return this.#imports.write(clientId, handles, records, events);
+  }
+
   async listByApplication(
     clientId: string,
     page: { readonly limit: number; readonly after?: string },
@@ -199,6 +198,7 @@ export class PostgresCredentialStore implements CredentialStore {
         [clientId, userHandle],
       );
       const deleted = result.rows.map(fromRow).sort((a, b) => a.createdAt - b.createdAt);
+      await this.#imports.forgetUser(db, clientId, userHandle);
       if (deleted.length > 0) await this.#outbox.insertWith(db, events(deleted));
       return deleted;
     });
@@ -258,9 +258,10 @@ export class PostgresCredentialStore implements CredentialStore {
   }
 
   async deleteByApplication(clientId: string): Promise<number> {
-    const result = await guarded('credential delete by application', () =>
-      this.#pool.query(this.#sql.deleteByApplication, [clientId]),
-    );
+    const result = await inTransaction(this.#pool, 'credential delete by application', async (db) => {
+      await this.#imports.forgetApplication(db, clientId);
+      return db.query(this.#sql.deleteByApplication, [clientId]);
+    });
     return result.rowCount ?? 0;
   }
 

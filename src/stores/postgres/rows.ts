@@ -73,3 +73,34 @@ export function fromRow(row: CredentialRow): CredentialRecord {
         }),
   };
 }
+
+/** The values of one row, in COLUMNS order (the parameters of an insert). */
+export function rowValues(record: CredentialRecord): unknown[] {
+  return [
+    record.clientId,
+    record.credentialId,
+    record.userHandle,
+    record.username,
+    Buffer.from(record.publicKey),
+    record.algorithm,
+    record.signCount,
+    [...record.transports],
+    record.aaguid,
+    record.attestationFormat,
+    record.attestationType,
+    record.attestationTrusted,
+    record.backupEligible,
+    record.backupState,
+    record.userVerified,
+    record.residentKey,
+    record.cloneWarning,
+    record.createdAt,
+    record.lastUsedAt,
+    record.nickname ?? null,
+    record.authenticatorName ?? null,
+    record.displayName ?? null,
+    record.aaguidProven === true,
+    record.authenticatorStatus ?? null,
+    record.authenticatorStatusAt ?? null,
+  ];
+}

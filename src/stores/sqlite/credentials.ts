@@ -24,6 +24,7 @@ import { bit, fromRow, toRow, type CredentialValues } from './rows.js';
 import { enqueueFollowUps, SqliteOutbox, SqliteWebhookStore } from './webhooks.js';
 import { guarded, openSqliteDatabase, type SqliteOptions } from './open.js';
 import type { SqliteWriter } from './writer.js';
+import { SqliteImports } from './imports.js';
 
 type Db = Database.Database;
 
@@ -62,6 +63,7 @@ export class SqliteCredentialStore implements CredentialStore {
   readonly #deleteByApplication: Database.Statement;
   readonly #ping: Database.Statement;
   readonly #outbox: SqliteOutbox;
+  readonly #imports: SqliteImports;
   readonly outbox: SqliteOutbox;
   readonly webhooks: SqliteWebhookStore;
 
@@ -71,6 +73,7 @@ export class SqliteCredentialStore implements CredentialStore {
     this.#outbox = new SqliteOutbox(db);
     this.outbox = this.#outbox;
     this.webhooks = new SqliteWebhookStore(db);
+    this.#imports = new SqliteImports(db, this.#outbox);
     this.#insert = db.prepare(SQLITE_WRITES['credential.insert']);
     this.#insertCounted = db.prepare(SQLITE_WRITES['credential.insert-counted']);
     this.#find = db
@@ -150,6 +153,13 @@ export class SqliteCredentialStore implements CredentialStore {
     return changes === 1;
   }
 
+  // Imports (src/transfer/): sqlite/imports.ts.
+  importedUserHandle: CredentialStore['importedUserHandle'] = async (clientId, username) =>
+    this.#imports.handleOf(clientId, username);
+  importLookup: CredentialStore['importLookup'] = async (clientId, query) => this.#imports.lookup(clientId, query);
+  importBatch: CredentialStore['importBatch'] = async (clientId, handles, records, events = []) =>
+    this.#imports.write(clientId, handles, records, events);
+
   async listByApplication(
     clientId: string,
     page: { readonly limit: number; readonly after?: string },
@@ -186,6 +196,7 @@ export class SqliteCredentialStore implements CredentialStore {
         .transaction(() => {
           const deleted = (this.#listByUser.all(clientId, userHandle) as CredentialValues[]).map(fromRow);
           for (const record of deleted) this.#delete.run(clientId, record.credentialId);
+          this.#imports.forgetUser(clientId, userHandle);
           if (deleted.length > 0) this.#outbox.insertNow(events(deleted));
           return deleted;
         })
@@ -251,7 +262,14 @@ export class SqliteCredentialStore implements CredentialStore {
   }
 
   async deleteByApplication(clientId: string): Promise<number> {
-    return guarded('credential delete by application', () => this.#deleteByApplication.run(clientId)).changes;
+    return guarded('credential delete by application', () =>
+      this.#db
+        .transaction(() => {
+          this.#imports.forgetApplication(clientId);
+          return this.#deleteByApplication.run(clientId).changes;
+        })
+        .immediate(),
+    );
   }
 
   async ping(): Promise<void> {

@@ -89,6 +89,21 @@ export class SpyCredentialStore implements CredentialStore {
     return this.inner.countByAlgorithms(clientId, algorithms);
   }
 
+  importedUserHandle(...args: Parameters<CredentialStore['importedUserHandle']>): Promise<string | undefined> {
+    this.calls.push('importedUserHandle');
+    return this.inner.importedUserHandle(...args);
+  }
+
+  importLookup(...args: Parameters<CredentialStore['importLookup']>) {
+    this.calls.push('importLookup');
+    return this.inner.importLookup(...args);
+  }
+
+  importBatch(...args: Parameters<CredentialStore['importBatch']>): Promise<number> {
+    this.calls.push('importBatch');
+    return this.inner.importBatch(...args);
+  }
+
   deleteByApplication(clientId: string): Promise<number> {
     this.calls.push('deleteByApplication');
     return this.inner.deleteByApplication(clientId);

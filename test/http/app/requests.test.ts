@@ -446,6 +446,7 @@ describe('rate limiting, store outages and unexpected errors', () => {
 
   it('a store that is unreachable → 503 SERVICE_UNAVAILABLE, logged with the request id', async () => {
     const broken: CredentialStore = Object.assign(Object.create(MemoryCredentialStore.prototype) as CredentialStore, {
+      importedUserHandle: async () => undefined,
       listByUser: async () => {
         throw new StoreUnavailableError('connection refused');
       },
@@ -460,6 +461,7 @@ describe('rate limiting, store outages and unexpected errors', () => {
     const h = new Harness({
       credentials: {
         ...new MemoryCredentialStore(),
+        importedUserHandle: async () => undefined,
         listByUser: async () => {
           throw new TypeError('secret internal detail');
         },

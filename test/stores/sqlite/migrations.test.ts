@@ -91,8 +91,8 @@ function tables(file: string): string[] {
 }
 
 describe('SQLite migration 2: the operations tables', () => {
-  it('is migration 2 of this build (3 to 8 follow it)', () => {
-    assert.equal(SQLITE_SCHEMA_VERSION, 8);
+  it('is migration 2 of this build (3 to 9 follow it)', () => {
+    assert.equal(SQLITE_SCHEMA_VERSION, 9);
     assert.equal(SQLITE_MIGRATIONS[1]?.name, 'operations: applications and audit log');
     assert.equal(SQLITE_MIGRATIONS[2]?.name, 'local variant: remembered credential ids');
   });
@@ -102,7 +102,7 @@ describe('SQLite migration 2: the operations tables', () => {
     assert.deepEqual(tables(file), []);
     assert.deepEqual(migrateSqlite(file), {
       from: 1,
-      to: 8,
+      to: 9,
       applied: [
         { version: 2, name: 'operations: applications and audit log' },
         { version: 3, name: 'local variant: remembered credential ids' },
@@ -111,6 +111,7 @@ describe('SQLite migration 2: the operations tables', () => {
         { version: 6, name: 'webhooks and authenticator status' },
         { version: 7, name: 'local variant: remembered ids per user, bound per application' },
         { version: 8, name: 'relay secrets' },
+        { version: 9, name: 'imported user handles' },
       ],
     });
     assert.deepEqual(tables(file), [
@@ -129,7 +130,7 @@ describe('SQLite migration 2: the operations tables', () => {
     const { file } = await versionOneDatabase({ adHocOpsTables: true });
     assert.deepEqual(
       migrateSqlite(file).applied.map((m) => m.version),
-      [2, 3, 4, 5, 6, 7, 8],
+      [2, 3, 4, 5, 6, 7, 8, 9],
     );
     const applications = new SqliteApplicationStore(file);
     const old = await applications.get('old-app');

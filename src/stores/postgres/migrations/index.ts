@@ -10,6 +10,7 @@ import { migration as m0007 } from './0007-aaguid-proven.js';
 import { migration as m0008 } from './0008-webhooks.js';
 import { migration as m0009 } from './0009-local-credentials-per-user.js';
 import { migration as m0010 } from './0010-relay-secrets.js';
+import { migration as m0011 } from './0011-imported-user-handles.js';
 
 export type { PostgresMigration } from './migration.js';
 
@@ -24,6 +25,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   m0008,
   m0009,
   m0010,
+  m0011,
 ];
 
 /** The schema version this build expects. */

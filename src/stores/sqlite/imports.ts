@@ -1,0 +1,101 @@
+// What an import (src/transfer/) reads and writes on SQLite: the kept user handles (migration 9) and a batch
+// of credentials, one IMMEDIATE transaction per batch on the store's own connection (never through the
+// group-commit writer: a batch is already one commit for many rows).
+import type Database from 'better-sqlite3';
+import type { CredentialRecord, ImportedUserHandle, ImportLookup, OutboxMessage } from '../types.js';
+import { CREDENTIAL_COLUMNS, SQLITE_WRITES } from './writes.js';
+import { fromRow, toRow, type CredentialValues } from './rows.js';
+import { guarded } from './open.js';
+import type { SqliteOutbox } from './webhooks.js';
+
+export class SqliteImports {
+  readonly #db: Database.Database;
+  readonly #outbox: SqliteOutbox;
+  readonly #handleOf: Database.Statement;
+  readonly #nameOf: Database.Statement;
+  readonly #find: Database.Statement;
+  readonly #owners: Database.Statement;
+  readonly #keep: Database.Statement;
+  readonly #insert: Database.Statement;
+
+  constructor(db: Database.Database, outbox: SqliteOutbox) {
+    this.#db = db;
+    this.#outbox = outbox;
+    this.#handleOf = db.prepare('SELECT user_handle FROM user_handles WHERE client_id = ? AND username = ?').pluck();
+    this.#nameOf = db.prepare('SELECT username FROM user_handles WHERE client_id = ? AND user_handle = ?').pluck();
+    this.#find = db
+      .prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`)
+      .raw();
+    this.#owners = db
+      .prepare('SELECT DISTINCT username FROM credentials WHERE client_id = ? AND user_handle = ?')
+      .pluck();
+    this.#keep = db.prepare(
+      'INSERT INTO user_handles (client_id, username, user_handle) VALUES (?, ?, ?) ON CONFLICT (client_id, username) DO NOTHING',
+    );
+    this.#insert = db.prepare(SQLITE_WRITES['credential.insert']);
+  }
+
+  /** Inside deleteUser's transaction: the user goes, with the handle an import kept for it. */
+  forgetUser(clientId: string, userHandle: string): void {
+    this.#db.prepare('DELETE FROM user_handles WHERE client_id = ? AND user_handle = ?').run(clientId, userHandle);
+  }
+
+  forgetApplication(clientId: string): void {
+    this.#db.prepare('DELETE FROM user_handles WHERE client_id = ?').run(clientId);
+  }
+
+  handleOf(clientId: string, username: string): string | undefined {
+    return guarded('user handle read', () => this.#handleOf.get(clientId, username)) as string | undefined;
+  }
+
+  lookup(
+    clientId: string,
+    query: { credentialIds: readonly string[]; usernames: readonly string[]; userHandles: readonly string[] },
+  ): ImportLookup {
+    return guarded('import lookup', () => {
+      const credentials: CredentialRecord[] = [];
+      for (const id of query.credentialIds) {
+        const row = this.#find.get(clientId, id) as CredentialValues | undefined;
+        if (row !== undefined) credentials.push(fromRow(row));
+      }
+      const handles = new Map<string, string>();
+      for (const username of query.usernames) {
+        const userHandle = this.#handleOf.get(clientId, username) as string | undefined;
+        if (userHandle !== undefined) handles.set(username, userHandle);
+      }
+      const owners: ImportedUserHandle[] = [];
+      for (const userHandle of query.userHandles) {
+        const username = this.#nameOf.get(clientId, userHandle) as string | undefined;
+        if (username !== undefined) handles.set(username, userHandle);
+        for (const owner of this.#owners.all(clientId, userHandle) as string[])
+          owners.push({ userHandle, username: owner });
+      }
+      return { credentials, handles: [...handles].map(([username, userHandle]) => ({ username, userHandle })), owners };
+    });
+  }
+
+  write(
+    clientId: string,
+    handles: readonly ImportedUserHandle[],
+    records: readonly CredentialRecord[],
+    events: readonly OutboxMessage[],
+  ): number {
+    return guarded('import batch', () =>
+      this.#db
+        .transaction(() => {
+          for (const { username, userHandle } of handles) {
+            // A handle kept for another name fails on the unique index (the batch rolls back); a name kept
+            // with another handle is checked here: its credentials must not go in under a handle it lacks.
+            this.#keep.run(clientId, username, userHandle);
+            if (this.#handleOf.get(clientId, username) !== userHandle)
+              throw new Error(`user ${JSON.stringify(username)} keeps another user handle`);
+          }
+          let written = 0;
+          for (const record of records) written += this.#insert.run(toRow({ ...record, clientId })).changes;
+          if (written > 0) this.#outbox.insertNow(events);
+          return written;
+        })
+        .immediate(),
+    );
+  }
+}
