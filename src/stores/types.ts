@@ -5,6 +5,7 @@
 import type { UserVerification, Variant } from '../config.js';
 import type { AttestationType } from '../webauthn/types.js';
 import type { MarkRequest, OutboxMessage, WebhookOutbox, WebhookStore } from '../webhooks/types.js';
+import type { ImportedUserHandle, ImportLookupOf } from './import-types.js';
 
 export type {
   MarkRequest,
@@ -17,6 +18,7 @@ export type {
   WebhookOutbox,
   WebhookStore,
 } from '../webhooks/types.js';
+export type { ImportedUserHandle } from './import-types.js';
 export type {
   ApplicationRecord,
   ApplicationStore,
@@ -161,27 +163,8 @@ export interface CredentialRecord {
   readonly authenticatorStatusAt?: number | null;
 }
 
-/**
- * A user handle an import brought for a user (docs/migration.md): the authenticators hold it, so the user
- * keeps it instead of the one derived from the name (src/ceremonies/user-handle.ts). Unique per application
- * both ways: one handle per user name, one user name per handle.
- */
-export interface ImportedUserHandle {
-  /** The full name, `user#domain`. */
-  readonly username: string;
-  /** base64url. */
-  readonly userHandle: string;
-}
-
-/** What an import reads before it decides on a batch (src/transfer/, importLookup). */
-export interface ImportLookup {
-  /** The stored credentials among the ids asked for. */
-  readonly credentials: readonly CredentialRecord[];
-  /** The kept user handles whose user name or handle is among those asked for. */
-  readonly handles: readonly ImportedUserHandle[];
-  /** Who owns stored credentials under the handles asked for: one entry per (handle, user name). */
-  readonly owners: readonly ImportedUserHandle[];
-}
+/** What an import reads before it decides on a batch (CredentialStore.importLookup). */
+export type ImportLookup = ImportLookupOf<CredentialRecord>;
 
 /** What countByAlgorithms answers. */
 export interface AlgorithmUsage {
