@@ -96,7 +96,10 @@ export const DeadLetterSchema = Type.Object(
     webhookId: Type.String(),
     type: WebhookEventTypeSchema,
     attempts: Type.Integer({ minimum: 0 }),
-    lastError: nullable(Type.String(), 'What the last attempt got (status or network error).'),
+    lastError: nullable(
+      Type.String(),
+      "What the last attempt got, in the service's words: `HTTP <status>`, a network error code, a timeout, or why its destination was refused (never text the receiver sent).",
+    ),
     createdAt: dateTime(),
     deadAt: dateTime(),
     body: Type.String({ description: 'The exact JSON body the attempts POSTed.' }),
