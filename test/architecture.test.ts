@@ -68,7 +68,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
     types: ['config.ts', 'webauthn/', 'schemas/', 'audit/', 'ratelimit/', 'webhooks/'],
   },
   'service.ts': { imports: [] },
-  'webhooks/': { imports: ['errors.ts', 'util/'], types: ['config.ts'] },
+  'webhooks/': { imports: ['errors.ts', 'util/'], types: ['config.ts', 'schemas/'] },
   'ceremonies/': {
     imports: ['errors.ts', 'util/', 'webauthn/', 'config.ts', 'authenticators/', 'webhooks/'],
     types: ['service.ts', 'stores/', 'schemas/'],

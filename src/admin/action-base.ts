@@ -6,6 +6,7 @@ import type { ApplicationRecord, ApplicationStore, CredentialStore, OutboxMessag
 import type { Runtime } from '../util/runtime.js';
 import type { WebhookUrlRules } from '../config/webhooks.js';
 import type { ResolveHost } from '../webhooks/destination.js';
+import type { WebhookEventData } from '../schemas/webhook-events.js';
 import { endpointsOf, webhookMessages, type WebhookEventType } from '../webhooks/events.js';
 import { type Actor, audited, type Note } from './audited.js';
 import { AdminError } from './errors.js';
@@ -66,7 +67,7 @@ export abstract class ActionBase {
   /** Builds the webhook messages of a change of the application's (its config file's webhooks and stored ones). */
   protected async messages(app: ApplicationRecord) {
     const endpoints = endpointsOf(app.config, await this.deps.credentials.webhooks.list(app.config.clientId));
-    return (type: WebhookEventType, data: Readonly<Record<string, unknown>>): OutboxMessage[] =>
+    return <T extends WebhookEventType>(type: T, data: WebhookEventData<T>): OutboxMessage[] =>
       webhookMessages(endpoints, type, data, this.deps.runtime);
   }
 

@@ -87,8 +87,9 @@ export class CredentialActions extends ActionBase {
       const app = await this.record(clientId);
       const record = await this.deps.credentials.find(clientId, credentialId);
       if (record) note({ subject: record.username });
-      const by = { ...(record && credentialData(record)), by: 'admin' };
-      const events = record ? (await this.messages(app))('credential.deleted', by) : [];
+      const events = record
+        ? (await this.messages(app))('credential.deleted', { ...credentialData(record), by: 'admin' })
+        : [];
       if (!record || !(await this.deps.credentials.delete(clientId, credentialId, events)))
         throw new AdminError('CREDENTIAL_NOT_FOUND');
       return { deleted: true };

@@ -36,6 +36,7 @@ import {
   OwnCredentialSchema,
 } from '../schemas/credentials.js';
 import { adminErrorSchemas } from '../schemas/admin.js';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, webhookBodySchema } from '../schemas/webhook-events.js';
 
 /** The document's components, by name: what the tests check real answers against. */
 export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly<Record<string, TSchema>> {
@@ -194,6 +195,24 @@ const paths = {
   ...adminPaths(),
 };
 
+/** The events the service POSTs to an application's webhooks (OpenAPI 3.1 `webhooks`): the catalogue's. */
+function eventWebhooks(shared: ReadonlyMap<TSchema, string>) {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: WEBHOOK_EVENTS[type].when,
+          description:
+            'Signed with the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature); docs/admin.md "Webhooks".',
+          requestBody: { required: true, content: jsonContent(jsonSchema(webhookBodySchema(type), shared)) },
+          responses: { '200': { description: 'Received (any 2xx); anything else is retried, then a dead letter.' } },
+        },
+      },
+    ]),
+  );
+}
+
 export interface DocumentOptions {
   readonly version?: string;
   /** The configured `limits` (user name and display name lengths bound the options requests). */
@@ -223,6 +242,7 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
       { name: 'admin', description: 'Administration: on the admin listener, with an admin token.' },
     ],
     paths,
+    webhooks: eventWebhooks(shared),
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, jsonSchema(schema, shared)])),
       securitySchemes: {

@@ -4,19 +4,20 @@
 // model FIDO metadata marked compromised or revoked.
 import { FidoError } from '../errors.js';
 import type { CredentialRecord, OutboxMessage } from '../stores/types.js';
+import type { WebhookEventData } from '../schemas/webhook-events.js';
 import { credentialData, webhookMessages, type WebhookEventType } from '../webhooks/events.js';
 import type { CeremonyContext } from './context.js';
 
-export function eventMessages(
+export function eventMessages<T extends WebhookEventType>(
   ctx: CeremonyContext,
-  type: WebhookEventType,
-  data: Readonly<Record<string, unknown>>,
+  type: T,
+  data: WebhookEventData<T>,
 ): OutboxMessage[] {
   return webhookMessages(ctx.application.webhookEndpoints, type, data, ctx.deps.runtime);
 }
 
 /** The failures of a verified sign-in an operator acts on, by error name: counter regression and policy refusals. */
-const OPERATOR_FAILURES: Readonly<Record<string, string>> = {
+const OPERATOR_FAILURES: Readonly<Record<string, WebhookEventData<'authentication.failed'>['reason']>> = {
   SIGNATURE_COUNTER_NOT_INCREASED: 'counter-regression',
   AUTHENTICATOR_STATUS_NOT_ACCEPTED: 'compromised-authenticator',
   BACKUP_ELIGIBILITY_REQUIRED: 'policy',

@@ -1,19 +1,13 @@
 // Webhooks (issue 27; docs/admin.md "Webhooks"): an application's webhook as the config file writes it and
-// the admin API takes it, as the admin API shows it, the outbox's dead letters, and the event types.
+// the admin API takes it, as the admin API shows it, and the outbox's dead letters (the event types and
+// their data: webhook-events.ts).
 import { integer, opt, section } from './config-keys.js';
 import { Type } from './typebox.js';
+import { WEBHOOK_EVENT_TYPES } from './webhook-events.js';
 import { dateTime, literals, nullable } from './values.js';
 
-/** Every event type a webhook may receive (docs/admin.md lists each with its `data`). */
-export const WEBHOOK_EVENT_TYPES = [
-  'credential.created',
-  'credential.deleted',
-  'credential.updated',
-  'user.deleted',
-  'authentication.succeeded',
-  'authentication.failed',
-  'authenticator.status-changed',
-] as const;
+/** Every event type a webhook may receive: the catalogue's (webhook-events.ts). */
+export { WEBHOOK_EVENT_TYPES };
 export const WebhookEventTypeSchema = literals(WEBHOOK_EVENT_TYPES);
 
 /** A webhook secret as written: the Standard Webhooks form, or the name of an environment variable holding one. */

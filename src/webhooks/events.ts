@@ -1,4 +1,4 @@
-// Webhook events (docs/admin.md "Webhooks"): which of an application's webhooks take an event, and the
+// Webhook events (docs/admin.md "Webhooks"; each type and its data: schemas/webhook-events.ts): which of an application's webhooks take an event, and the
 // messages that carry it, one per webhook, built here and written by the stores with the change they
 // report. A message's body is fixed when it is made: `{"type", "timestamp", "data"}` (Standard Webhooks).
 // `data` carries the Client ID, the user name and the credential id: the receiver is the IdP itself
@@ -7,15 +7,9 @@ import { createHash } from 'node:crypto';
 import type { ApplicationConfig } from '../config.js';
 import type { OutboxMessage, StoredWebhook, WebhookEndpoint } from './types.js';
 import type { Runtime } from '../util/runtime.js';
+import type { WebhookEventData, WebhookEventType } from '../schemas/webhook-events.js';
 
-export type WebhookEventType =
-  | 'credential.created'
-  | 'credential.deleted'
-  | 'credential.updated'
-  | 'user.deleted'
-  | 'authentication.succeeded'
-  | 'authentication.failed'
-  | 'authenticator.status-changed';
+export type { WebhookEventType };
 
 /** The id of a config file's webhook: derived from its application and URL, so it is the same at every start. */
 export function configWebhookId(clientId: string, url: string): string {
@@ -46,7 +40,7 @@ export function credentialData(record: {
   readonly clientId: string;
   readonly username: string;
   readonly credentialId: string;
-}): Record<string, unknown> {
+}): { readonly clientId: string; readonly username: string; readonly credentialId: string } {
   return { clientId: record.clientId, username: record.username, credentialId: record.credentialId };
 }
 
@@ -54,10 +48,10 @@ export function credentialData(record: {
  * One message per webhook of the application that takes `type`; none (nothing to write) when no webhook
  * does, so an application without webhooks pays nothing.
  */
-export function webhookMessages(
+export function webhookMessages<T extends WebhookEventType>(
   endpoints: readonly WebhookEndpoint[] | undefined,
-  type: WebhookEventType,
-  data: Readonly<Record<string, unknown>>,
+  type: T,
+  data: WebhookEventData<T>,
   runtime: Pick<Runtime, 'now' | 'randomBytes'>,
 ): OutboxMessage[] {
   const takers = (endpoints ?? []).filter((e) => e.events === null || e.events.includes(type));

@@ -94,6 +94,11 @@ describe('webhooks of a running service', () => {
     assert.ok(signedIn.verified);
     assert.equal(signedIn.event.data.credentialId, created.event.data.credentialId);
     assert.equal(signedIn.event.data.username, user.username);
+    // Every event delivered is as the catalogue describes its type (src/schemas/webhook-events.ts).
+    assert.deepEqual(
+      receiver.accepted.flatMap((delivery) => delivery.problems.map((p) => `${delivery.event.type} ${p}`)),
+      [],
+    );
   });
 
   it('a webhook that takes only some event types gets only those', async () => {

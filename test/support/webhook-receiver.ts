@@ -1,10 +1,12 @@
 // A webhook receiver for the tests: node:http on 127.0.0.1 (port 0) that checks every delivery's Standard
 // Webhooks signature with the secret it was given (an independent implementation of the check, so a wrong
 // signature fails the test), records what arrived, and can hang, hold (answer later, on `release()`) or fail
-// requests on demand.
+// requests on demand. Each delivery is also checked against its event type's schema in the catalogue.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { compile } from '../../src/schemas/typebox.js';
+import { WEBHOOK_EVENTS, type WebhookEventType, webhookBodySchema } from '../../src/schemas/webhook-events.js';
 
 export interface Delivery {
   readonly id: string;
@@ -14,6 +16,15 @@ export interface Delivery {
   /** Whether the signature verified with the receiver's secret. */
   readonly verified: boolean;
   readonly event: { readonly type: string; readonly timestamp: string; readonly data: Record<string, unknown> };
+  /** How the body breaks its event type's schema in the catalogue (src/schemas/webhook-events.ts); [] conforms. */
+  readonly problems: readonly string[];
+}
+
+/** The ways `event` breaks the catalogue's body schema of its type (an unknown type is one problem). */
+export function eventProblems(event: { readonly type: string; readonly [key: string]: unknown }): string[] {
+  if (!Object.hasOwn(WEBHOOK_EVENTS, event.type))
+    return [`type: ${JSON.stringify(event.type)} is not in the catalogue`];
+  return compile(webhookBodySchema(event.type as WebhookEventType)).explain(event);
 }
 
 export type ReceiverMode = 'accept' | 'hang' | 'hold' | 'fail';
@@ -77,6 +88,7 @@ export async function startReceiver(secret: string, mode: ReceiverMode = 'accept
         body,
         verified: verifySignature(secret, id, timestamp, body, signature),
         event,
+        problems: eventProblems(event),
       };
       receiver.seen.push(delivery);
       if (receiver.mode === 'hang') return; // never answered: the sender's timeout (or death) ends it
