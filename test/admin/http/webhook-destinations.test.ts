@@ -14,6 +14,7 @@ import { minimalApp } from '../../config/support.js';
 import { runCliCommand } from '../../support/cli-process.js';
 import { registerUser } from '../../support/register-user.js';
 import { fakeResolver } from '../../support/resolver.js';
+import { type AdminCall, adminCaller } from '../../support/admin-call.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
 import { eventually } from '../../e2e/metadata-support.js';
 import { freshSchema, POSTGRES_URL, type TestSchema } from '../../scale/support/backends.js';
@@ -25,7 +26,7 @@ const PUBLIC = '93.184.215.14';
 interface Target {
   readonly running: RunningService;
   readonly resolver: ReturnType<typeof fakeResolver>;
-  admin(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
+  readonly admin: AdminCall;
 }
 
 async function startTarget(database: string | undefined): Promise<Target> {
@@ -59,18 +60,10 @@ async function startTarget(database: string | undefined): Promise<Target> {
   return {
     running,
     resolver,
-    async admin(method, path, body) {
-      const res = await fetch(`${running.adminUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      return { status: res.status, json: await res.json() };
-    },
+    admin: adminCaller(
+      () => running.adminUrl!,
+      () => token,
+    ),
   };
 }
 

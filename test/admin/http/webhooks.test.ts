@@ -14,6 +14,7 @@ import { minimalApp } from '../../config/support.js';
 import { runCliCommand } from '../../support/cli-process.js';
 import { registerUser } from '../../support/register-user.js';
 import { fakeResolver } from '../../support/resolver.js';
+import { adminCaller } from '../../support/admin-call.js';
 import { startReceiver, verifySignature, type Delivery, type Receiver } from '../../support/webhook-receiver.js';
 import { eventually } from '../../e2e/metadata-support.js';
 
@@ -66,18 +67,10 @@ describe('the admin API of webhooks and dead letters', () => {
     for (const r of [configReceiver, receiver, other]) await r?.close();
   });
 
-  async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-    const res = await fetch(`${running.adminUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(10_000),
-    });
-    return { status: res.status, json: await res.json() };
-  }
+  const admin = adminCaller(
+    () => running.adminUrl!,
+    () => token,
+  );
 
   const signedWith = (secret: string, d: Delivery) =>
     verifySignature(secret, d.id, String(d.timestamp), d.body, d.signature);
