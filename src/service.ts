@@ -34,13 +34,17 @@ export interface OperationOutcome {
 export interface ServiceHooks {
   onOutcome?(outcome: OperationOutcome): void;
   /**
-   * Asked before anything of the request but its route is looked at; `allowed: false` answers 429
-   * RATE_LIMITED with Retry-After. `clientId` is null when User-agent names none (that request is refused
-   * with 400 after it was admitted).
+   * Admission; `allowed: false` answers 429 RATE_LIMITED with Retry-After. The HTTP app asks twice: with
+   * `scope: 'address'` before anything of the request but its route is looked at (`clientId` is null when
+   * User-agent names none: that request is refused with 400 after it was admitted), then with
+   * `scope: 'application'` only once the application is known and the request passed its relay secret
+   * check, so that calls without a valid secret never use up the application's bucket (docs/decisions.md
+   * "Rate limits count what they protect"). Without `scope`, both at once.
    */
   admit?(request: {
     readonly clientId: string | null;
     readonly remoteAddress: string | null;
+    readonly scope?: 'address' | 'application';
   }): Promise<{ readonly allowed: boolean; readonly retryAfterSeconds: number }>;
 }
 

@@ -14,7 +14,7 @@ import { FidoError, type ErrorName } from '../errors.js';
 import { KeyCache } from '../ceremonies/key-cache.js';
 import { CredentialSnapshots } from '../ceremonies/credential-snapshots.js';
 import type { CeremonyContext } from '../ceremonies/context.js';
-import type { RequestSpan } from '../service.js';
+import type { RequestSpan, ServiceHooks } from '../service.js';
 import type { ServiceDeps } from '../ceremonies/deps.js';
 import { AnswerFloor } from './answer-floor.js';
 import { answerOf, describe, newTrace, reportOutcome, type Answer, type Trace } from './answer.js';
@@ -53,6 +53,15 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
   const floorMs = deps.config.answerFloorMs;
   let requestCount = 0;
 
+  /** The 429 reply when the admission hook refuses, else undefined. */
+  async function admit(request: Parameters<NonNullable<ServiceHooks['admit']>>[0]): Promise<Reply | undefined> {
+    if (!deps.hooks?.admit) return undefined;
+    const decision = await deps.hooks.admit(request);
+    if (decision.allowed) return undefined;
+    const seconds = Math.max(1, Math.ceil(decision.retryAfterSeconds));
+    return failed('RATE_LIMITED', undefined, { 'retry-after': String(seconds) });
+  }
+
   async function dispatch(call: Call, trace: Trace, floor: AnswerFloor): Promise<Reply> {
     const path = call.url.split('?', 1)[0]!;
     const route = ROUTES.get(path);
@@ -70,13 +79,8 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
       clientIdError = error;
     }
     trace.clientId = clientId;
-    if (deps.hooks?.admit) {
-      const decision = await deps.hooks.admit({ clientId, remoteAddress: call.remoteAddress });
-      if (!decision.allowed) {
-        const seconds = Math.max(1, Math.ceil(decision.retryAfterSeconds));
-        return failed('RATE_LIMITED', undefined, { 'retry-after': String(seconds) });
-      }
-    }
+    const refused = await admit({ clientId, remoteAddress: call.remoteAddress, scope: 'address' });
+    if (refused) return refused;
     if (clientId === null) throw clientIdError;
     const application = await deps.applications.find(clientId);
     if (!application) throw new FidoError('CLIENT_ID_UNKNOWN');
@@ -84,6 +88,9 @@ export function buildApp(deps: ServiceDeps, options: AppOptions = {}): App {
     if (application.revealUnknownUsers) floor.exempt();
     const secret = checkRelaySecret(application, call.header('authorization'));
     if (secret !== null) deps.applications.noteRelaySecretUse?.(clientId, secret);
+    // Only a call its relay secret let through counts on the application's bucket.
+    const refusedForApplication = await admit({ clientId, remoteAddress: call.remoteAddress, scope: 'application' });
+    if (refusedForApplication) return refusedForApplication;
 
     checkContentType(call.header('content-type'));
     const raw = await readBody(call.body, deps.config.limits.bodyBytes, call.header('content-length'));

@@ -1,6 +1,8 @@
 // The admission hook (ServiceHooks.admit): each request of the four operations takes a token from its
-// application's bucket and from its client address's bucket; if either is empty the http layer answers
-// 429 RATE_LIMITED with Retry-After.
+// client address's bucket first, and, once its relay secret passed, from its application's bucket; if
+// either is empty the http layer answers 429 RATE_LIMITED with Retry-After. A call refused for its relay
+// secret (or an unknown Client ID) counts on its address only, so whoever knows a Client ID cannot hold
+// the real relay at 429 (`scope`, src/service.ts).
 import type { ServiceHooks } from '../service.js';
 import type { Logger } from '../util/log.js';
 import { addressKey } from './address.js';
@@ -47,9 +49,9 @@ export function createRateLimitHooks(options: RateLimitOptions, deps: RateLimitD
   };
 
   return {
-    async admit({ clientId, remoteAddress }) {
-      const app = appBucket(clientId);
-      const address = addressBucket(remoteAddress);
+    async admit({ clientId, remoteAddress, scope }) {
+      const app = scope === 'address' ? null : appBucket(clientId);
+      const address = scope === 'application' ? null : addressBucket(remoteAddress);
       const buckets = app && address ? [app, address] : app ? [app] : address ? [address] : null;
       if (buckets === null) return ALLOWED;
       try {

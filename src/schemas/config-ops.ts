@@ -68,7 +68,8 @@ export const RateLimitsSchema = section(
     perApplication: opt(
       rule({
         default: { burst: 2000, perSecond: 1000 },
-        description: 'One bucket per Client ID (all its callers together); `null`: none.',
+        description:
+          'One bucket per Client ID (all its callers together), counting only calls that passed its relay secret check; `null`: none.',
       }),
     ),
     perAddress: opt(

@@ -436,12 +436,24 @@ describe('rate limiting, store outages and unexpected errors', () => {
     const res = await h.post(PATHS.attestationOptions, 'not even json');
     expectFailure(res, 'RATE_LIMITED', 429);
     assert.equal(res.headers['retry-after'], '3');
-    assert.deepEqual(asked, [{ clientId: CLIENT_ID, remoteAddress: '127.0.0.1' }]);
+    assert.deepEqual(asked, [{ clientId: CLIENT_ID, remoteAddress: '127.0.0.1', scope: 'address' }]);
   });
 
-  it('admit allows → the operation runs', async () => {
-    const h = new Harness({ hooks: { admit: async () => ({ allowed: true, retryAfterSeconds: 0 }) } });
+  it('admit allows → the operation runs, asked for the address, then for the application', async () => {
+    const asked: unknown[] = [];
+    const h = new Harness({
+      hooks: {
+        admit: async (request) => {
+          asked.push(request);
+          return { allowed: true, retryAfterSeconds: 0 };
+        },
+      },
+    });
     expectOk(await h.post(PATHS.attestationOptions, OPTIONS_BODY));
+    assert.deepEqual(asked, [
+      { clientId: CLIENT_ID, remoteAddress: '127.0.0.1', scope: 'address' },
+      { clientId: CLIENT_ID, remoteAddress: '127.0.0.1', scope: 'application' },
+    ]);
   });
 
   it('a store that is unreachable → 503 SERVICE_UNAVAILABLE, logged with the request id', async () => {
