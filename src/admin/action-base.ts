@@ -1,4 +1,4 @@
-// What every admin action shares: its dependencies, the application it names (APPLICATION_NOT_FOUND when
+// What every admin action shares (composed, not inherited: ActionScope is given to each part): its dependencies, the application it names (APPLICATION_NOT_FOUND when
 // none), the user a call names, the webhook messages a change sends, and the audit of every change.
 import type { AuditLog } from '../audit/log.js';
 import { userHandleFor } from '../ceremonies/user-handle.js';
@@ -30,15 +30,15 @@ export interface AdminDeps {
   readonly postQuantumAlgorithms: readonly number[];
 }
 
-/** The shared part of AdminActions (actions.ts), which its credential actions (credential-actions.ts) extend. */
-export abstract class ActionBase {
-  constructor(protected readonly deps: AdminDeps) {}
+/** What the application actions (actions.ts) and the credential actions (credential-actions.ts) share. */
+export class ActionScope {
+  constructor(readonly deps: AdminDeps) {}
 
   /**
    * The user a call names: `userHandle`, or the one of `username` (kept by an import, else derived). Both given must name the same
    * user (USER_MISMATCH otherwise: a call must never act on one user while it is recorded for another).
    */
-  protected async userHandleOf(
+  async userHandleOf(
     clientId: string,
     user: { readonly username?: string; readonly userHandle?: string },
   ): Promise<string | undefined> {
@@ -58,20 +58,20 @@ export abstract class ActionBase {
     return handle;
   }
 
-  protected async record(clientId: string): Promise<ApplicationRecord> {
+  async record(clientId: string): Promise<ApplicationRecord> {
     const record = await this.deps.applications.get(clientId);
     if (!record) throw new AdminError('APPLICATION_NOT_FOUND');
     return record;
   }
 
   /** Builds the webhook messages of a change of the application's (its config file's webhooks and stored ones). */
-  protected async messages(app: ApplicationRecord) {
+  async messages(app: ApplicationRecord) {
     const endpoints = endpointsOf(app.config, await this.deps.credentials.webhooks.list(app.config.clientId));
     return <T extends WebhookEventType>(type: T, data: WebhookEventData<T>): OutboxMessage[] =>
       webhookMessages(endpoints, type, data, this.deps.runtime);
   }
 
-  protected audited<T>(
+  audited<T>(
     actor: Actor,
     action: string,
     facts: { clientId?: string; target?: string },
