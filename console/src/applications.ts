@@ -4,21 +4,22 @@ import { api, applications, segment, type Application } from './api.js';
 import { confirmAction, guard, h, say, table } from './dom.js';
 import { showRelaySecrets, showWebhooks } from './integrations.js';
 
-/** Policy fields edited as JSON (the rest of the application has form fields of its own). */
-const POLICY_KEYS = [
-  'userVerification',
-  'timeoutMs',
-  'algorithms',
-  'counterPolicy',
-  'backupEligibility',
-  'revealUnknownUsers',
-  'allowCrossOrigin',
-  'topOrigins',
-  'hints',
-  'relatedOrigins',
-  'attestation',
-  'compromisedAuthenticators',
-];
+/** The keys with form fields or sections of their own; every other key of an application is a policy, edited as JSON. */
+const FORM_KEYS = new Set(['clientId', 'name', 'icon', 'domain', 'origins', 'localOrigins', 'variants', 'webhooks']);
+
+let policyKeys: Promise<string[]> | undefined;
+/**
+ * The policy keys: those of the admin API's application body (the schema ApplicationInput of the listener's
+ * /openapi.json, the one the API checks bodies against) less the form's, so a key added there appears here.
+ */
+function policyKeysOf(): Promise<string[]> {
+  policyKeys ??= fetch('/openapi.json')
+    .then((answer) => answer.json() as Promise<{ components: { schemas: Record<string, { properties: object }> } }>)
+    .then((doc) =>
+      Object.keys(doc.components.schemas.ApplicationInput?.properties ?? {}).filter((k) => !FORM_KEYS.has(k)),
+    );
+  return policyKeys;
+}
 
 const lines = (text: string) =>
   text
@@ -78,7 +79,7 @@ function createForm(): HTMLElement {
 
 async function showApplication(view: HTMLElement, clientId: string): Promise<void> {
   const path = `/admin/applications/${segment(clientId)}`;
-  const app = await api<Application>('GET', path);
+  const [app, keys] = await Promise.all([api<Application>('GET', path), policyKeysOf()]);
   const origins = h('textarea', { id: 'edit-origins', rows: 3 });
   origins.value = (app.origins ?? []).join('\n');
   const localOrigins = h('textarea', { id: 'edit-local-origins', rows: 2 });
@@ -87,11 +88,7 @@ async function showApplication(view: HTMLElement, clientId: string): Promise<voi
     h('input', { type: 'checkbox', id: `variant-${variant}`, value: variant, checked: app.variants.includes(variant) }),
   );
   const policies = h('textarea', { id: 'edit-policies', rows: 10, spellcheck: 'false', class: 'code' });
-  policies.value = JSON.stringify(
-    Object.fromEntries(POLICY_KEYS.filter((k) => k in app).map((k) => [k, app[k]])),
-    null,
-    2,
-  );
+  policies.value = JSON.stringify(Object.fromEntries(keys.filter((k) => k in app).map((k) => [k, app[k]])), null, 2);
   const form = h(
     'form',
     { class: 'card', autocomplete: 'off' },
