@@ -2,14 +2,19 @@
 // Runs every compiled test file (.build/**/*.test.js) with node:test, two files at a time (the machines have
 // two cores), under one overall time limit so that CI can never hang. Extra arguments narrow the set:
 //   npm test -- webauthn stores      (only files whose path contains one of the words)
+// The container image's tests (test/image/) are a command of their own, run once by CI rather than on every
+// runtime: `npm run test:image` (= this script with --image) runs them alone, one file at a time (each
+// builds the image, from podman's cache after the first), under a longer limit (a cold build bootstraps Debian).
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { spawn } from 'node:child_process';
 
 const repo = new URL('../', import.meta.url).pathname;
 const root = join(repo, '.build');
-const filters = process.argv.slice(2);
-const OVERALL_LIMIT_MS = 15 * 60 * 1000;
+const image = process.argv.includes('--image');
+const filters = process.argv.slice(2).filter((word) => word !== '--image');
+const IMAGE_TESTS = `test${sep}image${sep}`;
+const OVERALL_LIMIT_MS = (image ? 60 : 15) * 60 * 1000;
 
 // A compiled test whose .ts source was renamed or deleted stays in .build/ (tsc never removes output):
 // running it would test code that no longer exists.
@@ -29,6 +34,7 @@ function collect(dir) {
 }
 
 const files = collect(root)
+  .filter((f) => relative(root, f).startsWith(IMAGE_TESTS) === image)
   .filter((f) => filters.length === 0 || filters.some((w) => relative(root, f).includes(w)))
   .sort();
 if (files.length === 0) {
@@ -36,10 +42,15 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=240000', ...files], {
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'test' },
-});
+const concurrency = image ? 1 : 2;
+const child = spawn(
+  process.execPath,
+  ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=240000', ...files],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'test' },
+  },
+);
 const timer = setTimeout(() => {
   console.error(`test run exceeded ${OVERALL_LIMIT_MS / 60000} minutes; stopping it`);
   child.kill('SIGKILL');

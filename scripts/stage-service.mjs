@@ -8,6 +8,8 @@
 //
 // <folder> defaults to .publish/passkey-server; --dist defaults to dist/ (`npm run build`). The
 // tarball test stages the test build's compiled src this way too, so what it installs is this manifest.
+//   node scripts/stage-service.mjs --manifest-only <folder>
+// writes the manifest alone (the Containerfile installs its production dependencies before compiling).
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,12 +36,18 @@ export function publishedManifest(development) {
   };
 }
 
+/** Writes the published manifest as `folder`/package.json (creating the folder). */
+export async function writeManifest(folder) {
+  const development = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8'));
+  await mkdir(folder, { recursive: true });
+  await writeFile(join(folder, 'package.json'), `${JSON.stringify(publishedManifest(development), null, 2)}\n`);
+}
+
 /** Stages the package in `folder`: the manifest, README, LICENSE, assets, console/dist and `dist`. */
 export async function stageService(folder, dist = join(repo, 'dist')) {
-  const development = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8'));
   await rm(folder, { recursive: true, force: true });
   await mkdir(join(folder, 'console'), { recursive: true });
-  await writeFile(join(folder, 'package.json'), `${JSON.stringify(publishedManifest(development), null, 2)}\n`);
+  await writeManifest(folder);
   for (const entry of ['README.md', 'LICENSE', 'assets', 'console/dist'])
     await cp(join(repo, entry), join(folder, entry), { recursive: true });
   await cp(dist, join(folder, 'dist'), { recursive: true });
@@ -48,6 +56,12 @@ export async function stageService(folder, dist = join(repo, 'dist')) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
+  const manifestOnly = args.indexOf('--manifest-only');
+  if (manifestOnly !== -1) {
+    args.splice(manifestOnly, 1);
+    await writeManifest(resolve(args[0] ?? '.'));
+    process.exit(0);
+  }
   const at = args.indexOf('--dist');
   const dist = at === -1 ? undefined : resolve(args.splice(at, 2)[1]);
   const folder = resolve(args[0] ?? join(repo, '.publish', 'passkey-server'));

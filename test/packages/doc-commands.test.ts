@@ -21,15 +21,22 @@ function documents(): string[] {
   return ['README.md', ...docs, ...packages];
 }
 
-/** `[file:line, prefix, command]` of each use of the command in the docs. */
+/**
+ * `[file:line, prefix, command]` of each use of the command in the docs. In a `podman|docker run|exec` command
+ * (one line, or lines continued by `\`) it is the container image's entry point (docs/deployment.md, "Run the
+ * image"): its prefix is `container`.
+ */
 function commandUses(): [string, string, string][] {
   const uses: [string, string, string][] = [];
   for (const file of documents()) {
+    let command = '';
     readFileSync(join(repo, file), 'utf8')
       .split('\n')
       .forEach((line, index) => {
+        command = command.endsWith('\\') ? `${command}\n${line}` : line;
+        const inContainer = /\b(?:podman|docker) (?:run|exec)\b/.test(command);
         for (const match of line.matchAll(/(?<![\w/.@-])((?:npx (?:--no-install )?)?)passkey-server ([a-z][\w-]*)/g)) {
-          uses.push([`${file}:${index + 1}`, match[1]!, match[2]!]);
+          uses.push([`${file}:${index + 1}`, inContainer ? 'container' : match[1]!, match[2]!]);
         }
       });
   }
@@ -37,7 +44,7 @@ function commandUses(): [string, string, string][] {
 }
 
 describe('packages: the commands the docs show', () => {
-  it('are written `npx passkey-server <command>` and name commands the CLI lists', async () => {
+  it('are written `npx passkey-server <command>` (or run in a container) and name commands the CLI lists', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [cli, 'help']);
     const commands = new Set([...stdout.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((match) => match[1]!));
     assert.ok(commands.has('serve') && commands.has('admin'), stdout);
