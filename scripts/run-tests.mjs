@@ -42,10 +42,12 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// node:test applies --test-timeout to each file as a whole too: an image file's first build may take minutes.
 const concurrency = image ? 1 : 2;
+const timeoutMs = image ? OVERALL_LIMIT_MS : 240_000;
 const child = spawn(
   process.execPath,
-  ['--test', `--test-concurrency=${concurrency}`, '--test-timeout=240000', ...files],
+  ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...files],
   {
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'test' },
