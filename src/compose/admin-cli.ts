@@ -18,6 +18,7 @@ import { FileAdminTokenStore } from '../admin/tokens.js';
 import { RelaySecretAdmin } from '../admin/relay-secrets.js';
 import { webhookUrlRules } from '../config/webhooks.js';
 import type { ResolveHost } from '../webhooks/destination.js';
+import { webhookSecretBox } from '../webhooks/secret-box.js';
 
 export interface AdminCliEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -41,7 +42,7 @@ export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
       // biome-ignore lint/suspicious/noImplicitAnyLet: its type follows the assignment, which may throw
       let stores;
       try {
-        stores = await openOpsStores(c);
+        stores = await openOpsStores(c, { secretBox: webhookSecretBox(secrets.localBlobKeys, runtime.randomBytes) });
         await seedApplications(stores.applications, c.applications, runtime.now());
       } catch (error) {
         await credentials.close().catch(() => undefined);

@@ -30,6 +30,7 @@ import { composeApp, type AppParts } from './app.js';
 import { startOperatorFeatures, type OperatorFeatures } from './operator-features.js';
 import { openOpsStores } from './stores.js';
 import type { ResolveHost } from '../webhooks/destination.js';
+import { webhookSecretBox } from '../webhooks/secret-box.js';
 
 export interface ComposeOptions {
   /** Config file; without one, the built-in default. */
@@ -116,7 +117,10 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
     if (config.database.kind === 'postgres') {
       await (await import('../stores/postgres/open.js')).checkSharedSecrets(config.database.url, secrets);
     }
-    const opsStores = await openOpsStores(config, stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {});
+    const opsStores = await openOpsStores(config, {
+      secretBox: webhookSecretBox(secrets.localBlobKeys, runtime.randomBytes),
+      ...(stores.sqliteWriter ? { sqliteWriter: stores.sqliteWriter } : {}),
+    });
     try {
       ops = await startOperatorFeatures({
         config,
@@ -139,6 +143,12 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
       // After seeding: the config file's applications and those created through the admin API, with the
       // secrets the admin API or CLI created for them counted.
       await warnUnguardedApplications(log, opsStores.applications, opsStores.relaySecrets, runtime.now);
+      const sealed = await opsStores.sealSecrets();
+      if (sealed > 0)
+        log.info(
+          { event: 'application_webhook_secrets_sealed', applications: sealed },
+          'webhook signing secrets sealed',
+        );
     } catch (error) {
       await opsStores.close().catch(() => undefined);
       throw adminStartError(error, settings);

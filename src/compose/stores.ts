@@ -1,6 +1,9 @@
 // Opens the application store and the audit store that go with the configured database: SQLite stores on
-// the same file, or PostgreSQL stores in the same database and schema. (Memory stores are for tests.)
+// the same file, or PostgreSQL stores in the same database and schema. (Memory stores are for tests.) With a
+// secret box, the application store keeps its webhooks' literal secrets sealed (applications/sealed-store.ts).
 import type { ServiceConfig } from '../config.js';
+import { sealedApplicationStore } from '../applications/sealed-store.js';
+import type { WebhookSecretBox } from '../webhooks/secret-box.js';
 import type { ApplicationStore, AuditStore } from '../stores/types.js';
 import type { SqliteWriter } from '../stores/sqlite/writer.js';
 import type { RelaySecretStore } from '../stores/relay-secret-types.js';
@@ -10,12 +13,16 @@ export interface OpsStores {
   readonly audit: AuditStore;
   /** The relay secrets the admin API and CLI create, in the same database. */
   readonly relaySecrets: RelaySecretStore;
+  /** Seals the literal webhook secrets of the applications stored in clear or under an older key; how many. */
+  sealSecrets(): Promise<number>;
   close(): Promise<void>;
 }
 
 export interface OpsStoresOptions {
   /** SQLite: the service's writer thread, so an audit event commits with its ceremony's write (src/stores/open.ts). */
   readonly sqliteWriter?: SqliteWriter;
+  /** Seals the applications' literal webhook secrets (the service and the CLI always give one). */
+  readonly secretBox?: WebhookSecretBox;
 }
 
 export async function openOpsStores(
@@ -65,10 +72,12 @@ export async function openOpsStores(
       throw error;
     }
   }
+  const sealed = options.secretBox ? sealedApplicationStore(applications, options.secretBox) : undefined;
   return {
-    applications,
+    applications: sealed ?? applications,
     audit,
     relaySecrets,
+    sealSecrets: async () => (sealed ? sealed.sealAll() : 0),
     close: async () => {
       const results = await Promise.allSettled([applications.close(), audit.close(), relaySecrets.close()]);
       const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -9,7 +9,7 @@ import type { Logger } from '../util/log.js';
 import type { Runtime } from '../util/runtime.js';
 import type { DestinationRules } from './destination.js';
 import { postWebhook, type PostResult } from './post.js';
-import type { WebhookSecretBox } from './secret-box.js';
+import { isSealed, type WebhookSecretBox } from './secret-box.js';
 import { sign } from './signature.js';
 
 /** Seconds to wait after the n-th failed attempt (the last one repeats): within seconds, then up to ten minutes. */
@@ -83,7 +83,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   /** The signing secret: an `env:` one from the environment, a stored one opened, a config file's literal one. */
   function secretOf(endpoint: WebhookEndpoint): string | undefined {
     if (endpoint.secret.startsWith('env:')) return options.secrets.get(endpoint.secret.slice(4));
-    return endpoint.source === 'admin' ? options.secretBox.open(endpoint, endpoint.secret) : endpoint.secret;
+    // A config file's secret is opened by the application store; one still sealed there did not open.
+    const sealed = endpoint.source === 'admin' || isSealed(endpoint.secret);
+    return sealed ? options.secretBox.open(endpoint, endpoint.secret) : endpoint.secret;
   }
 
   async function attempt(message: OutboxDelivery): Promise<void> {

@@ -1,6 +1,7 @@
 // Webhook signing secrets at rest, on the whole service over its sockets, on SQLite and PostgreSQL: a
 // webhook the admin API adds is stored sealed (the row never holds the secret; its deliveries are signed
-// with the secret answered once); a row written in clear by an earlier version is sealed at the next start;
+// with the secret answered once), and so is a literal secret in an application's stored settings (the
+// config file's, seeded); a row written in clear by an earlier version is sealed at the next start;
 // after `local-keys rotate` and a restart every row is sealed under the new key, and deliveries of both are
 // still signed with their own secrets. (The memory backend and the start-up pass's edge cases:
 // test/webhooks/secret-box.test.ts.)
@@ -20,10 +21,15 @@ import { freshSchema, POSTGRES_URL, sql, type TestSchema } from '../../scale/sup
 
 const sink = { write: () => true };
 const LEGACY_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+const FILE_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 
 interface Rows {
   secrets(): Promise<Map<string, string>>;
   insertClear(id: string, url: string, secret: string): Promise<void>;
+  /** app-1's stored settings, as text. */
+  applicationConfig(): Promise<string>;
+  /** Writes `to` in place of `from` in app-1's stored settings (a row an earlier version wrote). */
+  rewriteApplication(from: string, to: string): Promise<void>;
 }
 
 async function sqliteRows(path: string): Promise<Rows> {
@@ -49,6 +55,19 @@ async function sqliteRows(path: string): Promise<Rows> {
           .run(id, 'app-1', url, secret),
       );
     },
+    applicationConfig: async () =>
+      run(
+        (db) =>
+          (db.prepare("SELECT config FROM ops_applications WHERE client_id = 'app-1'").get() as { config: string })
+            .config,
+      ),
+    rewriteApplication: async (from, to) => {
+      run((db) =>
+        db
+          .prepare("UPDATE ops_applications SET config = replace(config, ?, ?) WHERE client_id = 'app-1'")
+          .run(from, to),
+      );
+    },
   };
 }
 
@@ -65,6 +84,18 @@ function postgresRows(schema: string): Rows {
       await sql(
         `INSERT INTO "${schema}".webhooks (id, client_id, url, secret, events, created_at) VALUES ($1, 'app-1', $2, $3, NULL, 1)`,
         [id, url, secret],
+      );
+    },
+    applicationConfig: async () =>
+      (
+        await sql<{ config: string }>(
+          `SELECT config::text AS config FROM "${schema}".ops_applications WHERE client_id = 'app-1'`,
+        )
+      )[0]!.config,
+    rewriteApplication: async (from, to) => {
+      await sql(
+        `UPDATE "${schema}".ops_applications SET config = replace(config::text, $1, $2)::json WHERE client_id = 'app-1'`,
+        [from, to],
       );
     },
   };
@@ -88,6 +119,7 @@ async function sealedAtRest(
 ): Promise<void> {
   const added = await startReceiver('whsec_unknown');
   const legacy = await startReceiver(LEGACY_SECRET);
+  const fromFile = await startReceiver(FILE_SECRET);
   const dir = tempDir('passkey-webhook-secrets-');
   const secretsFile = join(dir, 'data', 'secrets.json');
   const file = writeFile(dir, 'config.json', {
@@ -97,7 +129,7 @@ async function sealedAtRest(
     database: database(dir),
     // The receivers are on 127.0.0.1.
     webhookDelivery: { allowLoopbackHttp: true, allowPrivateAddresses: true, timeoutMs: 2000 },
-    applications: [minimalApp()],
+    applications: [minimalApp({ webhooks: [{ url: fromFile.url, secret: FILE_SECRET }] })],
   });
   if (sharedSecrets) {
     const init = await runCliCommand(['secrets', 'init', '--file', secretsFile], { cwd: dir });
@@ -126,8 +158,18 @@ async function sealedAtRest(
     await registerUser(running.url, 'first');
     assert.ok(await eventually(() => added.accepted.length >= 1, 10_000), 'delivered');
     assert.ok(signedWith(secret, added.accepted[0]!), 'signed with the secret answered once');
+    // The config file's literal secret, seeded into the application's stored settings: sealed there too.
+    const settings = await rows.applicationConfig();
+    const sealedInSettings = settings.match(/whenc:v1:[^"]+/)?.[0];
+    assert.ok(sealedInSettings?.startsWith(`whenc:v1:${firstKey}:`), settings);
+    assert.ok(!settings.includes(FILE_SECRET.slice('whsec_'.length)), 'the settings never hold the secret');
+    assert.ok(await eventually(() => fromFile.accepted.length >= 1, 10_000), 'the file’s webhook delivered');
+    assert.ok(fromFile.accepted[0]!.verified);
     await running.close();
     running = undefined;
+    // As an earlier version stored it: in clear.
+    await rows.rewriteApplication(sealedInSettings!, FILE_SECRET);
+    assert.ok((await rows.applicationConfig()).includes(FILE_SECRET));
 
     // A row written in clear by an earlier version, and a rotation of the keys, before the next start.
     await rows.insertClear('wh_legacy', legacy.url, LEGACY_SECRET);
@@ -143,14 +185,22 @@ async function sealedAtRest(
       }, 10_000),
       `every row sealed under the new key: ${JSON.stringify([...(await rows.secrets())])}`,
     );
+    const resealed = await rows.applicationConfig();
+    assert.ok(resealed.includes(`whenc:v1:${newKey}:`) && !resealed.includes(FILE_SECRET), resealed);
     await registerUser(running.url, 'second');
     assert.ok(await eventually(() => added.accepted.length >= 2 && legacy.accepted.length >= 1, 10_000));
     assert.ok(signedWith(secret, added.accepted[1]!), 'the same secret after the rotation');
     assert.ok(legacy.accepted[0]!.verified, 'the clear row’s secret, now sealed, still signs');
+    assert.ok(await eventually(() => fromFile.accepted.length >= 2, 10_000));
+    assert.ok(
+      fromFile.accepted.every((d) => d.verified),
+      'the file’s secret, sealed in the settings, still signs',
+    );
   } finally {
     await running?.close();
     await added.close();
     await legacy.close();
+    await fromFile.close();
   }
 }
 
