@@ -143,7 +143,11 @@ export async function composeService(options: ComposeOptions): Promise<ComposedS
       // After seeding: the config file's applications and those created through the admin API, with the
       // secrets the admin API or CLI created for them counted.
       await warnUnguardedApplications(log, opsStores.applications, opsStores.relaySecrets, runtime.now);
-      const sealed = await opsStores.sealSecrets();
+      // Never a reason not to start: what is not sealed now still opens, and the next start tries again.
+      const sealed = await opsStores.sealSecrets().catch((error: unknown) => {
+        log.error({ event: 'webhook_secret_sealing_failed', error: String(error) }, 'webhook secrets not all sealed');
+        return 0;
+      });
       if (sealed > 0)
         log.info(
           { event: 'application_webhook_secrets_sealed', applications: sealed },
