@@ -79,7 +79,7 @@ const applicationFields = {
     minItems: 1,
     default: [...DEFAULT_ALGORITHMS],
     description:
-      '`pubKeyCredParams`, in order. RS1 (`-65535`) and ML-DSA (`-48`, `-49`, `-50`, RFC 9964) only when listed here.',
+      '`pubKeyCredParams`, in order. RS1 (`-65535`), ML-DSA (`-48`, `-49`, `-50`, RFC 9964) and the fully-specified ESP256 (`-9`), ESP384 (`-51`), ESP512 (`-52`) and Ed25519 (`-19`) (RFC 9864) only when listed here.',
   }),
   userVerification: nullable(UserVerificationSchema, {
     default: null,

@@ -119,9 +119,9 @@ function validatedJwk(map: Map<CborValue, CborValue>, entry: CoseAlgorithm): Jso
       return { kty: 'EC', crv: entry.crv, x: x.toString('base64url'), y: y.toString('base64url') };
     }
     case 'eddsa': {
-      if (kty !== KTY_OKP) throw invalidKey(`EdDSA needs kty OKP (1), got ${describeValue(kty)}`);
+      if (kty !== KTY_OKP) throw invalidKey(`${entry.name} needs kty OKP (1), got ${describeValue(kty)}`);
       if (map.get(CRV) !== CRV_ED25519)
-        throw invalidKey(`EdDSA keys must use curve Ed25519 (crv 6), got ${describeValue(map.get(CRV))}`);
+        throw invalidKey(`${entry.name} keys must use curve Ed25519 (crv 6), got ${describeValue(map.get(CRV))}`);
       const x = bytesField(map, X, 'x');
       // OpenSSL imports any 32 bytes as an Ed25519 key (it decodes the point only when verifying).
       if (x.length !== 32) throw invalidKey('Ed25519 public keys are 32 bytes');

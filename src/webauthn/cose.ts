@@ -1,4 +1,4 @@
-// THE table of COSE algorithms (RFC 9053, RFC 8230, RFC 8812, RFC 9964), the curves they use, and the
+// THE table of COSE algorithms (RFC 9053, RFC 8230, RFC 8812, RFC 9964, RFC 9864), the curves they use, and the
 // signature check. Options (pubKeyCredParams), key parsing (cose-key.ts) and every signature check read it, so adding
 // an algorithm is one entry here.
 
@@ -7,7 +7,12 @@ import { DEFAULT_ML_DSA_VERIFIER, MlDsaPublicKey, type MlDsaLevel, type MlDsaVer
 
 type Hash = 'sha1' | 'sha256' | 'sha384' | 'sha512';
 
-export type CoseAlgorithm =
+export type CoseAlgorithm = CoseAlgorithmFamily & {
+  /** Offered in pubKeyCredParams only where an application's `algorithms` lists it (not by default). */
+  readonly optIn?: true;
+};
+
+type CoseAlgorithmFamily =
   | {
       readonly alg: number;
       readonly name: string;
@@ -38,11 +43,18 @@ export const COSE_ALGORITHMS: readonly CoseAlgorithm[] = [
   { alg: -258, name: 'RS384', family: 'rsa-pkcs1', hash: 'sha384' },
   { alg: -259, name: 'RS512', family: 'rsa-pkcs1', hash: 'sha512' },
   // SHA-1: offered only where an application's policy enables it (FIDO conformance, old TPMs).
-  { alg: -65535, name: 'RS1', family: 'rsa-pkcs1', hash: 'sha1' },
+  { alg: -65535, name: 'RS1', family: 'rsa-pkcs1', hash: 'sha1', optIn: true },
   // Post-quantum (RFC 9964, AKP keys): offered only where an application's `algorithms` lists them.
-  { alg: -48, name: 'ML-DSA-44', family: 'ml-dsa', level: 44 },
-  { alg: -49, name: 'ML-DSA-65', family: 'ml-dsa', level: 65 },
-  { alg: -50, name: 'ML-DSA-87', family: 'ml-dsa', level: 87 },
+  { alg: -48, name: 'ML-DSA-44', family: 'ml-dsa', level: 44, optIn: true },
+  { alg: -49, name: 'ML-DSA-65', family: 'ml-dsa', level: 65, optIn: true },
+  { alg: -50, name: 'ML-DSA-87', family: 'ml-dsa', level: 87, optIn: true },
+  // Fully specified (RFC 9864 §2): the same signatures as ES256, ES384, ES512 and EdDSA, the curve named by
+  // the identifier itself. Accepted wherever an application's `algorithms` lists them, offered only there:
+  // browsers and authenticators that know them are still few (docs/decisions.md).
+  { alg: -9, name: 'ESP256', family: 'ecdsa', hash: 'sha256', crv: 'P-256', optIn: true },
+  { alg: -51, name: 'ESP384', family: 'ecdsa', hash: 'sha384', crv: 'P-384', optIn: true },
+  { alg: -52, name: 'ESP512', family: 'ecdsa', hash: 'sha512', crv: 'P-521', optIn: true },
+  { alg: -19, name: 'Ed25519', family: 'eddsa', crv: 'Ed25519', optIn: true },
 ];
 
 const BY_ALG = new Map(COSE_ALGORITHMS.map((a) => [a.alg, a]));
@@ -61,12 +73,12 @@ export const POST_QUANTUM_ALGORITHMS: readonly number[] = COSE_ALGORITHMS.filter
 );
 
 /**
- * What pubKeyCredParams offers when a policy does not narrow it: every entry except RS1 and the
- * post-quantum ones (offered only when configured), in table order.
+ * What pubKeyCredParams offers when a policy does not narrow it: every entry except those offered only
+ * when configured (RS1, the post-quantum and the fully-specified ones), in table order.
  */
-export const DEFAULT_OFFERED_ALGORITHMS: readonly number[] = COSE_ALGORITHMS.filter(
-  (a) => a.alg !== COSE_ALG_RS1 && a.family !== 'ml-dsa',
-).map((a) => a.alg);
+export const DEFAULT_OFFERED_ALGORITHMS: readonly number[] = COSE_ALGORITHMS.filter((a) => a.optIn !== true).map(
+  (a) => a.alg,
+);
 
 export function coseAlgorithm(alg: number): CoseAlgorithm | undefined {
   return BY_ALG.get(alg);
