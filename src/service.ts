@@ -11,6 +11,7 @@ export interface OperationOutcome {
     | 'assertion/result'
     | 'credentials/list'
     | 'credentials/delete'
+    | 'credentials/rename'
     | 'other';
   readonly clientId: string | null;
   readonly variant: 'standard' | 'local' | null;

@@ -31,7 +31,9 @@ import {
 import {
   credentialsDeleteRequestSchema,
   credentialsListRequestSchema,
+  credentialsRenameRequestSchema,
   CredentialsDeleteAnswerSchema,
+  CredentialsRenameAnswerSchema,
   CredentialsListAnswerSchema,
   OwnCredentialSchema,
 } from '../schemas/credentials.js';
@@ -60,6 +62,8 @@ export function openApiSchemas(limits: RequestLimits = DEFAULT_LIMITS): Readonly
     CredentialsListResponse: CredentialsListAnswerSchema,
     CredentialsDeleteRequest: credentialsDeleteRequestSchema(limits),
     CredentialsDeleteResponse: CredentialsDeleteAnswerSchema,
+    CredentialsRenameRequest: credentialsRenameRequestSchema(limits),
+    CredentialsRenameResponse: CredentialsRenameAnswerSchema,
     OwnCredential: OwnCredentialSchema,
 
     ...adminErrorSchemas(Object.keys(ADMIN_ERRORS)),
@@ -189,6 +193,13 @@ const paths = {
     'CredentialsDeleteRequest',
     'CredentialsDeleteResponse',
     "Deletes one credential of the token's user (another user's, another application's or an unknown id: CREDENTIAL_ID_NOT_FOUND alike), audited as credential.delete-own; answers the credentials left as signals.",
+    'own credentials',
+  ),
+  '/api/credentials/rename': operation(
+    "Rename one of a user's own passkeys",
+    'CredentialsRenameRequest',
+    'CredentialsRenameResponse',
+    "Gives one credential of the token's user a nickname (1 to 64 characters after trimming; null clears it; else INVALID_NICKNAME), shown by credentials/list; another user's, another application's or an unknown id: CREDENTIAL_ID_NOT_FOUND alike. Audited as credential.rename-own; webhook passkey.updated.",
     'own credentials',
   ),
 

@@ -28,9 +28,12 @@ export function actionOf(operation: OperationOutcome['operation']): string | nul
       return 'ceremony.registration.options';
     case 'assertion/options':
       return 'ceremony.authentication.options';
-    // A user's own passkeys (POST /api/credentials/*): a deletion is always recorded, a listing only when it fails.
+    // A user's own passkeys (POST /api/credentials/*): a deletion and a rename are always recorded, a
+    // listing only when it fails.
     case 'credentials/delete':
       return 'credential.delete-own';
+    case 'credentials/rename':
+      return 'credential.rename-own';
     case 'credentials/list':
       return 'credential.list-own';
     default:

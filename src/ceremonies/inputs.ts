@@ -34,8 +34,9 @@ export interface AssertionResultRequest extends AuthenticationCredentialJSON {
   readonly attachment?: Attachment;
 }
 
-/** POST /api/credentials/list and /delete, as their schemas (schemas/credentials.ts) have them. */
+/** POST /api/credentials/list, /delete and /rename, as their schemas (schemas/credentials.ts) have them. */
 export type {
   CredentialsDeleteBody as CredentialsDeleteRequest,
   CredentialsListBody as CredentialsListRequest,
+  CredentialsRenameBody as CredentialsRenameRequest,
 } from '../schemas/credentials.js';

@@ -1,17 +1,23 @@
-// A user's own passkeys (docs/api.md "A user's own passkeys"): POST /api/credentials/list and
-// /api/credentials/delete, the narrow path a relay exposes to a signed-in user. The application is the
+// A user's own passkeys (docs/api.md "A user's own passkeys"): POST /api/credentials/list, /delete and
+// /rename, the narrow path a relay exposes to a signed-in user. The application is the
 // caller's, as for the four operations (Client ID and origin header); the user is the one a
 // credentialsToken was issued for by a recent ok result (credentials-token.ts). Standard variant only: the
 // local variant stores no credentials (the relay keeps the blobs).
 
 import { bundledCatalog, describeAuthenticator } from '../authenticators/index.js';
 import { FidoError } from '../errors.js';
-import type { CredentialsDeleteFields, CredentialsListFields, OwnCredential } from '../schemas/credentials.js';
+import type {
+  CredentialsDeleteFields,
+  CredentialsListFields,
+  CredentialsRenameFields,
+  OwnCredential,
+} from '../schemas/credentials.js';
 import type { CredentialRecord } from '../stores/types.js';
 import type { CeremonyContext } from './context.js';
 import { checkCredentialsToken } from './credentials-token.js';
 import { requireStandardOrigin, standardOrigins } from './origins.js';
-import type { CredentialsDeleteRequest, CredentialsListRequest } from './inputs.js';
+import type { CredentialsDeleteRequest, CredentialsListRequest, CredentialsRenameRequest } from './inputs.js';
+import { normalizeNickname } from './nickname.js';
 import { acceptedSignals } from './signals.js';
 import { userHandleFor } from './user-handle.js';
 import { parseUsername } from './username.js';
@@ -60,6 +66,35 @@ export async function deleteOwnCredential(
     throw new FidoError('CREDENTIAL_ID_NOT_FOUND', notTheirs);
   const owned = await ctx.deps.credentials.listByUser(ctx.clientId, owner.userHandle);
   return { username: owner.username, credentialId, signals: acceptedSignals(ctx.application.domain, owner, owned) };
+}
+
+/**
+ * Renames (or with null un-names) one credential of the token's user: `nickname` in the answer and in the
+ * list from then on. Refused like a delete (CREDENTIAL_ID_NOT_FOUND for any id not theirs); a name outside
+ * the rule is INVALID_NICKNAME, checked before anything is read. Audited as credential.rename-own; webhook
+ * `passkey.updated` with the change, written with it.
+ */
+export async function renameOwnCredential(
+  ctx: CeremonyContext,
+  request: CredentialsRenameRequest,
+): Promise<CredentialsRenameFields> {
+  const { credentialId } = request;
+  ctx.noteSubject({ credentialId });
+  const owner = await authorizedOwner(ctx, request.username, request.credentialsToken);
+  const nickname = normalizeNickname(request.nickname);
+  const stored = await ctx.deps.credentials.find(ctx.clientId, credentialId);
+  const notTheirs = 'No credential with this id belongs to this user of this application.';
+  if (stored === undefined || stored.userHandle !== owner.userHandle)
+    throw new FidoError('CREDENTIAL_ID_NOT_FOUND', notTheirs);
+  const events = eventMessages(ctx, 'passkey.updated', {
+    ...credentialData(stored),
+    nickname,
+    changes: { nickname: { from: stored.nickname ?? null, to: nickname } },
+    by: 'user',
+  });
+  if (!(await ctx.deps.credentials.rename(ctx.clientId, credentialId, nickname, events)))
+    throw new FidoError('CREDENTIAL_ID_NOT_FOUND', notTheirs);
+  return { username: owner.username, credentialId, nickname };
 }
 
 /**

@@ -7,7 +7,7 @@ export const REQUEST_ERRORS = {
   NOT_FOUND: {
     status: 404,
     message:
-      "No such operation. The four operations are POST /api/attestation/options, /api/attestation/result, /api/assertion/options and /api/assertion/result; a user's own passkeys are POST /api/credentials/list and /api/credentials/delete.",
+      "No such operation. The four operations are POST /api/attestation/options, /api/attestation/result, /api/assertion/options and /api/assertion/result; a user's own passkeys are POST /api/credentials/list, /api/credentials/delete and /api/credentials/rename.",
   },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Only POST is accepted.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },

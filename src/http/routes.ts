@@ -1,4 +1,4 @@
-// The four operations, and a user's own passkeys (list, delete): path → operation name, request schema,
+// The four operations, and a user's own passkeys (list, delete, rename): path → operation name, request schema,
 // operation, and which answers wait for the answer floor. Nothing else is routed.
 
 import { assertionOptions } from '../ceremonies/assertion-options.js';
@@ -6,7 +6,7 @@ import { assertionResult } from '../ceremonies/assertion-result.js';
 import { attestationOptions } from '../ceremonies/attestation-options.js';
 import { attestationResult } from '../ceremonies/attestation-result.js';
 import type { CeremonyContext } from '../ceremonies/context.js';
-import { deleteOwnCredential, listOwnCredentials } from '../ceremonies/own-credentials.js';
+import { deleteOwnCredential, listOwnCredentials, renameOwnCredential } from '../ceremonies/own-credentials.js';
 import type { OperationOutcome } from '../service.js';
 import type { FloorPolicy } from './answer-floor.js';
 import type { RequestReaders } from './validation.js';
@@ -35,6 +35,7 @@ export const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   route('assertion/result', (ctx, body, read) => assertionResult(ctx, read.assertionResult(body)), 'failed'),
   route('credentials/list', (ctx, body, read) => listOwnCredentials(ctx, read.credentialsList(body))),
   route('credentials/delete', (ctx, body, read) => deleteOwnCredential(ctx, read.credentialsDelete(body))),
+  route('credentials/rename', (ctx, body, read) => renameOwnCredential(ctx, read.credentialsRename(body))),
 ]);
 
 export const ALLOWED_METHODS = 'POST';

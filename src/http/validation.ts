@@ -15,9 +15,14 @@ import type {
   AuthenticatorSelection,
   CredentialsDeleteRequest,
   CredentialsListRequest,
+  CredentialsRenameRequest,
   Extensions,
 } from '../ceremonies/inputs.js';
-import { credentialsDeleteRequestSchema, credentialsListRequestSchema } from '../schemas/credentials.js';
+import {
+  credentialsDeleteRequestSchema,
+  credentialsListRequestSchema,
+  credentialsRenameRequestSchema,
+} from '../schemas/credentials.js';
 import {
   AssertionResultRequestSchema,
   AttestationResultRequestSchema,
@@ -36,6 +41,7 @@ export interface RequestReaders {
   assertionResult(body: unknown): AssertionResultRequest;
   credentialsList(body: unknown): CredentialsListRequest;
   credentialsDelete(body: unknown): CredentialsDeleteRequest;
+  credentialsRename(body: unknown): CredentialsRenameRequest;
 }
 
 /** Compiles the four schemas for these limits; call once per app, never per request. */
@@ -46,6 +52,7 @@ export function compileRequestReaders(limits: RequestLimits): RequestReaders {
   const assertionResult = compile(AssertionResultRequestSchema);
   const credentialsList = compile(credentialsListRequestSchema(limits));
   const credentialsDelete = compile(credentialsDeleteRequestSchema(limits));
+  const credentialsRename = compile(credentialsRenameRequestSchema(limits));
   return {
     credentialsList(body) {
       const request = checked(credentialsList, body);
@@ -54,6 +61,11 @@ export function compileRequestReaders(limits: RequestLimits): RequestReaders {
     },
     credentialsDelete(body) {
       const request = checked(credentialsDelete, body);
+      wellFormed(request.username, 'username', 'INVALID_USERNAME');
+      return request;
+    },
+    credentialsRename(body) {
+      const request = checked(credentialsRename, body);
       wellFormed(request.username, 'username', 'INVALID_USERNAME');
       return request;
     },

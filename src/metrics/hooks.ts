@@ -107,5 +107,6 @@ const FUNNEL: Readonly<Record<OperationOutcome['operation'], FunnelStep | null>>
   'assertion/result': { ceremony: 'authentication', step: 'result' },
   'credentials/list': null,
   'credentials/delete': null,
+  'credentials/rename': null,
   other: null,
 };

@@ -37,7 +37,7 @@ export const WEBHOOK_EVENTS = {
     data: data({ ...credential, by: literals(['user', 'admin'] as const) }),
   },
   'credential.updated': {
-    when: 'its backup state changed at a sign-in, or it was renamed',
+    when: 'its backup state changed at a sign-in, or an administrator renamed it',
     data: data({
       ...credential,
       changes: Type.Union(
@@ -47,6 +47,18 @@ export const WEBHOOK_EVENTS = {
         ],
         { description: '`{"backupState": {from, to}}` or `{"name": {from, to}}`' },
       ),
+    }),
+  },
+  'passkey.updated': {
+    when: 'its user renamed it (`POST /api/credentials/rename`)',
+    data: data({
+      ...credential,
+      nickname: nullable(Type.String(), 'its name now; null when cleared'),
+      changes: Type.Object(
+        { nickname: change(nullable(Type.String())) },
+        { additionalProperties: false, description: '`{"nickname": {from, to}}`' },
+      ),
+      by: Type.Literal('user', { description: 'always `user`' }),
     }),
   },
   'user.deleted': {
