@@ -1,12 +1,46 @@
 // The SQLite writer thread: owns one connection to the database file and group-commits the writes the
-// service sends (src/stores/sqlite/group-commit.ts), so the service's event loop never waits for a flush.
-// Started by src/stores/sqlite/writer.ts; the protocol types live there.
+// service sends (GroupCommit, src/stores/sqlite/writes.ts), so the service's event loop never waits for a flush.
+// Started by src/stores/sqlite/writer.ts; the messages between them are typed here.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from './open.js';
-import { failure, GroupCommit } from './group-commit.js';
-import type { WriterMessage, WriterReply, WriterRequest, WriterThreadData } from './writer-types.js';
-import type { SqliteWriteParams } from './writes.js';
+import {
+  failure,
+  GroupCommit,
+  type SqliteFollowUps,
+  type SqliteWriteName,
+  type SqliteWriteParams,
+  type WriteOutcome,
+} from './writes.js';
+
+// --- The messages between the process and this thread (writer.ts imports them as types only) ---
+
+export interface WriterThreadData {
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+  /** At most this many writes per transaction (a bound on how long one flush holds the write lock). */
+  readonly maxGroup: number;
+}
+
+export type WriterRequest =
+  | {
+      readonly kind: 'write';
+      readonly id: number;
+      readonly name: SqliteWriteName;
+      readonly params: SqliteWriteParams;
+      readonly then?: SqliteFollowUps;
+    }
+  | { readonly kind: 'ping'; readonly id: number }
+  | { readonly kind: 'close'; readonly id: number };
+
+/**
+ * What crosses between the threads: requests and replies travel in arrays, one message per event-loop turn
+ * (per group on the way back), because each postMessage costs far more than cloning one more small object.
+ */
+export type WriterMessage = readonly WriterRequest[];
+
+/** The transaction that carried a write is `group` (0 for pings and the thread's ready message). */
+export type WriterReply = { readonly id: number } & WriteOutcome;
 
 const port = parentPort!;
 const { path, busyTimeoutMs, maxGroup } = workerData as WriterThreadData;

@@ -1,44 +1,76 @@
+// Long: the SQLite writer whole, its interface and both ways to run it (thread, inline), one contract to read at once.
 // The SQLite writer: the credential and audit stores send their hot-path writes here by name
-// (src/stores/sqlite-writes.ts), and it group-commits them (src/stores/sqlite-group-commit.ts): everything
+// (src/stores/sqlite/writes.ts), and it group-commits them (GroupCommit, writes.ts): everything
 // that queued up during the previous flush is one transaction, and each promise resolves only after that
 // COMMIT returned (synchronous=FULL: on disk). Reads stay on the stores' own connections: WAL readers never
 // wait for the writer, and a write answered here is visible to the next read.
 //
 // Two ways to run it, the same semantics:
-// - `thread`: a worker thread with its own connection (src/stores/sqlite-writer-thread.ts). The event loop
+// - `thread`: a worker thread with its own connection (src/stores/sqlite/writer-thread.ts). The event loop
 //   never waits for a flush, at the price of a second JavaScript heap (about 10-15 MiB of RSS).
 // - `inline`: the same group commit on the event loop, on a connection of its own: one flush per group
 //   blocks the process (better-sqlite3 is synchronous), but no second heap.
 // `auto` (the default, resolveWriterMode) picks between them by the cores the process may use; docs/storage.md
 // says why, with both measured side by side.
-// Its interface, options and the thread's messages: sqlite-writer-types.ts (re-exported here).
+// Its interface, options and error are below; the messages to and from the thread are writer-thread.ts's.
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { openSqliteDatabase } from './open.js';
-import { GroupCommit, type WriteOutcome } from './group-commit.js';
 import { StoreUnavailableError } from '../../errors.js';
-import type { SqliteFollowUps, SqliteWriteName, SqliteWriteParams } from './writes.js';
+import type { WriterMessage, WriterReply, WriterRequest, WriterThreadData } from './writer-thread.js';
 import {
-  SqliteWriteError,
-  type SqliteWriter,
-  type SqliteWriterMode,
-  type SqliteWriterOptions,
-  type SqliteWriterStats,
-  type WriterMessage,
-  type WriterReply,
-  type WriterRequest,
-  type WriterThreadData,
-} from './writer-types.js';
+  GroupCommit,
+  type SqliteFollowUps,
+  type SqliteWriteName,
+  type SqliteWriteParams,
+  type WriteOutcome,
+} from './writes.js';
 
-export type { WriteFailure } from './group-commit.js';
-export {
-  SqliteWriteError,
-  type SqliteWriter,
-  type SqliteWriterMode,
-  type SqliteWriterOptions,
-  type SqliteWriterStats,
-} from './writer-types.js';
+export type { WriteFailure } from './writes.js';
+
+/** What the writer has committed so far: `writes / groups` is the average group size (flushes saved). */
+export interface SqliteWriterStats {
+  readonly writes: number;
+  readonly groups: number;
+}
+
+export type SqliteWriterMode = 'thread' | 'inline';
+
+export interface SqliteWriterOptions {
+  /** Default `thread`. */
+  readonly mode?: SqliteWriterMode;
+  readonly busyTimeoutMs?: number;
+  readonly maxGroup?: number;
+  /** How long opening (and closing) may take before it counts as failed. Default 15 s. */
+  readonly startTimeoutMs?: number;
+}
+
+/** An error of one write that is not an outage: kept with SQLite's code (a bug or a constraint: HTTP 500). */
+export class SqliteWriteError extends Error {
+  readonly code: string | null;
+  constructor(message: string, code: string | null) {
+    super(message);
+    this.name = 'SqliteWriteError';
+    this.code = code;
+  }
+}
+
+export interface SqliteWriter {
+  /** Where the group commit runs. */
+  readonly mode: SqliteWriterMode;
+  /**
+   * Runs one named write (and, when it changed a row, its follow-ups in the same transaction); resolves to
+   * the number of rows it changed (a write with RETURNING: the number it returned, writes.ts `runWrite`),
+   * after its transaction committed.
+   */
+  run(name: SqliteWriteName, params: SqliteWriteParams, then?: SqliteFollowUps): Promise<number>;
+  /** Resolves when the writer's connection answers (readiness). */
+  ping(): Promise<void>;
+  /** Commits what is queued, then closes. Idempotent; later writes fail with StoreUnavailableError. */
+  close(): Promise<void>;
+  stats(): SqliteWriterStats;
+}
 
 /**
  * What `sqliteWriter: "auto"` (the default) runs: the thread only when the process may use a second core.

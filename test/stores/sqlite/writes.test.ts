@@ -1,4 +1,4 @@
-// Group commit's spacing (src/stores/sqlite/group-commit.ts): a write after a quiet spell is flushed in
+// Group commit's spacing (src/stores/sqlite/writes.ts): a write after a quiet spell is flushed in
 // its own turn; under load the next flush waits until the spacing after the previous one started, and
 // every write queued meanwhile shares it; flushAll does not wait. The clock is the test's; setTimeout is
 // mocked, setImmediate is real.
@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
-import { GroupCommit, type WriteOutcome } from '../../../src/stores/sqlite/group-commit.js';
+import { GroupCommit, type WriteOutcome } from '../../../src/stores/sqlite/writes.js';
 import { openSqliteDatabase, type Db } from '../../../src/stores/sqlite/open.js';
 import { tempDir } from '../../config/support.js';
 
