@@ -142,6 +142,37 @@ for (const [name, makeStore] of Object.entries(STORES)) {
         const notHers = await call('/credentials/delete', { ...own(signedIn), credentialId: bobs.id }, 'a');
         assert.equal(notHers.json.errorMessage[0], 'CREDENTIAL_ID_NOT_FOUND');
 
+        // Rename, kept with the blob by the service's rule; another user's passkey and a bad name refused.
+        const renamed = await call(
+          '/credentials/rename',
+          { ...own(signedIn), credentialId: first.id, nickname: ' Key ' },
+          'a',
+        );
+        assert.equal(renamed.json.nickname, 'Key', JSON.stringify(renamed.json));
+        const named = await call('/credentials/list', own(signedIn), 'a');
+        assert.equal(
+          named.json.credentials.find((c: { credentialId: string }) => c.credentialId === first.id).nickname,
+          'Key',
+        );
+        const blank = await call(
+          '/credentials/rename',
+          { ...own(signedIn), credentialId: first.id, nickname: '  ' },
+          'a',
+        );
+        assert.equal(blank.json.errorMessage[0], 'INVALID_NICKNAME');
+        const bobsName = await call(
+          '/credentials/rename',
+          { ...own(signedIn), credentialId: bobs.id, nickname: 'x' },
+          'a',
+        );
+        assert.equal(bobsName.json.errorMessage[0], 'CREDENTIAL_ID_NOT_FOUND');
+        const cleared = await call(
+          '/credentials/rename',
+          { ...own(signedIn), credentialId: first.id, nickname: null },
+          'a',
+        );
+        assert.equal(cleared.json.nickname, null, JSON.stringify(cleared.json));
+
         const deleted = await call('/credentials/delete', { ...own(signedIn), credentialId: second.id }, 'a');
         assert.equal(deleted.status, 200, JSON.stringify(deleted.json));
         assert.equal(deleted.json.credentialId, second.id);

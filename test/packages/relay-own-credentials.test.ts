@@ -99,6 +99,29 @@ describe("relay: a signed-in user's own passkeys, in front of the real service (
     );
     assert.ok(await harness.deps.credentials.find(CLIENT_ID, bob.id));
 
+    // A rename goes through with the browser's nickname; another user's passkey is refused, unchanged.
+    const renamed = await call(
+      '/credentials/rename',
+      { credentialId: first.id, nickname: ' Laptop ' },
+      'alice-session',
+    );
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.json));
+    assert.equal(renamed.json.nickname, 'Laptop');
+    const named = await call('/credentials/list', {}, 'alice-session');
+    assert.equal(
+      named.json.credentials.find((c: { credentialId: string }) => c.credentialId === first.id).nickname,
+      'Laptop',
+    );
+    const tooLong = await call(
+      '/credentials/rename',
+      { credentialId: first.id, nickname: 'x'.repeat(65) },
+      'alice-session',
+    );
+    assert.equal(tooLong.json.errorMessage[0], 'INVALID_NICKNAME');
+    const bobsName = await call('/credentials/rename', { credentialId: bob.id, nickname: 'mine' }, 'alice-session');
+    assert.equal(bobsName.json.errorMessage[0], 'CREDENTIAL_ID_NOT_FOUND');
+    assert.equal((await harness.deps.credentials.find(CLIENT_ID, bob.id))?.nickname ?? null, null);
+
     const deleted = await call('/credentials/delete', { credentialId: second.id }, 'alice-session');
     assert.equal(deleted.status, 200, JSON.stringify(deleted.json));
     assert.deepEqual(deleted.json.signals.allAcceptedCredentials.allAcceptedCredentialIds, [first.id]);

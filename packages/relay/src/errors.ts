@@ -6,7 +6,7 @@ export const RELAY_ERRORS = {
   NOT_FOUND: {
     status: 404,
     message:
-      'The relay answers POST <prefix>/attestation/options, /attestation/result, /assertion/options, /assertion/result, /credentials/list and /credentials/delete.',
+      'The relay answers POST <prefix>/attestation/options, /attestation/result, /assertion/options, /assertion/result, /credentials/list, /credentials/delete and /credentials/rename.',
   },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Only POST is accepted.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
@@ -48,6 +48,11 @@ export const RELAY_ERRORS = {
     status: 400,
     message:
       'Local variant: this user has a passkey with this credential id already; the relay keeps its blob and registers nothing.',
+  },
+  INVALID_NICKNAME: {
+    status: 400,
+    message:
+      'Local variant: nickname must be a string of 1 to 64 characters (after trimming spaces) without control characters, or null to clear it.',
   },
   RELAY_STORE_FAILED: { status: 500, message: 'The relay could not save the registered credential; register again.' },
   RELAY_INTERNAL_ERROR: { status: 500, message: 'The relay failed unexpectedly; the detail is in its log.' },

@@ -6,7 +6,7 @@
 // 10 minutes, for one user name, at the instance that issued it.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { failedEnvelope, type Envelope } from './errors.js';
-import type { LocalCredential, LocalPasskeyFacts } from './local-store.js';
+import type { LocalCredential, LocalCredentialStore, LocalPasskeyFacts } from './local-store.js';
 import type { ResolvedRelayOptions } from './options.js';
 import type { Body, Outcome } from './outcome.js';
 
@@ -82,10 +82,10 @@ const ok = (fields: Record<string, unknown>): Outcome => ({
   body: { status: 'ok', errorMessage: '', sessionId: '', ...fields },
 });
 
-/** `credentials/list` and `credentials/delete` of the local variant, answered from the store. */
+/** `credentials/list`, `/delete` and `/rename` of the local variant, answered from the store. */
 export async function localOwnCredentials(
   config: ResolvedRelayOptions,
-  operation: 'credentials/list' | 'credentials/delete',
+  operation: 'credentials/list' | 'credentials/delete' | 'credentials/rename',
   body: Body,
 ): Promise<Outcome> {
   const store = config.localStore!;
@@ -94,6 +94,7 @@ export async function localOwnCredentials(
     return failedEnvelope('CREDENTIALS_TOKEN_INVALID', 'username and credentialsToken of a recent sign-in are needed.');
   const problem = tokenProblem(config, username, credentialsToken);
   if (problem !== undefined) return failedEnvelope(problem);
+  if (operation === 'credentials/rename') return localRename(store, username, credentialId, body.nickname);
   let userHandle: string | undefined;
   if (operation === 'credentials/delete') {
     const target = typeof credentialId === 'string' ? await store.find(username, credentialId) : undefined;
@@ -110,12 +111,37 @@ export async function localOwnCredentials(
   });
 }
 
+/** The service's rule for a passkey's name (docs/api.md "POST /api/credentials/rename"): trimmed, 1-64 characters. */
+function localNickname(value: unknown): string | null | undefined {
+  if (value === null) return null;
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  const length = [...trimmed].length;
+  if (length === 0 || length > 64 || /[\u0000-\u001f\u007f-\u009f]/.test(trimmed) || /[\uD800-\uDFFF]/u.test(trimmed))
+    return undefined;
+  return trimmed;
+}
+
+async function localRename(
+  store: LocalCredentialStore,
+  username: string,
+  credentialId: unknown,
+  nickname: unknown,
+): Promise<Outcome> {
+  const name = localNickname(nickname);
+  if (name === undefined) return failedEnvelope('INVALID_NICKNAME');
+  const target = typeof credentialId === 'string' ? await store.find(username, credentialId) : undefined;
+  if (target === undefined) return failedEnvelope('CREDENTIAL_ID_NOT_FOUND');
+  await store.save({ ...target, nickname: name });
+  return ok({ username, credentialId: target.credentialId, nickname: name });
+}
+
 /** The user's passkey as the service's list shows one (docs/api.md "A user's own passkeys"). */
 function view(entry: LocalCredential): Record<string, unknown> {
   const facts = entry.facts;
   return {
     credentialId: entry.credentialId,
-    nickname: null,
+    nickname: entry.nickname ?? null,
     authenticatorName: facts?.authenticatorName ?? null,
     authenticatorVerified: facts?.authenticatorVerified ?? false,
     authenticatorIconLight: null,

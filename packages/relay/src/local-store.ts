@@ -26,6 +26,8 @@ export interface LocalCredential {
   readonly facts?: LocalPasskeyFacts;
   /** Epoch milliseconds of the last sign-in through the relay. */
   readonly lastUsedAt?: number;
+  /** The name its user gave it (`<prefix>/credentials/rename`); absent or null when none. */
+  readonly nickname?: string | null;
 }
 
 export interface LocalPasskeyFacts {

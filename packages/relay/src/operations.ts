@@ -28,7 +28,8 @@ export type RelayOperation =
   | 'assertion/options'
   | 'assertion/result'
   | 'credentials/list'
-  | 'credentials/delete';
+  | 'credentials/delete'
+  | 'credentials/rename';
 export const RELAY_OPERATIONS: readonly RelayOperation[] = [
   'attestation/options',
   'attestation/result',
@@ -36,6 +37,7 @@ export const RELAY_OPERATIONS: readonly RelayOperation[] = [
   'assertion/result',
   'credentials/list',
   'credentials/delete',
+  'credentials/rename',
 ];
 
 /** One browser call, already read and parsed, through its operation's steps to the outcome to answer. */
@@ -77,7 +79,8 @@ export async function run(
     case 'assertion/result':
       return runResult(config, pending, operation, body, call);
     case 'credentials/list':
-    case 'credentials/delete': {
+    case 'credentials/delete':
+    case 'credentials/rename': {
       const view = await readSession(config, call.request);
       const own = ownCredentialsCall(config, view, operation, body);
       if (own.kind === 'refused') return { status: own.status, body: own.body };

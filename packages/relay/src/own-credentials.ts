@@ -1,5 +1,5 @@
 // A signed-in user's own passkeys (docs/relay.md "A user's own passkeys"): the relay's
-// `<prefix>/credentials/list` and `<prefix>/credentials/delete` forward to the service's
+// `<prefix>/credentials/list`, `/delete` and `/rename` forward to the service's
 // `/api/credentials/*`, which act only for the user a recent sign-in's `credentialsToken` names. With a
 // session (session.ts) the relay takes the user name and the token from it, never from the browser, and
 // keeps the token out of the answers the browser sees.
@@ -16,20 +16,25 @@ export type OwnCredentialsCall =
 
 /**
  * What the service is sent for `operation`: with a session (the relay's record, or `credentialsSession`),
- * the session's user name and token (plus the browser's `credentialId` for a delete); without one, the
+ * the session's user name and token (plus the browser's `credentialId` for a delete, and `nickname` for a
+ * rename); without one, the
  * browser's body as it is.
  */
 export function ownCredentialsCall(
   config: ResolvedRelayOptions,
   view: SessionView,
-  operation: 'credentials/list' | 'credentials/delete',
+  operation: 'credentials/list' | 'credentials/delete' | 'credentials/rename',
   body: Body,
 ): OwnCredentialsCall {
   if (!keepsTokens(config, view)) return { kind: 'forward', body };
   if (view.credentials === undefined) return { kind: 'refused', ...failedEnvelope('RELAY_NOT_SIGNED_IN') };
   const { username, credentialsToken } = view.credentials;
   if (operation === 'credentials/list') return { kind: 'forward', body: { username, credentialsToken } };
-  return { kind: 'forward', body: { username, credentialsToken, credentialId: body.credentialId } };
+  const target = { username, credentialsToken, credentialId: body.credentialId };
+  return {
+    kind: 'forward',
+    body: operation === 'credentials/rename' ? { ...target, nickname: body.nickname } : target,
+  };
 }
 
 /** A result answer as the browser gets it: without `credentialsToken` when the session keeps it. */
