@@ -5,13 +5,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { get } from 'node:http';
+import { get, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Database } from '../../src/stores/sqlite/open.js';
 import { Container, uniqueName } from './support/container.js';
 import { imageUnderTest, inspectImage, podman, REPO, standInBase } from './support/podman.js';
-import { DEFAULT_APPLICATION, User } from './support/relay.js';
+import { DEFAULT_APPLICATION, relayHeaders, User } from './support/relay.js';
+import { PATHS } from '../support/harness.js';
 
 const BUILD_LIMIT_MS = 45 * 60_000;
 const MIB = 1024 * 1024;
@@ -171,10 +172,21 @@ describe('one container on SQLite: read-only, non-root, through its socket', () 
       assert.ok(documented.includes(file), `${file} in the volume`);
   });
 
-  it('`podman stop` ends it gracefully with exit code 0 in under 10 s; what it stored is kept', async (t) => {
+  it('`podman stop` ends it gracefully with exit code 0 in under 10 s: a request in flight is answered, what it stored is kept', async (t) => {
     const user = new User(DEFAULT_APPLICATION);
     await user.register(container.serviceUrl);
-    const took = await container.stop();
+    const inFlight = halfSent(`${container.serviceUrl}${PATHS.attestationOptions}`, {
+      username: `late#${DEFAULT_APPLICATION.domain}`,
+    });
+    await inFlight.started;
+    // Let the service read the headers (it then holds an active request) before the signal.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const stopping = container.stop();
+    await container.waitForLog(/SIGTERM received, shutting down/);
+    const answer = await inFlight.finish();
+    assert.equal(answer.status, 200);
+    assert.equal(JSON.parse(answer.body).status, 'ok', answer.body);
+    const took = await stopping;
     t.diagnostic(`podman stop took ${Math.round(took)} ms`);
     const state = await container.state();
     assert.equal(state.Status, 'exited');
@@ -191,6 +203,36 @@ describe('one container on SQLite: read-only, non-root, through its socket', () 
 /** docs/deployment.md's online backup ("Backups from the volume"), as `podman exec passkey node -e` runs it. */
 const BACKUP =
   "const D = require('/opt/passkey-server/node_modules/better-sqlite3'); new D('/var/lib/passkey-server/fido2.db', { readonly: true }).backup('/var/lib/passkey-server/backup.db').then(() => console.log('backup.db written'))";
+/**
+ * A POST whose headers and first half of the body are sent at once (`started`) and the rest by `finish()`,
+ * which answers the response: a request in flight for as long as the test wants.
+ */
+function halfSent(
+  url: string,
+  body: unknown,
+): { started: Promise<void>; finish(): Promise<{ status: number; body: string }> } {
+  const payload = Buffer.from(JSON.stringify(body));
+  const half = Math.floor(payload.length / 2);
+  const headers = { ...relayHeaders(DEFAULT_APPLICATION), 'content-length': String(payload.length) };
+  const request = httpRequest(url, { method: 'POST', headers, signal: AbortSignal.timeout(30_000) });
+  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on('error', reject);
+    request.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+  });
+  const started = new Promise<void>((resolve) => request.write(payload.subarray(0, half), () => resolve()));
+  return {
+    started,
+    finish: () => {
+      request.end(payload.subarray(half));
+      return answered;
+    },
+  };
+}
+
 /** GET with a Host header naming another site (what a DNS-rebinding page sends); its status and error. */
 function getWithHost(url: string, host: string): Promise<{ status: number; error: unknown }> {
   return new Promise((resolve, reject) => {

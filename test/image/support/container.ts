@@ -77,6 +77,15 @@ export class Container {
     throw new Error(`${this.name} printed no addresses within ${START_LIMIT_MS} ms:\n${await this.logs()}`);
   }
 
+  /** Waits (bounded) until the logs show `pattern`. */
+  async waitForLog(pattern: RegExp, limitMs = 10_000): Promise<void> {
+    const deadline = Date.now() + limitMs;
+    while (!pattern.test(await this.logs())) {
+      if (Date.now() > deadline) throw new Error(`${this.name} logged no ${pattern} within ${limitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
   /** `podman inspect`'s State (Status, ExitCode, …). */
   async state(): Promise<{ Status: string; ExitCode: number; Running: boolean }> {
     return JSON.parse(await podman(['inspect', '--format', '{{json .State}}', this.name]));

@@ -84,6 +84,7 @@ export function imageUnderTest(): Promise<string> {
  * earlier builds left: podman's cache keeps what the next build reuses, and CI's storage does not grow.
  */
 async function buildImage(): Promise<string> {
+  await podman(['--version']); // without podman: fails here, naming the packages to install
   const base = await runCommand('bash', [join(REPO, 'scripts', 'stand-in-base.sh')], 20 * 60_000);
   if (base.code !== 0) throw new Error(`scripts/stand-in-base.sh exited ${base.code}:\n${tail(base.stderr)}`);
   const build = (target: readonly string[], tag: string) =>

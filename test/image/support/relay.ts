@@ -24,6 +24,15 @@ export const DEFAULT_APPLICATION: Application = {
   vendor: 'Vendor',
 };
 
+/** The headers a relay sends for `app` (the standard variant: with the page's origin). */
+export function relayHeaders(app: Application): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': `${app.vendor} AppID: ${app.clientId}`,
+    origin: app.origin,
+  };
+}
+
 export class User {
   readonly name = `user-${randomBytes(5).toString('hex')}`;
   private readonly authenticator: SoftAuthenticator;
@@ -39,12 +48,7 @@ export class User {
 
   /** One operation; asserts an ok envelope and answers its body. */
   private async call(baseUrl: string, path: string, body: unknown): Promise<any> {
-    const headers = {
-      'content-type': 'application/json',
-      'user-agent': `${this.app.vendor} AppID: ${this.app.clientId}`,
-      origin: this.app.origin,
-    };
-    const answer = await postOverSocket(`${baseUrl}${path}`, headers, body);
+    const answer = await postOverSocket(`${baseUrl}${path}`, relayHeaders(this.app), body);
     const parsed = answer.json();
     assert.equal(answer.status, 200, `${path}: ${answer.body}`);
     assert.equal(parsed.status, 'ok', `${path}: ${answer.body}`);
