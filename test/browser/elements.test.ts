@@ -2,7 +2,9 @@
 // (default base /relay, userDomain) serves /relay/passkeys.mjs, a plain page uses <passkey-sign-in> and
 // <passkey-list>, the real service runs as a process, and CDP virtual authenticators answer. Both variants:
 // register, sign in by name, without a name and from the autofill list; the list and its confirmed
-// deletion (the local variant's from the relay's local store, docs/relay.md).
+// deletion (the local variant's from the relay's local store, docs/relay.md). Issue 33: the rename control,
+// names shown without `#domain`, and cancelling: an AbortSignal given to signIn(), an element removed from
+// the page.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -196,6 +198,39 @@ describe('browser package: <passkey-sign-in> and <passkey-list> in Chromium', { 
         );
         assert.ok(await page.getAttribute(`${item} img[part~="icon"]`, 'src'));
 
+        // Who: the name before `#`, never the domain (no display name was given).
+        assert.equal(await page.textContent('passkey-sign-in [part~="message"]'), 'Signed in as bob');
+        assert.equal(await page.textContent('passkey-list [part~="account"]'), 'Signed in as bob');
+
+        // "Rename", then "Cancel": unchanged; "Rename", a name, "Save": the list shows it.
+        await page.click(`${item} button[part~="rename"]`);
+        await page.click(`${item} button[part~="rename-cancel"]`);
+        assert.equal(await page.locator(`${item} [part~="rename-form"]`).count(), 0);
+        await page.click(`${item} button[part~="rename"]`);
+        await page.fill(`${item} input[part~="rename-input"]`, '  Work laptop ');
+        const renamed = page.evaluate(
+          () =>
+            new Promise((resolve) =>
+              document.addEventListener('passkey-renamed', (event) => resolve((event as CustomEvent).detail), {
+                once: true,
+              }),
+            ),
+        );
+        await page.click(`${item} button[part~="rename-save"]`);
+        assert.deepEqual(await renamed, { credentialId, nickname: 'Work laptop' });
+        await page.waitForFunction(
+          (selector) =>
+            document.querySelector('passkey-list')?.shadowRoot?.querySelector(selector)?.textContent === 'Work laptop',
+          `li[data-credential-id="${credentialId}"] [part~="name"]`,
+          { timeout: 15_000 },
+        );
+        assert.equal(await page.textContent('passkey-list [part~="message"]'), 'Passkey renamed.');
+        // Saved where the list comes from: a fresh list shows it too.
+        await page.evaluate(() =>
+          (document.querySelector('passkey-list') as unknown as { reload(): Promise<void> }).reload(),
+        );
+        assert.equal(await page.textContent(`${item} [part~="name"]`), 'Work laptop');
+
         // "Delete", then "Cancel": nothing is deleted.
         await page.click(`${item} button[part~="delete"]`);
         assert.equal(
@@ -216,4 +251,70 @@ describe('browser package: <passkey-sign-in> and <passkey-list> in Chromium', { 
         await tab.close();
       }
     });
+
+  it('cancels: signIn() with an AbortSignal, and an element removed from the page', async () => {
+    const site = sites.get('standard')!;
+    // No authenticator: the browser's dialog waits, as it does for a user who has not answered yet.
+    const tab = await openTab(browser, null);
+    try {
+      const { page } = tab;
+      await page.goto(`${site.url}/?autofill=off`);
+      await page.waitForSelector('passkey-sign-in[data-autofill="off"]');
+      const cancelled = await page.evaluate(async () => {
+        const passkeys = await import('/relay/passkeys.mjs' as string);
+        const controller = new AbortController();
+        const started = passkeys.signIn({ username: 'carol', signal: controller.signal }).then(
+          () => ({ name: 'resolved', message: '' }),
+          (error: { name: string; message: string }) => ({ name: error.name, message: error.message }),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        controller.abort();
+        return Promise.race([started, new Promise((resolve) => setTimeout(() => resolve({ name: 'hung' }), 5000))]);
+      });
+      assert.deepEqual(cancelled, {
+        name: 'AbortError',
+        message: 'Nothing happened: the request was cancelled or timed out. Try again when you are ready.',
+      });
+
+      // The element's own ceremony: the dialog it opened is closed once the element leaves the page.
+      await page.evaluate(() => {
+        const original = navigator.credentials.get.bind(navigator.credentials);
+        const seen: AbortSignal[] = [];
+        (window as unknown as { seen: AbortSignal[] }).seen = seen;
+        navigator.credentials.get = (options?: CredentialRequestOptions) => {
+          if (options?.signal) seen.push(options.signal);
+          return original(options);
+        };
+      });
+      await page.fill('passkey-sign-in input', 'carol');
+      await page.click('passkey-sign-in button[part~="continue"]');
+      await page.waitForFunction(() => (window as unknown as { seen: AbortSignal[] }).seen.length > 0, undefined, {
+        timeout: 15_000,
+      });
+      const after = await page.evaluate(async () => {
+        const { seen } = window as unknown as { seen: AbortSignal[] };
+        const before = seen[0]!.aborted;
+        const errors: string[] = [];
+        document.addEventListener('passkey-error', (event) => errors.push((event as CustomEvent).detail.name));
+        document.querySelector('passkey-sign-in')!.remove();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { before, after: seen[0]!.aborted, errors };
+      });
+      assert.deepEqual(after, { before: false, after: true, errors: [] });
+      // The browser let the request go: a new ceremony starts at once (one WebAuthn request at a time).
+      const next = await page.evaluate(async () => {
+        const passkeys = await import('/relay/passkeys.mjs' as string);
+        const controller = new AbortController();
+        const started = passkeys
+          .signIn({ username: 'carol', signal: controller.signal })
+          .catch((error: { name: string }) => error.name);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        controller.abort();
+        return started;
+      });
+      assert.equal(next, 'AbortError');
+    } finally {
+      await tab.close();
+    }
+  });
 });

@@ -11,6 +11,8 @@ import type { PasskeyResult } from './types.js';
 export interface AutofillOptions extends CallOptions {
   /** The identifier field: it gets `autocomplete="username webauthn"` if it lacks `webauthn`. */
   readonly input?: HTMLInputElement | undefined;
+  /** Stops the autofill when it fires, as `stop()` does; `result` then resolves to null. */
+  readonly signal?: AbortSignal | undefined;
   /**
    * Told when a passkey picked from the list was refused (e.g. one the site deleted); the autofill then
    * starts again. Without it the refusal rejects `result`.
@@ -87,6 +89,9 @@ export function startAutofill(options: AutofillOptions = {}): AutofillHandle {
     return null;
   }
 
+  // The page's AbortSignal stops it, as stop() does (the element removed from the page, a route change).
+  if (options.signal?.aborted) controller.end();
+  else options.signal?.addEventListener('abort', () => controller.end(), { once: true });
   // One autofill per page: a new one ends the one before.
   activeAutofill()?.end();
   setActiveAutofill(controller);

@@ -1,5 +1,5 @@
 // The high-level calls: register, sign in (by name, without a name, immediate mediation first where the
-// browser offers it), a user's passkey list and deletion. Each talks to the relay, hands the answer's
+// browser offers it), a user's passkey list, deletion and rename. Each takes an AbortSignal. Each talks to the relay, hands the answer's
 // signals to the browser and resolves with the service's answer, or rejects with a PasskeyError whose
 // `message` is the user's sentence. A running autofill (autofill.ts) is paused around the modal ceremony.
 import { webAuthnAvailability } from './browser-errors.js';
@@ -13,6 +13,7 @@ import {
   post,
   rememberSession,
   sessionFields,
+  throwIfCancelled,
   type CallOptions,
   type ServiceAnswer,
 } from './relay-client.js';
@@ -34,6 +35,26 @@ export interface DeletePasskeyOptions extends CallOptions {
   readonly credentialId: string;
 }
 
+export interface RenamePasskeyOptions extends CallOptions {
+  readonly credentialId: string;
+  /** The new name (trimmed; 1 to 64 characters), or null to clear it. */
+  readonly nickname: string | null;
+}
+
+/** A passkey's name by the service's rule: trimmed, 1 to 64 characters, no control characters; null clears. */
+export function checkNickname(nickname: unknown): string | null | undefined {
+  if (nickname === null) return null;
+  if (typeof nickname !== 'string') return undefined;
+  const trimmed = nickname.trim();
+  const length = [...trimmed].length;
+  return length === 0 || length > 64 || /[\u0000-\u001f\u007f-\u009f]/.test(trimmed) ? undefined : trimmed;
+}
+
+/** The options of create()/get() with the caller's AbortSignal, which closes the browser's dialog. */
+function withSignal<T extends object>(options: T, call: CallOptions): T & { signal?: AbortSignal } {
+  return call.signal === undefined ? options : { ...options, signal: call.signal };
+}
+
 /** Rejects with INSECURE_CONTEXT or WEBAUTHN_UNSUPPORTED where this page cannot use passkeys. */
 export function ensureWebAuthn(options: CallOptions): void {
   const availability = webAuthnAvailability();
@@ -52,6 +73,7 @@ export async function finish(
   kind: 'attestation' | 'assertion',
   credential: CredentialLike,
 ): Promise<PasskeyResult> {
+  throwIfCancelled(options);
   const answer = await post(options, `${kind}/result`, { ...credentialToJSON(credential) });
   rememberSession(answer);
   await sendSignals(answer);
@@ -71,8 +93,9 @@ export async function register(options: RegisterOptions): Promise<PasskeyResult>
     });
     let credential: Credential | null;
     try {
-      credential = await credentialsContainer().create(creationOptionsFromJSON(json));
+      credential = await credentialsContainer().create(withSignal(creationOptionsFromJSON(json), options));
     } catch (error) {
+      throwIfCancelled(options);
       throw browserFailure(error, 'create', options);
     }
     if (credential === null) throw browserFailure({ name: 'NotAllowedError' }, 'create', options);
@@ -99,18 +122,19 @@ export async function signIn(options: SignInOptions = {}): Promise<PasskeyResult
     let credential: Credential | null = null;
     if (username === '' && (await offersImmediate())) {
       try {
-        credential = await credentialsContainer().get({
-          ...request,
-          mediation: 'immediate' as CredentialMediationRequirement,
-        });
+        credential = await credentialsContainer().get(
+          withSignal({ ...request, mediation: 'immediate' as CredentialMediationRequirement }, options),
+        );
       } catch {
+        throwIfCancelled(options);
         credential = null; // refused (or not implemented after all): the modal sign-in below
       }
     }
     if (credential === null) {
       try {
-        credential = await credentialsContainer().get(request);
+        credential = await credentialsContainer().get(withSignal(request, options));
       } catch (error) {
+        throwIfCancelled(options);
         throw browserFailure(error, 'get', options);
       }
     }
@@ -133,4 +157,14 @@ export async function deletePasskey(options: DeletePasskeyOptions): Promise<Serv
   const answer = await post(options, 'credentials/delete', { ...sessionFields(), credentialId: options.credentialId });
   await sendSignals(answer);
   return answer;
+}
+
+/** Renames one of the signed-in user's passkeys (null clears the name); a name outside the rule: INVALID_NICKNAME. */
+export async function renamePasskey(options: RenamePasskeyOptions): Promise<ServiceAnswer> {
+  if (typeof options.credentialId !== 'string' || options.credentialId === '')
+    throw failure('INVALID_REQUEST_BODY', options, 'renamePasskey() needs a credentialId');
+  const nickname = checkNickname(options.nickname);
+  if (nickname === undefined)
+    throw failure('INVALID_NICKNAME', options, 'a string of 1 to 64 characters after trimming, or null');
+  return post(options, 'credentials/rename', { ...sessionFields(), credentialId: options.credentialId, nickname });
 }

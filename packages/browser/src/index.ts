@@ -1,10 +1,11 @@
 // The browser helper's public export: the high-level calls (register, signIn, startAutofill, listPasskeys,
-// deletePasskey), the custom elements (defined by defineElements() or by importing ./elements), and the
+// deletePasskey, renamePasskey), the custom elements (defined by defineElements() or by importing ./elements), and the
 // building blocks under them: the service's options JSON ⇄ navigator.credentials (modal and conditional),
 // the Signal API, and sentences for users. Importing it touches no browser global, so server-side
 // rendering and Node.js tests can load it.
-export { deletePasskey, listPasskeys, register, signIn } from './calls.js';
-export type { DeletePasskeyOptions, RegisterOptions, SignInOptions } from './calls.js';
+export { deletePasskey, listPasskeys, register, renamePasskey, signIn } from './calls.js';
+export type { DeletePasskeyOptions, RegisterOptions, RenamePasskeyOptions, SignInOptions } from './calls.js';
+export { shownName } from './shown-name.js';
 export { startAutofill } from './autofill.js';
 export type { AutofillHandle, AutofillOptions } from './autofill.js';
 export { DEFAULT_RELAY, PasskeyError } from './relay-client.js';

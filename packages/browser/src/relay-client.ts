@@ -35,6 +35,11 @@ export interface CallOptions {
   readonly relay?: string | undefined;
   /** Sentences replacing the English ones, key by key (translation). */
   readonly messages?: Partial<UserSentences> | undefined;
+  /**
+   * Cancels the call: its request to the relay and the browser's passkey dialog. It then rejects with a
+   * PasskeyError named `AbortError` (sentence `cancelled`).
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** A successful answer of the service, as the relay passed it on: the envelope plus the operation's fields. */
@@ -64,6 +69,7 @@ export async function post(
   operation: string,
   body: Readonly<Record<string, unknown>>,
 ): Promise<ServiceAnswer> {
+  throwIfCancelled(options);
   let response: Response;
   try {
     response = await fetch(`${base(options.relay)}/${operation}`, {
@@ -71,8 +77,10 @@ export async function post(
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
       credentials: 'same-origin',
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (error) {
+    throwIfCancelled(options);
     throw failure('RELAY_UNREACHABLE', options, `${operation}: ${String(error)}`);
   }
   let answer: unknown;
@@ -93,6 +101,11 @@ export async function post(
   await sendSignals(answer);
   const read = describeFailure(answer, options.messages);
   throw new PasskeyError(read.name || 'UNKNOWN_ERROR', read.message, read.detail, response.status);
+}
+
+/** Rejects with AbortError (the `cancelled` sentence) once the caller's signal has fired. */
+export function throwIfCancelled(options: CallOptions): void {
+  if (options.signal?.aborted) throw failure('AbortError', options, 'cancelled by the page (AbortSignal)');
 }
 
 export function failure(name: string, options: CallOptions, detail = '', status = 0): PasskeyError {

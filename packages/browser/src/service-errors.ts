@@ -32,6 +32,7 @@ const SENTENCES = {
   unavailable: 'Passkey sign-in is unavailable right now. Please try again in a few minutes.',
   saveFailed: 'The passkey could not be saved. Please register it again.',
   signInAgain: 'For your safety, please sign in again before you change your passkeys.',
+  nickname: "A passkey's name must have 1 to 64 characters, without line breaks or tabs.",
   // What the browser itself answered (the high-level calls word every browser refusal with these).
   cancelled: 'Nothing happened: the request was cancelled or timed out. Try again when you are ready.',
   notCreated: 'No passkey was created: the request was cancelled, timed out, or no authenticator answered.',
@@ -82,6 +83,7 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
   SIGNATURE_COUNTER_NOT_INCREASED: 'cloned',
   REGISTRATION_NOT_ALLOWED: 'registrationRefused',
   SIGN_IN_REQUIRED: 'registrationRefused',
+  INVALID_NICKNAME: 'nickname',
   RATE_LIMITED: 'tooMany',
   // Managing one's own passkeys needs a recent sign-in (POST /api/credentials/*).
   CREDENTIALS_TOKEN_INVALID: 'signInAgain',

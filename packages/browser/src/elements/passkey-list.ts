@@ -4,7 +4,8 @@
 // composed): `passkey-added` (detail: the service's answer), `passkey-deleted` (detail: `{credentialId}`),
 // `passkey-error` (detail: the PasskeyError). `data-state`: loading, ready, working, error. `reload()`
 // fetches the list again.
-import { deletePasskey, listPasskeys, register } from '../calls.js';
+import { deletePasskey, listPasskeys, register, renamePasskey } from '../calls.js';
+import { shownName } from '../shown-name.js';
 import type { PasskeyError } from '../relay-client.js';
 import type { PasskeyInfo, PasskeyList } from '../types.js';
 import { elementBase, type PasskeyElement } from './base.js';
@@ -20,20 +21,32 @@ export function listElementClass(): CustomElementConstructor {
   return class PasskeyListView extends elementBase<ListTexts>(LIST_TEXTS) implements PasskeyListElement {
     #list: PasskeyList | undefined;
     #confirming: string | undefined;
+    #renaming: string | undefined;
+    /** Ends this element's calls (a registration's dialog included) once it leaves the page. */
+    #alive = new AbortController();
     #note: { text: string; error: boolean } = { text: '', error: false };
 
     connectedCallback(): void {
+      if (this.#alive.signal.aborted) this.#alive = new AbortController();
       void this.reload();
+    }
+
+    disconnectedCallback(): void {
+      this.#alive.abort();
+    }
+
+    #options(): ReturnType<typeof this.callOptions> & { signal: AbortSignal } {
+      return { ...this.callOptions(), signal: this.#alive.signal };
     }
 
     async reload(): Promise<void> {
       this.dataset.state = 'loading';
       this.render();
       try {
-        this.#list = await listPasskeys(this.callOptions());
+        this.#list = await listPasskeys(this.#options());
         this.dataset.state = 'ready';
       } catch (error) {
-        this.failed(error);
+        if (!this.#alive.signal.aborted) this.failed(error);
       }
       this.render();
     }
@@ -44,11 +57,11 @@ export function listElementClass(): CustomElementConstructor {
       this.render();
       try {
         const note = await work();
-        this.#list = await listPasskeys(this.callOptions());
+        this.#list = await listPasskeys(this.#options());
         this.#note = { text: note, error: false };
         this.dataset.state = 'ready';
       } catch (error) {
-        this.failed(error);
+        if (!this.#alive.signal.aborted) this.failed(error);
       }
       this.render();
     }
@@ -61,7 +74,7 @@ export function listElementClass(): CustomElementConstructor {
       const username = this.#list?.username;
       if (username === undefined) return;
       void this.#act(async () => {
-        const answer = await register({ username, ...this.callOptions() });
+        const answer = await register({ username, ...this.#options() });
         this.dispatchEvent(new CustomEvent('passkey-added', { detail: answer, bubbles: true, composed: true }));
         return this.text('added');
       });
@@ -70,11 +83,27 @@ export function listElementClass(): CustomElementConstructor {
     #delete(credentialId: string): void {
       this.#confirming = undefined;
       void this.#act(async () => {
-        await deletePasskey({ credentialId, ...this.callOptions() });
+        await deletePasskey({ credentialId, ...this.#options() });
         this.dispatchEvent(
           new CustomEvent('passkey-deleted', { detail: { credentialId }, bubbles: true, composed: true }),
         );
         return this.text('deleted');
+      });
+    }
+
+    #rename(credentialId: string, nickname: string): void {
+      this.#renaming = undefined;
+      void this.#act(async () => {
+        const value = nickname.trim() === '' ? null : nickname;
+        const answer = await renamePasskey({ credentialId, nickname: value, ...this.#options() });
+        this.dispatchEvent(
+          new CustomEvent('passkey-renamed', {
+            detail: { credentialId, nickname: answer.nickname ?? null },
+            bubbles: true,
+            composed: true,
+          }),
+        );
+        return this.text('renamed');
       });
     }
 
@@ -86,6 +115,9 @@ export function listElementClass(): CustomElementConstructor {
         build('h2', 'heading', {}, this.text('heading')),
         build('p', 'intro', { class: 'muted' }, this.text('intro')),
       );
+      // Whose passkeys: the display name, else the name before `#` (never the domain).
+      if (this.#list !== undefined)
+        header.append(build('p', 'account', { class: 'muted' }, `${this.text('account')} ${shownName(this.#list)}`));
       section.append(header);
       const busy = this.dataset.state === 'working' || this.dataset.state === 'loading';
       if (this.dataset.state === 'loading')
@@ -134,8 +166,16 @@ export function listElementClass(): CustomElementConstructor {
         this.#confirming = credential.credentialId;
         this.render();
       });
-      actions.append(remove);
+      const rename = build('button', 'button rename', { type: 'button' }, this.text('rename'));
+      rename.disabled = busy;
+      rename.addEventListener('click', () => {
+        this.#renaming = credential.credentialId;
+        this.#confirming = undefined;
+        this.render();
+      });
+      actions.append(rename, remove);
       item.append(actions);
+      if (this.#renaming === credential.credentialId) item.append(this.#renameForm(credential));
       if (this.#confirming === credential.credentialId) {
         const confirm = build('div', 'confirm', { class: 'confirm', role: 'alertdialog' });
         const yes = build(
@@ -154,6 +194,34 @@ export function listElementClass(): CustomElementConstructor {
         item.append(confirm);
       }
       return item;
+    }
+
+    /** The rename form in place: the name (empty clears it), Save, Cancel; Escape cancels. */
+    #renameForm(credential: PasskeyInfo): HTMLFormElement {
+      const form = build('form', 'rename-form', { class: 'confirm' });
+      const input = build('input', 'rename-input', {
+        'aria-label': this.text('renameLabel'),
+        maxlength: '64',
+        autocomplete: 'off',
+      });
+      input.value = credential.nickname ?? '';
+      const save = build('button', 'button rename-save', { type: 'submit', class: 'primary' }, this.text('renameSave'));
+      const cancel = build('button', 'button rename-cancel', { type: 'button' }, this.text('confirmNo'));
+      const close = () => {
+        this.#renaming = undefined;
+        this.render();
+      };
+      cancel.addEventListener('click', close);
+      input.addEventListener('keydown', (event) => {
+        if (event.key === 'Escape') close();
+      });
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        this.#rename(credential.credentialId, input.value);
+      });
+      form.append(input, save, cancel);
+      queueMicrotask(() => input.focus());
+      return form;
     }
 
     #date(iso: string): string {

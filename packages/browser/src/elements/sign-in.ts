@@ -7,6 +7,7 @@
 import { startAutofill, type AutofillHandle } from '../autofill.js';
 import { register, signIn } from '../calls.js';
 import type { PasskeyError } from '../relay-client.js';
+import { shownName } from '../shown-name.js';
 import type { PasskeyResult } from '../types.js';
 import { elementBase, type PasskeyElement } from './base.js';
 import { build, shadowOf } from './dom.js';
@@ -22,13 +23,18 @@ export function signInElementClass(): CustomElementConstructor {
     #input: HTMLInputElement | undefined;
     #message: HTMLParagraphElement | undefined;
     #buttons: HTMLButtonElement[] = [];
+    /** Ends this element's ceremonies (its autofill and a running one) once it leaves the page. */
+    #alive = new AbortController();
 
     connectedCallback(): void {
+      if (this.#alive.signal.aborted) this.#alive = new AbortController();
       this.render();
       this.#startAutofill();
     }
 
     disconnectedCallback(): void {
+      // Removed from the page: the browser's passkey dialog closes and nothing more is sent.
+      this.#alive.abort();
       void this.#autofill?.stop();
       this.#autofill = undefined;
     }
@@ -76,8 +82,8 @@ export function signInElementClass(): CustomElementConstructor {
       if (!this.dataset.state) this.dataset.state = 'idle';
     }
 
-    #call<T extends object>(extra: T): T & ReturnType<typeof this.callOptions> {
-      return { ...extra, ...this.callOptions() };
+    #call<T extends object>(extra: T): T & ReturnType<typeof this.callOptions> & { signal: AbortSignal } {
+      return { ...extra, ...this.callOptions(), signal: this.#alive.signal };
     }
 
     #withName(run: (username: string) => Promise<PasskeyResult>): void {
@@ -98,6 +104,7 @@ export function signInElementClass(): CustomElementConstructor {
       }
       const handle = startAutofill({
         ...this.callOptions(),
+        signal: this.#alive.signal,
         input: this.#input,
         onError: (error) => this.failed(error),
       });
@@ -125,7 +132,7 @@ export function signInElementClass(): CustomElementConstructor {
       try {
         this.#signedIn(await ceremony());
       } catch (error) {
-        this.failed(error);
+        if (!this.#alive.signal.aborted) this.failed(error); // removed from the page: nobody to tell
       } finally {
         this.#busy(false);
       }
@@ -138,7 +145,8 @@ export function signInElementClass(): CustomElementConstructor {
 
     #signedIn(result: PasskeyResult): void {
       this.dataset.state = 'signed-in';
-      this.#show('', false);
+      // Who, as the user knows themselves: the display name, else the name before `#`, never the domain.
+      this.#show(`${this.text('signedIn')} ${shownName(result)}`, false);
       this.dispatchEvent(new CustomEvent('passkey-signed-in', { detail: result, bubbles: true, composed: true }));
     }
 

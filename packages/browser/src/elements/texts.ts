@@ -11,6 +11,7 @@ export const SIGN_IN_TEXTS = {
   registerHint: 'New here? Enter a user name, then create a passkey.',
   working: 'Waiting for your passkey…',
   needName: 'Enter your user name first.',
+  signedIn: 'Signed in as',
 } as const;
 
 export type SignInTexts = { readonly [key in keyof typeof SIGN_IN_TEXTS]: string };
@@ -20,6 +21,11 @@ export const LIST_TEXTS = {
   intro: 'Passkeys let you sign in with your fingerprint, face, screen lock or security key.',
   add: 'Add a passkey',
   delete: 'Delete',
+  account: 'Signed in as',
+  rename: 'Rename',
+  renameLabel: 'Name of this passkey',
+  renameSave: 'Save',
+  renamed: 'Passkey renamed.',
   confirm: 'Delete this passkey? You will no longer be able to sign in with it.',
   confirmYes: 'Delete passkey',
   confirmNo: 'Cancel',
