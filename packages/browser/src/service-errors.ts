@@ -62,6 +62,8 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
   ORIGIN_NOT_ALLOWED: 'siteSetup',
   INVALID_ORIGIN: 'siteSetup',
   ORIGIN_NOT_MATCHED: 'pageAddress',
+  // The relay refused a call from another site's page (a forged form or request).
+  CROSS_SITE_REQUEST: 'pageAddress',
   CROSS_ORIGIN_NOT_ALLOWED: 'pageAddress',
   TOP_ORIGIN_NOT_MATCHED: 'pageAddress',
   RPID_HASH_NOT_MATCHED: 'siteSetup',

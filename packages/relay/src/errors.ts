@@ -9,6 +9,11 @@ export const RELAY_ERRORS = {
       'The relay answers POST <prefix>/attestation/options, /attestation/result, /assertion/options, /assertion/result, /credentials/list, /credentials/delete and /credentials/rename.',
   },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Only POST is accepted.' },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    message:
+      "The relay answers its page's own calls only: this one came from another site or origin (Sec-Fetch-Site, Origin).",
+  },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the relay accepts.' },
   MALFORMED_JSON: { status: 400, message: 'The request body is not a JSON object.' },

@@ -11,6 +11,7 @@ import { isJsonContentType, parseJsonObject, readJsonBody, type BodyResult } fro
 import { PendingCeremonies } from './ceremonies.js';
 import { MemoryLocalStore } from './local-store.js';
 import { RELAY_OPERATIONS, type RelayOperation, run } from './operations.js';
+import { foreignCallRefusal } from './same-origin.js';
 import { type HookRequest, resolveRelayOptions, type RelayOptions } from './options.js';
 import type { Body } from './outcome.js';
 import type { ResolvedRelayOptions } from './options.js';
@@ -67,6 +68,9 @@ export function createRelay<Request extends HookRequest = IncomingMessage>(
     hookRequest?: Request,
   ): Promise<RelayAnswer> {
     try {
+      // Whatever parsed the body before the relay, a call that is not the page's own JSON call goes no further.
+      const foreign = refusalOf(request);
+      if (foreign !== undefined) return foreign;
       const parsed = parseInput(input, config.maxBodyBytes);
       if (parsed.kind !== 'ok') return toAnswer(failedEnvelope(bodyError(parsed)));
       const call = { raw: request, request: hookRequest ?? request, response };
@@ -79,6 +83,19 @@ export function createRelay<Request extends HookRequest = IncomingMessage>(
   }
 
   const assets = relayAssets(config.prefix, config.passkeyEndpoints);
+
+  function refusalOf(request: IncomingMessage): RelayAnswer | undefined {
+    const name = foreignCallRefusal(config as ResolvedRelayOptions, request);
+    if (name === undefined) return undefined;
+    if (name === 'CROSS_SITE_REQUEST') {
+      const { origin, 'sec-fetch-site': site } = request.headers;
+      config.log?.warn(
+        { path: request.url, origin: origin ?? null, secFetchSite: site ?? null },
+        'cross-site call refused',
+      );
+    }
+    return toAnswer(failedEnvelope(name));
+  }
 
   const handler: Relay<Request>['handler'] = (request, response, next) => {
     const pathname = pathnameOf(request.url);
@@ -101,6 +118,11 @@ export function createRelay<Request extends HookRequest = IncomingMessage>(
       response.setHeader('allow', 'POST');
       request.resume();
       return void send(response, toAnswer(failedEnvelope('METHOD_NOT_ALLOWED')));
+    }
+    const foreign = refusalOf(request);
+    if (foreign !== undefined) {
+      request.resume();
+      return void send(response, foreign);
     }
     void inputOf(request, config.maxBodyBytes)
       .then((input) => (input.kind === 'answer' ? input.answer : relay(operation, input, request, response)))

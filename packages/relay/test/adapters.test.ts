@@ -62,12 +62,21 @@ describe('relay adapters', () => {
       const good = await post(
         `${url}/passkey/assertion/options`,
         { username: 'alice#idp.example.test' },
-        { cookie: 'a=b', origin: 'https://evil.example' },
+        { cookie: 'a=b', origin: url }, // the page's own origin, by Host; the service gets the configured one
       );
       assert.equal(good.status, 200);
       assert.equal(good.json.challenge, 'c');
       assert.equal(service.seen.at(-1)!.headers.cookie, undefined);
       assert.equal(service.seen.at(-1)!.headers.origin, 'https://idp.example.test');
+      const before = service.seen.length;
+      const foreign = await post(
+        `${url}/passkey/assertion/options`,
+        { username: 'alice#idp.example.test' },
+        { origin: 'https://evil.example' },
+      );
+      assert.equal(foreign.status, 403);
+      assert.equal((foreign.json.errorMessage as string[])[0], 'CROSS_SITE_REQUEST');
+      assert.equal(service.seen.length, before);
       const failed = await post(`${url}/passkey/assertion/result`, { id: 'x' });
       assert.equal(failed.status, 400);
       assert.deepEqual(failed.json.errorMessage, ['SESSION_NOT_FOUND', 'gone']);

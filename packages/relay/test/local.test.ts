@@ -64,7 +64,7 @@ describe('relay: local variant bookkeeping', () => {
           type: 'public-key',
           response: { clientDataJSON: clientData(challenge), transports: ['internal'] },
         },
-        { origin: 'https://localhost:8443' },
+        { origin: relay.url }, // the page's own origin: passed by the relay's same-origin check, never sent on
       );
       const sent = service.seen.at(-1)!;
       assert.deepEqual(sent.body.extensions, { localhost: true });
