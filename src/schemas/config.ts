@@ -2,7 +2,7 @@
 // environment gives: every key with its type, bounds, default, meaning and the variable that overrides it.
 // The loader (src/config/) validates with this schema compiled once, takes the defaults from it and keeps
 // only what no shape can say; docs/configuration.md's tables and assets/config.schema.json are written from
-// it (scripts/gen-config-docs.mjs). Our own keywords (dropped from the JSON Schema): `env` (the variable
+// it (scripts/gen-config-schema.mjs). Our own keywords (dropped from the JSON Schema): `env` (the variable
 // that overrides the key), `defaultText` (a default the loader computes), `patternDetail` (a pattern in
 // words), `detail` (the expectation in words), `missing` (the sentence for a required key left out),
 // `wordedByLoader` (the loader checks this value and words its problems itself).

@@ -5,7 +5,7 @@ import { integer, opt } from './config-keys.js';
 import { type TSchema, Type } from './typebox.js';
 import { literals } from './values.js';
 
-/** Settings only the environment gives (no key of the file): read by src/config/ and src/config/secrets.ts. */
+/** Settings only the environment gives (no key of the file): read by src/config/ and src/secrets/load.ts. */
 export const EnvironmentSchema = Type.Object({
   PASSKEY_USER_HANDLE_KEY: opt(
     Type.String({

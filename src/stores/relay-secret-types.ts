@@ -1,6 +1,6 @@
 // The relay secrets the admin API and CLI create for an application (docs/admin.md "Relay secrets"), kept
 // as their SHA-256 only, and when each of an application's secrets (the config file's too) was last used.
-// One backend per database (memory/, sqlite/, postgres/ relay-secrets.ts); test/stores/relay-secrets-contract.ts
+// One backend per database (memory/, sqlite/, postgres/ relay-secrets.ts); test/stores/relay-secrets.test.ts
 // runs the same suite against each.
 
 /** A relay secret the admin API or CLI created. */

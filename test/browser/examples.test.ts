@@ -1,4 +1,4 @@
-// docs/examples.md, run as written: its React app (src/main.jsx, src/App.jsx, public/index.html, bundled
+// docs/examples.md, run as written: its React app (main.jsx, App.jsx, public/index.html, bundled
 // by the esbuild command the doc shows) and its page without ES modules (public/index.html on the relay's
 // passkeys.js), each on the quickstart's Express server (docs/relay.md, server.js). The packages install
 // from their `npm pack` tarballs, express, react and react-dom from the npm registry (or npm's cache); the

@@ -14,7 +14,7 @@ export { POSTGRES_SCHEMA_VERSION } from './migrations/index.js';
 export { checkSharedSecrets, SecretsMismatchError, type SharedSecrets } from './secrets.js';
 
 /**
- * Applies the pending numbered migrations (src/stores/migrations/postgres/) to the schema named by
+ * Applies the pending numbered migrations (src/stores/postgres/migrations/) to the schema named by
  * `options.schema`, else the URL's `?schema=`, else `public`. What the CLI's `migrate` command runs.
  */
 export async function migratePostgres(

@@ -5,7 +5,7 @@
 // one statement or one IMMEDIATE transaction, and the busy timeout makes a writer wait for another.
 // better-sqlite3 is synchronous: each call runs to completion before any other JavaScript, so within one
 // process nothing interleaves; across processes SQLite's locks make each statement atomic.
-// The service sends a credential's `create` and `recordUse` to the SQLite writer (sqlite-writer.ts: a
+// The service sends a credential's `create` and `recordUse` to the SQLite writer (sqlite/writer.ts: a
 // thread, or inline on one core), which commits the writes that arrive together in one transaction (one
 // fsync for many ceremonies); without a writer (CLI, tests) they are autocommit statements on this connection.
 

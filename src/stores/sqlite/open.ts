@@ -1,6 +1,6 @@
 // Opening a SQLite database file for the stores: the durability settings (WAL journal, synchronous=FULL,
 // busy timeout, foreign keys) and the numbered migrations, applied once under the write lock. Both the
-// stores' connection (sqlite.ts) and the writer (sqlite-writer.ts) open files through here.
+// stores' connection (sqlite.ts) and the writer (writer.ts) open files through here.
 
 import type BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
