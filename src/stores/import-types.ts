@@ -1,4 +1,4 @@
-// What an import of passkeys (src/transfer/) keeps and reads in a credential store (types.ts CredentialStore,
+// What an import of passkeys (issue 34) keeps and reads in a credential store (types.ts CredentialStore,
 // "Imported users"). `Credential` is types.ts's CredentialRecord (a parameter: types.ts imports this file).
 /**
  * A user handle an import brought for a user (docs/migration.md): the authenticators hold it, so the user
@@ -12,7 +12,7 @@ export interface ImportedUserHandle {
   readonly userHandle: string;
 }
 
-/** What an import reads before it decides on a batch (src/transfer/, importLookup). */
+/** What an import reads before it decides on a batch (issue 34, importLookup). */
 export interface ImportLookupOf<Credential> {
   /** The stored credentials among the ids asked for. */
   readonly credentials: readonly Credential[];

@@ -240,7 +240,7 @@ export interface CredentialStore {
   ): Promise<CredentialRecord[]>;
   close(): Promise<void>;
 
-  // --- Imported users (src/transfer/) ---
+  // --- Imported users (issue 34) ---
   /** The user handle an import kept for `username` (`user#domain`); undefined: the user's handle is derived. */
   importedUserHandle(clientId: string, username: string): Promise<string | undefined>;
   /** One read of what an import must know about a batch (bounded by the batch). */

@@ -1,4 +1,4 @@
-// What an import (src/transfer/) reads and writes on PostgreSQL: the kept user handles (migration 11) and a
+// What an import (issue 34) reads and writes on PostgreSQL: the kept user handles (migration 11) and a
 // batch of credentials, one transaction per batch. Each read and write of a batch is one statement, whatever
 // its size (arrays and a multi-row insert), so a batch costs a few round trips, not one per record.
 import type pg from 'pg';

@@ -153,7 +153,7 @@ export class SqliteCredentialStore implements CredentialStore {
     return changes === 1;
   }
 
-  // Imports (src/transfer/): sqlite/imports.ts.
+  // Imports (issue 34): sqlite/imports.ts.
   importedUserHandle: CredentialStore['importedUserHandle'] = async (clientId, username) =>
     this.#imports.handleOf(clientId, username);
   importLookup: CredentialStore['importLookup'] = async (clientId, query) => this.#imports.lookup(clientId, query);

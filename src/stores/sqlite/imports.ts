@@ -1,4 +1,4 @@
-// What an import (src/transfer/) reads and writes on SQLite: the kept user handles (migration 9) and a batch
+// What an import (issue 34) reads and writes on SQLite: the kept user handles (migration 9) and a batch
 // of credentials, one IMMEDIATE transaction per batch on the store's own connection (never through the
 // group-commit writer: a batch is already one commit for many rows).
 import type Database from 'better-sqlite3';
