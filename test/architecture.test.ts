@@ -84,6 +84,11 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
     imports: ['config.ts', 'config/', 'errors.ts', 'stores/', 'util/', 'webauthn/', 'webhooks/'],
     types: ['ceremonies/', 'service.ts', 'schemas/'],
   },
+  // Moving passkeys in and out (issue 34): readers and writers of each format, the import's checks.
+  'transfer/': {
+    imports: ['errors.ts', 'util/', 'webauthn/', 'schemas/', 'webhooks/'],
+    types: ['config.ts', 'service.ts', 'stores/', 'audit/'],
+  },
   'admin/': {
     imports: [
       'applications/',
@@ -96,6 +101,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
       'http/',
       'metrics/',
       'schemas/',
+      'transfer/',
       'util/',
       'webhooks/',
     ],
@@ -115,6 +121,7 @@ const RULES: Record<string, { readonly imports: readonly string[]; readonly type
       'runtime/',
       'secrets/',
       'stores/',
+      'transfer/',
       'util/',
       'webauthn/',
       'webhooks/',
