@@ -1,6 +1,7 @@
 // The admin actions, shared by the admin HTTP API and the CLI so both behave (and audit) the same: applications
 // (create with a generated Client ID, list, show, update, approve, disable, enable, delete) and, per application,
-// credentials (credential-actions.ts: list, show, rename, delete; the post-quantum count). Every change is audited,
+// credentials (credential-actions.ts: list, show, rename, delete; the post-quantum count; transfer-actions.ts:
+// import and export). Every change is audited,
 // whether it succeeds or fails (audited.ts); bodies become applications as the config file's do (application-body.ts).
 import type { ApplicationConfig } from '../config.js';
 import type { ApplicationRecord } from '../stores/types.js';
@@ -8,6 +9,7 @@ import { asObject, isPlainObject, refuseRelaySecrets, toJson, validateApplicatio
 import type { Actor } from './audited.js';
 import { generateClientId } from './client-id.js';
 import { CredentialActions } from './credential-actions.js';
+import { TransferActions } from './transfer-actions.js';
 import { AdminError } from './errors.js';
 import { applicationView, type ApplicationView } from './views.js';
 import { STRICT_WEBHOOK_URL_RULES } from '../config/webhooks.js';
@@ -18,6 +20,7 @@ export type { AdminDeps } from './action-base.js';
 export type { Actor } from './audited.js';
 export type { CredentialPage, UserCredentialsDeleted } from '../schemas/admin.js';
 export { MAX_PAGE } from './credential-actions.js';
+export type { ImportProgress, ImportRequest } from './transfer-actions.js';
 
 export class AdminActions {
   readonly #scope: ActionScope;
@@ -28,6 +31,9 @@ export class AdminActions {
   readonly renameCredential: CredentialActions['renameCredential'];
   readonly deleteCredential: CredentialActions['deleteCredential'];
   readonly deleteUserCredentials: CredentialActions['deleteUserCredentials'];
+  // --- Moving passkeys in and out (transfer-actions.ts) ---
+  readonly importCredentials: TransferActions['importCredentials'];
+  readonly exportCredentials: TransferActions['exportCredentials'];
 
   constructor(deps: AdminDeps) {
     this.#scope = new ActionScope(deps);
@@ -38,6 +44,9 @@ export class AdminActions {
     this.renameCredential = credentials.renameCredential.bind(credentials);
     this.deleteCredential = credentials.deleteCredential.bind(credentials);
     this.deleteUserCredentials = credentials.deleteUserCredentials.bind(credentials);
+    const transfer = new TransferActions(this.#scope);
+    this.importCredentials = transfer.importCredentials.bind(transfer);
+    this.exportCredentials = transfer.exportCredentials.bind(transfer);
   }
 
   // --- Applications ---

@@ -11,11 +11,9 @@ import type { AdminTokenStore } from './tokens.js';
 import type { RelaySecretAdmin } from './relay-secrets.js';
 import { RELAY_SECRET_USAGE, relaySecretCommand } from './relay-secrets-cli.js';
 import { tokenCommand } from './token-cli.js';
+import { exportCommand, importCommand, type TransferIo } from './transfer-cli.js';
 
-export interface AdminCliIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-}
+export type AdminCliIo = TransferIo;
 
 export interface AdminCliDeps {
   /** The token file store of the configuration given with --config (no database needed for `admin token …`). */
@@ -48,6 +46,10 @@ export const ADMIN_USAGE = `passkey-server admin <command> [--config <file.json>
   credential show|delete <clientId> <credentialId>
   credential delete <clientId> (--username <user#domain> | --user-handle <h>)   every credential of that user
   credential rename <clientId> <credentialId> (<nickname> | --clear)
+  credential import <clientId> --from <format> <file|-> [--dry-run]
+                                      formats: passkey-server, simplewebauthn, keycloak, hanko, line-fido2-server;
+                                      the report on standard output; exit 1 when a record was refused
+  credential export <clientId> [--to passkey-server|hanko] [--output <file>]   JSON Lines (standard output by default)
 
 ${RELAY_SECRET_USAGE}
   audit list|export [--since <time>] [--until <time>] [--client-id <id>] [--action <a>] [--result ok|failed] [--limit <n>]
@@ -73,6 +75,10 @@ const OPTIONS = {
   'client-id': { type: 'string' },
   action: { type: 'string' },
   result: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  output: { type: 'string' },
+  'dry-run': { type: 'boolean' },
 } as const;
 
 export async function runAdminCli(args: readonly string[], io: AdminCliIo, deps: AdminCliDeps): Promise<number> {
@@ -92,6 +98,10 @@ export async function runAdminCli(args: readonly string[], io: AdminCliIo, deps:
     const actor: Actor = { name: deps.actor ?? `cli:${safeUser()}` };
     const opened = await deps.open(values.config);
     try {
+      if (group === 'credential' && command === 'import')
+        return await importCommand(rest, values, opened.actions, actor, io, usage);
+      if (group === 'credential' && command === 'export')
+        return await exportCommand(rest, values, opened.actions, actor, io, usage);
       if (group === 'app') await appCommand(command, rest, values, opened.actions, actor, print);
       else if (group === 'credential') await credentialCommand(command, rest, values, opened.actions, actor, print);
       else if (group === 'relay-secret')
@@ -226,7 +236,7 @@ async function credentialCommand(
       return void print(await actions.renameCredential(actor, c!, id!, nickname));
     }
     default:
-      throw new Usage('credential list|show|rename|delete');
+      throw new Usage('credential list|show|rename|delete|import|export');
   }
 }
 

@@ -22,6 +22,10 @@ export const ADMIN_ERRORS = {
     status: 409,
     message: "The standard variant needs at least one origin on the application's domain before it can be approved.",
   },
+  APPLICATION_LOCAL_ONLY: {
+    status: 409,
+    message: 'This application runs only the local variant, which stores no keys: passkeys cannot be imported into it.',
+  },
   USER_MISMATCH: {
     status: 400,
     message: 'username and userHandle name different users; give one of them, or both of the same user.',

@@ -69,6 +69,16 @@ export const WEBHOOK_EVENTS = {
       credentialIds: Type.Array(base64url(), { description: 'instead of `credentialId`' }),
     }),
   },
+  'credentials.imported': {
+    when: 'an import of passkeys ran to its end (admin API or CLI, not a dry run): one event per import, never one per passkey',
+    data: data({
+      clientId: credential.clientId,
+      format: Type.String({ description: 'the source format, as `--from` names it' }),
+      imported: Type.Integer({ minimum: 0 }),
+      skipped: Type.Integer({ minimum: 0 }),
+      refused: Type.Integer({ minimum: 0 }),
+    }),
+  },
   'authentication.succeeded': {
     when: 'a sign-in accepted',
     data: data({ ...credential, userVerified: Type.Boolean(), backupState: Type.Boolean(), authenticatorStatus }),

@@ -1,0 +1,14 @@
+// The one registry of formats: the reader of each `--from` format and the writer of each `--to` format
+// (record.ts names them). A new format is its file and one row here; a format without a row is refused by
+// name (docs/migration.md).
+import { readPasskeyServer, writePasskeyServer } from './passkey-server.js';
+import type { ExportFormat, ImportFormat, SourceReader } from './record.js';
+import type { RecordWriter } from './writer.js';
+
+export const READERS: Partial<Record<ImportFormat, SourceReader>> = {
+  'passkey-server': readPasskeyServer,
+};
+
+export const WRITERS: Partial<Record<ExportFormat, RecordWriter>> = {
+  'passkey-server': writePasskeyServer,
+};
