@@ -15,7 +15,7 @@ import type { Browser } from 'playwright-core';
 import { ensureDevCertificate } from '@passkey-server/demo';
 import { expressRelay } from '@passkey-server/relay';
 import { listenLocal, textOf, tlsFront } from './doc-apps.js';
-import { freePort, launchChromium, openTab, startServiceProcess, type ServiceProcess } from './support.js';
+import { freePort, launchChromium, openTab, startAppService, type ServiceProcess } from './support.js';
 
 const CLIENT_ID = 'cross-site-client';
 const DOMAIN = 'idp.localhost';
@@ -64,21 +64,9 @@ describe('relay: a form posted from another site, in Chromium (behind express.ur
       response.end(attackPage(`${pageUrl}/relay/credentials/delete`, credentialId));
     });
     attackerUrl = `https://attacker.localhost:${await listenLocal(attacker)}`;
-    const servicePort = await freePort();
-    service = await startServiceProcess(
-      dir,
-      {
-        listen: { host: '127.0.0.1', port: servicePort },
-        database: `sqlite:${join(dir, 'fido2.db')}`,
-        challenges: 'memory',
-        demo: { enabled: false },
-        dataDir: dir,
-        applications: [
-          { clientId: CLIENT_ID, name: 'Cross-site IdP', domain: DOMAIN, origins: [pageUrl], variants: ['standard'] },
-        ],
-      },
-      servicePort,
-    );
+    service = await startAppService(dir, [
+      { clientId: CLIENT_ID, name: 'Cross-site IdP', domain: DOMAIN, origins: [pageUrl], variants: ['standard'] },
+    ]);
     const site = express();
     site.set('trust proxy', 'loopback');
     // A session cookie a cross-site form carries (SameSite=None): the relay's own check is all that stops it.

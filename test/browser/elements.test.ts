@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createRelay } from '@passkey-server/relay';
 import { ensureDevCertificate } from '@passkey-server/demo';
-import { freePort, launchChromium, openTab, startServiceProcess, type ServiceProcess } from './support.js';
+import { freePort, launchChromium, openTab, startAppService, type ServiceProcess } from './support.js';
 
 const CLIENT_ID = 'elements-client';
 const DOMAIN = 'elements.localhost';
@@ -58,30 +58,22 @@ describe('browser package: <passkey-sign-in> and <passkey-list> in Chromium', { 
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'passkey-elements-'));
-    const [servicePort, standardPort, localPort] = [await freePort(), await freePort(), await freePort()];
+    const [standardPort, localPort] = [await freePort(), await freePort()];
     const standardUrl = `https://${DOMAIN}:${standardPort}`;
     const localUrl = `https://localhost:${localPort}`;
-    service = await startServiceProcess(
+    service = await startAppService(
       dir,
-      {
-        listen: { host: '127.0.0.1', port: servicePort },
-        database: `sqlite:${join(dir, 'fido2.db')}`,
-        challenges: 'memory',
-        local: { enabled: true },
-        demo: { enabled: false },
-        dataDir: dir,
-        applications: [
-          {
-            clientId: CLIENT_ID,
-            name: 'Elements IdP',
-            domain: DOMAIN,
-            origins: [standardUrl],
-            variants: ['standard', 'local'],
-            localOrigins: [localUrl],
-          },
-        ],
-      },
-      servicePort,
+      [
+        {
+          clientId: CLIENT_ID,
+          name: 'Elements IdP',
+          domain: DOMAIN,
+          origins: [standardUrl],
+          variants: ['standard', 'local'],
+          localOrigins: [localUrl],
+        },
+      ],
+      { local: { enabled: true } },
     );
     const tls = await ensureDevCertificate(join(dir, 'tls'), ['localhost', DOMAIN]);
     for (const [variant, port, url] of [

@@ -23,7 +23,7 @@ import {
   tlsFront,
   writeFiles,
 } from './doc-apps.js';
-import { freePort, launchChromium, openTab, REPO, startServiceProcess, type ServiceProcess } from './support.js';
+import { freePort, launchChromium, openTab, REPO, startAppService, type ServiceProcess } from './support.js';
 
 const CLIENT_ID = 'examples-client';
 const DOMAIN = 'examples.localhost';
@@ -75,27 +75,15 @@ describe('docs/examples.md: the React and plain-HTML pages, run as written', { t
         return appDir;
       }),
     );
-    const servicePort = await freePort();
-    service = await startServiceProcess(
-      dir,
+    service = await startAppService(dir, [
       {
-        listen: { host: '127.0.0.1', port: servicePort },
-        database: `sqlite:${join(dir, 'fido2.db')}`,
-        challenges: 'memory',
-        demo: { enabled: false },
-        dataDir: dir,
-        applications: [
-          {
-            clientId: CLIENT_ID,
-            name: 'Examples IdP',
-            domain: DOMAIN,
-            origins: EXAMPLES.map(urlOf),
-            variants: ['standard'],
-          },
-        ],
+        clientId: CLIENT_ID,
+        name: 'Examples IdP',
+        domain: DOMAIN,
+        origins: EXAMPLES.map(urlOf),
+        variants: ['standard'],
       },
-      servicePort,
-    );
+    ]);
     const tls = await ensureDevCertificate(join(dir, 'tls'), ['localhost', DOMAIN]);
     for (const [index, name] of EXAMPLES.entries()) {
       const [appPort, frontPort] = ports.get(name)!;

@@ -26,7 +26,7 @@ import {
   writeFiles,
   type AppProcess,
 } from './doc-apps.js';
-import { freePort, launchChromium, openTab, REPO, startServiceProcess, type ServiceProcess } from './support.js';
+import { freePort, launchChromium, openTab, REPO, startAppService, type ServiceProcess } from './support.js';
 
 const CLIENT_ID = 'quickstart-client';
 /** The application's relay secret: the service keeps its hash, the quickstart's relay sends it. */
@@ -84,28 +84,16 @@ describe('docs/relay.md: the quickstart, run as written (Express and Fastify)', 
         return appDir;
       }),
     );
-    const servicePort = await freePort();
-    service = await startServiceProcess(
-      dir,
+    service = await startAppService(dir, [
       {
-        listen: { host: '127.0.0.1', port: servicePort },
-        database: `sqlite:${join(dir, 'fido2.db')}`,
-        challenges: 'memory',
-        demo: { enabled: false },
-        dataDir: dir,
-        applications: [
-          {
-            clientId: CLIENT_ID,
-            name: 'Quickstart IdP',
-            domain: DOMAIN,
-            origins: APPS.map(({ name }) => urlOf(name)),
-            variants: ['standard'],
-            relaySecrets: [relaySecretHash(RELAY_SECRET)],
-          },
-        ],
+        clientId: CLIENT_ID,
+        name: 'Quickstart IdP',
+        domain: DOMAIN,
+        origins: APPS.map(({ name }) => urlOf(name)),
+        variants: ['standard'],
+        relaySecrets: [relaySecretHash(RELAY_SECRET)],
       },
-      servicePort,
-    );
+    ]);
     for (const [index, { name, script }] of APPS.entries()) {
       const port = ports.get(name)!;
       const app = await startApp(

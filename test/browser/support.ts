@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServe } from '../support/cli-process.js';
+import { freePort, startServe } from '../support/cli-process.js';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -12,7 +12,7 @@ export const REPO = resolve(here, '..', '..', '..');
 export const OUTPUT = join(REPO, 'test-output', 'browser');
 export const CHROMIUM = '/usr/bin/chromium';
 
-export { freePort } from '../support/cli-process.js';
+export { freePort };
 
 export interface ServiceProcess {
   readonly url: string;
@@ -41,6 +41,28 @@ export async function startServiceProcess(
       await served.stop('SIGTERM', 5_000);
     },
   };
+}
+
+/**
+ * The service as the browser tests of apps run it: its own process on a free port, a SQLite file in `dir`,
+ * challenges in memory, no demo, and the given applications (`extra` adds or replaces top-level keys).
+ */
+export async function startAppService(
+  dir: string,
+  applications: readonly Record<string, unknown>[],
+  extra: Record<string, unknown> = {},
+): Promise<ServiceProcess> {
+  const port = await freePort();
+  const config = {
+    listen: { host: '127.0.0.1', port },
+    database: `sqlite:${join(dir, 'fido2.db')}`,
+    challenges: 'memory',
+    demo: { enabled: false },
+    dataDir: dir,
+    applications,
+    ...extra,
+  };
+  return startServiceProcess(dir, config, port);
 }
 
 /** Headless Debian Chromium. `resolverRules` maps test hostnames (and localhost:443) onto the demo. */
