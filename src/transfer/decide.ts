@@ -1,7 +1,7 @@
 // The decision on one batch of checked records, from one read of the store (importLookup) and what the file
 // said before (file-memory.ts): each record is imported, skipped (the same passkey is stored or came
 // earlier), or refused (its id is another passkey's; its user has another handle, or its handle another
-// user). Records are decided in file order, each against those accepted before it.
+// user; its user has as many passkeys as the application allows). Records are decided in file order, each against those accepted before it.
 import type { CredentialRecord, ImportedUserHandle, ImportLookup } from '../stores/types.js';
 import { credentialIdentity, type FileMemory } from './file-memory.js';
 import type { RefusalReason } from './record.js';
@@ -29,11 +29,18 @@ export function lookupQuery(batch: readonly CredentialRecord[], derive: (usernam
   };
 }
 
+/** The application's limit of passkeys per user, and how many each user handle of the batch has stored. */
+export interface PasskeyLimit {
+  readonly max: number;
+  readonly stored: ReadonlyMap<string, number>;
+}
+
 export function decideBatch(
   batch: readonly CredentialRecord[],
   lookup: ImportLookup,
   memory: FileMemory,
   derive: (username: string) => string,
+  limit?: PasskeyLimit,
 ): BatchPlan {
   const stored = new Map(lookup.credentials.map((c) => [c.credentialId, c]));
   const keptByUser = new Map(lookup.handles.map((h) => [h.username, h.userHandle]));
@@ -76,8 +83,16 @@ export function decideBatch(
       refuse('USER_HANDLE_CONFLICT', `${username} has passkeys registered here under the service's own user handle`);
       continue;
     }
+    const passkeys = memory.passkeysOf(userHandle) ?? limit?.stored.get(userHandle) ?? 0;
+    if (limit !== undefined && passkeys >= limit.max) {
+      refuse(
+        'PASSKEY_LIMIT_REACHED',
+        `${username} already has ${passkeys} passkeys (the application allows ${limit.max})`,
+      );
+      continue;
+    }
     if (userHas === undefined && userHandle !== derived) handles.push({ username, userHandle });
-    memory.remember(record, identity);
+    memory.remember(record, identity, passkeys + 1);
     records.push(record);
     decisions.push({ kind: 'import' });
   }

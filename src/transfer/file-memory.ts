@@ -1,7 +1,7 @@
 // What an import remembers of the records it accepted earlier in the same file, so that a record against an
 // earlier one is judged as the store would judge it once the earlier one is written: the same passkey again
 // is skipped, its id with another key or user is refused, a user with two handles (or a handle for two
-// users) is refused. Bounded (docs/decisions.md "Import: bounded memory"): a real run forgets after every
+// users) is refused, a user's passkeys are counted against the application's limit. Bounded (docs/decisions.md "Import: bounded memory"): a real run forgets after every
 // batch it wrote, since the store then answers; a dry run, which writes nothing, keeps the most recent
 // `capacity` of each and forgets the oldest.
 import { createHash } from 'node:crypto';
@@ -20,6 +20,8 @@ export class FileMemory {
   readonly #credentials = new Map<string, string>();
   readonly #handleOfUser = new Map<string, string>();
   readonly #userOfHandle = new Map<string, string>();
+  /** A user's passkeys (stored, and accepted from the file), by user handle, once one of theirs was accepted. */
+  readonly #passkeys = new Map<string, number>();
 
   constructor(private readonly capacity: number) {}
 
@@ -36,7 +38,13 @@ export class FileMemory {
     return this.#userOfHandle.get(userHandle);
   }
 
-  remember(record: CredentialRecord, identity: string): void {
+  passkeysOf(userHandle: string): number | undefined {
+    return this.#passkeys.get(userHandle);
+  }
+
+  /** Remembers an accepted record; `passkeys`: how many its user has with it. */
+  remember(record: CredentialRecord, identity: string, passkeys: number): void {
+    this.#put(this.#passkeys, record.userHandle, passkeys);
     this.#put(this.#credentials, record.credentialId, identity);
     this.#put(this.#handleOfUser, record.username, record.userHandle);
     this.#put(this.#userOfHandle, record.userHandle, record.username);
@@ -46,9 +54,10 @@ export class FileMemory {
     this.#credentials.clear();
     this.#handleOfUser.clear();
     this.#userOfHandle.clear();
+    this.#passkeys.clear();
   }
 
-  #put(map: Map<string, string>, key: string, value: string): void {
+  #put<V>(map: Map<string, V>, key: string, value: V): void {
     map.delete(key);
     map.set(key, value);
     if (map.size > this.capacity) map.delete(map.keys().next().value as string);

@@ -27,8 +27,15 @@ async function* chunked(text: string): AsyncIterable<Uint8Array> {
   for (let at = 0; at < bytes.length; at += 61) yield bytes.subarray(at, at + 61);
 }
 
-function run(store: CredentialStore, clientId: string, items: AsyncIterable<SourceItem>, dryRun: boolean) {
+function run(
+  store: CredentialStore,
+  clientId: string,
+  items: AsyncIterable<SourceItem>,
+  dryRun: boolean,
+  maxPasskeysPerUser?: number,
+) {
   return runImport(items, {
+    ...(maxPasskeysPerUser === undefined ? {} : { maxPasskeysPerUser }),
     application: { clientId, domain: DOMAIN, algorithms: [-7, -257, -8, -48] },
     credentials: store,
     derive: (username) => deriveUserHandle(KEY, clientId, username),
@@ -38,8 +45,8 @@ function run(store: CredentialStore, clientId: string, items: AsyncIterable<Sour
   });
 }
 
-const importText = (store: CredentialStore, clientId: string, text: string, dryRun: boolean) =>
-  run(store, clientId, readPasskeyServer(chunked(text)), dryRun);
+const importText = (store: CredentialStore, clientId: string, text: string, dryRun: boolean, max?: number) =>
+  run(store, clientId, readPasskeyServer(chunked(text)), dryRun, max);
 
 /** A COSE key map as bytes (for keys that are wrong on purpose). */
 const cose = (entries: [number, number | Buffer][]) => encodeCbor(new Map(entries)).toString('base64url');
@@ -186,6 +193,31 @@ for (const kind of CREDENTIAL_STORES) {
       assert.equal(report.imported, 1);
       assert.equal(await store.importedUserHandle(clientId, username), undefined, 'no kept handle: it is derived');
       assert.equal((await store.listByUser(clientId, derived)).length, 2);
+    });
+
+    it("refuses the passkeys beyond the application's limit per user, counting stored ones and the file's", async () => {
+      const { store } = opened;
+      const clientId = freshClientId();
+      const gus = exportedPasskey('gus', -7);
+      const more = (n: number) =>
+        Array.from({ length: n }, () =>
+          JSON.stringify(with_(gus.line, { credentialId: randomBytes(16).toString('base64url') })),
+        );
+      const first = await importText(store, clientId, [JSON.stringify(gus.line)].join('\n'), false, 3);
+      assert.equal(first.imported, 1);
+      // Four more of gus across two batches (3 a batch), and one of hal: gus may have two more.
+      const text = [...more(4), JSON.stringify(exportedPasskey('hal', -7).line)].join('\n');
+      const dry = await importText(store, clientId, text, true, 3);
+      assert.deepEqual(
+        dry.refused.map((r) => [r.line, r.reason]),
+        [
+          [3, 'PASSKEY_LIMIT_REACHED'],
+          [4, 'PASSKEY_LIMIT_REACHED'],
+        ],
+      );
+      assert.equal(dry.imported, 3);
+      assert.deepEqual(await importText(store, clientId, text, false, 3), { ...dry, dryRun: false });
+      assert.equal((await store.listByUser(clientId, gus.held.userHandle)).length, 3);
     });
   });
 }
