@@ -1,5 +1,5 @@
 // Authentications per second with 1 and 2 service instances on PostgreSQL + Redis, next to one instance
-// on SQLite, in the same run on the same machine. Each instance is a real `cli.js serve` process; the load
+// on SQLite, in the same run on the same machine. Each instance is a real `cli/bin.js serve` process; the load
 // generator (this process) plays a load balancer: every authentication asks instance k for options and
 // posts the result to instance k+1, so with 2 instances every ceremony crosses instances.
 //

@@ -1,21 +1,23 @@
 #!/usr/bin/env node
-// Writes docs/errors.md from the one catalogue, src/errors.ts (with its groups in src/errors/): every name, its HTTP status and its text,
+// Writes docs/errors.md from the one catalogue, src/errors/catalogue.ts (joining its groups, the other files of
+// src/errors/): every name, its HTTP status and its text,
 // grouped by the catalogue's own sections. test/errors.test.ts fails when the two differ, so after adding a
 // name run:  node scripts/gen-errors-doc.mjs
 // (It reads the TypeScript source as text, so it needs no build.)
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
-const source = readFileSync(new URL('src/errors.ts', root), 'utf8');
+const source = readFileSync(new URL('src/errors/catalogue.ts', root), 'utf8');
 /** The object text between `marker` and its closing `} as const`, from `text`. */
 const objectBody = (text, marker) => text.slice(text.indexOf(marker), text.indexOf('} as const'));
 // The catalogue joins the groups of src/errors/ by spreading them; put each group's text where it is spread.
 const groupFiles = new Map(
-  [...source.matchAll(/^import \{ ([A-Z_]+) \} from '\.\/(errors\/[a-z-]+)\.js';$/gm)].map((m) => [m[1], m[2]]),
+  [...source.matchAll(/^import \{ ([A-Z_]+) \} from '\.\/([a-z-]+)\.js';$/gm)].map((m) => [m[1], m[2]]),
 );
 const body = objectBody(source, 'export const ERRORS = {').replace(/^\s*\.\.\.([A-Z_]+),\s*$/gm, (_, name) => {
-  if (!groupFiles.has(name)) throw new Error(`scripts/gen-errors-doc.mjs: no import of ${name} in src/errors.ts`);
-  const group = readFileSync(new URL(`src/${groupFiles.get(name)}.ts`, root), 'utf8');
+  if (!groupFiles.has(name))
+    throw new Error(`scripts/gen-errors-doc.mjs: no import of ${name} in src/errors/catalogue.ts`);
+  const group = readFileSync(new URL(`src/errors/${groupFiles.get(name)}.ts`, root), 'utf8');
   return objectBody(group, `export const ${name} = {`);
 });
 
@@ -43,7 +45,7 @@ const count = sections.reduce((n, s) => n + s.entries.length, 0);
 const out = [
   '# Error names',
   '',
-  '<!-- Generated from src/errors.ts by scripts/gen-errors-doc.mjs. Do not edit by hand: test/errors.test.ts compares. -->',
+  '<!-- Generated from src/errors/catalogue.ts by scripts/gen-errors-doc.mjs. Do not edit by hand: test/errors.test.ts compares. -->',
   '',
   'Every failed answer of the four operations is the envelope',
   '',

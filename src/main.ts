@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { MetadataReloadReport } from './applications/trust-reload.js';
 import { composeService, type ComposeOptions } from './compose/service.js';
-import type { ServiceConfig } from './config.js';
+import type { ServiceConfig } from './service-config.js';
 import type { LevelledLogger } from './util/log.js';
 
 export interface StartOptions extends ComposeOptions {

@@ -1,11 +1,11 @@
-// docs/errors.md and the catalogue (src/errors.ts) must list the same names with the same HTTP statuses.
+// docs/errors.md and the catalogue (src/errors/catalogue.ts) must list the same names with the same HTTP statuses.
 // On a failure here: run `node scripts/gen-errors-doc.mjs` and commit docs/errors.md.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ERRORS, FidoError, isErrorName, type ErrorName } from '../src/errors.js';
+import { ERRORS, FidoError, isErrorName, type ErrorName } from '../src/errors/catalogue.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const doc = readFileSync(resolve(repo, 'docs', 'errors.md'), 'utf8');
@@ -18,7 +18,7 @@ function documented(): { name: string; status: number }[] {
   }));
 }
 
-describe('docs/errors.md ↔ src/errors.ts', () => {
+describe('docs/errors.md ↔ src/errors/catalogue.ts', () => {
   const rows = documented();
   const catalogue = Object.entries(ERRORS).map(([name, spec]) => ({ name, status: spec.status }));
 
@@ -34,7 +34,7 @@ describe('docs/errors.md ↔ src/errors.ts', () => {
 
   it('the doc lists no name the catalogue does not have, and none twice', () => {
     const extra = rows.filter((r) => !isErrorName(r.name)).map((r) => r.name);
-    assert.deepEqual(extra, [], 'names in docs/errors.md that src/errors.ts does not define');
+    assert.deepEqual(extra, [], 'names in docs/errors.md that src/errors/catalogue.ts does not define');
     const seen = new Set<string>();
     const twice = rows.filter((r) => (seen.has(r.name) ? true : (seen.add(r.name), false))).map((r) => r.name);
     assert.deepEqual(twice, []);

@@ -1,5 +1,5 @@
 // Starting the three servers of the HTTP section, each a child process pinned to the server core:
-// our service (`cli.js serve`, SQLite, durable, standard variant), the comparison server and the null server.
+// our service (`cli/bin.js serve`, SQLite, durable, standard variant), the comparison server and the null server.
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { startNode, type Child } from './proc.js';
 
 /** The build folder this file runs from (.build or .build-<name>): bench/lib is two levels below it. */
 export const BUILD = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cliOf = (build: string) => join(build, 'src', 'cli.js');
+const cliOf = (build: string) => join(build, 'src', 'cli', 'bin.js');
 const serversOf = (build: string) => join(build, 'bench', 'servers');
 
 const UNLIMITED = {
@@ -75,7 +75,7 @@ async function started(
 export const sqliteFile = (dir: string) => join(dir, 'data', 'fido2.db');
 
 /**
- * Our service as an operator runs it: `cli.js serve --config <file>`, SQLite (WAL, synchronous=FULL),
+ * Our service as an operator runs it: `cli/bin.js serve --config <file>`, SQLite (WAL, synchronous=FULL),
  * ceremonies in memory, one application, standard variant only, ES256 offered first.
  */
 export async function startOurs(

@@ -3,7 +3,7 @@
 // credentials (credential-actions.ts: list, show, rename, delete; the post-quantum count; transfer-actions.ts:
 // import and export). Every change is audited,
 // whether it succeeds or fails (audited.ts); bodies become applications as the config file's do (application-body.ts).
-import type { ApplicationConfig } from '../config.js';
+import type { ApplicationConfig } from '../service-config.js';
 import type { ApplicationRecord } from '../stores/types.js';
 import { asObject, isPlainObject, refuseRelaySecrets, toJson, validateApplication } from './application-body.js';
 import type { Actor } from './audited.js';

@@ -2,7 +2,7 @@
 // the config loader's own reader (readApplication), so an application stored through the API and one in the
 // config file obey the same rules.
 import { isAbsolute, resolve } from 'node:path';
-import type { ApplicationConfig } from '../config.js';
+import type { ApplicationConfig } from '../service-config.js';
 import { readApplication } from '../config/application.js';
 import { Problems } from '../config/checks.js';
 import { STRICT_WEBHOOK_URL_RULES, type WebhookUrlRules } from '../config/webhooks.js';

@@ -2,7 +2,7 @@
 // records it, ok with the facts it noted, or failed with the error name.
 import type { AuditLog } from '../audit/log.js';
 import type { AuditDetails } from '../audit/types.js';
-import { StoreUnavailableError } from '../errors.js';
+import { StoreUnavailableError } from '../errors/catalogue.js';
 import { AdminError } from './errors.js';
 
 /** Who asks, for the audit log. */

@@ -1,6 +1,6 @@
-// Errors of the admin API (not of the four operations: those are in src/errors.ts). Same idea: a name
+// Errors of the admin API (not of the four operations: those are in src/errors/catalogue.ts). Same idea: a name
 // that is API, an HTTP status, a default text. Answers are {"error": NAME, "message": text, "problems"?: [...]}.
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../errors/catalogue.js';
 
 export const ADMIN_ERRORS = {
   UNAUTHORIZED: { status: 401, message: 'An admin token is required: Authorization: Bearer <token>.' },

@@ -3,7 +3,7 @@
 // /admin/ needs `Authorization: Bearer <admin token>`. Answers are JSON (the audit export is JSON lines), each
 // with an X-Request-Id; one log line per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StoreUnavailableError } from '../errors.js';
+import { StoreUnavailableError } from '../errors/catalogue.js';
 import { compile, type Validator } from '../schemas/typebox.js';
 import { type Answer, errorAnswer, json, methodNotAllowed } from './answers.js';
 import { type Actor, audited } from './audited.js';

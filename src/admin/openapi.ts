@@ -3,7 +3,7 @@
 // the error-name lists come from the catalogues (ERRORS, ADMIN_ERRORS), so a new name or field appears here
 // by itself. The tests check real answers against OPENAPI_SCHEMAS through the document's paths.
 import { DEFAULT_LIMITS } from '../schemas/config.js';
-import { ERRORS } from '../errors.js';
+import { ERRORS } from '../errors/catalogue.js';
 import { ADMIN_ERRORS } from './errors.js';
 import { adminPaths, jsonContent, ref } from './openapi-admin.js';
 import { ADMIN_COMPONENTS } from './routes.js';

@@ -2,7 +2,7 @@
 // listings, and the JSON body. A bad value fails as an AdminError (INVALID_REQUEST names each problem).
 import type { IncomingMessage } from 'node:http';
 import type { AuditQuery } from '../stores/types.js';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import { checkContentType, parseJsonBody, readBody } from '../http/body.js';
 import { AdminError } from './errors.js';
 

@@ -3,9 +3,9 @@
 // does the start-time part for the stored directory of the operator features, and reloads the metadata
 // BLOBs of a running service (`reloadMetadata`, called by src/applications/trust-reload.ts).
 
-import type { ApplicationConfig, AttestationPolicy } from '../config.js';
+import type { ApplicationConfig, AttestationPolicy } from '../service-config.js';
 import { ConfigError } from '../config/errors.js';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { Application, ApplicationDirectory } from '../ceremonies/deps.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';

@@ -3,7 +3,7 @@
 // unknown Client IDs included, so a flood of made-up ids costs one store read each per interval at most.
 // Trust evaluators are built once per distinct attestation policy; `reloadMetadataTrust` rebuilds those that
 // read a metadata BLOB (a newer BLOB installed while the service runs: src/applications/trust-reload.ts).
-import type { ApplicationConfig, AttestationPolicy } from '../config.js';
+import type { ApplicationConfig, AttestationPolicy } from '../service-config.js';
 import { metadataFilesOf } from './metadata-watch.js';
 import type { Application, ApplicationDirectory } from '../ceremonies/deps.js';
 import { canonicalJson } from '../util/canonical-json.js';

@@ -8,7 +8,7 @@
 
 import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { AttestationPolicy } from '../config.js';
+import type { AttestationPolicy } from '../service-config.js';
 import type { Logger } from '../util/log.js';
 
 /** The files a policy's metadata is read from: its BLOB and the CRLs of the BLOB's chain (none without a BLOB). */

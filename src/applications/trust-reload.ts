@@ -6,8 +6,8 @@
 // an error naming the application, reported as a failure, never thrown into a running service.
 
 import { metadataRemedy, type PolicyReload, type PreparedTrust } from './config-directory.js';
-import type { AttestationPolicy } from '../config.js';
-import { FidoError } from '../errors.js';
+import type { AttestationPolicy } from '../service-config.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { Logger } from '../util/log.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { TrustEvaluator } from '../webauthn/attestation/types.js';

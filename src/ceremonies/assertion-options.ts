@@ -2,9 +2,9 @@
 // docs/decisions.md "Options responses"). Stores the ceremony with the credential ids it offered. A username
 // whose user part is empty (`#<domain>`, `#localhost`) starts a sign-in without a user name (docs/api.md).
 
-import type { UserVerification } from '../config.js';
+import type { UserVerification } from '../service-config.js';
 import type { AssertionOptionsFields } from '../schemas/answers.js';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { CeremonyContext } from './context.js';
 import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './options-call.js';
 import type { AssertionOptionsRequest } from './inputs.js';

@@ -6,7 +6,7 @@
 // the application and requires response.userHandle to be its owner's.
 
 import type { AssertionResultFields } from '../schemas/answers.js';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { CeremonyRecord, CredentialRecord } from '../stores/types.js';
 import { encodeBase64url } from '../util/base64url.js';
 import { verifyAuthentication } from '../webauthn/authentication.js';

@@ -1,8 +1,8 @@
 // POST /api/attestation/options: the registration challenge (specification "Attestation options response",
 // docs/decisions.md "Options responses"). Stores the ceremony the result call will take by its challenge.
 
-import type { UserVerification } from '../config.js';
-import { FidoError } from '../errors.js';
+import type { UserVerification } from '../service-config.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { AttestationOptionsFields } from '../schemas/answers.js';
 import type { CeremonyContext } from './context.js';
 import { checkCredentialsToken } from './credentials-token.js';

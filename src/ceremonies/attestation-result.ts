@@ -3,7 +3,7 @@
 // store has it. Local: stores nothing and answers the sealed credential as `localhost`.
 
 import type { AttestationResultFields } from '../schemas/answers.js';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { CeremonyRecord, CredentialRecord } from '../stores/types.js';
 import { encodeBase64url } from '../util/base64url.js';
 import { checkBackupEligibility } from '../webauthn/ceremony-checks.js';

@@ -1,7 +1,7 @@
 // What each operation receives from the HTTP layer: the dependencies, the caller's application (already
 // found from the Client ID), the origin header, and the per-app caches. Built per request.
 
-import type { Variant } from '../config.js';
+import type { Variant } from '../service-config.js';
 import type { Application, ServiceDeps } from './deps.js';
 import type { CredentialSnapshots } from './credential-snapshots.js';
 import type { KeyCache } from './key-cache.js';

@@ -9,7 +9,7 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { hmacSha256 } from '../util/hmac.js';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 
 /** How long a token lets its holder list and delete: a step-up window, not a session. */
 export const CREDENTIALS_TOKEN_MS = 10 * 60 * 1000;

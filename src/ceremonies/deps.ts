@@ -1,7 +1,7 @@
 // What the HTTP app and the ceremonies receive from the composition step (compose/service.ts). Built once at
 // start; nothing in here is global. Tests build their own with memory stores and a fixed clock.
 
-import type { ApplicationConfig, Secrets, ServiceConfig } from '../config.js';
+import type { ApplicationConfig, Secrets, ServiceConfig } from '../service-config.js';
 import type { ServiceHooks, Tracer } from '../service.js';
 import type { ChallengeStore, CredentialStore, WebhookEndpoint } from '../stores/types.js';
 import type { Logger } from '../util/log.js';

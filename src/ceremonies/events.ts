@@ -2,7 +2,7 @@
 // them with the change): a passkey created, used, updated (backup state) or deleted by its user, and a
 // refused sign-in an operator acts on. Also the application's policy for a passkey whose authenticator
 // model FIDO metadata marked compromised or revoked.
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { CredentialRecord, OutboxMessage } from '../stores/types.js';
 import type { WebhookEventData } from '../schemas/webhook-events.js';
 import { credentialData, webhookMessages, type WebhookEventType } from '../webhooks/events.js';

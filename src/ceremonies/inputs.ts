@@ -1,7 +1,7 @@
 // The four request bodies after http/validation.ts checked them against schemas/requests.ts: every field
 // present, typed, bounded, every byte field strict base64url. The ceremonies read only these shapes.
 
-import type { Hint } from '../config.js';
+import type { Hint } from '../service-config.js';
 import type { AssertionOptionsBody, AttestationOptionsBody } from '../schemas/requests.js';
 import type { AuthenticationCredentialJSON, RegistrationCredentialJSON } from '../webauthn/types.js';
 import type { Attachment } from './outcome.js';

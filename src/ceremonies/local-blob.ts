@@ -13,8 +13,8 @@
 // record of `encodeCredential` below: the blob travels on every sign-in, so no JSON, no base64 inside.
 
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { FidoError } from '../errors.js';
-import type { LocalBlobKey } from '../config.js';
+import { FidoError } from '../errors/catalogue.js';
+import type { LocalBlobKey } from '../service-config.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { decodeBase64url, encodeBase64url } from '../util/base64url.js';
 import { decodeCredential, encodeCredential, type LocalCredential } from './local-record.js';

@@ -8,7 +8,7 @@
 //   bytes16 credentialId | bytes16 publicKey | u8 transport count, then str8 each
 // (strN / bytesN: an N-bit big-endian length, then the UTF-8 text / raw bytes.)
 
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { CredentialRecord } from '../stores/types.js';
 import type { AttestationType } from '../webauthn/types.js';
 import { decodeBase64url, encodeBase64url } from '../util/base64url.js';

@@ -1,7 +1,7 @@
 // A passkey's name as its owner gives it (POST /api/credentials/rename): the admin rename's rule, trimmed,
 // then 1 to 64 characters (code points) without control characters; null clears it. Anything else is
 // INVALID_NICKNAME with a sentence that says what a name may be, so a page can show it as it is.
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 
 /**
  * At most this many characters: the admin rename's bound (schemas/admin.ts NICKNAME_MAX, which the request

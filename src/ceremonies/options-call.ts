@@ -2,7 +2,7 @@
 // the origin header (standard), find the user handle (user-handle.ts) and draw the challenge. Plus the credential
 // descriptor both answers list (excludeCredentials, allowCredentials).
 
-import type { Hint } from '../config.js';
+import type { Hint } from '../service-config.js';
 import type { Descriptor } from '../schemas/answers.js';
 import type { Application } from './deps.js';
 import type { CredentialRecord } from '../stores/types.js';

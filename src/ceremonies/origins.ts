@@ -2,8 +2,8 @@
 // browser's clientDataJSON.origin must equal that header. Local: no header; clientDataJSON.origin must be one
 // of the application's development origins, where an entry without a port allows any port.
 
-import { FidoError } from '../errors.js';
-import type { ApplicationConfig } from '../config.js';
+import { FidoError } from '../errors/catalogue.js';
+import type { ApplicationConfig } from '../service-config.js';
 
 /**
  * The origins the standard variant accepts for the application's RP ID: its own origins (web and Android

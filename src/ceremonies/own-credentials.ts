@@ -5,7 +5,7 @@
 // local variant stores no credentials (the relay keeps the blobs).
 
 import { bundledCatalog, describeAuthenticator } from '../authenticators/index.js';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import type {
   CredentialsDeleteFields,
   CredentialsListFields,

@@ -1,8 +1,8 @@
 // The ceremony (challenge) side of the result calls: which variant a result call claims, the request-level
 // checks that must pass before the ceremony is touched, and the single-use take of the ceremony itself.
 
-import type { Variant } from '../config.js';
-import { FidoError } from '../errors.js';
+import type { Variant } from '../service-config.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { CeremonyRecord, CeremonyType } from '../stores/types.js';
 import type { ClientDataExpectation } from '../webauthn/types.js';
 import type { CeremonyContext } from './context.js';

@@ -1,8 +1,8 @@
 // `username` is `<user>#<domain>` (specification "Endpoints"; docs/decisions.md "username and user.id").
 // The host part chooses the variant: the application's domain → standard, `localhost` → local.
 
-import type { Variant } from '../config.js';
-import { FidoError } from '../errors.js';
+import type { Variant } from '../service-config.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { Application } from './deps.js';
 
 export const LOCAL_RP_ID = 'localhost';

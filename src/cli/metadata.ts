@@ -12,10 +12,10 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ApplicationConfig, ServiceConfig } from '../config.js';
+import type { ApplicationConfig, ServiceConfig } from '../service-config.js';
 import { loadConfig } from '../config/load.js';
 import { openConfiguredCredentials } from '../compose/commands.js';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { CredentialRecord, CredentialStore } from '../stores/types.js';
 import { systemRuntime, type Runtime } from '../util/runtime.js';
 import type { Crl } from '../webauthn/crl.js';

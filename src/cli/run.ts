@@ -6,7 +6,7 @@ import { runAdminCli } from '../admin/cli.js';
 import { adminCliDeps } from '../compose/admin-cli.js';
 import { configuredTrust, migrateConfiguredDatabase } from '../compose/commands.js';
 import { defaultOpsOptions } from '../config/ops.js';
-import type { ServiceConfig } from '../config.js';
+import type { ServiceConfig } from '../service-config.js';
 import { loadConfig, redactUrl } from '../config/load.js';
 import { initSecretsFile, LOCAL_BLOB_KEYS_ENV, rotateLocalBlobKey } from '../secrets/load.js';
 import { systemRuntime } from '../util/runtime.js';

@@ -3,7 +3,7 @@
 // database, and the secrets (the user-handle key lets credentials be listed by username). The config file's
 // applications are seeded first, exactly as at service start, so the CLI and the service agree on what exists.
 import { POST_QUANTUM_ALGORITHMS } from '../webauthn/cose.js';
-import type { ServiceConfig } from '../config.js';
+import type { ServiceConfig } from '../service-config.js';
 import { loadConfig } from '../config/load.js';
 import { loadSecrets } from '../secrets/load.js';
 import { openCredentialStore } from '../stores/open.js';

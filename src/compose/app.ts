@@ -2,8 +2,8 @@
 // the whole service of a test (test/support/harness.ts) or a benchmark, which swaps the parts it controls
 // (clock and randomness, stores, trust, hooks, the key cache) and takes the service's wiring for the rest,
 // so that no test builds the object graph by hand.
-import type { ApplicationConfig, ServiceConfig } from '../config.js';
-import type { Secrets } from '../config.js';
+import type { ApplicationConfig, ServiceConfig } from '../service-config.js';
+import type { Secrets } from '../service-config.js';
 import { createApplicationDirectory } from '../applications/config-directory.js';
 import { buildApp, type App, type AppOptions } from '../http/app.js';
 import type { ServiceHooks } from '../service.js';

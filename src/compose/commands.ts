@@ -3,7 +3,7 @@
 // (`migrate`) and its credential store (`metadata check`). The commands (src/cli/) reach the stores and
 // the application directory only through here, so each is opened one way for every command.
 import { prepareTrust, type PreparedTrust } from '../applications/config-directory.js';
-import type { ServiceConfig } from '../config.js';
+import type { ServiceConfig } from '../service-config.js';
 import { migrateDatabase, openCredentialStore } from '../stores/open.js';
 import type { MigrationReport } from '../stores/sqlite/open.js';
 import type { CredentialStore } from '../stores/types.js';

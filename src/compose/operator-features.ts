@@ -7,10 +7,10 @@
 import { POST_QUANTUM_ALGORITHMS } from '../webauthn/cose.js';
 import type { Server } from 'node:http';
 import type { PreparedTrust } from '../applications/config-directory.js';
-import type { ApplicationConfig, ServiceConfig } from '../config.js';
+import type { ApplicationConfig, ServiceConfig } from '../service-config.js';
 import { metadataFilesOf } from '../applications/metadata-watch.js';
 import type { ServiceHooks } from '../service.js';
-import type { Secrets } from '../config.js';
+import type { Secrets } from '../service-config.js';
 import type { Logger } from '../util/log.js';
 import type { ApplicationStore, AuditStore, BucketStore, ChallengeStore, CredentialStore } from '../stores/types.js';
 import { createMetadataReloader, type MetadataReloadReport } from '../applications/trust-reload.js';

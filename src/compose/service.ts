@@ -13,7 +13,7 @@ import {
   type MetadataWatch,
 } from '../applications/metadata-watch.js';
 import type { MetadataReloadReport } from '../applications/trust-reload.js';
-import type { ServiceConfig } from '../config.js';
+import type { ServiceConfig } from '../service-config.js';
 import { withDemoRelaySecret } from '../secrets/demo-relay-secret.js';
 import { warnUnguardedApplications } from './relay-secrets.js';
 import { loadSecrets } from '../secrets/load.js';

@@ -1,7 +1,7 @@
 // Opens the application store and the audit store that go with the configured database: SQLite stores on
 // the same file, or PostgreSQL stores in the same database and schema. (Memory stores are for tests.) With a
 // secret box, the application store keeps its webhooks' literal secrets sealed (applications/sealed-store.ts).
-import type { ServiceConfig } from '../config.js';
+import type { ServiceConfig } from '../service-config.js';
 import { sealedApplicationStore } from '../applications/sealed-store.js';
 import type { WebhookSecretBox } from '../webhooks/secret-box.js';
 import type { ApplicationStore, AuditStore } from '../stores/types.js';

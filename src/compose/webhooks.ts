@@ -7,7 +7,7 @@ import type { StoredApplicationDirectory } from '../applications/directory.js';
 import { markCompromisedCredentials } from '../applications/compromised.js';
 import type { ApplicationStore } from '../stores/types.js';
 import type { AuditLog } from '../audit/log.js';
-import type { LocalBlobKey, ServiceConfig } from '../config.js';
+import type { LocalBlobKey, ServiceConfig } from '../service-config.js';
 import { webhookSecretBox, type WebhookSecretBox } from '../webhooks/secret-box.js';
 import type { WebhookStore } from '../stores/types.js';
 import { WEBHOOK_DELIVERY_DEFAULTS, webhookUrlRules } from '../config/webhooks.js';

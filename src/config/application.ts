@@ -3,7 +3,7 @@
 // name, origins are in origin form and on the domain, the algorithms are supported, the rules between keys,
 // and the `attestation` policy's files (attestation-policy.ts).
 
-import type { ApplicationConfig } from '../config.js';
+import type { ApplicationConfig } from '../service-config.js';
 import { ANDROID_ORIGIN_PREFIX, hostMatchesDomain, parseOrigin, type ParsedOrigin } from '../schemas/formats.js';
 import { ADDITIVE, APPLICATION_KEYS, ApplicationFileSchema, ATTESTATION_KEYS } from '../schemas/applications.js';
 import { configProblems } from '../schemas/config-problems.js';

@@ -89,7 +89,7 @@ export const logLevelOf = (env: Env): LogLevel => envSetting(env, LOG_LEVEL_ENV,
 export const metadataCheckIntervalMs = (env: Env, problems: string[]): number =>
   envSetting(env, METADATA_CHECK_ENV, problems) as number;
 
-/** The process's environment: the one place of the service that reads `process.env` (for src/cli.ts). */
+/** The process's environment: the one place of the service that reads `process.env` (for src/cli/bin.ts). */
 export function processEnvironment(): Env {
   return process.env;
 }

@@ -6,7 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { ApplicationConfig, ChallengeStoreConfig, DatabaseConfig, ServiceConfig } from '../config.js';
+import type { ApplicationConfig, ChallengeStoreConfig, DatabaseConfig, ServiceConfig } from '../service-config.js';
 import { builtInConfig as builtInDefault, ConfigFileSchema, followDemoPort } from '../schemas/config.js';
 import { configProblems, describe } from '../schemas/config-problems.js';
 import { compile, withDefaults } from '../schemas/typebox.js';

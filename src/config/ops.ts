@@ -2,12 +2,12 @@
 // shutdown deadline, request log) as OpsOptions: their shapes and defaults are the schema's
 // (src/schemas/config-ops.ts); here are the token file's place and the admin port the operator left out.
 import { join } from 'node:path';
-import type { OpsOptions } from '../config.js';
+import type { OpsOptions } from '../service-config.js';
 import { ListenSchema } from '../schemas/config.js';
 import { opsFields } from '../schemas/config-ops.js';
 import { Type, withDefaults } from '../schemas/typebox.js';
 import type { Problems, Raw } from './checks.js';
-export type { AdminListenerOptions, OpsOptions } from '../config.js';
+export type { AdminListenerOptions, OpsOptions } from '../service-config.js';
 
 const OpsSchema = Type.Object(opsFields);
 const OPS_KEYS = Object.keys(opsFields);

@@ -2,7 +2,7 @@
 // environment's overrides (load.ts), the operations settings, the periodic metadata check, the log
 // level and the trace export (tracing.ts). The composition step (src/compose/service.ts) receives these as
 // data and reads no variable itself.
-import type { OpsOptions, ServiceConfig, TracingSettings } from '../config.js';
+import type { OpsOptions, ServiceConfig, TracingSettings } from '../service-config.js';
 import type { LogLevel } from '../util/log.js';
 import { logLevelOf, metadataCheckIntervalMs } from './env.js';
 import { ConfigError } from './errors.js';

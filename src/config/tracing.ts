@@ -3,7 +3,7 @@
 // OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none, there are no traces (null): nothing is loaded and
 // the requests pay nothing. Only the OTLP/HTTP protocols are offered; `grpc` is refused at start.
 
-import type { TracingSettings } from '../config.js';
+import type { TracingSettings } from '../service-config.js';
 import { TracingEnvironmentSchema } from '../schemas/environment.js';
 
 /** The variables read, each described (and defaulted) in src/schemas/environment.ts. */

@@ -4,7 +4,7 @@
 // it adds with the same rule, then resolves their host: webhooks/destination.ts), how a URL is shown (its
 // query redacted), the delivery settings' defaults, and the `env:<NAME>` secrets read from the environment
 // once at start.
-import type { ServiceConfig } from '../config.js';
+import type { ServiceConfig } from '../service-config.js';
 import { WebhookDeliverySchema } from '../schemas/webhooks.js';
 import { withDefaults } from '../schemas/typebox.js';
 import { literalHostProblem } from '../util/outbound-host.js';

@@ -1,6 +1,6 @@
 // Error names of the attestation statement formats with checks of their own: tpm, android-key,
-// android-safetynet and apple (part of the one catalogue, ERRORS in src/errors.ts).
-// No `satisfies` here: src/errors.ts checks the whole catalogue at once, so this file imports nothing.
+// android-safetynet and apple (part of the one catalogue, ERRORS in src/errors/catalogue.ts).
+// No `satisfies` here: src/errors/catalogue.ts checks the whole catalogue at once, so this file imports nothing.
 
 export const ATTESTATION_FORMAT_ERRORS = {
   // tpm (WebAuthn L3 §8.3)

@@ -1,7 +1,7 @@
 // Error names of a registration's attestation: the attestation object and authenticator data, the
-// statement and its certificate chain (part of the one catalogue, ERRORS in src/errors.ts). The names
+// statement and its certificate chain (part of the one catalogue, ERRORS in src/errors/catalogue.ts). The names
 // each statement format adds are in attestation-formats.ts.
-// No `satisfies` here: src/errors.ts checks the whole catalogue at once, so this file imports nothing.
+// No `satisfies` here: src/errors/catalogue.ts checks the whole catalogue at once, so this file imports nothing.
 
 export const ATTESTATION_ERRORS = {
   // --- Attestation object and authenticator data ---

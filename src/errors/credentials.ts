@@ -1,6 +1,6 @@
 // Error names of stored credentials: sign-in against them, a user's own list and deletion, and the local
-// variant's key blob (part of the one catalogue, ERRORS in src/errors.ts).
-// No `satisfies` here: src/errors.ts checks the whole catalogue at once, so this file imports nothing.
+// variant's key blob (part of the one catalogue, ERRORS in src/errors/catalogue.ts).
+// No `satisfies` here: src/errors/catalogue.ts checks the whole catalogue at once, so this file imports nothing.
 
 export const CREDENTIAL_ERRORS = {
   // --- Stored credentials and assertions ---

@@ -1,6 +1,6 @@
 // Error names of the request itself: its transport and shape, the caller's identity, the ceremony its
-// challenge names, and the client data (part of the one catalogue, ERRORS in src/errors.ts).
-// No `satisfies` here: src/errors.ts checks the whole catalogue at once, so this file imports nothing.
+// challenge names, and the client data (part of the one catalogue, ERRORS in src/errors/catalogue.ts).
+// No `satisfies` here: src/errors/catalogue.ts checks the whole catalogue at once, so this file imports nothing.
 
 export const REQUEST_ERRORS = {
   // --- Transport and request shape ---

@@ -1,6 +1,6 @@
 // Error names of an application's trust policy and of the FIDO metadata BLOB (MDS3) it relies on
-// (part of the one catalogue, ERRORS in src/errors.ts).
-// No `satisfies` here: src/errors.ts checks the whole catalogue at once, so this file imports nothing.
+// (part of the one catalogue, ERRORS in src/errors/catalogue.ts).
+// No `satisfies` here: src/errors/catalogue.ts checks the whole catalogue at once, so this file imports nothing.
 
 export const TRUST_ERRORS = {
   // Trust policy and FIDO metadata (MDS3)

@@ -1,7 +1,7 @@
 // What the app answers and reports: the envelope's headers (`answerOf`) and the outcome hook, told once per
 // request (`reportOutcome`) with what was learnt of the request on the way (`Trace`).
 
-import type { Variant } from '../config.js';
+import type { Variant } from '../service-config.js';
 import type { OperationOutcome } from '../service.js';
 import type { ServiceDeps } from '../ceremonies/deps.js';
 import type { Reply } from './envelope.js';

@@ -10,7 +10,7 @@
 // without that wait.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FidoError, type ErrorName } from '../errors.js';
+import { FidoError, type ErrorName } from '../errors/catalogue.js';
 import { KeyCache } from '../ceremonies/key-cache.js';
 import { CredentialSnapshots } from '../ceremonies/credential-snapshots.js';
 import type { CeremonyContext } from '../ceremonies/context.js';

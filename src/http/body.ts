@@ -2,7 +2,7 @@
 // strict UTF-8, bounded nesting, then JSON.parse. Each failure has its own catalogue name.
 
 import type { Readable } from 'node:stream';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 
 /** Deeper than any request of the four operations needs (extensions nest 2-3 levels). */
 export const MAX_JSON_DEPTH = 16;

@@ -2,8 +2,8 @@
 // Success: {status:"ok", errorMessage:"", sessionId:"", ...fields}, HTTP 200.
 // Failure: {status:"failed", errorMessage:[NAME, description], sessionId:""} with the catalogue's status.
 
-import { ERRORS, FidoError, type ErrorName } from '../errors.js';
-import { StoreUnavailableError } from '../errors.js';
+import { ERRORS, FidoError, type ErrorName } from '../errors/catalogue.js';
+import { StoreUnavailableError } from '../errors/catalogue.js';
 
 export interface Reply {
   readonly status: number;

@@ -2,7 +2,7 @@
 // and (standard variant) the origin header. Values arrive as the list of every occurrence of the header,
 // so that a doubled header (which the specification warns about) is seen and refused, not merged.
 
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 
 /**
  * What a Client ID may be: visible ASCII without spaces, 1-128 characters (the same rule as the

@@ -4,7 +4,7 @@
 // application is known, before the body is read. One hash per request, then a constant-time compare
 // against every stored hash (no early exit, so the time tells nothing about which one or how close).
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { Application } from '../ceremonies/deps.js';
 
 const PREFIX = 'sha256:';

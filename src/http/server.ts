@@ -6,7 +6,7 @@
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ErrorName } from '../errors.js';
+import type { ErrorName } from '../errors/catalogue.js';
 import type { Answer, App } from './app.js';
 import { drainThenClose, isLingering } from './linger.js';
 

@@ -3,9 +3,9 @@
 // "response.clientDataJSON must be a non-empty base64url string", then the checked body shaped into
 // what the ceremonies read.
 
-import type { Hint } from '../config.js';
+import type { Hint } from '../service-config.js';
 import { HINTS } from '../schemas/values.js';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { Attachment } from '../ceremonies/outcome.js';
 import type {
   AssertionOptionsRequest,

@@ -4,7 +4,7 @@
 //
 // This runs on every store call of every request, so the per-call work is kept to a clock read and a
 // histogram update: each method's timed wrapper (and its labels) is made once, not at every property read.
-import { StoreUnavailableError } from '../errors.js';
+import { StoreUnavailableError } from '../errors/catalogue.js';
 import type { Labels, MetricsRegistry } from './registry.js';
 
 const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];

@@ -7,7 +7,7 @@ import type { ServiceHooks } from '../service.js';
 import type { Logger } from '../util/log.js';
 import { addressKey } from './address.js';
 import { type BucketDecision, type BucketRequest, type BucketStore, validateRule } from './types.js';
-import type { RateLimitOptions } from '../config.js';
+import type { RateLimitOptions } from '../service-config.js';
 export type { RateLimitOptions };
 
 export const DEFAULT_RATE_LIMITS: RateLimitOptions = {

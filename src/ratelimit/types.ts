@@ -1,6 +1,6 @@
 // A rate limit's rule (burst, perSecond), checked, and the buckets' store contract (BucketStore), which
 // stores/memory/buckets.ts and stores/redis/buckets.ts implement (stores/types.ts re-exports it).
-import type { RateLimitRule } from '../config.js';
+import type { RateLimitRule } from '../service-config.js';
 
 export type { RateLimitRule };
 

@@ -18,7 +18,7 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { OtlpProtocol, TracingSettings } from '../config.js';
+import type { OtlpProtocol, TracingSettings } from '../service-config.js';
 import type { SpanAttributes, Tracer } from '../service.js';
 
 export interface Tracing {

@@ -30,7 +30,7 @@ export function okEnvelope<P extends TProperties>(properties: P) {
   );
 }
 
-/** The failure envelope, `errorNames` being the catalogue's (src/errors.ts): the document lists every name. */
+/** The failure envelope, `errorNames` being the catalogue's (src/errors/catalogue.ts): the document lists every name. */
 export function failedEnvelopeSchema(errorNames: readonly string[]) {
   const ErrorName = errorNameSchema(errorNames, 'The error names of the four operations (docs/errors.md).');
   return {

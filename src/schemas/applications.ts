@@ -183,7 +183,7 @@ export const ADDITIVE = [
   'requireRelaySecret',
 ] as const;
 
-/** A validated application (src/config.ts `ApplicationConfig`): every setting resolved. */
+/** A validated application (src/service-config.ts `ApplicationConfig`): every setting resolved. */
 export const ApplicationConfigSchema = Type.Object(
   {
     ...Type.Omit(Type.Object(applicationFields), [...ADDITIVE, 'attestation']).properties,

@@ -1,5 +1,5 @@
 // The small shapes every other schema file builds on: the enumerated values of WebAuthn and of our config
-// (their TypeScript types come from here, so src/config.ts re-exports them), base64url strings, AAGUIDs, times.
+// (their TypeScript types come from here, so src/service-config.ts re-exports them), base64url strings, AAGUIDs, times.
 
 import { Type, type Static, type TSchema } from './typebox.js';
 

@@ -3,7 +3,7 @@
 // like a production one should, and the demo's relay sends it. The secret never goes to a log.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApplicationConfig, ServiceConfig } from '../config.js';
+import type { ApplicationConfig, ServiceConfig } from '../service-config.js';
 import { newRelaySecret, relaySecretHash } from '../config/relay-secrets.js';
 
 export const DEMO_RELAY_SECRET_FILE = 'demo-relay-secret';

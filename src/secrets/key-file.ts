@@ -4,7 +4,7 @@
 
 import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { LocalBlobKey, Secrets } from '../config.js';
+import type { LocalBlobKey, Secrets } from '../service-config.js';
 import { KEY_BYTES, KEY_ID_PATTERN, KEY_PATTERN, type SecretsFile } from '../schemas/secrets.js';
 import type { Logger } from '../util/log.js';
 

@@ -4,7 +4,7 @@
 // too, so there they must be configured: generating them per instance would give each instance other
 // user handles and blobs the others cannot open.
 
-import type { LocalBlobKey, Secrets, ServiceConfig } from '../config.js';
+import type { LocalBlobKey, Secrets, ServiceConfig } from '../service-config.js';
 import type { Logger } from '../util/log.js';
 import {
   checkedKey,
@@ -19,7 +19,7 @@ import {
 } from './key-file.js';
 
 export { initSecretsFile, rotateLocalBlobKey, SecretsError, writeSecretsFile } from './key-file.js';
-export type { LocalBlobKey, Secrets } from '../config.js';
+export type { LocalBlobKey, Secrets } from '../service-config.js';
 export type { SecretsFile } from './key-file.js';
 
 export const USER_HANDLE_KEY_ENV = 'PASSKEY_USER_HANDLE_KEY';

@@ -1,7 +1,7 @@
 // Opens the stores the configuration names. PostgreSQL and Redis are imported lazily, so a SQLite
 // deployment never loads `pg` or `redis`.
 
-import type { ServiceConfig } from '../config.js';
+import type { ServiceConfig } from '../service-config.js';
 import { MemoryChallengeStore } from './memory/challenges.js';
 import { openSqliteChallengeStore, openSqliteCredentialStore } from './sqlite/credentials.js';
 import { migrateSqlite } from './sqlite/open.js';

@@ -2,7 +2,7 @@
 // rate-limit buckets (ratelimit/types.ts'). Re-exported by types.ts, where the backends find every store
 // interface.
 
-import type { ApplicationConfig } from '../config.js';
+import type { ApplicationConfig } from '../service-config.js';
 
 export type { AuditQuery, AuditStore } from '../audit/types.js';
 export type { BucketDecision, BucketRequest, BucketStore } from '../ratelimit/types.js';

@@ -1,5 +1,5 @@
 // The token-bucket arithmetic, shared by the memory store (the Redis store runs the same steps in Lua).
-import type { RateLimitRule } from '../config.js';
+import type { RateLimitRule } from '../service-config.js';
 
 export interface BucketState {
   readonly tokens: number;

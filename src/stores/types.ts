@@ -2,7 +2,7 @@
 // contract suite per interface (test/stores/contract.ts, local-contract.ts, applications-audit-contract.ts)
 // runs against each. All operations are async so that network backends fit.
 
-import type { UserVerification, Variant } from '../config.js';
+import type { UserVerification, Variant } from '../service-config.js';
 import type { AttestationType } from '../webauthn/types.js';
 import type { MarkRequest, OutboxMessage, WebhookOutbox, WebhookStore } from '../webhooks/types.js';
 import type { ImportedUserHandle, ImportLookupOf } from './import-types.js';

@@ -3,7 +3,7 @@
 // numbers are numbers, the key is a valid key of an algorithm the application accepts. A record that passes
 // becomes the credential the import would store: attestation `imported` (nothing re-verified, nothing
 // claimed), the AAGUID as the source stated it, the counter carried on.
-import type { ApplicationConfig } from '../config.js';
+import type { ApplicationConfig } from '../service-config.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { decodeBase64url } from '../util/base64url.js';
 import { checkPublicKey } from './key-check.js';

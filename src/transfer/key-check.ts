@@ -2,7 +2,7 @@
 // key of its algorithm (webauthn/cose-key.ts makes the same checks a registration makes: a point on its
 // curve, a sane RSA modulus and exponent, an ML-DSA key of its level's size), and that algorithm must be
 // among the application's `algorithms`. The algorithm table is webauthn/cose.ts's, the only one.
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import { coseAlgorithm } from '../webauthn/cose.js';
 import { importCosePublicKey } from '../webauthn/cose-key.js';
 import type { RefusalReason } from './record.js';

@@ -1,7 +1,7 @@
 // What a writer of an export format is (one per `--to` format, registered in formats.ts): the stored passkeys
 // of one application in, page by page in credential id order, the file's text out in chunks. A writer keeps
 // at most what its format must group (never the whole application).
-import type { ApplicationConfig } from '../config.js';
+import type { ApplicationConfig } from '../service-config.js';
 import type { CredentialRecord } from '../stores/types.js';
 
 /** The application whose passkeys are written (a format may state its domain, or strip it from names). */

@@ -1,7 +1,7 @@
 // The attestation object (WebAuthn L3 §6.5): a CBOR map {fmt: text, attStmt: map, authData: bytes}.
 // §7.1 step 12: decode it and the authenticator data inside.
 
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import { decodeBase64url } from '../util/base64url.js';
 import { parseAuthenticatorData } from './authenticator-data.js';
 import { CborError, decodeCbor } from './cbor.js';

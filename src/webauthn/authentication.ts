@@ -2,7 +2,7 @@
 // the browser and HTTP layer; step 5 (allowCredentials) and finding the credential record (step 6, first
 // half) are the ceremony's; steps 7-9 and 20 are parseClientData/parseAuthentication. Pure: no I/O, no clock.
 
-import { check } from '../errors.js';
+import { check } from '../errors/catalogue.js';
 import { decodeBase64url } from '../util/base64url.js';
 import { checkAuthenticatorData, checkBackupEligibility, checkClientData } from './ceremony-checks.js';
 import { verifySignature } from './cose.js';

@@ -1,7 +1,7 @@
 // Authenticator data (WebAuthn L3 §6.1): rpIdHash(32) ‖ flags(1) ‖ signCount(4) ‖ [attested credential
 // data] ‖ [extensions]. The AT and ED flags must agree with what follows, and nothing may trail.
 
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import { CborError, decodeCborPrefix } from './cbor.js';
 import { COSE_KEY_CBOR_LIMITS, importCoseKeyMap } from './cose-key.js';
 import type { AttestedCredentialData, AuthenticatorData, AuthenticatorFlags, CborValue } from './types.js';

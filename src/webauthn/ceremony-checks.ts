@@ -4,8 +4,8 @@
 // BE flag (§7.1 step 17 = §7.2 step 18). One copy, so both ceremonies agree.
 
 import { createHash } from 'node:crypto';
-import type { BackupEligibilityPolicy } from '../config.js';
-import { check, FidoError } from '../errors.js';
+import type { BackupEligibilityPolicy } from '../service-config.js';
+import { check, FidoError } from '../errors/catalogue.js';
 import type { AuthenticatorData, ClientDataExpectation, CollectedClientData } from './types.js';
 
 /** A syntactically valid origin (scheme:…); anything URL cannot parse is INVALID_ORIGIN, not a mismatch. */

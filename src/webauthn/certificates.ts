@@ -5,7 +5,7 @@
 // certificate (parseCertificate): x509.ts.
 
 import type { X509Certificate } from 'node:crypto';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import {
   Asn1Error,
   children,

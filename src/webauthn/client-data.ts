@@ -2,7 +2,7 @@
 // §7.1 steps 5-6 and 11, §7.2 steps 8-9 and 20: decode, parse, and hash the exact bytes once.
 
 import { createHash } from 'node:crypto';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import { decodeBase64url, isBase64url } from '../util/base64url.js';
 import type { CollectedClientData } from './types.js';
 

@@ -3,7 +3,7 @@
 // storing, an ML-DSA key (AKP, RFC 9964) must have its level's size. Everything the import would refuse is refused here, at parse time, with a precise detail.
 
 import { createPublicKey, type KeyObject, type JsonWebKey } from 'node:crypto';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import { CborError, DEFAULT_CBOR_LIMITS, decodeCbor, type CborLimits } from './cbor.js';
 import { coseAlgorithm, EC_CURVES, MIN_RSA_BITS, type CoseAlgorithm, type EcCurve, type PublicKey } from './cose.js';
 import { ML_DSA_SIZES, MlDsaPublicKey } from './ml-dsa.js';

@@ -1,7 +1,7 @@
 // From the credential JSON the browser sent (and the client data the ceremony already parsed) to typed
 // values. Verification (registration.ts, authentication.ts) then reads only these, never byte offsets.
 
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import { decodeBase64url } from '../util/base64url.js';
 import { checkCredentialIdLength, parseAuthenticatorData } from './authenticator-data.js';
 import { parseAttestationObject } from './attestation-object.js';

@@ -2,7 +2,7 @@
 // browser and the HTTP layer; steps 5-6 and 11 are parseClientData, step 12 is parseRegistration.
 // This function checks the parsed values against what the ceremony expects. Pure: no I/O, no clock.
 
-import { FidoError, check } from '../errors.js';
+import { FidoError, check } from '../errors/catalogue.js';
 import { checkCredentialIdLength, formatAaguid } from './authenticator-data.js';
 import { verifyAttestationStatement } from './attestation/index.js';
 import { checkAuthenticatorData, checkClientData } from './ceremony-checks.js';

@@ -9,8 +9,8 @@
 
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { AttestationPolicy } from '../config.js';
-import { FidoError } from '../errors.js';
+import type { AttestationPolicy } from '../service-config.js';
+import { FidoError } from '../errors/catalogue.js';
 import type { AttestationType } from './types.js';
 import { buildPath } from './certificates.js';
 import {

@@ -2,7 +2,7 @@
 // real authenticators ship, and what node:crypto does not give: the parts of the TBSCertificate, extensions
 // by OID, and names, on the strict DER reader of asn1.ts. Chains of them: certificates.ts.
 import { X509Certificate, type KeyObject } from 'node:crypto';
-import { FidoError } from '../errors.js';
+import { FidoError } from '../errors/catalogue.js';
 import {
   Asn1Error,
   type Asn1Node,

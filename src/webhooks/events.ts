@@ -4,7 +4,7 @@
 // `data` carries the Client ID, the user name and the credential id: the receiver is the IdP itself
 // (docs/decisions.md "Webhooks").
 import { createHash } from 'node:crypto';
-import type { ApplicationConfig } from '../config.js';
+import type { ApplicationConfig } from '../service-config.js';
 import type { OutboxMessage, StoredWebhook, WebhookEndpoint } from './types.js';
 import type { Runtime } from '../util/runtime.js';
 import type { WebhookEventData, WebhookEventType } from '../schemas/webhook-events.js';

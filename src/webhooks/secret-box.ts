@@ -6,7 +6,7 @@
 // Every key of the secrets file opens; the newest seals, and `isCurrent` tells the start-up pass
 // (compose/webhooks.ts) which rows to seal again after a rotation or an upgrade from clear secrets.
 import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
-import type { LocalBlobKey } from '../config.js';
+import type { LocalBlobKey } from '../service-config.js';
 
 const PREFIX = 'whenc:v1:';
 const LABEL = 'passkey-server webhook signing secret v1';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ATTESTATION_KEYS } from '../../src/config/application.js';
-import { ERRORS } from '../../src/errors.js';
+import { ERRORS } from '../../src/errors/catalogue.js';
 import { ADMIN_ERRORS } from '../../src/admin/errors.js';
 import { openApiDocument, openApiSchemas } from '../../src/admin/openapi.js';
 import { POST_QUANTUM_ALGORITHMS } from '../../src/webauthn/cose.js';

@@ -12,7 +12,7 @@ import { MemoryApplicationStore } from '../../src/stores/memory/applications.js'
 import { StoredApplicationDirectory } from '../../src/applications/directory.js';
 import { metadataCheckIntervalMs } from '../../src/config/env.js';
 import { FileAdminTokenStore } from '../../src/admin/tokens.js';
-import type { AttestationPolicy, ApplicationConfig } from '../../src/config.js';
+import type { AttestationPolicy, ApplicationConfig } from '../../src/service-config.js';
 import { loadConfig } from '../../src/config/load.js';
 import { startService } from '../../src/main.js';
 import { metadataFilesOf, watchMetadataFiles, type FileStamp } from '../../src/applications/metadata-watch.js';

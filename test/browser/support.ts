@@ -21,7 +21,7 @@ export interface ServiceProcess {
   close(): Promise<void>;
 }
 
-/** Starts `cli.js serve --config <file>` (test/support/cli-process.ts) and waits (bounded) until it listens on `port`. */
+/** Starts `cli/bin.js serve --config <file>` (test/support/cli-process.ts) and waits (bounded) until it listens on `port`. */
 export async function startServiceProcess(
   dir: string,
   config: Record<string, unknown>,

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import type { CredentialUse } from '../../src/stores/types.js';
-import { FidoError } from '../../src/errors.js';
+import { FidoError } from '../../src/errors/catalogue.js';
 import { KeyCache } from '../../src/ceremonies/key-cache.js';
 import { fakeCredentialFor, fakeCredentialKey } from '../../src/ceremonies/fake-credential.js';
 import { importCosePublicKey } from '../../src/webauthn/cose-key.js';

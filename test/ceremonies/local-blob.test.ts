@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { FidoError, type ErrorName } from '../../src/errors.js';
+import { FidoError, type ErrorName } from '../../src/errors/catalogue.js';
 import {
   LOCAL_BLOB_MAX_CHARS,
   type LocalBlobKey,

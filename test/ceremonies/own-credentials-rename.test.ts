@@ -13,7 +13,7 @@ import { checkResponse } from '../support/openapi-lookup.js';
 import { CLIENT_ID, Flow, applicationConfig, expectFailure, expectOk, username } from '../support/harness.js';
 import { captureLog, testRuntime } from '../support/admin-fixtures.js';
 import { SocketHarness } from '../support/socket-harness.js';
-import type { ApplicationConfig } from '../../src/config.js';
+import type { ApplicationConfig } from '../../src/service-config.js';
 import { endpointsOf } from '../../src/webhooks/events.js';
 import { OWN_NICKNAME_MAX } from '../../src/schemas/credentials.js';
 import { NICKNAME_MAX } from '../../src/schemas/admin.js';

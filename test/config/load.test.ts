@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { defaultOpsOptions, type OpsOptions } from '../../src/config/ops.js';
-import type { ServiceConfig } from '../../src/config.js';
+import type { ServiceConfig } from '../../src/service-config.js';
 import { DEFAULT_ALGORITHMS } from '../../src/schemas/values.js';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { ANCHOR_PEM, assertProblem, minimalApp, problemsOf, tempDir, writeFile } from './support.js';

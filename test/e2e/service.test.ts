@@ -1,4 +1,4 @@
-// End to end: the real service process (compiled src/cli.js `serve`) on SQLite in a temp folder, driven over
+// End to end: the real service process (compiled src/cli/bin.js `serve`) on SQLite in a temp folder, driven over
 // a real socket with the soft authenticator: register, sign in twice, restart the process, sign in again
 // (the credential and the secrets survived on disk).
 import { after, describe, it } from 'node:test';

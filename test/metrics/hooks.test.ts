@@ -8,7 +8,7 @@ import {
   UNKNOWN_CLIENT_LABEL,
 } from '../../src/metrics/index.js';
 import type { OperationOutcome } from '../../src/service.js';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreUnavailableError } from '../../src/errors/catalogue.js';
 import { parseExposition, valueOf } from '../support/exposition.js';
 
 function outcome(over: Partial<OperationOutcome>): OperationOutcome {

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..', '..', '..');
-const cli = resolve(here, '..', '..', 'src', 'cli.js');
+const cli = resolve(here, '..', '..', 'src', 'cli', 'bin.js');
 
 function documents(): string[] {
   const docs = readdirSync(join(repo, 'docs'))
@@ -64,7 +64,7 @@ describe('packages: the commands the docs show', () => {
 
   it('the root package names its bin, built with a shebang so npx can run it', () => {
     const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { bin: Record<string, string> };
-    assert.deepEqual(manifest.bin, { 'passkey-server': 'dist/cli.js' });
+    assert.deepEqual(manifest.bin, { 'passkey-server': 'dist/cli/bin.js' });
     assert.match(readFileSync(cli, 'utf8'), /^#!\/usr\/bin\/env node\n/);
   });
 });

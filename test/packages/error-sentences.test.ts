@@ -5,10 +5,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENGLISH_SENTENCES, sentenceKeyOf, userMessage } from '@passkey-server/browser';
 import { RELAY_ERRORS } from '@passkey-server/relay';
-import { ERRORS } from '../../src/errors.js';
+import { ERRORS } from '../../src/errors/catalogue.js';
 
 describe('packages: a user sentence for every error name', () => {
-  it('every name of src/errors.ts and of the relay has a sentence other than the default', () => {
+  it('every name of src/errors/catalogue.ts and of the relay has a sentence other than the default', () => {
     const names = [...Object.keys(ERRORS), ...Object.keys(RELAY_ERRORS)];
     assert.ok(names.length > 100);
     assert.deepEqual(

@@ -1,4 +1,4 @@
-// The README works as written (issue 33): `npm start` (its script, `node dist/cli.js serve`, run from the
+// The README works as written (issue 33): `npm start` (its script, `node dist/cli/bin.js serve`, run from the
 // build in a fresh folder) prints the lines the README shows, and the README's `curl` from that folder,
 // run by bash as written, gets attestation options with the demo's relay secret (without that line the
 // service answers 401 RELAY_SECRET_MISSING). Only the ports differ: tests never take fixed ports, so the
@@ -34,7 +34,7 @@ describe('README: the commands as written', { timeout: 120_000 }, () => {
     const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    assert.equal(manifest.scripts.start, 'node dist/cli.js serve', 'npm start runs the service');
+    assert.equal(manifest.scripts.start, 'node dist/cli/bin.js serve', 'npm start runs the service');
     assert.match(block('npm ci'), /^npm ci && npm start\n$/);
     [port, demoPort] = [await freePort(), await freePort()];
     const adminPort = await freePort();

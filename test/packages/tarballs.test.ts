@@ -221,7 +221,7 @@ describe('packages: installed from their npm pack tarballs', { timeout: 4 * LIMI
   }
 
   it('the service tarball is its published manifest: the command and the lists, no demo, no development part', async () => {
-    for (const file of ['dist/cli.js', 'README.md', 'LICENSE'])
+    for (const file of ['dist/cli/bin.js', 'README.md', 'LICENSE'])
       assert.ok(service.files.includes(file), `service tarball lacks ${file}`);
     // The demo is a workspace package of the repository (packages/demo), not a dependency of the service.
     assert.deepEqual(

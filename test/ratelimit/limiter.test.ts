@@ -6,7 +6,7 @@ import { addressKey, createRateLimitHooks } from '../../src/ratelimit/index.js';
 import { MemoryBucketStore } from '../../src/stores/memory/buckets.js';
 import { RedisBucketStore } from '../../src/stores/redis/buckets.js';
 import type { BucketStore } from '../../src/stores/types.js';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreUnavailableError } from '../../src/errors/catalogue.js';
 
 const rule = (burst: number, perSecond: number) => ({ burst, perSecond });
 const T0 = 1_800_000_000_000;

@@ -1,5 +1,5 @@
 // Several stateless instances on one PostgreSQL and one Redis, as behind a load balancer: three real
-// service processes (`cli.js serve`), a ceremony begun on one and finished on another, one assertion
+// service processes (`cli/bin.js serve`), a ceremony begun on one and finished on another, one assertion
 // raced to two instances, concurrent authentications of one credential; the same with ceremonies in
 // PostgreSQL instead of Redis; and the start-up refusals.
 

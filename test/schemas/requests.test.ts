@@ -2,7 +2,7 @@
 // detail that names the field and says what it must be; a conforming body comes out in the ceremonies' shape.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FidoError } from '../../src/errors.js';
+import { FidoError } from '../../src/errors/catalogue.js';
 import { compileRequestReaders } from '../../src/http/validation.js';
 import { dotted } from '../../src/schemas/details.js';
 

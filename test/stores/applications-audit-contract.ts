@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuditLog } from '../../src/audit/index.js';
 import type { ApplicationRecord, ApplicationStore, AuditStore } from '../../src/stores/types.js';
-import type { ApplicationConfig } from '../../src/config.js';
+import type { ApplicationConfig } from '../../src/service-config.js';
 import { T0, testRuntime } from '../support/admin-fixtures.js';
 
 const config = (clientId: string, over: Partial<ApplicationConfig> = {}): ApplicationConfig => ({

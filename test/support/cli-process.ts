@@ -8,9 +8,9 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The build folder the tests run from (.build/), whose src/cli.js is the service under test. */
+/** The build folder the tests run from (.build/), whose src/cli/bin.js is the service under test. */
 export const BUILD = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI = join(BUILD, 'src', 'cli.js');
+export const CLI = join(BUILD, 'src', 'cli', 'bin.js');
 /** Bound on one CLI run, and on a `serve` to start or stop. */
 export const LIMIT_MS = 30_000;
 
@@ -59,7 +59,7 @@ export function runNode(args: readonly string[], options: RunOptions): Promise<C
   });
 }
 
-/** Runs `cli.js <args>` to its end, with the machine's environment minus PASSKEY_* plus `env`. */
+/** Runs `cli/bin.js <args>` to its end, with the machine's environment minus PASSKEY_* plus `env`. */
 export function runCliCommand(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string>; limitMs?: number },
@@ -102,7 +102,7 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | null>;
 }
 
-/** Starts `cli.js serve <args>` and resolves once it printed the address it listens on; rejects if it exits first. */
+/** Starts `cli/bin.js serve <args>` and resolves once it printed the address it listens on; rejects if it exits first. */
 export function startServe(args: readonly string[], options: ServeOptions): Promise<ServeProcess> {
   const limit = options.startWithinMs ?? LIMIT_MS;
   return new Promise((resolve, reject) => {

@@ -2,7 +2,7 @@
 // both variants, and helpers that drive the four operations through `inject` with the soft authenticator.
 
 import { createHash } from 'node:crypto';
-import type { ApplicationConfig, ServiceConfig } from '../../src/config.js';
+import type { ApplicationConfig, ServiceConfig } from '../../src/service-config.js';
 import { DEFAULT_ALGORITHMS } from '../../src/schemas/values.js';
 import { DEFAULT_ANSWER_FLOOR_MS } from '../../src/schemas/config.js';
 import { composeApp } from '../../src/compose/app.js';

@@ -2,7 +2,7 @@
 // Resp-2 (client data), Resp-3 (authenticator data, counter, UV).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ErrorName } from '../../src/errors.js';
+import type { ErrorName } from '../../src/errors/catalogue.js';
 import type { AuthenticationExpectation } from '../../src/webauthn/types.js';
 import {
   SoftAuthenticator,

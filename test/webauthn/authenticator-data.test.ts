@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { generateKeyPair } from '../support/keys.js';
-import { FidoError, type ErrorName } from '../../src/errors.js';
+import { FidoError, type ErrorName } from '../../src/errors/catalogue.js';
 import { formatAaguid, parseAuthenticatorData } from '../../src/webauthn/authenticator-data.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import { coseKeyMapFromKeyObject } from '../support/cose-keys.js';

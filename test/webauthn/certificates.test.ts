@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildPath, findAnchor, verifyPathInternals } from '../../src/webauthn/certificates.js';
 import { parseCertificate } from '../../src/webauthn/x509.js';
-import { FidoError } from '../../src/errors.js';
+import { FidoError } from '../../src/errors/catalogue.js';
 import { createChain, createIntermediate, createLeaf, createRoot } from '../support/pki.js';
 
 const NOW = new Date('2030-06-01T00:00:00Z');

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { FidoError, type ErrorName } from '../../src/errors.js';
+import { FidoError, type ErrorName } from '../../src/errors/catalogue.js';
 import { parseClientData } from '../../src/webauthn/client-data.js';
 
 const encode = (value: unknown) =>

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { generateKeyPair } from '../support/keys.js';
-import { FidoError, type ErrorName } from '../../src/errors.js';
+import { FidoError, type ErrorName } from '../../src/errors/catalogue.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
 import {

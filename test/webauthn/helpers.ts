@@ -2,7 +2,7 @@
 // expectations, and one-call register/authenticate round trips through the soft authenticator.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { FidoError, type ErrorName } from '../../src/errors.js';
+import { FidoError, type ErrorName } from '../../src/errors/catalogue.js';
 import { decodeCbor } from '../../src/webauthn/cbor.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';

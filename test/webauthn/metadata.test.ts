@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FidoError } from '../../src/errors.js';
+import { FidoError } from '../../src/errors/catalogue.js';
 import {
   attestationKeyIdentifier,
   indexMetadata,

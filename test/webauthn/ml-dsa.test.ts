@@ -15,7 +15,7 @@ import {
   type MlDsaLevel,
 } from '../../src/webauthn/ml-dsa.js';
 import { generateMlDsaKeyPair } from '../support/ml-dsa-keys.js';
-import { FidoError } from '../../src/errors.js';
+import { FidoError } from '../../src/errors/catalogue.js';
 
 const LEVELS: readonly { level: MlDsaLevel; alg: number }[] = [
   { level: 44, alg: -48 },

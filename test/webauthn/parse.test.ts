@@ -2,7 +2,7 @@
 // assertion fields (§7.2 step 7). Conformance Resp-1 F-1..F-14, Resp-3 F-1..F-8, assertion Resp-1.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FidoError, type ErrorName } from '../../src/errors.js';
+import { FidoError, type ErrorName } from '../../src/errors/catalogue.js';
 import { decodeCbor } from '../../src/webauthn/cbor.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';

@@ -3,7 +3,7 @@
 // Resp-6 (packed self), Resp-7 (none).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ErrorName } from '../../src/errors.js';
+import type { ErrorName } from '../../src/errors/catalogue.js';
 import type { CborEncodable } from '../../src/webauthn/cbor-encode.js';
 import { COSE_ALGORITHMS } from '../../src/webauthn/cose.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { X509Certificate } from 'node:crypto';
-import { FidoError } from '../../src/errors.js';
+import { FidoError } from '../../src/errors/catalogue.js';
 import type { AttestationOutcome } from '../../src/webauthn/attestation/types.js';
 import { indexMetadata, verifyMetadataBlob } from '../../src/webauthn/metadata/index.js';
 import { createTrustEvaluator, type TrustPolicyData } from '../../src/webauthn/trust.js';

@@ -3,7 +3,7 @@
 // comes out trusted and named — or refused by status report, AAGUID list or requireTrusted.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FidoError } from '../../src/errors.js';
+import { FidoError } from '../../src/errors/catalogue.js';
 import { indexMetadata, verifyMetadataBlob } from '../../src/webauthn/metadata/index.js';
 import { createTrustEvaluator, type TrustPolicyData } from '../../src/webauthn/trust.js';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';

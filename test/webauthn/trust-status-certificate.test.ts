@@ -4,7 +4,7 @@
 // Where the chain is not known (a sign-in), a named compromise still refuses.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FidoError } from '../../src/errors.js';
+import { FidoError } from '../../src/errors/catalogue.js';
 import { indexMetadata, latestStatus, verifyMetadataBlob } from '../../src/webauthn/metadata/index.js';
 import { createTrustEvaluator } from '../../src/webauthn/trust.js';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { X509Certificate } from 'node:crypto';
 import { prepareTrust } from '../../src/applications/config-directory.js';
-import type { AttestationPolicy } from '../../src/config.js';
+import type { AttestationPolicy } from '../../src/service-config.js';
 import { ConfigError } from '../../src/config/errors.js';
 import { loadConfig } from '../../src/config/load.js';
-import { FidoError } from '../../src/errors.js';
+import { FidoError } from '../../src/errors/catalogue.js';
 import type { AttestationOutcome } from '../../src/webauthn/attestation/types.js';
 import {
   attestationKeyIdentifier,

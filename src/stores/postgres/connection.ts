@@ -3,7 +3,7 @@
 // which failures mean "the database is unreachable" (StoreUnavailableError → 503) rather than a bug (500).
 
 import pg from 'pg';
-import { StoreUnavailableError } from '../../errors.js';
+import { StoreUnavailableError } from '../../errors/catalogue.js';
 
 export interface PostgresOptions {
   /** The schema holding the tables (created by `migratePostgres`). Default `public`. */

@@ -5,7 +5,7 @@
 import { newRedisClient, type RedisClient } from './client.js';
 import { retryAfterSeconds } from '../token-bucket.js';
 import type { BucketDecision, BucketRequest, BucketStore } from '../types.js';
-import { StoreUnavailableError } from '../../errors.js';
+import { StoreUnavailableError } from '../../errors/catalogue.js';
 
 // KEYS: bucket keys. ARGV[1]: now (ms); then per key: burst, perSecond.
 // Same steps as token-bucket.ts: refill for the elapsed time (never negative), deny with the longest wait

@@ -15,7 +15,7 @@ import type {
   TakeResult,
 } from '../types.js';
 import { RedisRememberedIds } from './remembered-ids.js';
-import { StoreUnavailableError } from '../../errors.js';
+import { StoreUnavailableError } from '../../errors/catalogue.js';
 
 export interface RedisOptions {
   /** Prepended to every key, so several deployments (or test runs) can share one Redis. Default `passkey:`. */

@@ -6,7 +6,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { StoreUnavailableError } from '../../errors.js';
+import { StoreUnavailableError } from '../../errors/catalogue.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './migrations/index.js';
 import { SQLITE_UNAVAILABLE } from './writes.js';
 

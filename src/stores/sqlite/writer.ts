@@ -17,7 +17,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { openSqliteDatabase } from './open.js';
-import { StoreUnavailableError } from '../../errors.js';
+import { StoreUnavailableError } from '../../errors/catalogue.js';
 import type { WriterMessage, WriterReply, WriterRequest, WriterThreadData } from './writer-thread.js';
 import {
   GroupCommit,

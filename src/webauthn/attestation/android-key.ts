@@ -4,7 +4,7 @@
 // devices send and remotely provisioned (RKP) devices do not: the bundled roots cover both.
 
 import type { X509Certificate } from 'node:crypto';
-import { FidoError, type ErrorName } from '../../errors.js';
+import { FidoError, type ErrorName } from '../../errors/catalogue.js';
 import {
   Asn1Error,
   children,

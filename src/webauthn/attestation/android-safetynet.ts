@@ -3,7 +3,7 @@
 // but authenticators that produced it can still be registered, and the FIDO conformance tool tests it.
 
 import { createHash, type X509Certificate } from 'node:crypto';
-import { FidoError, type ErrorName } from '../../errors.js';
+import { FidoError, type ErrorName } from '../../errors/catalogue.js';
 import { decodeCompactJws, headerCertificates, isSupportedJwsAlgorithm, verifyJwsSignature } from '../metadata/blob.js';
 import { certificatePublicKey } from '../x509.js';
 import { ANDROID_SAFETYNET_ROOT_CERTIFICATES } from '../roots/index.js';

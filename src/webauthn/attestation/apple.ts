@@ -3,7 +3,7 @@
 // There is no signature in attStmt: the certificate is the attestation. Chains end at Apple's WebAuthn root.
 
 import { createHash, type X509Certificate } from 'node:crypto';
-import { FidoError, type ErrorName } from '../../errors.js';
+import { FidoError, type ErrorName } from '../../errors/catalogue.js';
 import { Asn1Error, children, decodeOctetString, isContext, readDer, sequenceOf } from '../asn1.js';
 import { sameKey } from '../cose.js';
 import { findExtension, certificatePublicKey } from '../x509.js';

@@ -1,7 +1,7 @@
 // "fido-u2f" attestation (WebAuthn L3 §8.6): a U2F device's registration signature, made by its single
 // P-256 attestation certificate over 0x00 ‖ rpIdHash ‖ clientDataHash ‖ credentialId ‖ 0x04 ‖ x ‖ y.
 
-import { FidoError } from '../../errors.js';
+import { FidoError } from '../../errors/catalogue.js';
 import { certificatePublicKey } from '../x509.js';
 import { verifySignature } from '../cose.js';
 import { readSig, readX5c } from './fields.js';

@@ -4,7 +4,7 @@
 // CERTIFICATE_UNREADABLE (parseCertificate, which also refuses a key that cannot be decoded).
 
 import type { X509Certificate } from 'node:crypto';
-import { FidoError } from '../../errors.js';
+import { FidoError } from '../../errors/catalogue.js';
 import { parseCertificate } from '../x509.js';
 import type { CborValue } from '../types.js';
 

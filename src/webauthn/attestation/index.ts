@@ -1,7 +1,7 @@
 // THE table of attestation statement formats (WebAuthn L3 §7.1 step 21: a case-sensitive match on fmt).
 // Adding a format = one file exporting an AttestationFormat (file name = fmt string) + one line here.
 
-import { FidoError } from '../../errors.js';
+import { FidoError } from '../../errors/catalogue.js';
 import { androidKey } from './android-key.js';
 import { androidSafetynet } from './android-safetynet.js';
 import { apple } from './apple.js';

@@ -1,6 +1,6 @@
 // "none" attestation (WebAuthn L3 §8.7): no statement, so attStmt must be an empty map.
 
-import { FidoError } from '../../errors.js';
+import { FidoError } from '../../errors/catalogue.js';
 import type { AttestationFormat } from './types.js';
 
 export const none: AttestationFormat = {

@@ -3,7 +3,7 @@
 // Chain building and trust anchors are the trust evaluator's job (trust.ts), not this file's.
 
 import type { X509Certificate } from 'node:crypto';
-import { FidoError } from '../../errors.js';
+import { FidoError } from '../../errors/catalogue.js';
 import { Asn1Error, decodeOctetString, readDer } from '../asn1.js';
 import { certificateParts, decodeName, certificatePublicKey } from '../x509.js';
 import { claimsCa } from '../certificates.js';

@@ -1,6 +1,6 @@
 // The TPM 2.0 structures a "tpm" attestation statement carries (TPM 2.0 Part 2): pubArea (TPMT_PUBLIC) and
 // certInfo (TPMS_ATTEST), read bounds-checked, and the constants the statement's checks compare them with.
-import { FidoError, type ErrorName } from '../../errors.js';
+import { FidoError, type ErrorName } from '../../errors/catalogue.js';
 
 export const TPM_GENERATED_VALUE = 0xff544347;
 export const TPM_ST_ATTEST_CERTIFY = 0x8017;

@@ -4,7 +4,7 @@
 // tpm-structures.ts; the AIK certificate: tpm-aik.ts.
 
 import { createHash, type X509Certificate } from 'node:crypto';
-import { FidoError } from '../../errors.js';
+import { FidoError } from '../../errors/catalogue.js';
 import { certificatePublicKey } from '../x509.js';
 import { coseAlgorithm, isPostQuantum, keyMatchesAlgorithm, verifySignature } from '../cose.js';
 import { readAlg, readSig, readX5c, signedData } from './fields.js';

@@ -4,7 +4,7 @@
 // CRLs, no certificate of the chain may be revoked (revocation.ts). Pure: bytes in, facts out.
 
 import { constants, createHash, verify, type KeyObject, type X509Certificate } from 'node:crypto';
-import { FidoError } from '../../errors.js';
+import { FidoError } from '../../errors/catalogue.js';
 import { decodeBase64url } from '../../util/base64url.js';
 import { decodeBitString, readDer, sequenceOf } from '../asn1.js';
 import { buildPath } from '../certificates.js';

@@ -5,7 +5,7 @@
 import type { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { FidoError } from '../../errors.js';
+import { FidoError } from '../../errors/catalogue.js';
 import { CrlError, MAX_CRL_BYTES, parseCrls, type Crl } from '../crl.js';
 import { verifyMetadataBlob } from './blob.js';
 import type { MetadataBlob } from './types.js';

@@ -4,7 +4,7 @@
 // be covered by a current CRL of its issuer, and listed on none. Pure: the CRLs arrive parsed.
 
 import type { X509Certificate } from 'node:crypto';
-import { FidoError } from '../../errors.js';
+import { FidoError } from '../../errors/catalogue.js';
 import { Asn1Error } from '../asn1.js';
 import { claimsCa } from '../certificates.js';
 import type { Crl } from '../crl.js';

@@ -10,7 +10,7 @@ import { startAdminServer, type AdminServer } from '../../../src/admin/server.js
 import { MemoryAdminTokenStore } from '../../../src/admin/tokens.js';
 import { MetricsRegistry } from '../../../src/metrics/index.js';
 import { deriveUserHandle } from '../../../src/ceremonies/user-handle.js';
-import type { ApplicationConfig } from '../../../src/config.js';
+import type { ApplicationConfig } from '../../../src/service-config.js';
 import { MemoryCredentialStore } from '../../../src/stores/memory/credentials.js';
 import { captureLog, credential, testRuntime } from '../../support/admin-fixtures.js';
 import { POST_QUANTUM_ALGORITHMS } from '../../../src/webauthn/cose.js';

@@ -2,9 +2,9 @@
 // X-Request-Id, and changes nothing stored.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FidoError } from '../../../src/errors.js';
+import { FidoError } from '../../../src/errors/catalogue.js';
 import type { CredentialStore } from '../../../src/stores/types.js';
-import { StoreUnavailableError } from '../../../src/errors.js';
+import { StoreUnavailableError } from '../../../src/errors/catalogue.js';
 import { MemoryCredentialStore } from '../../../src/stores/memory/credentials.js';
 import {
   CLIENT_ID,

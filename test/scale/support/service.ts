@@ -1,4 +1,4 @@
-// Starts the real service as a child process (`src/cli.js serve --config <file>`, from the same build as
+// Starts the real service as a child process (`src/cli/bin.js serve --config <file>`, from the same build as
 // the test, through test/support/cli-process.ts), as an operator would, so that several instances, kill -9
 // and restarts are real. Every wait is bounded; `kill()` kills whatever is still running.
 

@@ -8,7 +8,7 @@ import { PostgresApplicationStore } from '../../../src/stores/postgres/applicati
 import { PostgresAuditStore } from '../../../src/stores/postgres/audit.js';
 import { seedApplications } from '../../../src/applications/directory.js';
 import { AuditLog } from '../../../src/audit/index.js';
-import { StoreUnavailableError } from '../../../src/errors.js';
+import { StoreUnavailableError } from '../../../src/errors/catalogue.js';
 import { migratePostgres } from '../../../src/stores/postgres/open.js';
 import { T0, testRuntime } from '../../support/admin-fixtures.js';
 import { applicationContract, auditContract, record } from '../applications-audit-contract.js';

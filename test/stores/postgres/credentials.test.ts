@@ -16,7 +16,7 @@ import {
 } from '../../../src/stores/postgres/open.js';
 import { POSTGRES_MIGRATIONS } from '../../../src/stores/postgres/migrations/index.js';
 
-import { StoreUnavailableError } from '../../../src/errors.js';
+import { StoreUnavailableError } from '../../../src/errors/catalogue.js';
 import { ceremony, challengeStoreContract, credential, credentialStoreContract } from '../contract.js';
 import { localCredentialContract } from '../local-contract.js';
 import { freshSchema, POSTGRES_URL, sql, type TestSchema } from '../../scale/support/backends.js';

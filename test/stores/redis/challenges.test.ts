@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from 'redis';
 import { openRedisChallengeStore } from '../../../src/stores/redis/challenges.js';
-import { StoreUnavailableError } from '../../../src/errors.js';
+import { StoreUnavailableError } from '../../../src/errors/catalogue.js';
 import { ceremony, challengeStoreContract } from '../contract.js';
 import { localCredentialContract } from '../local-contract.js';
 import { freshPrefix, REDIS_URL } from '../../scale/support/backends.js';

@@ -16,7 +16,7 @@ import { migrateSqlite } from '../../../src/stores/sqlite/open.js';
 import { openSqliteDatabase } from '../../../src/stores/sqlite/open.js';
 import { SqliteSchemaVersionError } from '../../../src/stores/sqlite/open.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from '../../../src/stores/sqlite/migrations/index.js';
-import { StoreUnavailableError } from '../../../src/errors.js';
+import { StoreUnavailableError } from '../../../src/errors/catalogue.js';
 import { tempDir } from '../../config/support.js';
 import { ceremony, challengeStoreContract, credential, credentialStoreContract } from '../contract.js';
 import { localCredentialContract } from '../local-contract.js';

@@ -16,7 +16,7 @@ import {
   type SqliteWriterMode,
 } from '../../../src/stores/sqlite/writer.js';
 import type { CredentialUse } from '../../../src/stores/types.js';
-import { StoreUnavailableError } from '../../../src/errors.js';
+import { StoreUnavailableError } from '../../../src/errors/catalogue.js';
 import { SqliteAuditStore } from '../../../src/stores/sqlite/audit.js';
 import { tempDir } from '../../config/support.js';
 import { credential, credentialStoreContract } from '../contract.js';

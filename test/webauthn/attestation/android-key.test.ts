@@ -2,7 +2,7 @@
 // (root sent by factory-provisioned devices, root absent on remotely provisioned ones).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FidoError } from '../../../src/errors.js';
+import { FidoError } from '../../../src/errors/catalogue.js';
 import { androidKey } from '../../../src/webauthn/attestation/android-key.js';
 import { ANDROID_KEY_ROOT_CERTIFICATES } from '../../../src/webauthn/roots/index.js';
 import { createTrustEvaluator } from '../../../src/webauthn/trust.js';

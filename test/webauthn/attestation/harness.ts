@@ -2,7 +2,7 @@
 // authenticator data and a CBOR round trip of attStmt, exactly what registration hands a format.
 import { createHash, randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { FidoError } from '../../../src/errors.js';
+import { FidoError } from '../../../src/errors/catalogue.js';
 import type {
   AttestationFormat,
   AttestationInput,

@@ -2,7 +2,7 @@
 // name (FidoError), never with another exception, and never pass.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FidoError } from '../../../src/errors.js';
+import { FidoError } from '../../../src/errors/catalogue.js';
 import { androidKey } from '../../../src/webauthn/attestation/android-key.js';
 import { androidSafetynet } from '../../../src/webauthn/attestation/android-safetynet.js';
 import { apple } from '../../../src/webauthn/attestation/apple.js';

@@ -6,11 +6,11 @@
 // lists them, and every user imports it from here. A name repeated in two groups would silently keep the later
 // entry; test/errors.test.ts counts the names against docs/errors.md, which lists each once.
 
-import { ATTESTATION_FORMAT_ERRORS } from './errors/attestation-formats.js';
-import { ATTESTATION_ERRORS } from './errors/attestation.js';
-import { CREDENTIAL_ERRORS } from './errors/credentials.js';
-import { REQUEST_ERRORS } from './errors/request.js';
-import { TRUST_ERRORS } from './errors/trust.js';
+import { ATTESTATION_FORMAT_ERRORS } from './attestation-formats.js';
+import { ATTESTATION_ERRORS } from './attestation.js';
+import { CREDENTIAL_ERRORS } from './credentials.js';
+import { REQUEST_ERRORS } from './request.js';
+import { TRUST_ERRORS } from './trust.js';
 
 export interface ErrorSpec {
   readonly status: number;
