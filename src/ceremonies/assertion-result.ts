@@ -290,6 +290,6 @@ function expectationFor(
     ...clientDataExpectation(ctx, ceremony),
     credential,
     counterPolicy: ctx.application.counterPolicy,
-    backupEligibility: ctx.application.backupEligibility ?? 'any',
+    backupEligibility: ctx.application.backupEligibility,
   };
 }

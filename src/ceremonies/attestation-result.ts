@@ -49,7 +49,7 @@ export async function attestationResult(
   const verified = traced(ctx, 'webauthn.verify_registration', () =>
     verifyRegistration(parsed, expectationFor(ctx, ceremony)),
   );
-  checkBackupEligibility(ctx.application.backupEligibility ?? 'any', verified.flags.be);
+  checkBackupEligibility(ctx.application.backupEligibility, verified.flags.be);
   const credential = credentialRecord(ctx, ceremony, verified, request);
   const facts = { flags: verified.flags, signCount: verified.signCount, attachment: request.attachment };
 

@@ -29,7 +29,7 @@ export async function openStores(config: StoreConfig, options: OpenStoresOptions
   // On SQLite the service's hot-path writes go through one writer (group commit): a thread, or inline on one core.
   const sqliteWriter =
     config.database.kind === 'sqlite'
-      ? await openSqliteWriter(config.database.path, { mode: resolveWriterMode(config.sqliteWriter ?? 'auto') })
+      ? await openSqliteWriter(config.database.path, { mode: resolveWriterMode(config.sqliteWriter) })
       : undefined;
   let credentials: CredentialStore;
   let challenges: ChallengeStore;

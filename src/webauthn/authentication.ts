@@ -32,7 +32,7 @@ export function verifyAuthentication(
 
   // Step 18 (§7.2): the application's BE policy (`required`/`forbidden`) holds at every sign-in; otherwise BE
   // differing from the stored value is reported, never failed (synced passkeys, docs/decisions.md).
-  checkBackupEligibility(expected.backupEligibility ?? 'any', authData.flags.be);
+  checkBackupEligibility(expected.backupEligibility, authData.flags.be);
   const backupEligibilityChanged = authData.flags.be !== stored.backupEligible;
 
   // Step 19 (§7.2): extension outputs: none requested that need checking; unknown outputs are accepted.

@@ -81,8 +81,9 @@ export function checkAuthenticatorData(authData: AuthenticatorData, expected: Cl
 /**
  * The application's `backupEligibility` policy on this ceremony's BE flag, at registration and at every
  * sign-in alike: a credential whose BE contradicts `required` or `forbidden` is refused, whenever it says so.
+ * `any` and absent (the schema's default, src/schemas/applications.ts) ask nothing.
  */
-export function checkBackupEligibility(policy: BackupEligibilityPolicy, backupEligible: boolean): void {
+export function checkBackupEligibility(policy: BackupEligibilityPolicy | undefined, backupEligible: boolean): void {
   if (policy === 'required' && !backupEligible) throw new FidoError('BACKUP_ELIGIBILITY_REQUIRED');
   if (policy === 'forbidden' && backupEligible) throw new FidoError('BACKUP_ELIGIBILITY_NOT_ALLOWED');
 }

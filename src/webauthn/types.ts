@@ -186,8 +186,8 @@ export interface StoredCredentialView {
 export interface AuthenticationExpectation extends ClientDataExpectation {
   readonly credential: StoredCredentialView;
   readonly counterPolicy: 'strict' | 'warn';
-  /** The application's policy on the BE flag (§7.2 step 18); absent = any. */
-  readonly backupEligibility?: 'any' | 'required' | 'forbidden';
+  /** The application's policy on the BE flag (§7.2 step 18); absent (as `any`): no policy. */
+  readonly backupEligibility?: 'any' | 'required' | 'forbidden' | undefined;
 }
 
 export interface VerifiedAuthentication {

@@ -73,17 +73,17 @@ export interface SqliteWriter {
 }
 
 /**
- * What `sqliteWriter: "auto"` (the default) runs: the thread only when the process may use a second core.
+ * What `sqliteWriter: "auto"` (and absent, the schema's default) runs: the thread only when the process may use a second core.
  * Confined to one core (taskset, a cpuset), the thread cannot run beside the event loop: every group then
  * costs two context switches and waits for the scheduler, which docs/storage.md gives as about twice the
  * CPU per write of `inline` and a higher p99. `cores` is os.availableParallelism() (it follows the CPU
  * affinity mask, not a cgroup CPU quota).
  */
 export function resolveWriterMode(
-  setting: SqliteWriterMode | 'auto',
+  setting: SqliteWriterMode | 'auto' | undefined,
   cores: number = availableParallelism(),
 ): SqliteWriterMode {
-  if (setting !== 'auto') return setting;
+  if (setting === 'thread' || setting === 'inline') return setting;
   return cores >= 2 ? 'thread' : 'inline';
 }
 
