@@ -99,7 +99,8 @@ export class TransferActions {
           yield page;
         }
       };
-      yield* writer(counted(storedPages(this.scope.deps.credentials, clientId)), app.config);
+      const credentials = this.scope.deps.credentials;
+      yield* writer(counted(storedPages(credentials, clientId)), app.config, credentials);
       complete = true;
     } catch (error) {
       failure = error;

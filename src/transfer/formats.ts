@@ -6,6 +6,7 @@ import { readKeycloak } from './from-keycloak.js';
 import { readLineFido2Server } from './from-line-fido2-server.js';
 import { readSimpleWebAuthn } from './from-simplewebauthn.js';
 import { readPasskeyServer, writePasskeyServer } from './passkey-server.js';
+import { writeHanko } from './to-hanko.js';
 import type { ExportFormat, ImportFormat, SourceReader } from './record.js';
 import type { RecordWriter } from './writer.js';
 
@@ -19,4 +20,5 @@ export const READERS: Partial<Record<ImportFormat, SourceReader>> = {
 
 export const WRITERS: Partial<Record<ExportFormat, RecordWriter>> = {
   'passkey-server': writePasskeyServer,
+  hanko: writeHanko,
 };

@@ -30,7 +30,9 @@ const APP = minimalApp({ algorithms: ALGS });
 describe('admin CLI: credential import from other systems, on a running service', () => {
   const config = configDir({ local: { enabled: false }, applications: [APP] });
   const admin = (...args: string[]) => runCliCommand(['admin', ...args, '--config', config.file], { cwd: config.dir });
+  const second = configDir({ local: { enabled: false }, applications: [APP] });
   let served: ServeProcess;
+  let other: ServeProcess;
 
   const simple = ALGS.map((alg, i) => sourcePasskey(`swa-${i}`, alg, i * 3));
   const keycloak = ALGS.map((alg, i) => keycloakUser(`kc-${i}`, alg, i));
@@ -73,6 +75,7 @@ describe('admin CLI: credential import from other systems, on a running service'
   });
   after(async () => {
     await served?.stop();
+    await other?.stop();
   });
 
   for (const [format, file] of Object.entries(files)) {
@@ -108,4 +111,35 @@ describe('admin CLI: credential import from other systems, on a running service'
       assert.equal(second.skipped, file.passkeys.length, again.stdout);
     });
   }
+
+  it('--to hanko, imported into an empty instance: every passkey signs in there under its handle', async () => {
+    const exported = await admin(
+      'credential',
+      'export',
+      'app-1',
+      '--to',
+      'hanko',
+      '--output',
+      join(second.dir, 'hanko.json'),
+    );
+    assert.equal(exported.code, 0, exported.stderr);
+    const run = await runCliCommand(
+      ['admin', 'credential', 'import', 'app-1', '--from', 'hanko', 'hanko.json', '--config', second.file],
+      { cwd: second.dir },
+    );
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const everyone = Object.values(files).flatMap((file) =>
+      file.passkeys.map((p) => ({ ...p, name: file.fullName(p.user) })),
+    );
+    assert.deepEqual(JSON.parse(run.stdout), { imported: everyone.length, skipped: 0, refused: [], dryRun: false });
+    other = await startServe(['--config', second.file], { cwd: second.dir });
+    for (const { held, name } of everyone) {
+      const byName = await signIn(other.url, held, name);
+      assert.equal(byName.status, 200, JSON.stringify(byName.body));
+      const nameless = await signIn(other.url, held, null);
+      assert.equal(nameless.status, 200, JSON.stringify(nameless.body));
+      assert.equal(nameless.body.userHandle, held.userHandle);
+      assert.equal(nameless.body.username, name);
+    }
+  });
 });
