@@ -1,6 +1,7 @@
 // The admin listener's request handler (node:http) over its route table (routes.ts). Open paths: /health,
 // /ready, /openapi.json, (unless configured otherwise) /metrics and the console's files. Everything under
-// /admin/ needs `Authorization: Bearer <admin token>`. Answers are JSON (the audit export is JSON lines), each
+// /admin/ needs `Authorization: Bearer <admin token>`. Answers are JSON (the audit export is JSON lines, a
+// passkey export is streamed: streams.ts, which also reads an import's body as a stream), each
 // with an X-Request-Id; one log line per request.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StoreUnavailableError } from '../errors/catalogue.js';
@@ -13,10 +14,19 @@ import { hostChecker } from './host.js';
 import { readJson, requestPath } from './params.js';
 import { type AdminRequest, answersItself, bodyProblems, createRouter } from './router.js';
 import { ADMIN_COMPONENTS, ADMIN_ROUTES, type AdminHandlerDeps, type Route } from './routes.js';
+import {
+  bodyDeadline,
+  isStreamed,
+  sendStreamed,
+  STREAM_BODY_BYTES,
+  streamedBody,
+  type StreamedAnswer,
+} from './streams.js';
 
 export type { AdminHandlerDeps } from './routes.js';
 
-type Trace = { actor: string | null };
+/** Who asked (noted once authenticated), and whether the route reads its body as a stream. */
+type Trace = { actor: string | null; streamed?: boolean; readonly deadline: { stream(): void } };
 
 export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const prefix = deps.runtime.randomBytes(6).toString('base64url');
@@ -26,7 +36,7 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
   const find = createRouter(ADMIN_ROUTES.filter((route) => route.when?.(deps) ?? true));
   const checkBody = bodyChecker(deps);
 
-  async function answer(req: IncomingMessage, requestId: string, trace: Trace): Promise<Answer> {
+  async function answer(req: IncomingMessage, requestId: string, trace: Trace): Promise<Answer | StreamedAnswer> {
     if (!hostAllowed(req.headersDistinct.host)) throw new AdminError('HOST_NOT_ALLOWED');
     const { path, segments, query } = requestPath(req.url);
     const method = req.method ?? 'GET';
@@ -46,24 +56,47 @@ export function createAdminHandler(deps: AdminHandlerDeps): (req: IncomingMessag
     };
     const request: AdminRequest = { params: found.params, query, actor, body: undefined };
     const ready = route.body === undefined ? request : { ...request, body: await checkBody(route, request, req) };
-    const value = await route.run(ready, deps);
-    return answersItself(route) ? (value as Answer) : json(route.status ?? 200, value);
+    const input = route.streamed === undefined ? undefined : streamInput(deps, req, trace);
+    const value = await route.run(input === undefined ? ready : { ...ready, input }, deps);
+    return answersItself(route) ? (value as Answer | StreamedAnswer) : json(route.status ?? 200, value);
   }
 
   return (req, res) => {
     const started = deps.runtime.now();
     const requestId = `${prefix}-${(count++).toString(36)}`;
-    const trace: Trace = { actor: null };
+    const trace: Trace = { actor: null, deadline: bodyDeadline(req) };
     void answer(req, requestId, trace)
       .catch((error: unknown) => failure(deps, requestId, error))
-      .then((sent) => {
-        send(req, res, sent, requestId);
+      .then(async (sent) => {
+        await deliver(deps, req, res, sent, requestId, trace);
         const durationMs = Math.max(0, deps.runtime.now() - started);
         const path = (req.url ?? '/').split('?', 1)[0];
         const line = { event: 'admin_request', requestId, method: req.method, path, status: sent.status, durationMs };
         deps.log.info({ ...line, actor: trace.actor }, 'admin request');
       });
   };
+}
+
+/** The body of a streamed route as it arrives: no longer under the whole-body deadline, but its own limits. */
+function streamInput(deps: AdminHandlerDeps, req: IncomingMessage, trace: Trace): AsyncIterable<Uint8Array> {
+  trace.streamed = true;
+  trace.deadline.stream();
+  return streamedBody(req, deps.streamedBodyBytes ?? STREAM_BODY_BYTES);
+}
+
+async function deliver(
+  deps: AdminHandlerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  sent: Answer | StreamedAnswer,
+  requestId: string,
+  trace: Trace,
+): Promise<void> {
+  if (isStreamed(sent))
+    await sendStreamed(req, res, sent, headers(requestId)).catch((error: unknown) => failure(deps, requestId, error));
+  // A streamed body refused before its end is not read on (it may be a gigabyte): close after answering.
+  else if (trace.streamed === true && !req.complete) send(req, res, closing(sent), requestId);
+  else send(req, res, sent, requestId);
 }
 
 /** The admin token's name (`admin:<name>`, noted in `trace`), or UNAUTHORIZED. */
@@ -108,13 +141,20 @@ function failure(deps: AdminHandlerDeps, requestId: string, error: unknown): Ans
   return errorAnswer(new AdminError('INTERNAL_SERVER_ERROR'));
 }
 
+const closing = (sent: Answer): Answer => ({ ...sent, headers: { ...sent.headers, connection: 'close' } });
+
+/** The headers of every answer. */
+const headers = (requestId: string): Record<string, string> => ({
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-request-id': requestId,
+});
+
 function send(req: IncomingMessage, res: ServerResponse, answer: Answer, requestId: string): void {
   res.writeHead(answer.status, {
     'content-type': answer.contentType,
     'content-length': String(Buffer.byteLength(answer.body)),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    'x-request-id': requestId,
+    ...headers(requestId),
     ...answer.headers,
   });
   res.end(req.method === 'HEAD' ? undefined : answer.body);

@@ -18,6 +18,15 @@ const ok = (route: Route) => {
   return { description: answer.description, content: { [answer.contentType]: { schema } } };
 };
 
+/** A body read as a stream: any of its media types, bytes. */
+const streamedBody = (streamed: NonNullable<Route['streamed']>) => ({
+  required: true,
+  description: streamed.description,
+  content: Object.fromEntries(
+    streamed.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+  ),
+});
+
 function operation(route: Route) {
   const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
@@ -33,6 +42,7 @@ function operation(route: Route) {
     ...(route.description ? { description: route.description } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, content: jsonContent(ref(route.body)) } } : {}),
+    ...(route.streamed ? { requestBody: streamedBody(route.streamed) } : {}),
     responses: {
       [String(route.status ?? 200)]: ok(route),
       ...(alternative

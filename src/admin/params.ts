@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AuditQuery } from '../stores/types.js';
 import { FidoError } from '../errors/catalogue.js';
 import { checkContentType, parseJsonBody, readBody } from '../http/body.js';
+import { IMPORT_FORMATS } from '../transfer/record.js';
 import { AdminError } from './errors.js';
 
 /** A request's path, its decoded segments and its query; NOT_FOUND when a segment does not decode. */
@@ -62,6 +63,26 @@ export function credentialFilter(query: URLSearchParams): {
 export function userFilter(query: URLSearchParams): { username?: string; userHandle?: string } {
   const { username, userHandle } = credentialFilter(query);
   return { ...(username === undefined ? {} : { username }), ...(userHandle === undefined ? {} : { userHandle }) };
+}
+
+/**
+ * An import's `from` (required; the action names the formats it reads) and `dryRun` (`true` or `false`,
+ * default false).
+ */
+export function importQuery(query: URLSearchParams): { format: string; dryRun: boolean } {
+  const problems: string[] = [];
+  const format = query.get('from');
+  if (format === null || format === '') problems.push(`from: required, one of ${IMPORT_FORMATS.join(', ')}`);
+  const dryRun = query.get('dryRun') ?? 'false';
+  if (dryRun !== 'true' && dryRun !== 'false') problems.push('dryRun: true or false');
+  if (problems.length > 0) throw new AdminError('INVALID_REQUEST', undefined, problems);
+  return { format: format!, dryRun: dryRun === 'true' };
+}
+
+/** An export's `to` (default passkey-server; the action refuses a format it does not write). */
+export function exportQuery(query: URLSearchParams): string {
+  const to = query.get('to');
+  return to === null || to === '' ? 'passkey-server' : to;
 }
 
 /** The largest time a JavaScript Date holds (ECMAScript §21.4.1.1), far inside a signed 64-bit integer. */

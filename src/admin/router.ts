@@ -16,15 +16,25 @@ export interface AdminRequest {
   readonly actor: Actor;
   /** The JSON body, checked against the route's `body` schema (undefined when the route has none). */
   readonly body: unknown;
+  /** The body of a `streamed` route as its bytes arrive, unparsed (undefined for every other route). */
+  readonly input?: AsyncIterable<Uint8Array>;
+}
+
+/** A request body the router hands over unread, as a stream (an import's file), never parsed as JSON. */
+export interface StreamedBody {
+  /** The media types the document lists for it (the handler reads the bytes whatever the Content-Type). */
+  readonly contentTypes: readonly string[];
+  readonly description: string;
 }
 
 /** A query parameter as the OpenAPI document lists it. */
 export interface QueryParameter {
   readonly name: string;
   readonly schema: Readonly<Record<string, unknown>>;
+  readonly required?: boolean;
 }
 
-/** An answer that is not JSON (the route's handler builds the whole Answer). */
+/** An answer that is not JSON (the route's handler builds the whole Answer, or a StreamedAnswer). */
 export interface RawAnswer {
   readonly contentType: string;
   readonly description: string;
@@ -47,6 +57,8 @@ export interface AdminRoute<D, N extends string = string> {
   readonly query?: readonly QueryParameter[];
   /** The body's schema: the router reads the body and checks it before the handler runs. */
   readonly body?: N;
+  /** A body read by the handler as a stream (`request.input`, at most the listener's streamed-body limit). */
+  readonly streamed?: StreamedBody;
   /** The checks no schema can say (a URL's rule): more problems of the same body, reported with the schema's. */
   readonly check?: (body: unknown, deps: D) => readonly string[] | Promise<readonly string[]>;
   /** The audit action of this change, recorded as failed when its body is refused. */

@@ -11,16 +11,19 @@ import type { Readiness } from '../runtime/readiness.js';
 import * as admin from '../schemas/admin.js';
 import * as applications from '../schemas/applications.js';
 import * as secrets from '../schemas/relay-secrets.js';
+import * as transfer from '../schemas/transfer.js';
 import * as hooks from '../schemas/webhooks.js';
+import { EXPORT_FORMATS, IMPORT_FORMATS, type ExportFormat } from '../transfer/record.js';
 import type { Logger } from '../util/log.js';
 import type { Runtime } from '../util/runtime.js';
 import type { AdminActions } from './actions.js';
 import { type Answer, json } from './answers.js';
 import type { ConsoleFiles } from './console.js';
 import { reloadMetadata } from './metadata-reload.js';
-import { auditQuery, credentialFilter, userFilter } from './params.js';
+import { auditQuery, credentialFilter, exportQuery, importQuery, userFilter } from './params.js';
 import type { RelaySecretAdmin } from './relay-secrets.js';
 import type { AdminRoute, QueryParameter } from './router.js';
+import { streamedAnswer } from './streams.js';
 import type { AdminTokenStore } from './tokens.js';
 import type { WebhookAdmin, WebhookInput, WebhookUpdate } from './webhooks.js';
 
@@ -59,6 +62,7 @@ export const ADMIN_COMPONENTS = {
   RelaySecretCreated: secrets.RelaySecretCreatedSchema,
   RelaySecretRevoked: secrets.RelaySecretRevokedSchema,
   PostQuantumUsage: admin.PostQuantumUsageSchema,
+  ImportReport: transfer.ImportReportSchema,
 };
 export type AdminComponent = keyof typeof ADMIN_COMPONENTS;
 
@@ -76,6 +80,8 @@ export interface AdminHandlerDeps {
   readonly metricsRequireToken?: boolean;
   /** Largest accepted body (default 64 KiB). */
   readonly bodyBytes?: number;
+  /** Largest streamed body, an import's file (default 1 GiB, streams.ts STREAM_BODY_BYTES). */
+  readonly streamedBodyBytes?: number;
   /** POST /admin/metadata/reload (absent: that path is not found). */
   readonly reloadMetadata?: () => Promise<MetadataReloadReport>;
   /** GET /admin/overview: the last hour's ceremonies per application (metrics/recent.ts); absent: not found. */
@@ -110,6 +116,12 @@ const stateChange = (change: 'approve' | 'unapprove' | 'disable' | 'enable', sum
   failures: [401, 404, 409, 503],
   run: (r, d) => d.actions[change](r.actor, r.params.clientId!),
 });
+
+/** What an export answers for each `to` format: its media type and its file name's extension. */
+const EXPORT_MEDIA: Record<ExportFormat, { readonly type: string; readonly extension: string }> = {
+  'passkey-server': { type: 'application/x-ndjson; charset=utf-8', extension: 'jsonl' },
+  hanko: { type: 'application/json; charset=utf-8', extension: 'json' },
+};
 
 export const ADMIN_ROUTES: readonly Route[] = [
   {
@@ -232,6 +244,43 @@ export const ADMIN_ROUTES: readonly Route[] = [
     answer: 'PostQuantumUsage',
     failures: [401, 404, 503],
     run: (r, d) => d.actions.postQuantumUsage(r.params.clientId!),
+  },
+  {
+    method: 'POST',
+    path: `${app}/credentials/import`,
+    summary: 'Import passkeys from a file of another server (the body, streamed); audited as credential.import',
+    description:
+      'The body is the file, read as it arrives (at most 1 GiB; any Content-Type: `from` names the format). Refused records are listed in the report with their line and reason; every other record is imported (docs/migration.md).',
+    query: [
+      { ...q('from', { type: 'string', enum: [...IMPORT_FORMATS] }), required: true },
+      q('dryRun', { type: 'boolean', default: false }),
+    ],
+    streamed: {
+      contentTypes: ['application/x-ndjson', 'application/json', 'text/csv', 'application/octet-stream'],
+      description: 'The file in the `from` format',
+    },
+    answer: 'ImportReport',
+    failures: [400, 401, 404, 409, 413, 503],
+    run: (r, d) =>
+      d.actions.importCredentials(r.actor, r.params.clientId!, { ...importQuery(r.query), input: r.input! }),
+  },
+  {
+    method: 'GET',
+    path: `${app}/credentials/export`,
+    summary: "Export the application's passkeys (streamed); audited as credential.export",
+    description:
+      "`to=passkey-server` (default): JSON Lines, one passkey a line (`application/x-ndjson`); `to=hanko`: Hanko's user list (`application/json`). Once the first passkeys are sent, a failure cuts the connection: a body that ends without its last line is incomplete.",
+    query: [q('to', { type: 'string', enum: [...EXPORT_FORMATS], default: 'passkey-server' })],
+    answer: { contentType: 'application/x-ndjson', description: 'The passkeys in the `to` format' },
+    failures: [400, 401, 404, 503],
+    run: (r, d) => {
+      const to = exportQuery(r.query);
+      const media = EXPORT_MEDIA[to as ExportFormat] ?? EXPORT_MEDIA['passkey-server'];
+      const file = `${r.params.clientId!.replace(/[^\w.-]/g, '_')}-passkeys.${media.extension}`;
+      return streamedAnswer(d.actions.exportCredentials(r.actor, r.params.clientId!, to), media.type, {
+        'content-disposition': `attachment; filename="${file}"`,
+      });
+    },
   },
   {
     method: 'GET',

@@ -24,7 +24,9 @@ export const DEFAULT_ADMIN_PORT = 8788;
 export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
   const server = createServer(createAdminHandler(options));
   server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  // A body's deadline is per request (streams.ts bodyDeadline): 30 s in full, but an import's file streams
+  // for as long as the client keeps sending it.
+  server.requestTimeout = 0;
   server.keepAliveTimeout = 5_000;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
