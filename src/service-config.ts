@@ -74,7 +74,7 @@ export interface ServiceConfig {
    */
   readonly answerFloorMs: number;
   readonly applications: readonly ApplicationConfig[];
-  /** How webhook events are delivered (`webhookDelivery`); absent: the defaults (config/webhooks.ts). */
+  /** How webhook events are delivered (`webhookDelivery`); absent: the defaults (config/webhook-urls.ts). */
   readonly webhookDelivery?: {
     readonly allowLoopbackHttp: boolean;
     readonly allowPrivateAddresses: boolean;

@@ -4,7 +4,7 @@ import type { AuditLog } from '../audit/log.js';
 import { userHandleFor } from '../ceremonies/user-handle.js';
 import type { ApplicationRecord, ApplicationStore, CredentialStore, OutboxMessage } from '../stores/types.js';
 import type { Runtime } from '../util/runtime.js';
-import type { WebhookUrlRules } from '../config/webhooks.js';
+import type { WebhookUrlRules } from '../config/webhook-urls.js';
 import type { ResolveHost } from '../webhooks/destination.js';
 import type { WebhookEventData } from '../schemas/webhook-events.js';
 import { endpointsOf, webhookMessages, type WebhookEventType } from '../webhooks/events.js';

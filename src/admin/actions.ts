@@ -12,7 +12,7 @@ import { CredentialActions } from './credential-actions.js';
 import { TransferActions } from './transfer-actions.js';
 import { AdminError } from './errors.js';
 import { applicationView, type ApplicationView } from './views.js';
-import { STRICT_WEBHOOK_URL_RULES } from '../config/webhooks.js';
+import { STRICT_WEBHOOK_URL_RULES } from '../config/webhook-urls.js';
 import { addedDestinationProblem, systemResolveHost } from '../webhooks/destination.js';
 
 import { ActionScope, type AdminDeps } from './action-base.js';

@@ -5,7 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ApplicationConfig } from '../service-config.js';
 import { readApplication } from '../config/application.js';
 import { Problems } from '../config/checks.js';
-import { STRICT_WEBHOOK_URL_RULES, type WebhookUrlRules } from '../config/webhooks.js';
+import { STRICT_WEBHOOK_URL_RULES, type WebhookUrlRules } from '../config/webhook-urls.js';
 import { AdminError } from './errors.js';
 
 /**

@@ -8,7 +8,7 @@ import type { AuditLog } from '../audit/log.js';
 import { AdminError } from './errors.js';
 import type { Actor, AdminActions } from './actions.js';
 import type { AdminTokenStore } from './tokens.js';
-import type { RelaySecretAdmin } from './relay-secrets.js';
+import type { RelaySecretAdmin } from './relay-secret-admin.js';
 import { RELAY_SECRET_USAGE, relaySecretCommand } from './relay-secrets-cli.js';
 import { tokenCommand } from './token-cli.js';
 import { exportCommand, importCommand, type TransferIo } from './transfer-cli.js';

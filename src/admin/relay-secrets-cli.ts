@@ -1,7 +1,7 @@
 // `passkey-server admin relay-secret create|list|revoke`: an application's relay secrets from the command
-// line (the same code and audit as the admin API's, admin/relay-secrets.ts). `create` prints the secret once.
+// line (the same code and audit as the admin API's, admin/relay-secret-admin.ts). `create` prints the secret once.
 import type { Actor } from './audited.js';
-import type { RelaySecretAdmin } from './relay-secrets.js';
+import type { RelaySecretAdmin } from './relay-secret-admin.js';
 
 /** Its lines of `passkey-server admin` usage. */
 export const RELAY_SECRET_USAGE = `  relay-secret list <clientId>

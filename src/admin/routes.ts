@@ -10,9 +10,9 @@ import { EXPOSITION_CONTENT_TYPE, type MetricsRegistry } from '../metrics/regist
 import type { Readiness } from '../runtime/readiness.js';
 import * as admin from '../schemas/admin.js';
 import * as applications from '../schemas/applications.js';
-import * as secrets from '../schemas/relay-secrets.js';
+import * as secrets from '../schemas/relay-secret-shapes.js';
 import * as transfer from '../schemas/transfer.js';
-import * as hooks from '../schemas/webhooks.js';
+import * as hooks from '../schemas/webhook-shapes.js';
 import { EXPORT_FORMATS, IMPORT_FORMATS, type ExportFormat } from '../transfer/record.js';
 import type { Logger } from '../util/log.js';
 import type { Runtime } from '../util/runtime.js';
@@ -21,11 +21,11 @@ import { type Answer, json } from './answers.js';
 import type { ConsoleFiles } from './console.js';
 import { reloadMetadata } from './metadata-reload.js';
 import { auditQuery, credentialFilter, exportQuery, importQuery, userFilter } from './params.js';
-import type { RelaySecretAdmin } from './relay-secrets.js';
+import type { RelaySecretAdmin } from './relay-secret-admin.js';
 import type { AdminRoute, QueryParameter } from './router.js';
 import { streamedAnswer } from './streams.js';
 import type { AdminTokenStore } from './tokens.js';
-import type { WebhookAdmin, WebhookInput, WebhookUpdate } from './webhooks.js';
+import type { WebhookAdmin, WebhookInput, WebhookUpdate } from './webhook-admin.js';
 
 /** The admin listener's schemas by their OpenAPI component name (each body and answer a route names). */
 export const ADMIN_COMPONENTS = {
@@ -91,9 +91,9 @@ export interface AdminHandlerDeps {
   /** The host the listener is bound to (default 127.0.0.1) and other names it answers for (host.ts). */
   readonly allowedHosts?: readonly string[];
   readonly host?: string;
-  /** Webhooks, dead letters and marked credentials (webhooks.ts); absent: those paths are not found. */
+  /** Webhooks, dead letters and marked credentials (webhook-admin.ts); absent: those paths are not found. */
   readonly webhooks?: WebhookAdmin;
-  /** An application's relay secrets (relay-secrets.ts); absent: those paths are not found. */
+  /** An application's relay secrets (relay-secret-admin.ts); absent: those paths are not found. */
   readonly relaySecrets?: RelaySecretAdmin;
 }
 

@@ -4,7 +4,7 @@ import type { ApplicationSchema } from '../schemas/applications.js';
 import type { Shape } from '../schemas/typebox.js';
 import type { CredentialRecord } from '../stores/types.js';
 import { effectiveVariants } from '../applications/directory.js';
-import { redactedUrl } from '../config/webhooks.js';
+import { redactedUrl } from '../config/webhook-urls.js';
 import type { ApplicationRecord } from '../stores/types.js';
 import { bundledCatalog, describeAuthenticator, type AuthenticatorCatalog } from '../authenticators/index.js';
 

@@ -15,8 +15,8 @@ import { openOpsStores } from './stores.js';
 import { AdminActions } from '../admin/actions.js';
 import { defaultOpsOptions } from '../config/ops.js';
 import { FileAdminTokenStore } from '../admin/tokens.js';
-import { RelaySecretAdmin } from '../admin/relay-secrets.js';
-import { webhookUrlRules } from '../config/webhooks.js';
+import { RelaySecretAdmin } from '../admin/relay-secret-admin.js';
+import { webhookUrlRules } from '../config/webhook-urls.js';
 import type { ResolveHost } from '../webhooks/destination.js';
 import { webhookSecretBox } from '../webhooks/secret-box.js';
 

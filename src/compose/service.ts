@@ -15,7 +15,7 @@ import {
 import type { MetadataReloadReport } from '../applications/trust-reload.js';
 import type { ServiceConfig } from '../service-config.js';
 import { withDemoRelaySecret } from '../secrets/demo-relay-secret.js';
-import { warnUnguardedApplications } from './relay-secrets.js';
+import { warnUnguardedApplications } from './features/relay-secrets.js';
 import { loadSecrets } from '../secrets/load.js';
 import { loadServeSettings, type ServeSettings } from '../config/serve.js';
 import { createServiceServer } from '../http/server.js';

@@ -11,8 +11,8 @@ import { compile, withDefaults } from '../schemas/typebox.js';
 import { COSE_ALGORITHMS } from '../webauthn/cose.js';
 import { type ApplicationContext, checkAttestation } from './attestation-policy.js';
 import { eachEntry, isObject, joinPath, type Raw } from './checks.js';
-import { checkRelaySecrets } from './relay-secrets.js';
-import { STRICT_WEBHOOK_URL_RULES, webhookUrlProblem } from './webhooks.js';
+import { checkRelaySecrets } from './relay-secret-entries.js';
+import { STRICT_WEBHOOK_URL_RULES, webhookUrlProblem } from './webhook-urls.js';
 
 export { APPLICATION_KEYS, ATTESTATION_KEYS };
 export type { ApplicationContext } from './attestation-policy.js';

@@ -4,7 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { CrlError, MAX_CRL_BYTES, parseCrls } from '../webauthn/crl.js';
-import type { WebhookUrlRules } from './webhooks.js';
+import type { WebhookUrlRules } from './webhook-urls.js';
 import { eachEntry, joinPath, type Problems, type Raw } from './checks.js';
 
 /** What reading an application needs: where problems go, and how the paths of its policy's files resolve. */

@@ -9,7 +9,7 @@ import { ConfigError } from './errors.js';
 import { type LoadConfigOptions, loadConfig } from './load.js';
 import { defaultOpsOptions } from './ops.js';
 import { tracingSettings } from './tracing.js';
-import { readWebhookSecrets } from './webhooks.js';
+import { readWebhookSecrets } from './webhook-urls.js';
 
 export interface ServeSettings {
   readonly config: ServiceConfig;

@@ -6,5 +6,5 @@ export { createMetricsHooks, UNKNOWN_CLIENT_LABEL } from './hooks.js';
 export type { MetricsHooks, MetricsHooksOptions } from './hooks.js';
 export { createStoreMetrics } from './stores.js';
 export type { StoreMetrics } from './stores.js';
-export { registerWebhookMetrics } from './webhooks.js';
-export type { OutboxDepth, WebhookAttemptObserver } from './webhooks.js';
+export { registerWebhookMetrics } from './webhook-delivery.js';
+export type { OutboxDepth, WebhookAttemptObserver } from './webhook-delivery.js';

@@ -21,7 +21,7 @@ import {
   VARIANTS,
   VariantSchema,
 } from './values.js';
-import { CompromisedAuthenticatorsField, WebhooksField } from './webhooks.js';
+import { CompromisedAuthenticatorsField, WebhooksField } from './webhook-shapes.js';
 
 export const MIN_TIMEOUT_MS = 10_000;
 /** One entry of `relaySecrets`: a secret's SHA-256, or the environment variable that holds the secret. */
@@ -129,7 +129,7 @@ const applicationFields = {
     description:
       "Who may add a passkey to a name that already has one (standard variant). `any` (the specification's API): anyone the relay lets ask for attestation options. `signed-in`: attestation options for such a name need `credentialsToken`, the token of an ok sign-in of that user at most 10 minutes old (or of the registration of their first passkey); without it, or with another user's, an altered or an expired one, they fail with `400 SIGN_IN_REQUIRED`, audited, and no challenge is issued. A name without any passkey registers as before. The local variant keeps no passkeys in the service: its relay decides (`docs/relay.md`).",
   }),
-  // Each entry is worded by the loader (src/config/relay-secrets.ts), which never echoes it: a secret
+  // Each entry is worded by the loader (src/config/relay-secret-entries.ts), which never echoes it: a secret
   // written here by mistake must not reach a log.
   relaySecrets: list(Type.String({ pattern: RELAY_SECRET_ENTRY, wordedByLoader: true }), {
     maxItems: MAX_RELAY_SECRETS,

@@ -9,7 +9,7 @@
 
 import { ApplicationFileSchema } from './applications.js';
 import { opsFields } from './config-ops.js';
-import { WebhookDeliverySchema } from './webhooks.js';
+import { WebhookDeliverySchema } from './webhook-shapes.js';
 import { host, integer, opt, path, PORT_MAX, port, section, text } from './config-keys.js';
 import { jsonSchema, Type, withDefaults } from './typebox.js';
 

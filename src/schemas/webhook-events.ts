@@ -1,6 +1,6 @@
 // The webhook events: one catalogue, as src/errors/ is one of error names. Each event type has its name,
 // when it is sent, and the schema of its `data`. From here come the event types the config file and the
-// admin API accept (schemas/webhooks.ts), the type of each event's data where a message is built
+// admin API accept (schemas/webhook-shapes.ts), the type of each event's data where a message is built
 // (webhooks/events.ts), the OpenAPI document's `webhooks` (admin/openapi.ts) and docs/admin.md's table of
 // events (scripts/gen-webhook-events-doc.mjs; test/schemas/webhook-events.test.ts keeps it current).
 // A new event type: its row here, and the code that sends it.

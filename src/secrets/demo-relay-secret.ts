@@ -4,7 +4,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApplicationConfig, ServiceConfig } from '../service-config.js';
-import { newRelaySecret, relaySecretHash } from '../config/relay-secrets.js';
+import { newRelaySecret, relaySecretHash } from '../config/relay-secret-entries.js';
 
 export const DEMO_RELAY_SECRET_FILE = 'demo-relay-secret';
 const SECRET = /^prs_[A-Za-z0-9_-]{43}$/;

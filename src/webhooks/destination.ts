@@ -60,7 +60,7 @@ export async function checkedAddresses(hostname: string, rules: DestinationRules
 }
 
 /**
- * Why `url` may not be added, once its form passed webhookUrlProblem (config/webhooks.ts): its host name
+ * Why `url` may not be added, once its form passed webhookUrlProblem (config/webhook-urls.ts): its host name
  * resolves to a non-public address. A name that does not resolve now is accepted (its DNS may not be set up
  * yet): every delivery resolves it again. Resolution is bounded by `timeoutMs`.
  */

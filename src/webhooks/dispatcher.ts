@@ -22,7 +22,7 @@ export function retryDelayMs(attempts: number): number {
 /** How one attempt ended, as /metrics counts it (`passkey_webhook_deliveries_total{outcome}`). */
 export type AttemptOutcome = 'delivered' | 'http_error' | 'network_error' | 'timeout' | 'refused' | 'unsendable';
 
-/** Told of every attempt and its consequence (metrics/webhooks.ts counts them). */
+/** Told of every attempt and its consequence (metrics/webhook-delivery.ts counts them). */
 export interface DeliveryObserver {
   /**
    * One attempt ended. `seconds`: how long it took (resolving, connecting, the answer's status); `lagSeconds`:

@@ -4,7 +4,7 @@
 // a local blob and a sealed secret never share a key. A sealed secret names its key id and is bound to its
 // webhook (the Client ID and webhook id are its associated data): copied onto another row it does not open.
 // Every key of the secrets file opens; the newest seals, and `isCurrent` tells the start-up pass
-// (compose/webhooks.ts) which rows to seal again after a rotation or an upgrade from clear secrets.
+// (compose/features/webhooks.ts) which rows to seal again after a rotation or an upgrade from clear secrets.
 import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
 import type { LocalBlobKey } from '../service-config.js';
 

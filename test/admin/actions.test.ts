@@ -15,7 +15,7 @@ import { MemoryAdminTokenStore } from '../../src/admin/tokens.js';
 import { deriveUserHandle } from '../../src/ceremonies/user-handle.js';
 import { MetricsRegistry } from '../../src/metrics/index.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
-import { RelaySecretAdmin } from '../../src/admin/relay-secrets.js';
+import { RelaySecretAdmin } from '../../src/admin/relay-secret-admin.js';
 import { MemoryRelaySecretStore } from '../../src/stores/memory/relay-secrets.js';
 import { applicationConfig } from '../support/harness.js';
 import { captureLog, credential, testRuntime } from '../support/admin-fixtures.js';

@@ -10,7 +10,7 @@ import { runAdminCli } from '../../src/admin/cli.js';
 import { AdminActions } from '../../src/admin/actions.js';
 import { FileAdminTokenStore, TOKEN_PREFIX, hashToken } from '../../src/admin/tokens.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
-import { RelaySecretAdmin } from '../../src/admin/relay-secrets.js';
+import { RelaySecretAdmin } from '../../src/admin/relay-secret-admin.js';
 import { MemoryRelaySecretStore } from '../../src/stores/memory/relay-secrets.js';
 import { captureLog, credential, testRuntime } from '../support/admin-fixtures.js';
 import { POST_QUANTUM_ALGORITHMS } from '../../src/webauthn/cose.js';

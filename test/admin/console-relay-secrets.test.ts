@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { relaySecretHash } from '../../src/config/relay-secrets.js';
+import { relaySecretHash } from '../../src/config/relay-secret-entries.js';
 import { startService, type RunningService } from '../../src/main.js';
 import { launchChromium, OUTPUT } from '../browser/support.js';
 import { runCliCommand } from '../support/cli-process.js';

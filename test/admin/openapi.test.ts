@@ -11,7 +11,7 @@ import { openApiDocument, openApiSchemas } from '../../src/admin/openapi.js';
 import { POST_QUANTUM_ALGORITHMS } from '../../src/webauthn/cose.js';
 import { checkComponent, checkResponse, matchPath } from '../support/openapi-lookup.js';
 import { ADMIN_ROUTES } from '../../src/admin/routes.js';
-import { WebhookAdmin } from '../../src/admin/webhooks.js';
+import { WebhookAdmin } from '../../src/admin/webhook-admin.js';
 import { Type, type TSchema } from '../../src/schemas/typebox.js';
 import type { InjectResponse } from '../../src/http/app.js';
 import { createRateLimitHooks } from '../../src/ratelimit/index.js';

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedApplications } from '../../src/applications/directory.js';
 import { MemoryApplicationStore } from '../../src/stores/memory/applications.js';
-import { relaySecretHash } from '../../src/config/relay-secrets.js';
+import { relaySecretHash } from '../../src/config/relay-secret-entries.js';
 import { applicationConfig } from '../support/harness.js';
 
 describe('seedApplications: relay secrets follow the config file', () => {

@@ -13,7 +13,7 @@ import type { Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { relaySecretHash } from '../../src/config/relay-secrets.js';
+import { relaySecretHash } from '../../src/config/relay-secret-entries.js';
 import { ensureDevCertificate } from '@passkey-server/demo';
 import { makeApp, npmIn, packWorkspaces, QUIET } from '../packages/npm.js';
 import {

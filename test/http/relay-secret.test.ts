@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuditLog, createAuditHooks } from '../../src/audit/index.js';
 import { MemoryAuditStore } from '../../src/stores/memory/audit.js';
-import { relaySecretHash } from '../../src/config/relay-secrets.js';
+import { relaySecretHash } from '../../src/config/relay-secret-entries.js';
 import { createMetricsHooks } from '../../src/metrics/hooks.js';
 import { MetricsRegistry } from '../../src/metrics/registry.js';
 import { createRequestLogHooks } from '../../src/runtime/request-log.js';

@@ -5,7 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRelay } from '@passkey-server/relay';
-import { relaySecretHash } from '../../src/config/relay-secrets.js';
+import { relaySecretHash } from '../../src/config/relay-secret-entries.js';
 import { applicationConfig, CLIENT_ID, DOMAIN, Harness, ORIGIN, VENDOR } from '../support/harness.js';
 import { listen } from '../support/listen.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';

@@ -4,7 +4,7 @@
 // at 429; they count on their address's bucket instead, which refuses them with 429 once it is empty.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { relaySecretHash } from '../../src/config/relay-secrets.js';
+import { relaySecretHash } from '../../src/config/relay-secret-entries.js';
 import { startService, type RunningService } from '../../src/main.js';
 import { configDir } from '../cli/support.js';
 import { minimalApp } from '../config/support.js';

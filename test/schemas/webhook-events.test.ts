@@ -14,7 +14,7 @@ import {
   webhookBodySchema,
   withWebhookEventsTable,
 } from '../../src/schemas/webhook-events.js';
-import { WebhookEventTypeSchema } from '../../src/schemas/webhooks.js';
+import { WebhookEventTypeSchema } from '../../src/schemas/webhook-shapes.js';
 import { eventProblems } from '../support/webhook-receiver.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

@@ -12,7 +12,7 @@ import {
   withDemoRelaySecret,
 } from '../../src/secrets/demo-relay-secret.js';
 import { loadConfig } from '../../src/config/load.js';
-import { relaySecretHash } from '../../src/config/relay-secrets.js';
+import { relaySecretHash } from '../../src/config/relay-secret-entries.js';
 import { startService } from '../../src/main.js';
 import { runCliCommand } from '../support/cli-process.js';
 import { minimalApp, tempDir, writeFile } from '../config/support.js';

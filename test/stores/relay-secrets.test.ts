@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { relaySecretHash } from '../../src/config/relay-secrets.js';
+import { relaySecretHash } from '../../src/config/relay-secret-entries.js';
 import { MemoryRelaySecretStore } from '../../src/stores/memory/relay-secrets.js';
 import { PostgresRelaySecretStore } from '../../src/stores/postgres/relay-secrets.js';
 import type { RelaySecretStore } from '../../src/stores/relay-secret-types.js';

@@ -1,5 +1,5 @@
 // The sealing of stored webhook signing secrets (src/webhooks/secret-box.ts) and the start-up pass that
-// seals the rest (compose/webhooks.ts `sealStoredSecrets`): a sealed secret opens with its key only, only
+// seals the rest (compose/features/webhooks.ts `sealStoredSecrets`): a sealed secret opens with its key only, only
 // on its own row, not once tampered; the newest key seals and every key opens (rotation); a clear row from
 // before sealing is sealed at start, one sealed under an older key is sealed again under the newest, one
 // whose key was retired is left and said. The memory backend's rows hold what the admin API stored: sealed.
@@ -7,13 +7,13 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { isSealed, webhookSecretBox } from '../../src/webhooks/secret-box.js';
-import { sealStoredSecrets } from '../../src/compose/webhooks.js';
+import { sealStoredSecrets } from '../../src/compose/features/webhooks.js';
 import { MemoryCredentialStore } from '../../src/stores/memory/credentials.js';
 import { MemoryApplicationStore } from '../../src/stores/memory/applications.js';
 import { MemoryAuditStore } from '../../src/stores/memory/audit.js';
 import { seedApplications } from '../../src/applications/directory.js';
 import { AuditLog } from '../../src/audit/index.js';
-import { WebhookAdmin } from '../../src/admin/webhooks.js';
+import { WebhookAdmin } from '../../src/admin/webhook-admin.js';
 import { captureLog, testRuntime } from '../support/admin-fixtures.js';
 import { fakeResolver } from '../support/resolver.js';
 import { loadConfig } from '../../src/config/load.js';

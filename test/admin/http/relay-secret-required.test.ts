@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { relaySecretHash } from '../../../src/config/relay-secrets.js';
+import { relaySecretHash } from '../../../src/config/relay-secret-entries.js';
 import { startService, type RunningService } from '../../../src/main.js';
 import { runCliCommand } from '../../support/cli-process.js';
 import { configDir } from '../../cli/support.js';

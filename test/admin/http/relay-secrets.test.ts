@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { relaySecretHash } from '../../../src/config/relay-secrets.js';
+import { relaySecretHash } from '../../../src/config/relay-secret-entries.js';
 import { startService, type RunningService } from '../../../src/main.js';
 import { buildApp } from '../../../src/http/app.js';
 import { createServiceServer } from '../../../src/http/server.js';

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config/load.js';
-import { redactedUrl, webhookUrlProblem } from '../../src/config/webhooks.js';
+import { redactedUrl, webhookUrlProblem } from '../../src/config/webhook-urls.js';
 import { fakeResolver } from '../support/resolver.js';
 import { AdminActions } from '../../src/admin/actions.js';
 import { AdminError } from '../../src/admin/errors.js';

@@ -1,24 +1,23 @@
-// The webhook parts of a running service, built in one call from operations.ts: the admin API's webhooks
-// (admin/webhooks.ts), the dispatcher that delivers the outbox (webhooks/dispatcher.ts) and its metrics
-// (metrics/webhooks.ts), both checking where a webhook leads with one resolver, and the marking of
-// the passkeys of compromised authenticator models after every metadata load (applications/compromised.ts).
-import { WebhookAdmin } from '../admin/webhooks.js';
-import type { StoredApplicationDirectory } from '../applications/directory.js';
-import { markCompromisedCredentials } from '../applications/compromised.js';
-import type { ApplicationStore } from '../stores/types.js';
-import type { AuditLog } from '../audit/log.js';
-import type { LocalBlobKey, ServiceConfig } from '../service-config.js';
-import { webhookSecretBox, type WebhookSecretBox } from '../webhooks/secret-box.js';
-import type { WebhookStore } from '../stores/types.js';
-import { WEBHOOK_DELIVERY_DEFAULTS, webhookUrlRules } from '../config/webhooks.js';
-import { registerWebhookMetrics } from '../metrics/webhooks.js';
-import type { MetricsRegistry } from '../metrics/registry.js';
-import { type ResolveHost, systemResolveHost } from '../webhooks/destination.js';
-import type { CredentialStore } from '../stores/types.js';
-import type { Logger } from '../util/log.js';
-import type { Runtime } from '../util/runtime.js';
-import { createDispatcher, type Dispatcher } from '../webhooks/dispatcher.js';
-import { endpointsOf } from '../webhooks/events.js';
+// The webhooks feature (set up by compose/operator-features.ts): the admin API's webhooks
+// (admin/webhook-admin.ts), the dispatcher that delivers the outbox (webhooks/dispatcher.ts) and its metrics
+// (metrics/webhook-delivery.ts), both checking where a webhook leads with one resolver.
+import { WebhookAdmin } from '../../admin/webhook-admin.js';
+import type { StoredApplicationDirectory } from '../../applications/directory.js';
+import type { ApplicationStore } from '../../stores/types.js';
+import type { AuditLog } from '../../audit/log.js';
+import type { LocalBlobKey, ServiceConfig } from '../../service-config.js';
+import { webhookSecretBox, type WebhookSecretBox } from '../../webhooks/secret-box.js';
+import type { WebhookStore } from '../../stores/types.js';
+import { WEBHOOK_DELIVERY_DEFAULTS, webhookUrlRules } from '../../config/webhook-urls.js';
+import { registerWebhookMetrics } from '../../metrics/webhook-delivery.js';
+import type { MetricsRegistry } from '../../metrics/registry.js';
+import { type ResolveHost, systemResolveHost } from '../../webhooks/destination.js';
+import type { CredentialStore } from '../../stores/types.js';
+import type { Logger } from '../../util/log.js';
+import type { Runtime } from '../../util/runtime.js';
+import { createDispatcher } from '../../webhooks/dispatcher.js';
+import { endpointsOf } from '../../webhooks/events.js';
+import type { OperatorFeature, WebhookWiring } from '../feature-types.js';
 
 export interface WebhookWiringInput {
   readonly config: ServiceConfig;
@@ -39,15 +38,6 @@ export interface WebhookWiringInput {
   readonly registry?: MetricsRegistry;
   /** Resolves webhook hosts, when added and at every delivery (default: the system's resolver). */
   readonly resolveHost?: ResolveHost;
-}
-
-export interface WebhookWiring {
-  readonly webhooks: WebhookAdmin;
-  readonly dispatcher: Dispatcher;
-  /** Starts delivering, and seals the stored secrets not sealed under the newest key yet; never rejects. */
-  startDelivery(): Promise<void>;
-  /** Marks the passkeys of models the applications' metadata reports compromised; never rejects. */
-  markCompromised(): Promise<number>;
 }
 
 /** What AdminActions needs to check an application body's webhook URLs as the webhooks' own paths do. */
@@ -92,28 +82,11 @@ export function wireWebhooks(input: WebhookWiringInput): WebhookWiring {
       : {}),
     ...(input.pollMs === undefined ? {} : { pollMs: input.pollMs }),
   });
-  const markCompromised = async (): Promise<number> => {
-    try {
-      const withMetadata = (await applicationStore.list())
-        .filter((record) => record.config.attestation.metadata !== null)
-        .map((record) => record.config.clientId);
-      return await markCompromisedCredentials(
-        { directory: applications, credentials, runtime, log, audit },
-        withMetadata,
-      );
-    } catch (error) {
-      log.error(
-        { event: 'authenticator_status_marking_failed', error: error instanceof Error ? error.message : String(error) },
-        'the passkeys of compromised authenticator models could not be marked; the next metadata reload tries again',
-      );
-      return 0;
-    }
-  };
   const startDelivery = async (): Promise<void> => {
     dispatcher.start();
     await sealStoredSecrets(rawCredentials.webhooks, secretBox, log);
   };
-  return { webhooks, dispatcher, startDelivery, markCompromised };
+  return { webhooks, dispatcher, startDelivery };
 }
 
 /**
@@ -150,3 +123,41 @@ export async function sealStoredSecrets(store: WebhookStore, box: WebhookSecretB
   }
   return sealed;
 }
+
+/** Webhooks: the admin API's webhooks and dead letters, and the delivery of the outbox. */
+export const webhooksFeature: OperatorFeature = {
+  name: 'webhooks',
+  configKeys: ['webhookDelivery', 'applications[].webhooks'],
+  routes: [
+    '/admin/applications/{clientId}/webhooks',
+    '/admin/applications/{clientId}/webhooks/{webhookId}',
+    '/admin/applications/{clientId}/marked-credentials',
+    '/admin/webhooks/dead-letters',
+    '/admin/webhooks/dead-letters/{id}/resend',
+  ],
+  stores: ['applications', 'audit'],
+  provides: ['webhooks'],
+  setup(context) {
+    const { input } = context;
+    const wiring = wireWebhooks({
+      config: input.config,
+      applicationStore: context.need('applicationStore'),
+      applications: context.need('applications'),
+      credentials: context.need('credentials'),
+      rawCredentials: input.credentials,
+      audit: context.need('audit'),
+      runtime: input.runtime,
+      log: input.log,
+      ...(input.webhookSecrets ? { secrets: input.webhookSecrets } : {}),
+      keys: input.secrets.localBlobKeys,
+      ...(input.webhookPollMs === undefined ? {} : { pollMs: input.webhookPollMs }),
+      ...(input.resolveHost ? { resolveHost: input.resolveHost } : {}),
+      registry: context.need('registry'),
+    });
+    context.provide('webhooks', wiring);
+    return {
+      start: () => void wiring.startDelivery(),
+      closers: [{ name: 'webhook-delivery', close: () => wiring.dispatcher.stop() }],
+    };
+  },
+};

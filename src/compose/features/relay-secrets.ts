@@ -4,14 +4,15 @@
 // refreshes the application (`applications.cacheMs`). At start, the applications with created secrets are
 // marked as requiring one, and one warning line per application that has no relay secret at all (neither
 // the config file's nor a created one).
-import { RelaySecretAdmin } from '../admin/relay-secrets.js';
-import { RelaySecretUsage } from '../applications/relay-secret-usage.js';
-import type { AuditLog } from '../audit/log.js';
-import { MemoryRelaySecretStore } from '../stores/memory/relay-secrets.js';
-import type { RelaySecretStore } from '../stores/relay-secret-types.js';
-import type { ApplicationStore } from '../stores/types.js';
-import type { Logger } from '../util/log.js';
-import type { Runtime } from '../util/runtime.js';
+import { RelaySecretAdmin } from '../../admin/relay-secret-admin.js';
+import { RelaySecretUsage } from '../../applications/relay-secret-usage.js';
+import type { AuditLog } from '../../audit/log.js';
+import { MemoryRelaySecretStore } from '../../stores/memory/relay-secrets.js';
+import type { RelaySecretStore } from '../../stores/relay-secret-types.js';
+import type { ApplicationStore } from '../../stores/types.js';
+import type { Logger } from '../../util/log.js';
+import type { Runtime } from '../../util/runtime.js';
+import type { OperatorFeature, RelaySecretWiring } from '../feature-types.js';
 
 export interface RelaySecretWiringInput {
   /** Default: memory (tests; a service passes its database's, compose/stores.ts). */
@@ -24,14 +25,6 @@ export interface RelaySecretWiringInput {
   readonly relaySecretFlushMs?: number | undefined;
   /** Drops an application from this instance's directory cache (StoredApplicationDirectory.invalidate). */
   readonly invalidate: (clientId: string) => void;
-}
-
-export interface RelaySecretWiring {
-  readonly store: RelaySecretStore;
-  readonly usage: RelaySecretUsage;
-  readonly admin: RelaySecretAdmin;
-  /** Stops the recorder (writing what it holds), then closes the store. */
-  close(): Promise<void>;
 }
 
 export function wireRelaySecrets(input: RelaySecretWiringInput): RelaySecretWiring {
@@ -108,3 +101,26 @@ export async function warnUnguardedApplications(
     );
   }
 }
+
+/** Relay secrets created through the admin API or CLI: their admin side and the recorder of their last uses. */
+export const relaySecretsFeature: OperatorFeature = {
+  name: 'relay-secrets',
+  configKeys: ['applications[].relaySecrets', 'applications[].requireRelaySecret'],
+  routes: ['/admin/applications/{clientId}/relay-secrets', '/admin/applications/{clientId}/relay-secrets/{id}'],
+  stores: ['relaySecrets', 'applications'],
+  provides: ['relaySecrets'],
+  setup(context) {
+    const { input } = context;
+    const wiring = wireRelaySecrets({
+      relaySecretStore: context.stores.relaySecrets,
+      applications: context.need('applicationStore'),
+      audit: context.need('audit'),
+      runtime: input.runtime,
+      log: input.log,
+      relaySecretFlushMs: input.relaySecretFlushMs,
+      invalidate: (clientId) => context.need('applications').invalidate(clientId),
+    });
+    context.provide('relaySecrets', wiring);
+    return { start: () => wiring.usage.start(), closers: [{ name: 'relay-secrets', close: () => wiring.close() }] };
+  },
+};

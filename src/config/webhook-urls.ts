@@ -5,7 +5,7 @@
 // query redacted), the delivery settings' defaults, and the `env:<NAME>` secrets read from the environment
 // once at start.
 import type { ServiceConfig } from '../service-config.js';
-import { WebhookDeliverySchema } from '../schemas/webhooks.js';
+import { WebhookDeliverySchema } from '../schemas/webhook-shapes.js';
 import { withDefaults } from '../schemas/typebox.js';
 import { literalHostProblem } from '../util/outbound-host.js';
 

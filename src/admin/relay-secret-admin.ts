@@ -9,12 +9,12 @@ import type {
   RelaySecretCreatedSchema,
   RelaySecretRevokedSchema,
   RelaySecretSchema,
-} from '../schemas/relay-secrets.js';
+} from '../schemas/relay-secret-shapes.js';
 import type { Shape } from '../schemas/typebox.js';
 import type { ApplicationStore } from '../stores/types.js';
 import type { RelaySecretStore } from '../stores/relay-secret-types.js';
 import type { Runtime } from '../util/runtime.js';
-import { newRelaySecret, relaySecretHash } from '../config/relay-secrets.js';
+import { newRelaySecret, relaySecretHash } from '../config/relay-secret-entries.js';
 import { type Actor, audited } from './audited.js';
 import { AdminError } from './errors.js';
 

@@ -11,11 +11,11 @@ import type {
   WebhookInputSchema,
   WebhookSchema,
   WebhookUpdateSchema,
-} from '../schemas/webhooks.js';
+} from '../schemas/webhook-shapes.js';
 import type { CredentialPage } from '../schemas/admin.js';
 import type { CredentialStore, OutboxDelivery, WebhookEndpoint } from '../stores/types.js';
 import type { Runtime } from '../util/runtime.js';
-import { redactedUrl, type WebhookUrlRules, webhookUrlProblem } from '../config/webhooks.js';
+import { redactedUrl, type WebhookUrlRules, webhookUrlProblem } from '../config/webhook-urls.js';
 import { addedDestinationProblem, type ResolveHost, systemResolveHost } from '../webhooks/destination.js';
 import { endpointsOf } from '../webhooks/events.js';
 import type { WebhookSecretBox } from '../webhooks/secret-box.js';
