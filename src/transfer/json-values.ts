@@ -79,6 +79,23 @@ export async function* readJsonValues(
   wanted: (path: JsonPath) => boolean,
   maxBytes = MAX_VALUE_BYTES,
 ): AsyncIterable<JsonValueItem> {
+  const scan = scanner(wanted, maxBytes);
+  for await (const chunk of input) {
+    const items = scan.feed(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    yield* items;
+    if (items.length > 0 && items[items.length - 1]!.kind === 'error') return;
+  }
+  yield* scan.end();
+}
+
+/**
+ * The tokenizer's state and its two steps, in a plain function: V8 optimises the byte loop here, which it does
+ * not inside an async generator (the first version, in the generator, read 3 MB/s).
+ */
+function scanner(
+  wanted: (path: JsonPath) => boolean,
+  maxBytes: number,
+): { feed(bytes: Buffer): JsonValueItem[]; end(): JsonValueItem[] } {
   const stack: Frame[] = [];
   let mode = VALUE;
   let stringIsKey = false;
@@ -168,8 +185,9 @@ export async function* readJsonValues(
     valueDone(bytes, i + 1);
   };
 
-  for await (const chunk of input) {
-    let bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  const feed = (chunk: Buffer): JsonValueItem[] => {
+    if (failed) return [];
+    let bytes = chunk;
     // A byte-order mark, which may itself be cut between chunks.
     let skip = 0;
     while (bom < 3 && skip < bytes.length && bytes[skip] === BOM[bom]) {
@@ -182,14 +200,27 @@ export async function* readJsonValues(
     if (bytes.length > 0) started = true;
     captureFrom = 0;
     for (let i = 0; i < bytes.length && !failed; i++) {
-      const b = bytes[i]!;
+      let b = bytes[i]!;
       switch (mode) {
         case STRING:
+          if (escaping === 0 && key.parts === null) {
+            // The plain run of a string, in a tight loop (most of a document's bytes).
+            let j = i;
+            let c = b;
+            while (c !== 0x22 && c !== 0x5c && c >= 0x20 && ++j < bytes.length) c = bytes[j]!;
+            if (j === bytes.length) {
+              i = j - 1;
+              continue;
+            }
+            i = j;
+            b = c;
+          }
           if (escaping === 0) {
             if (b === 0x22) {
               if (!stringIsKey) valueDone(bytes, i + 1);
               else {
                 if (key.parts !== null) stack[stack.length - 1]!.key = decodeKey(key.parts);
+                key.parts = null;
                 mode = COLON;
               }
               continue;
@@ -264,18 +295,17 @@ export async function* readJsonValues(
     }
     if (!failed) keep(bytes, captureFrom, bytes.length);
     offset += bytes.length;
-    if (out.length > 0) {
-      const ready = out;
-      out = [];
-      yield* ready;
-    }
-    if (failed) return;
-  }
-  if (mode === NUMBER && stack.length === 0 && NUMBER_TEXT.test(numberText)) mode = DONE;
-  if (mode !== DONE) {
-    out.push({ kind: 'error', path: path(), message: started ? 'the document ends early' : 'the input is empty' });
-    yield* out;
-  }
+    const ready = out;
+    out = [];
+    return ready;
+  };
+  const end = (): JsonValueItem[] => {
+    if (failed) return [];
+    if (mode === NUMBER && stack.length === 0 && NUMBER_TEXT.test(numberText)) mode = DONE;
+    if (mode === DONE) return [];
+    return [{ kind: 'error', path: path(), message: started ? 'the document ends early' : 'the input is empty' }];
+  };
+  return { feed, end };
 }
 
 function decodeKey(raw: readonly number[]): string {

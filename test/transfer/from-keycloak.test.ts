@@ -79,4 +79,26 @@ describe('readKeycloak', () => {
     assert.equal(items[1]!.at, '$.users[1]');
     assert.ok('refused' in items[1]! && items[1].refused.reason === 'MALFORMED_RECORD');
   });
+
+  it('reads a big export (5,000 users, 5 MB) in odd-sized chunks, one record per user in order', async () => {
+    const doc = JSON.parse(keycloakRealm(users.slice(0, 1)));
+    const template = doc.users[0];
+    doc.users = Array.from({ length: 5000 }, (_, i) => ({
+      ...template,
+      id: `user-${i}`,
+      username: `user-${i}-ünïcödé-🔑`,
+      attributes: { note: ['x'.repeat(900)] },
+    }));
+    const text = JSON.stringify(doc);
+    assert.ok(text.length > 5_000_000);
+    let n = 0;
+    for await (const item of readKeycloak(chunked(text, 4093))) {
+      assert.ok('record' in item, JSON.stringify(item));
+      assert.equal(item.at, `$.users[${n}].credentials[1]`);
+      assert.equal(item.record.username, `user-${n}-ünïcödé-🔑`);
+      assert.equal(item.record.userHandle, Buffer.from(`user-${n}`).toString('base64url'));
+      n++;
+    }
+    assert.equal(n, 5000);
+  });
 });
