@@ -8,6 +8,7 @@ import type { CeremonyContext } from './context.js';
 import { checkCredentialsToken } from './credentials-token.js';
 import { beginOptionsCall, descriptorOf, hintsMember, type Descriptor } from './options-call.js';
 import type { AttestationOptionsRequest, AuthenticatorSelection } from './inputs.js';
+import { passkeyLimitReached } from './passkey-limit.js';
 
 export async function attestationOptions(
   ctx: CeremonyContext,
@@ -29,6 +30,11 @@ export async function attestationOptions(
       : (await deps.challenges.listLocalCredentials(ctx.clientId, userHandle, deps.runtime.now())).map(descriptorOf);
   if (name.variant === 'standard' && existing.length > 0 && app.addPasskey === 'signed-in') {
     requireSignedIn(ctx, userHandle, request.credentialsToken);
+  }
+  // A user at the limit is told before the authenticator makes a key the result could not store (the result
+  // checks again, atomically); after the sign-in check, which keeps the list from whoever may not see it.
+  if (name.variant === 'standard' && existing.length >= app.maxPasskeysPerUser) {
+    throw passkeyLimitReached(app.maxPasskeysPerUser);
   }
   const displayName = request.displayName ?? name.user;
 

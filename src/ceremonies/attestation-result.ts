@@ -18,6 +18,7 @@ import type { AttestationResultRequest } from './inputs.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { acceptedSignals } from './signals.js';
 import { issueCredentialsToken } from './credentials-token.js';
+import { passkeyLimitReached } from './passkey-limit.js';
 import { LOCAL_RP_ID } from './username.js';
 import { eventMessages } from './events.js';
 import { credentialData } from '../webhooks/events.js';
@@ -87,8 +88,10 @@ export async function attestationResult(
     backupState: credential.backupState,
     attestationTrusted: credential.attestationTrusted,
   });
-  const count = await ctx.deps.credentials.createCounted(credential, events);
+  // At most maxPasskeysPerUser, checked by the insert itself: registrations of one user at once cannot pass it.
+  const count = await ctx.deps.credentials.createCounted(credential, ctx.application.maxPasskeysPerUser, events);
   if (count === 'duplicate') throw new FidoError('DUPLICATED_CREDENTIAL_ID');
+  if (count === 'limit') throw passkeyLimitReached(ctx.application.maxPasskeysPerUser);
   // The user's credentials now, this one included: what the password manager should keep (docs/api.md "Signals").
   // The store counted them with the insert: a user's first credential needs no read (docs/performance.md).
   const owned = count === 1 ? [credential] : await ctx.deps.credentials.listByUser(ctx.clientId, credential.userHandle);

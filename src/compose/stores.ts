@@ -3,6 +3,7 @@
 // secret box, the application store keeps its webhooks' literal secrets sealed (applications/sealed-store.ts).
 import type { ServiceConfig } from '../service-config.js';
 import { sealedApplicationStore } from '../applications/sealed-store.js';
+import { storeWithDefaults } from '../applications/stored-defaults.js';
 import type { WebhookSecretBox } from '../webhooks/secret-box.js';
 import type { ApplicationStore, AuditStore } from '../stores/types.js';
 import type { SqliteWriter } from '../stores/sqlite/writer.js';
@@ -72,6 +73,8 @@ export async function openOpsStores(
       throw error;
     }
   }
+  // Read with the schema's defaults (an application stored before a key with a default existed).
+  applications = storeWithDefaults(applications);
   const sealed = options.secretBox ? sealedApplicationStore(applications, options.secretBox) : undefined;
   return {
     applications: sealed ?? applications,

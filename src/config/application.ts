@@ -21,6 +21,20 @@ export type { ApplicationContext } from './attestation-policy.js';
 const KNOWN_ALGORITHMS = COSE_ALGORITHMS.map((a) => a.alg);
 const APPLICATION = compile(ApplicationFileSchema);
 
+/**
+ * A stored application (validated when it was written) with the schema's default of every key it lacks: one
+ * written before a key with a default existed (`maxPasskeysPerUser`) reads as if written now. The keys added
+ * without a default (ADDITIVE) stay absent. Nothing else changes.
+ */
+export function withSchemaDefaults(config: ApplicationConfig): ApplicationConfig {
+  const missing = APPLICATION_KEYS.filter((key) => !(key in config) && DEFAULTS[key] !== undefined);
+  if (missing.length === 0) return config;
+  return { ...config, ...Object.fromEntries(missing.map((key) => [key, structuredClone(DEFAULTS[key])])) };
+}
+
+/** What an application entry holds when it is written without any optional key. */
+const DEFAULTS = withDefaults(ApplicationFileSchema, {}) as Readonly<Record<string, unknown>>;
+
 /** An application from untrusted JSON (the admin API's bodies): its shape, then `checkApplication`. */
 export function readApplication(ctx: ApplicationContext, path: string, raw: unknown): ApplicationConfig | undefined {
   const before = ctx.problems.list.length;

@@ -34,6 +34,11 @@ export const CREDENTIAL_ERRORS = {
     message:
       'nickname must be a string of 1 to 64 characters (after trimming spaces) without control characters, or null to clear it.',
   },
+  PASSKEY_LIMIT_REACHED: {
+    status: 409,
+    message:
+      "The user already has as many passkeys as the application allows (applications[].maxPasskeysPerUser): delete one of the user's passkeys first. Nothing was stored.",
+  },
   SIGN_IN_REQUIRED: {
     status: 400,
     message:

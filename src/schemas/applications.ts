@@ -29,6 +29,8 @@ export const RELAY_SECRET_ENTRY = '^(sha256:[0-9a-f]{64}|env:[A-Za-z_][A-Za-z0-9
 /** An application's relay secrets, config file and stored ones together. */
 export const MAX_RELAY_SECRETS = 16;
 export const MAX_TIMEOUT_MS = 3_600_000;
+/** The highest `maxPasskeysPerUser`: every options call by name lists all of a user's passkeys. */
+export const MAX_PASSKEYS_PER_USER = 10_000;
 const origin = (format: string) => Type.String({ minLength: 1, maxLength: 2048, format });
 
 /** Every key of an application in the config file, each optional here (the file's required ones: APPLICATION_REQUIRED). */
@@ -128,6 +130,13 @@ const applicationFields = {
     defaultText: '`"any"`',
     description:
       "Who may add a passkey to a name that already has one (standard variant). `any` (the specification's API): anyone the relay lets ask for attestation options. `signed-in`: attestation options for such a name need `credentialsToken`, the token of an ok sign-in of that user at most 10 minutes old (or of the registration of their first passkey); without it, or with another user's, an altered or an expired one, they fail with `400 SIGN_IN_REQUIRED`, audited, and no challenge is issued. A name without any passkey registers as before. The local variant keeps no passkeys in the service: its relay decides (`docs/relay.md`).",
+  }),
+  maxPasskeysPerUser: Type.Integer({
+    minimum: 1,
+    maximum: MAX_PASSKEYS_PER_USER,
+    default: 100,
+    description:
+      "The most passkeys one user (user name) may have (standard variant). A registration past it fails with `409 PASSKEY_LIMIT_REACHED` and stores nothing, also when several registrations of one user run at once; so does the attestation options call of a user already at the limit, before the authenticator makes a key. An import refuses the records past it (`docs/migration.md`). Lowering it deletes nothing: a user above it keeps their passkeys and registers again once under it. Every options call by name reads and lists all of the user's passkeys, so this bounds what one name costs (`docs/performance.md`). At most 10,000.",
   }),
   // Each entry is worded by the loader (src/config/relay-secret-entries.ts), which never echoes it: a secret
   // written here by mistake must not reach a log.

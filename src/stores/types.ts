@@ -201,11 +201,18 @@ export interface CredentialStore {
   /** Inserts durably; resolves only after the row is committed. `duplicate` if (clientId, credentialId) exists. */
   create(record: CredentialRecord, events?: readonly OutboxMessage[]): Promise<'created' | 'duplicate'>;
   /**
-   * `create`, answering instead of `created` how many credentials the user (clientId, userHandle) has with
-   * this one: what `listByUser` would count right after the insert. A registration reads the user's list only
-   * when that is more than 1 (docs/performance.md).
+   * `create`, only while the user (clientId, userHandle) has fewer than `limit` credentials (the application's
+   * maxPasskeysPerUser), answering instead of `created` how many they have with this one: what `listByUser`
+   * would count right after the insert. A registration reads the user's list only when that is more than 1
+   * (docs/performance.md). `limit` (nothing written) when the user had `limit` or more; a stored id is
+   * `duplicate` whatever the count. Atomic: of several registrations of one user at once, at most enough to
+   * reach the limit are stored, on every backend (docs/decisions.md "A user's passkey limit").
    */
-  createCounted(record: CredentialRecord, events?: readonly OutboxMessage[]): Promise<number | 'duplicate'>;
+  createCounted(
+    record: CredentialRecord,
+    limit: number,
+    events?: readonly OutboxMessage[],
+  ): Promise<number | 'duplicate' | 'limit'>;
   find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined>;
   listByUser(clientId: string, userHandle: string): Promise<CredentialRecord[]>;
   /** Compare-and-set on signCount: false (nothing written) if the stored counter is no longer `expectedSignCount`. */

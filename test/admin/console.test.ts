@@ -250,14 +250,19 @@ describe('the admin console in Chromium', () => {
       JSON.stringify(policies),
     );
     assert.ok(!('origins' in policies) && !('name' in policies));
-    await page.getByLabel(/^Policies/).fill(JSON.stringify({ ...policies, timeoutMs: 120000 }));
+    // maxPasskeysPerUser (issue 35) is among the editable keys by the schema alone, with its default.
+    assert.equal(policies.maxPasskeysPerUser, 100);
+    await page
+      .getByLabel(/^Policies/)
+      .fill(JSON.stringify({ ...policies, timeoutMs: 120000, maxPasskeysPerUser: 250 }));
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(`Saved ${shopId}.`).waitFor();
     const shop = (await (
       await fetch(`${adminUrl}/admin/applications/${shopId}`, { headers: { authorization: `Bearer ${token}` } })
-    ).json()) as { origins: string[]; timeoutMs: number; approved: boolean };
+    ).json()) as { origins: string[]; timeoutMs: number; maxPasskeysPerUser: number; approved: boolean };
     assert.deepEqual(shop.origins, ['https://shop.example.test', 'https://www.shop.example.test']);
     assert.equal(shop.timeoutMs, 120000);
+    assert.equal(shop.maxPasskeysPerUser, 250);
     assert.equal(shop.approved, false, 'created unapproved');
     // A key the console has no form field for (added to the schema later) is among the policies by itself.
     const patched = await fetch(`${adminUrl}/admin/applications/${shopId}`, {

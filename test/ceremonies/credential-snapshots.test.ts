@@ -35,7 +35,7 @@ describe('CredentialSnapshots', () => {
   });
 
   it('holds at most its capacity, the oldest going first, and drops expired ones as it keeps', () => {
-    const snapshots = new CredentialSnapshots(2);
+    const snapshots = new CredentialSnapshots({ capacity: 2 });
     for (const c of ['c1', 'c2', 'c3']) snapshots.keep('app', c, [record(c)], { now: 0, expiresAt: 100 });
     assert.equal(snapshots.size, 2);
     assert.equal(snapshots.take('app', 'c1', 1), undefined);

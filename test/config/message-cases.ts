@@ -96,6 +96,7 @@ export const MESSAGE_CASES: readonly MessageCase[] = [
         hints: ['nfc', 'hybrid', 'hybrid'],
         backupEligibility: 'sometimes',
         addPasskey: 'owner',
+        maxPasskeysPerUser: 0,
         attestation: 'none',
       }),
       app({

@@ -20,6 +20,7 @@ const config = (clientId: string, over: Partial<ApplicationConfig> = {}): Applic
   counterPolicy: 'warn',
   revealUnknownUsers: false,
   allowCrossOrigin: false,
+  maxPasskeysPerUser: 100,
   attestation: {
     trustAnchors: ['/etc/roots/a.pem'],
     requireTrusted: true,

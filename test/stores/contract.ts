@@ -395,18 +395,61 @@ export function credentialStoreContract(
         const sameUser = (createdAt: number) =>
           credential({ clientId: first.clientId, userHandle: first.userHandle, createdAt });
         const [second, third] = [sameUser(2_000), sameUser(500)];
-        assert.equal(await store.createCounted(first), 1);
+        assert.equal(await store.createCounted(first, 100), 1);
         assert.deepEqual(normalized(await store.find(first.clientId, first.credentialId)), normalized(first));
         // Another user of the application, and the same user handle under another Client ID, count apart.
-        assert.equal(await store.createCounted(credential({ clientId: first.clientId })), 1);
-        assert.equal(await store.createCounted(credential({ userHandle: first.userHandle })), 1);
+        assert.equal(await store.createCounted(credential({ clientId: first.clientId }), 100), 1);
+        assert.equal(await store.createCounted(credential({ userHandle: first.userHandle }), 100), 1);
         assert.equal(await store.create(second), 'created');
-        assert.equal(await store.createCounted(third), 3);
+        assert.equal(await store.createCounted(third, 100), 3);
         const listed = await store.listByUser(first.clientId, first.userHandle);
         assert.deepEqual(listed.map(normalized), [third, first, second].map(normalized));
         // What listByUser counts right after: a deleted credential no longer counts.
         assert.equal(await store.delete(first.clientId, second.credentialId), true);
-        assert.equal(await store.createCounted(sameUser(3_000)), 3);
+        assert.equal(await store.createCounted(sameUser(3_000), 100), 3);
+      });
+    });
+
+    it("createCounted refuses a user at the limit ('limit'): nothing written, no message; a stored id is a duplicate first", async () => {
+      await withStore(factory, async (store) => {
+        const first = credential();
+        const sameUser = () => credential({ clientId: first.clientId, userHandle: first.userHandle });
+        const event = (id: string): OutboxMessage => ({
+          id,
+          clientId: first.clientId,
+          webhookId: 'wh_contract',
+          type: 'credential.created',
+          body: `{"id":"${id}"}`,
+          createdAt: 1_000,
+        });
+        assert.equal(await store.createCounted(first, 2), 1);
+        assert.equal(await store.createCounted(sameUser(), 2), 2);
+        const refused = `msg_${randomUUID()}`;
+        const third = sameUser();
+        assert.equal(await store.createCounted(third, 2, [event(refused)]), 'limit');
+        assert.equal(await store.find(third.clientId, third.credentialId), undefined);
+        assert.equal((await store.listByUser(first.clientId, first.userHandle)).length, 2);
+        assert.equal(await store.createCounted(first, 2), 'duplicate');
+        // Another user, and the same user under a higher limit, are not held back.
+        assert.equal(await store.createCounted(credential({ clientId: first.clientId }), 2), 1);
+        assert.equal(await store.createCounted(third, 3), 3);
+        const leased = (await store.outbox.lease(`contract-${randomUUID()}`, 2_000, 60_000, 1_000)).map((m) => m.id);
+        assert.ok(!leased.includes(refused), 'no message for the refused insert');
+      });
+    });
+
+    it('createCounted holds the limit when registrations of one user run at once', async () => {
+      await withStore(factory, async (store) => {
+        const first = credential();
+        assert.equal(await store.createCounted(first, 5), 1);
+        const racing = Array.from({ length: 12 }, () =>
+          store.createCounted(credential({ clientId: first.clientId, userHandle: first.userHandle }), 5),
+        );
+        const outcomes = await Promise.all(racing);
+        assert.equal(outcomes.filter((o) => typeof o === 'number').length, 4);
+        assert.equal(outcomes.filter((o) => o === 'limit').length, 8);
+        assert.deepEqual(outcomes.filter((o) => typeof o === 'number').sort(), [2, 3, 4, 5]);
+        assert.equal((await store.listByUser(first.clientId, first.userHandle)).length, 5);
       });
     });
 
@@ -422,9 +465,9 @@ export function credentialStoreContract(
           createdAt: 1_000,
         });
         const [made, refused] = [`msg_${randomUUID()}`, `msg_${randomUUID()}`];
-        assert.equal(await store.createCounted(record, [event(made)]), 1);
+        assert.equal(await store.createCounted(record, 100, [event(made)]), 1);
         const twin = { ...record, userHandle: credential().userHandle, username: 'mallory#idp.example.test' };
-        assert.equal(await store.createCounted(twin, [event(refused)]), 'duplicate');
+        assert.equal(await store.createCounted(twin, 100, [event(refused)]), 'duplicate');
         assert.deepEqual(normalized(await store.find(record.clientId, record.credentialId)), normalized(record));
         assert.deepEqual(await store.listByUser(twin.clientId, twin.userHandle), []);
         const leased = (await store.outbox.lease(`contract-${randomUUID()}`, 2_000, 60_000, 1_000)).map((m) => m.id);

@@ -20,6 +20,7 @@ import type { X509Certificate } from 'node:crypto';
 import type { TrustEvaluator } from '../../src/webauthn/attestation/types.js';
 import type { MlDsaVerifier } from '../../src/webauthn/ml-dsa.js';
 import { SoftAuthenticator, type SoftAuthenticatorOptions } from './soft-authenticator.js';
+import type { CredentialSnapshots } from '../../src/ceremonies/credential-snapshots.js';
 
 export const CLIENT_ID = 'test-client';
 export const DOMAIN = 'idp.example.test';
@@ -50,6 +51,7 @@ export function applicationConfig(overrides: Partial<ApplicationConfig> = {}): A
     counterPolicy: 'strict',
     revealUnknownUsers: false,
     allowCrossOrigin: false,
+    maxPasskeysPerUser: 100,
     attestation: { trustAnchors: [], requireTrusted: false, metadata: null, aaguidAllow: [], aaguidDeny: [] },
     ...overrides,
   };
@@ -162,6 +164,8 @@ export interface HarnessOptions {
   readonly credentials?: CredentialStore;
   readonly challenges?: ChallengeStore;
   readonly keyCache?: KeyCache;
+  /** The sign-in snapshots (src/ceremonies/credential-snapshots.ts), to watch them. */
+  readonly snapshots?: CredentialSnapshots;
   /** Every application's trust evaluator instead of the one built from its `attestation` policy. */
   readonly trust?: TrustEvaluator;
   /** The ML-DSA verifier (default: the runtime's choice). */
@@ -232,7 +236,10 @@ export class Harness {
           userHooks?.onOutcome?.(outcome);
         },
       },
-      ...(options.keyCache ? { app: { keyCache: options.keyCache } } : {}),
+      app: {
+        ...(options.keyCache && { keyCache: options.keyCache }),
+        ...(options.snapshots && { snapshots: options.snapshots }),
+      },
     });
     this.deps = composed.deps;
     this.app = composed.app;

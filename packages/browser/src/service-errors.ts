@@ -27,6 +27,7 @@ const SENTENCES = {
   cloned: 'For your safety the site refused this security key: it may have been copied. Please contact support.',
   username: 'This user name cannot be used here. Check it and try again.',
   registrationRefused: 'You cannot add a passkey to this account now. Sign in first, then add one.',
+  passkeyLimit: 'This account has as many passkeys as this site allows. Remove one you no longer use, then add this one.',
   localBlob: "The site's record of this passkey is unusable. Please register the passkey again.",
   tooMany: 'Too many attempts. Please wait a moment and try again.',
   unavailable: 'Passkey sign-in is unavailable right now. Please try again in a few minutes.',
@@ -85,6 +86,7 @@ const BY_NAME: Readonly<Record<string, SentenceKey>> = {
   SIGNATURE_COUNTER_NOT_INCREASED: 'cloned',
   REGISTRATION_NOT_ALLOWED: 'registrationRefused',
   SIGN_IN_REQUIRED: 'registrationRefused',
+  PASSKEY_LIMIT_REACHED: 'passkeyLimit',
   INVALID_NICKNAME: 'nickname',
   RATE_LIMITED: 'tooMany',
   // Managing one's own passkeys needs a recent sign-in (POST /api/credentials/*).

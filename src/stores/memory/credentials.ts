@@ -28,22 +28,26 @@ export class MemoryCredentialStore implements CredentialStore {
   readonly #handles = new MemoryUserHandles();
 
   async create(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<'created' | 'duplicate'> {
-    return this.#insert(record, events) === 0 ? 'duplicate' : 'created';
+    return this.#insert(record, Number.POSITIVE_INFINITY, events) === 'duplicate' ? 'duplicate' : 'created';
   }
 
-  async createCounted(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<number | 'duplicate'> {
-    const count = this.#insert(record, events);
-    return count === 0 ? 'duplicate' : count;
+  async createCounted(
+    record: CredentialRecord,
+    limit: number,
+    events: readonly OutboxMessage[] = [],
+  ): Promise<number | 'duplicate' | 'limit'> {
+    return this.#insert(record, limit, events);
   }
 
-  /** The user's credentials with this one, or 0 when (clientId, credentialId) exists (nothing written). */
-  #insert(record: CredentialRecord, events: readonly OutboxMessage[]): number {
+  /** The user's credentials with this one, or why nothing was written (a duplicate first, then the limit). */
+  #insert(record: CredentialRecord, limit: number, events: readonly OutboxMessage[]): number | 'duplicate' | 'limit' {
     const key = pairKey(record.clientId, record.credentialId);
-    if (this.#byId.has(key)) return 0;
-    this.#byId.set(key, copyCredential(record));
-    this.#outbox.add(events);
+    if (this.#byId.has(key)) return 'duplicate';
     const userKey = pairKey(record.clientId, record.userHandle);
     const ids = this.#byUser.get(userKey) ?? new Set<string>();
+    if (ids.size >= limit) return 'limit';
+    this.#byId.set(key, copyCredential(record));
+    this.#outbox.add(events);
     ids.add(record.credentialId);
     this.#byUser.set(userKey, ids);
     return ids.size;
@@ -128,7 +132,8 @@ export class MemoryCredentialStore implements CredentialStore {
       throw new Error('a user handle is kept for another user');
     for (const handle of handles) this.#handles.add(clientId, handle);
     let written = 0;
-    for (const record of records) if (this.#insert({ ...record, clientId }, []) > 0) written++;
+    for (const record of records)
+      if (typeof this.#insert({ ...record, clientId }, Number.POSITIVE_INFINITY, []) === 'number') written++;
     if (written > 0) this.#outbox.add(events);
     return written;
   }

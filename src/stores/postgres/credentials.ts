@@ -16,6 +16,7 @@ import type {
 } from '../types.js';
 import { inTransaction, PostgresOutbox, PostgresWebhookStore, type Queryable } from './webhooks.js';
 import { guarded } from './connection.js';
+import { lockUser } from './user-lock.js';
 
 import { COLUMNS, fromRow, rowValues, type CredentialRow } from './rows.js';
 import { PostgresImports } from './imports.js';
@@ -33,9 +34,9 @@ export class PostgresCredentialStore implements CredentialStore {
   #closed = false;
   readonly #sql: {
     readonly insert: string;
+    readonly insertCounted: string;
     readonly find: string;
     readonly listByUser: string;
-    readonly countByUser: string;
     readonly recordUse: string;
     readonly listByApplication: string;
     readonly delete: string;
@@ -58,11 +59,19 @@ export class PostgresCredentialStore implements CredentialStore {
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
                        $23, $24, $25)
                ON CONFLICT (client_id, credential_id) DO NOTHING`,
+      // The insert of a registration, only while the user has fewer than $26 credentials: how many they had,
+      // whether it inserted, and whether the id was stored already (a duplicate is said before the limit).
+      insertCounted: `WITH had AS (SELECT count(*)::int AS n FROM ${table} WHERE client_id = $1 AND user_handle = $3),
+               made AS (INSERT INTO ${table} (${COLUMNS})
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+                        $23, $24, $25 WHERE (SELECT n FROM had) < $26
+                 ON CONFLICT (client_id, credential_id) DO NOTHING RETURNING 1)
+               SELECT (SELECT n FROM had) AS n, (SELECT count(*)::int FROM made) AS inserted,
+                      EXISTS (SELECT 1 FROM ${table} WHERE client_id = $1 AND credential_id = $2) AS duplicate`,
       find: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND credential_id = $2`,
       // Same order as every backend: oldest first, ties by credential id in code-unit order (the column is COLLATE "C").
       listByUser: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND user_handle = $2
                    ORDER BY created_at, credential_id`,
-      countByUser: `SELECT count(*)::int AS n FROM ${table} WHERE client_id = $1 AND user_handle = $2`,
       recordUse: `UPDATE ${table}
                   SET sign_count = $4, backup_state = $5, user_verified = $6,
                       clone_warning = clone_warning OR $7, last_used_at = $8, backup_eligible = $9
@@ -87,14 +96,26 @@ export class PostgresCredentialStore implements CredentialStore {
     return result.rowCount === 1 ? 'created' : 'duplicate';
   }
 
-  async createCounted(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<number | 'duplicate'> {
-    if ((await this.create(record, events)) === 'duplicate') return 'duplicate';
-    // Counted after the commit, like the read it stands for: inside the insert's transaction (READ COMMITTED)
-    // two registrations of one user in flight would each count only their own row.
-    const result = await guarded('credential count', () =>
-      this.#pool.query<{ n: number }>(this.#sql.countByUser, [record.clientId, record.userHandle]),
-    );
-    return result.rows[0]!.n;
+  async createCounted(
+    record: CredentialRecord,
+    limit: number,
+    events: readonly OutboxMessage[] = [],
+  ): Promise<number | 'duplicate' | 'limit'> {
+    return inTransaction(this.#pool, 'credential create', async (db) => {
+      // The user's writers take turns (docs/decisions.md "A user's passkey limit"): under READ COMMITTED two
+      // registrations in flight would each count without the other's row, and both pass the limit. The
+      // statement after the lock sees every row committed before it was granted.
+      await lockUser(db, record.clientId, record.userHandle);
+      const result = await db.query<{ n: number; inserted: number; duplicate: boolean }>(this.#sql.insertCounted, [
+        ...rowValues(record),
+        limit,
+      ]);
+      const { n, inserted, duplicate } = result.rows[0]!;
+      // Not inserted under the limit: the id is stored (perhaps committed after this statement's snapshot).
+      if (inserted === 0) return duplicate || n < limit ? 'duplicate' : 'limit';
+      await this.#outbox.insertWith(db, events);
+      return n + 1;
+    });
   }
 
   async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {

@@ -107,13 +107,19 @@ export class SqliteCredentialStore implements CredentialStore {
     return changes === 1 ? 'created' : 'duplicate';
   }
 
-  async createCounted(record: CredentialRecord, events: readonly OutboxMessage[] = []): Promise<number | 'duplicate'> {
-    // One statement counts the user's credentials with the insert, so no read of them follows (writes.ts).
-    const row = toRow(record);
+  async createCounted(
+    record: CredentialRecord,
+    limit: number,
+    events: readonly OutboxMessage[] = [],
+  ): Promise<number | 'duplicate' | 'limit'> {
+    // One statement checks the limit and counts the user's credentials with the insert, so no read of them
+    // follows (writes.ts); only a refusal reads, to say which it was (a stored id is a duplicate first).
+    const params = { ...toRow(record), limit };
     const count = this.#writer
-      ? await this.#writer.run('credential.insert-counted', { ...row }, enqueueFollowUps(events))
-      : this.#withEvents('credential create', () => runWrite(this.#insertCounted, { ...row }), events);
-    return count === 0 ? 'duplicate' : count;
+      ? await this.#writer.run('credential.insert-counted', params, enqueueFollowUps(events))
+      : this.#withEvents('credential create', () => runWrite(this.#insertCounted, params), events);
+    if (count > 0) return count;
+    return (await this.find(record.clientId, record.credentialId)) === undefined ? 'limit' : 'duplicate';
   }
 
   async find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {

@@ -20,11 +20,14 @@ export const SQLITE_WRITES = {
   'credential.insert': `INSERT INTO credentials (${CREDENTIAL_COLUMNS}) VALUES (${credentialPlaceholders})
     ON CONFLICT (client_id, credential_id) DO NOTHING`,
   /**
-   * The same insert, answering (RETURNING) how many credentials the user has with the new one, counted in
-   * the insert's own statement; no row when it inserted nothing. Writes are serialised (one write lock), so
-   * the count is the one a read right after the commit would see.
+   * The same insert, only while the user has fewer than `@limit` credentials (the application's
+   * maxPasskeysPerUser), answering (RETURNING) how many they have with the new one, counted in the insert's
+   * own statement; no row when it inserted nothing (a duplicate, or the user at the limit). Writes are
+   * serialised (one write lock, across processes too), so the count is the one a read right after the commit
+   * would see, and two registrations of one user can never both pass the limit (docs/decisions.md).
    */
-  'credential.insert-counted': `INSERT INTO credentials (${CREDENTIAL_COLUMNS}) VALUES (${credentialPlaceholders})
+  'credential.insert-counted': `INSERT INTO credentials (${CREDENTIAL_COLUMNS}) SELECT ${credentialPlaceholders}
+    WHERE (SELECT count(*) FROM credentials WHERE client_id = @client_id AND user_handle = @user_handle) < @limit
     ON CONFLICT (client_id, credential_id) DO NOTHING
     RETURNING (SELECT count(*) FROM credentials WHERE client_id = @client_id AND user_handle = @user_handle)`,
   /**

@@ -29,6 +29,7 @@ const demo: ApplicationConfig = {
   counterPolicy: 'strict',
   revealUnknownUsers: false,
   allowCrossOrigin: false,
+  maxPasskeysPerUser: 100,
   attestation: { trustAnchors: [], requireTrusted: false, metadata: null, aaguidAllow: [], aaguidDeny: [] },
 };
 
@@ -255,6 +256,29 @@ describe('admin API over a real socket (memory stores)', () => {
     const failures = (await call('GET', '/admin/audit?action=application.create&result=failed')).json.events;
     assert.ok(failures.length >= 2);
     assert.equal(failures[0].errorName, 'INVALID_REQUEST');
+  });
+
+  it('maxPasskeysPerUser (issue 35): shown with its default, taken on create and update, refused out of range', async () => {
+    assert.equal((await call('GET', '/admin/applications/demo-client')).json.maxPasskeysPerUser, 100);
+    const created = await call('POST', '/admin/applications', {
+      name: 'Limited',
+      domain: 'limited.example.test',
+      maxPasskeysPerUser: 5,
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json.maxPasskeysPerUser, 5);
+    const id: string = created.json.clientId;
+    const raised = await call('PATCH', `/admin/applications/${id}`, { maxPasskeysPerUser: 700 });
+    assert.equal(raised.status, 200, raised.text);
+    assert.equal((await call('GET', `/admin/applications/${id}`)).json.maxPasskeysPerUser, 700);
+    for (const wrong of [0, 10_001, 2.5, '10', null]) {
+      const refused = await call('PATCH', `/admin/applications/${id}`, { maxPasskeysPerUser: wrong });
+      assert.equal(refused.status, 400, `${JSON.stringify(wrong)}: ${refused.text}`);
+      assert.equal(refused.json.error, 'INVALID_REQUEST');
+      assert.match(refused.json.problems.join('\n'), /maxPasskeysPerUser: must be an integer from 1 to 10000/);
+    }
+    assert.equal((await call('GET', `/admin/applications/${id}`)).json.maxPasskeysPerUser, 700);
+    await call('DELETE', `/admin/applications/${id}`);
   });
 
   it('answers 404 and 405 (with Allow) for unknown paths and methods', async () => {

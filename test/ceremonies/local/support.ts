@@ -47,9 +47,9 @@ export class SpyCredentialStore implements CredentialStore {
     return this.inner.create(record);
   }
 
-  createCounted(record: CredentialRecord): Promise<number | 'duplicate'> {
+  createCounted(record: CredentialRecord, limit: number): Promise<number | 'duplicate' | 'limit'> {
     this.calls.push('createCounted');
-    return this.inner.createCounted(record);
+    return this.inner.createCounted(record, limit);
   }
 
   find(clientId: string, credentialId: string): Promise<CredentialRecord | undefined> {
