@@ -52,6 +52,8 @@ export class TransferActions {
       let refused = 0;
       const report = await runImport(reader(request.input), {
         application: app.config,
+        // A record past the application's limit is refused PASSKEY_LIMIT_REACHED (docs/migration.md).
+        maxPasskeysPerUser: app.config.maxPasskeysPerUser,
         credentials: this.scope.deps.credentials,
         derive: (username) => deriveUserHandle(key, clientId, username),
         now: () => this.scope.deps.runtime.now(),

@@ -2,7 +2,7 @@
 // (config/application.ts `withSchemaDefaults`), so that an application the admin API stored before a key with
 // a default existed (`maxPasskeysPerUser`) gets that default wherever it is read: the ceremonies, the admin
 // API's views, the seeding's comparison. The default is written in the schema alone (src/schemas/).
-import type { ApplicationConfig } from '../config.js';
+import type { ApplicationConfig } from '../service-config.js';
 import { withSchemaDefaults } from '../config/application.js';
 import type { ApplicationRecord, ApplicationStore } from '../stores/types.js';
 

@@ -41,6 +41,7 @@ function stack() {
           webhooks: [{ url: 'https://hooks.example.org/passkeys', secret: SECRET }],
         }),
         applicationConfig({ clientId: 'app-2' }),
+        applicationConfig({ clientId: 'limited', maxPasskeysPerUser: 2 }),
         applicationConfig({ clientId: 'local-only', variants: ['local'], origins: [] }),
       ],
       runtime.now(),
@@ -89,6 +90,28 @@ describe('admin actions: import and export', () => {
       messages.map((m) => [m.type, JSON.parse(m.body).data]),
       [['credentials.imported', { clientId: 'app-1', format: 'passkey-server', imported: 2, skipped: 0, refused: 1 }]],
     );
+  });
+
+  it("refuses the records past the application's maxPasskeysPerUser: PASSKEY_LIMIT_REACHED, not stored (issue 35)", async () => {
+    const { actions, credentials, seed } = stack();
+    await seed();
+    const first = exportedPasskey('cat', -7);
+    const same = (i: number) => ({
+      ...exportedPasskey('cat', -7).line,
+      userHandle: first.line.userHandle,
+      name: `#${i}`,
+    });
+    const file = jsonLines([first.line, same(2), same(3), exportedPasskey('dan', -7).line]);
+    const report = await actions.importCredentials(ACTOR, 'limited', {
+      format: 'passkey-server',
+      input: bytes(file),
+      dryRun: false,
+    });
+    assert.deepEqual(
+      [report.imported, report.refused.map((r) => [r.line, r.reason])],
+      [3, [[3, 'PASSKEY_LIMIT_REACHED']]],
+    );
+    assert.equal((await credentials.listByUser('limited', String(first.line.userHandle))).length, 2);
   });
 
   it('refuses a local-only application, an unknown format and an unknown application as a whole, audited', async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openOpsStores } from '../../src/compose/stores.js';
 import { SqliteApplicationStore } from '../../src/stores/sqlite/applications.js';
-import type { ApplicationConfig } from '../../src/config.js';
+import type { ApplicationConfig } from '../../src/service-config.js';
 import type { ApplicationRecord } from '../../src/stores/types.js';
 import { applicationConfig } from '../support/harness.js';
 

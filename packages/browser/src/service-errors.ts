@@ -27,7 +27,8 @@ const SENTENCES = {
   cloned: 'For your safety the site refused this security key: it may have been copied. Please contact support.',
   username: 'This user name cannot be used here. Check it and try again.',
   registrationRefused: 'You cannot add a passkey to this account now. Sign in first, then add one.',
-  passkeyLimit: 'This account has as many passkeys as this site allows. Remove one you no longer use, then add this one.',
+  passkeyLimit:
+    'This account has as many passkeys as this site allows. Remove one you no longer use, then add this one.',
   localBlob: "The site's record of this passkey is unusable. Please register the passkey again.",
   tooMany: 'Too many attempts. Please wait a moment and try again.',
   unavailable: 'Passkey sign-in is unavailable right now. Please try again in a few minutes.',
