@@ -1,6 +1,6 @@
-// The lock a user's credential writers take in turn on PostgreSQL (docs/decisions.md "A user's passkey
-// limit"): a registration, and an import batch for each user it writes, count the user's credentials and
-// insert only under the application's maxPasskeysPerUser. Under READ COMMITTED two such transactions would
+// The lock a user's registrations take in turn on PostgreSQL (docs/decisions.md "A user's passkey
+// limit"): each counts the user's credentials and inserts only under the application's maxPasskeysPerUser
+// (an import decides from its batch's read instead, src/transfer/importer.ts). Under READ COMMITTED two such transactions would
 // each count without the other's uncommitted row; a transaction-scoped advisory lock on (Client ID, user
 // handle) makes the second wait until the first committed, and its next statement then sees that row.
 // The key hashes "<Client ID> <user handle>" (a Client ID holds no space). Two users whose keys hash alike
