@@ -37,25 +37,70 @@ export async function api<T>(method: string, path: string, body?: unknown, beare
     cache: 'no-store',
     redirect: 'error',
   });
-  const text = await response.text();
+  return answered<T>(response.status, response.statusText, await response.text(), bearer);
+}
+
+/** The answer's JSON, or its error envelope as an ApiError (a 401 for the current token signs out). */
+function answered<T>(status: number, statusText: string, text: string, bearer: string | null): T {
   let json: unknown = null;
   try {
     json = text === '' ? null : JSON.parse(text);
   } catch {
     json = null;
   }
-  if (!response.ok) {
+  if (status < 200 || status > 299) {
     const error = (json ?? {}) as { error?: string; message?: string; problems?: string[] };
     const failure = new ApiError(
-      response.status,
-      error.error ?? `HTTP_${response.status}`,
-      error.message ?? response.statusText,
+      status,
+      error.error ?? `HTTP_${status}`,
+      error.message ?? statusText,
       error.problems ?? [],
     );
-    if (response.status === 401 && bearer === token.get()) onUnauthorized();
+    if (status === 401 && bearer === token.get()) onUnauthorized();
     throw failure;
   }
   return json as T;
+}
+
+/**
+ * POSTs `file` as the raw body (never JSON-encoded) and answers the JSON reply. XMLHttpRequest rather than
+ * fetch, for its upload progress: `onProgress` is told the share of the file sent (0 to 1).
+ */
+export function upload<T>(path: string, file: Blob, onProgress: (sent: number) => void): Promise<T> {
+  const bearer = token.get();
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    if (bearer !== null) request.setRequestHeader('authorization', `Bearer ${bearer}`);
+    request.setRequestHeader('content-type', 'application/octet-stream');
+    request.setRequestHeader('accept', 'application/json');
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    });
+    request.addEventListener('load', () => {
+      try {
+        resolve(answered<T>(request.status, request.statusText, request.responseText, bearer));
+      } catch (error) {
+        reject(error);
+      }
+    });
+    request.addEventListener('error', () => reject(new Error('The upload failed (the connection was closed).')));
+    request.send(file);
+  });
+}
+
+/** GETs `path` as a file: its bytes and the name its Content-Disposition gives (else `fallback`). */
+export async function download(path: string, fallback: string): Promise<{ blob: Blob; name: string }> {
+  const bearer = token.get();
+  const response = await fetch(path, {
+    headers: bearer === null ? {} : { authorization: `Bearer ${bearer}` },
+    credentials: 'omit',
+    cache: 'no-store',
+    redirect: 'error',
+  });
+  if (!response.ok) answered(response.status, response.statusText, await response.text(), bearer);
+  const named = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '');
+  return { blob: await response.blob(), name: named?.[1] ?? fallback };
 }
 
 /** `path?name=value&…`, leaving out empty values. */

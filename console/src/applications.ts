@@ -1,8 +1,10 @@
 // Applications: the list, a new one, and one application's page: origins, variants and policies edited,
-// approval and disabling, and (where this service has them) relay secrets and webhooks.
+// approval and disabling, its passkeys imported and exported, and (where this service has them) relay
+// secrets and webhooks.
 import { api, applications, segment, type Application } from './api.js';
 import { confirmAction, guard, h, say, table } from './dom.js';
 import { showRelaySecrets, showWebhooks } from './integrations.js';
+import { showTransfer } from './transfer.js';
 
 /** The keys with form fields or sections of their own; every other key of an application is a policy, edited as JSON. */
 const FORM_KEYS = new Set(['clientId', 'name', 'icon', 'domain', 'origins', 'localOrigins', 'variants', 'webhooks']);
@@ -160,6 +162,7 @@ async function showApplication(view: HTMLElement, clientId: string): Promise<voi
     ),
     form,
   );
+  showTransfer(view, clientId);
   await showRelaySecrets(view, clientId);
   await showWebhooks(view, clientId);
 }
