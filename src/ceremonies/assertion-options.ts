@@ -87,15 +87,18 @@ async function standardAllowList(
  * Local variant: the credential ids it remembers registering for this user (never a key: that travels in
  * the blob), so that a security key, which the browser finds only by its id, can sign in. A user it does
  * not remember (unknown, or forgotten: the list expires and is bounded) gets the stand-in, as in the
- * standard variant; an application that reveals unknown users gets `[]` instead, which lets the browser
- * offer any discoverable credential, as the local variant always did before it remembered ids.
+ * standard variant, shaped like the ids the local variant lists for registered users (their length and
+ * transports, learnt from those lists in the local pool); an application that reveals unknown users gets
+ * `[]` instead, which lets the browser offer any discoverable credential.
  */
 async function localAllowList(ctx: CeremonyContext, username: string, userHandle: string): Promise<Descriptor[]> {
-  const fake = fakeCredentialFor(ctx.deps.secrets.userHandleKey, ctx.clientId, username);
+  const key = ctx.deps.secrets.userHandleKey;
   const remembered = await ctx.deps.challenges.listLocalCredentials(ctx.clientId, userHandle, ctx.deps.runtime.now());
-  if (remembered.length > 0) {
-    return remembered.map(descriptorOf);
-  }
-  if (ctx.application.revealUnknownUsers) return [];
-  return [descriptorOf({ credentialId: fake.id, transports: fake.transports })];
+  const known = remembered.length > 0;
+  if (!known && ctx.application.revealUnknownUsers) return [];
+  // Both paths note the listed shapes, as the standard variant's do; only a registered user's are learnt.
+  const fake = known ? undefined : fakeCredentialFor(key, ctx.clientId, username, 'local');
+  const listed = fake === undefined ? remembered : [{ credentialId: fake.id, transports: fake.transports }];
+  noteCredentialShapes(key, ctx.clientId, listed, known, 'local');
+  return listed.map(descriptorOf);
 }

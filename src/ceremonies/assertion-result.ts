@@ -26,7 +26,7 @@ import type { AssertionResultRequest } from './inputs.js';
 import { claimedVariant, clientDataExpectation, takeCeremony } from './session.js';
 import { acceptedSignals, unknownCredentialSignal } from './signals.js';
 import { issueCredentialsToken } from './credentials-token.js';
-import { compromisedPolicy, reportFailedSignIn, signInMessages } from './events.js';
+import { compromisedPolicy, reportedStatus, reportFailedSignIn, signInMessages } from './events.js';
 
 export async function assertionResult(
   ctx: CeremonyContext,
@@ -66,7 +66,11 @@ export async function assertionResult(
       verifyAuthentication(parsed, expectationFor(ctx, ceremony, view)),
     );
     checkAuthenticatorStatus(ctx, local.aaguid);
-    return { ...authenticationFields(recordFromLocalCredential(local), factsOf(verified, request)) };
+    // A blob carries no mark: the status the loaded metadata reports now for its AAGUID stands in for one.
+    const authenticatorStatus = compromisedPolicy(ctx, reportedStatus(ctx, local.aaguid));
+    if (authenticatorStatus !== undefined) ctx.noteSubject({ authenticatorStatus });
+    const fields = authenticationFields(recordFromLocalCredential(local), factsOf(verified, request));
+    return authenticatorStatus === undefined ? fields : { ...fields, authenticatorStatus };
   }
 
   const found =
@@ -126,7 +130,7 @@ async function signIn(
     // reached: no one holds the dummy key's private key.
     if (found.standIn === true) throw new FidoError('ASSERTION_SIGNATURE_VERIFICATION_FAIL');
     checkAuthenticatorStatus(ctx, stored.aaguid);
-    authenticatorStatus = compromisedPolicy(ctx, stored);
+    authenticatorStatus = compromisedPolicy(ctx, stored.authenticatorStatus);
   } catch (error) {
     // A counter regression or a policy refusal is reported to the application's webhooks (only after the
     // signature verified: the stand-in never gets here with a signature, and a bad signature is noise).

@@ -51,13 +51,13 @@ export async function reportFailedSignIn(
 }
 
 /**
- * The application's policy for a marked passkey (its authenticator model compromised or revoked):
+ * The application's policy for a passkey whose authenticator model is compromised or revoked (`status`: the
+ * stored mark of the standard variant, the loaded metadata's status of the blob's AAGUID in the local one):
  * `refuse` (or `attestation.enforceStatusAtAuthentication`) fails with AUTHENTICATOR_STATUS_NOT_ACCEPTED;
  * `flag` (the default) accepts it and says so: the status is returned for the result and the audit.
  */
-export function compromisedPolicy(ctx: CeremonyContext, stored: CredentialRecord): string | undefined {
-  const status = stored.authenticatorStatus ?? undefined;
-  if (status === undefined) return undefined;
+export function compromisedPolicy(ctx: CeremonyContext, status: string | null | undefined): string | undefined {
+  if (status == null) return undefined;
   const app = ctx.application;
   if (app.compromisedAuthenticators === 'refuse' || app.attestation.enforceStatusAtAuthentication === true) {
     throw new FidoError(
@@ -66,6 +66,14 @@ export function compromisedPolicy(ctx: CeremonyContext, stored: CredentialRecord
     );
   }
   return status;
+}
+
+/**
+ * The status the application's loaded metadata reports now for `aaguid` when it is one a metadata load marks
+ * stored passkeys with (compromised or revoked: TrustEvaluator.reportedStatuses), else undefined.
+ */
+export function reportedStatus(ctx: CeremonyContext, aaguid: string): string | undefined {
+  return ctx.application.trust.reportedStatuses?.(new Date(ctx.deps.runtime.now())).get(aaguid);
 }
 
 /** What a successful sign-in reports: authentication.succeeded, and credential.updated when BS changed. */

@@ -6,6 +6,8 @@
 // Both are derived from the user-handle key under their own labels, and remembered: deriving per call made
 // unknown users measurably slower at options than known ones. standInRecords makes the stand-in a record
 // like a stored one, so that it goes through the very code (and cost) of a registered user's credential.
+// Each variant learns the shapes of its own credentials (a local variant's security keys look nothing like
+// the standard variant's synced passkeys), so each variant's stand-in looks like that variant's credentials.
 
 import { createHmac } from 'node:crypto';
 import type { CredentialRecord } from '../stores/types.js';
@@ -31,6 +33,14 @@ interface Shape {
   readonly transports: readonly string[];
 }
 
+/** Whose credentials a stand-in imitates: the standard variant's stored ones, or the ids the local variant remembers. */
+export type ShapePool = 'standard' | 'local';
+
+/** The key of an application's shapes in one pool (the standard pool keeps the bare Client ID). */
+function poolKey(clientId: string, pool: ShapePool): string {
+  return pool === 'standard' ? clientId : `${clientId}\u0000${pool}`;
+}
+
 /** The shapes of an application's credentials seen so far, replaced round-robin once full. */
 const SHAPES_PER_APPLICATION = 256;
 const APPLICATIONS_SHAPED = 1024;
@@ -49,7 +59,7 @@ interface Derived {
   readonly idKey: Buffer;
   readonly fakes: Map<string, FakeCredential>;
   readonly records: Map<string, CredentialRecord>;
-  /** Per Client ID: the shapes of the credentials registered users' options listed (noteCredentialShapes). */
+  /** Per Client ID and pool: the shapes of the credentials registered users' options listed (noteCredentialShapes). */
   readonly shapes: Map<string, Shapes>;
   dummyKey?: Uint8Array;
 }
@@ -77,6 +87,7 @@ export function noteCredentialShapes(
   clientId: string,
   credentials: readonly Pick<CredentialRecord, 'credentialId' | 'transports'>[],
   learn = true,
+  pool: ShapePool = 'standard',
 ): void {
   const { shapes } = derivedFor(key);
   const credential = credentials[0];
@@ -85,7 +96,7 @@ export function noteCredentialShapes(
     idBytes: Math.floor((credential.credentialId.length * 3) / 4),
     transports: canonicalTransports(credential.transports),
   };
-  const seen = remembered(shapes, clientId, APPLICATIONS_SHAPED, () => ({ list: [], next: 0 }));
+  const seen = remembered(shapes, poolKey(clientId, pool), APPLICATIONS_SHAPED, () => ({ list: [], next: 0 }));
   if (!learn) return;
   if (seen.list.length < SHAPES_PER_APPLICATION) seen.list.push(shape);
   else seen.list[seen.next] = shape;
@@ -99,15 +110,20 @@ export function canonicalTransports(transports: readonly string[]): string[] {
 
 /**
  * The stand-in for (Client ID, username): stable, different per user, the same object while remembered.
- * Its shape is one the application's credentials have (drawn by the user's HMAC among those seen), so its
- * id is as long as the ids the application really stores.
+ * Its shape is one the application's credentials of `pool` have (drawn by the user's HMAC among those
+ * seen), so its id is as long as the ids the application really lists.
  */
-export function fakeCredentialFor(key: Buffer, clientId: string, username: string): FakeCredential {
+export function fakeCredentialFor(
+  key: Buffer,
+  clientId: string,
+  username: string,
+  pool: ShapePool = 'standard',
+): FakeCredential {
   const { idKey, fakes, shapes } = derivedFor(key);
   const input = `${clientId}\u0000${username}`;
-  return remembered(fakes, input, REMEMBERED_FAKES, () => {
+  return remembered(fakes, `${input}\u0000${pool}`, REMEMBERED_FAKES, () => {
     const seed = createHmac('sha256', idKey).update(input, 'utf8').digest();
-    const seen = shapes.get(clientId)?.list ?? [];
+    const seen = shapes.get(poolKey(clientId, pool))?.list ?? [];
     const shape = seen.length === 0 ? undefined : seen[seed.readUInt32BE(0) % seen.length];
     return Object.freeze({
       id: idBytes(idKey, seed, shape?.idBytes ?? FAKE_ID_BYTES).toString('base64url'),

@@ -51,15 +51,27 @@ describe('local variant: assertion options list the credential ids it registered
     assert.ok(![first.credentialId, second.credentialId].includes(stranger[0].id));
   });
 
-  it("an unknown user gets a stand-in like the standard variant's: stable, hybrid/internal, 20 bytes", async () => {
+  it("an unknown user gets a stand-in like the standard variant's: stable, shaped like the listed keys", async () => {
     const unknown = new LocalFlow(rig, 'nobody');
     const one = (await unknown.assertionOptions()).allowCredentials;
     const two = (await unknown.assertionOptions()).allowCredentials;
     assert.deepEqual(one, two);
     assert.equal(one.length, 1);
-    assert.equal(Buffer.from(one[0].id, 'base64url').length, 20);
-    assert.deepEqual(one[0].transports, ['hybrid', 'internal']);
+    // The security keys the tests above registered and listed: 32-byte ids, NFC and USB (stand-in.test.ts).
+    assert.equal(Buffer.from(one[0].id, 'base64url').length, 32);
+    assert.deepEqual(one[0].transports, ['nfc', 'usb']);
     assert.notDeepEqual((await new LocalFlow(rig, 'somebody-else').assertionOptions()).allowCredentials, one);
+  });
+
+  it('before any registered user was listed, the stand-in is a synced passkey: 20 bytes, hybrid/internal', async () => {
+    const fresh = await SocketLocalRig.start();
+    try {
+      const one = (await new LocalFlow(fresh, 'nobody').assertionOptions()).allowCredentials;
+      assert.equal(Buffer.from(one[0].id, 'base64url').length, 20);
+      assert.deepEqual(one[0].transports, ['hybrid', 'internal']);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('the next attestation options exclude the remembered ids with their transports; a new user excludes none', async () => {
@@ -97,7 +109,9 @@ describe('local variant: the remembered ids expire and are bounded (injected clo
       const after = (await flow.assertionOptions()).allowCredentials;
       assert.equal(after.length, 1);
       assert.notEqual(after[0].id, kept.credentialId);
-      assert.deepEqual(after[0].transports, ['hybrid', 'internal'], 'the stand-in of an unknown user');
+      // The stand-in of an unknown user, shaped like the security key its options listed before.
+      assert.deepEqual(after[0].transports, ['nfc', 'usb']);
+      assert.equal(Buffer.from(after[0].id, 'base64url').length, 32);
     } finally {
       await rig.close();
     }
