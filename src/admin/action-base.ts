@@ -26,6 +26,11 @@ export interface AdminDeps {
   readonly webhookRules?: WebhookUrlRules;
   /** Resolves a webhook URL's host when an application body sets it (default: the system's resolver). */
   readonly resolveHost?: ResolveHost;
+  /**
+   * Marks the application's stored passkeys of models its metadata reports compromised, as a metadata reload
+   * does (applications/compromised.ts markStoredApplications); awaited after enabling or changing it. Never rejects.
+   */
+  readonly markCompromised?: (clientId: string) => Promise<unknown>;
   /** The post-quantum algorithms the …/post-quantum count looks for (webauthn/cose.ts's, passed by compose/). */
   readonly postQuantumAlgorithms: readonly number[];
 }

@@ -105,7 +105,10 @@ export class AdminActions {
       const config = await this.#validate(merged, 'webhooks' in changes);
       // Approval is for a domain: a new domain needs a new approval.
       const approved = current.approved && config.domain === current.config.domain;
-      return this.#save({ ...current, config, approved, source: 'admin' });
+      const view = await this.#save({ ...current, config, approved, source: 'admin' });
+      // Its metadata may be new (another BLOB, another policy): mark its passkeys as a reload would.
+      await this.#scope.deps.markCompromised?.(clientId);
+      return view;
     });
   }
 
@@ -134,10 +137,13 @@ export class AdminActions {
     );
   }
 
+  /** Enables it, and marks its passkeys as a metadata reload would: reloads while it was disabled skipped it. */
   enable(actor: Actor, clientId: string): Promise<ApplicationView> {
-    return this.#scope.audited(actor, 'application.enable', { clientId }, async () =>
-      this.#save({ ...(await this.#scope.record(clientId)), disabled: false }),
-    );
+    return this.#scope.audited(actor, 'application.enable', { clientId }, async () => {
+      const view = await this.#save({ ...(await this.#scope.record(clientId)), disabled: false });
+      await this.#scope.deps.markCompromised?.(clientId);
+      return view;
+    });
   }
 
   /** Deletes the application and every credential registered with it. */

@@ -2,6 +2,9 @@
 // commands) the configured credential store, the application, audit and relay-secret stores of the same
 // database, and the secrets (the user-handle key lets credentials be listed by username). The config file's
 // applications are seeded first, exactly as at service start, so the CLI and the service agree on what exists.
+// What the CLI enables or changes (seeding a changed config file included) has its passkeys marked as a
+// metadata reload marks them (applications/compromised.ts): a running service would not mark them before its
+// next reload.
 import { POST_QUANTUM_ALGORITHMS } from '../webauthn/cose.js';
 import type { ServiceConfig } from '../service-config.js';
 import { loadConfig } from '../config/load.js';
@@ -10,7 +13,10 @@ import { openCredentialStore } from '../stores/open.js';
 import { systemRuntime, type Runtime } from '../util/runtime.js';
 import { AuditLog } from '../audit/log.js';
 import type { AdminCliDeps } from '../admin/cli.js';
-import { seedApplications } from '../applications/directory.js';
+import { seedApplications, StoredApplicationDirectory, type SeedReport } from '../applications/directory.js';
+import { markStoredApplications } from '../applications/compromised.js';
+import { loadTrustEvaluator } from '../webauthn/trust.js';
+import { createLogger } from '../util/log.js';
 import { openOpsStores } from './stores.js';
 import { AdminActions } from '../admin/actions.js';
 import { defaultOpsOptions } from '../config/ops.js';
@@ -41,15 +47,27 @@ export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
       const credentials = await openCredentialStore(c);
       // biome-ignore lint/suspicious/noImplicitAnyLet: its type follows the assignment, which may throw
       let stores;
+      let seeded: SeedReport;
       try {
         stores = await openOpsStores(c, { secretBox: webhookSecretBox(secrets.localBlobKeys, runtime.randomBytes) });
-        await seedApplications(stores.applications, c.applications, runtime.now());
+        seeded = await seedApplications(stores.applications, c.applications, runtime.now());
       } catch (error) {
         await credentials.close().catch(() => undefined);
         await stores?.close().catch(() => undefined);
         throw error;
       }
       const audit = new AuditLog(stores.audit, runtime);
+      const directory = new StoredApplicationDirectory({
+        store: stores.applications,
+        buildTrust: (policy) => loadTrustEvaluator(policy, { now: new Date(runtime.now()) }),
+        now: runtime.now,
+        cacheMs: 0,
+        webhooks: credentials.webhooks,
+      });
+      const marking = { directory, store: stores.applications, credentials, runtime, audit, log: createLogger() };
+      const markCompromised = (clientId: string) => markStoredApplications(marking, [clientId]);
+      const changed = [...seeded.created, ...seeded.updated];
+      if (changed.length > 0) await markStoredApplications(marking, changed);
       const actions = new AdminActions({
         applications: stores.applications,
         credentials,
@@ -60,6 +78,7 @@ export function adminCliDeps(environment: AdminCliEnvironment): AdminCliDeps {
         webhookRules: webhookUrlRules(c),
         ...(environment.resolveHost ? { resolveHost: environment.resolveHost } : {}),
         postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
+        markCompromised,
         // A deleted application's created relay secrets go with it (a config file's may come back at the next start).
         onApplicationChange: async (clientId, deleted) => {
           if (deleted) await stores.relaySecrets.deleteByApplication(clientId);

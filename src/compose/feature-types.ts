@@ -145,7 +145,8 @@ export interface Provided {
   readonly audit: AuditLog;
   readonly relaySecrets: RelaySecretWiring;
   readonly webhooks: WebhookWiring;
-  readonly markCompromised: () => Promise<number>;
+  /** Marks `clientIds`' passkeys (else every application's with metadata) as a metadata load does; never rejects. */
+  readonly markCompromised: (clientIds?: readonly string[]) => Promise<number>;
   readonly reloadMetadata: () => Promise<MetadataReloadReport>;
   readonly metadataFiles: () => string[];
   readonly actions: AdminActions;

@@ -29,6 +29,8 @@ export const adminListenerFeature: OperatorFeature = {
       baseDir: input.config.dataDir,
       ...webhookActionRules(input.config, input.resolveHost),
       postQuantumAlgorithms: POST_QUANTUM_ALGORITHMS,
+      // Enabling or changing an application marks its passkeys as a metadata reload does (issue 35).
+      markCompromised: (clientId) => context.need('markCompromised')([clientId]),
       onApplicationChange: async (clientId, deleted) => {
         if (deleted) await relaySecrets.store.deleteByApplication(clientId);
         invalidate(clientId);

@@ -1,7 +1,8 @@
 // Compromised authenticators (docs/attestation.md "Compromised authenticators"): after every metadata load,
-// the passkeys of the models an application's FIDO metadata reports compromised are marked
-// (applications/compromised.ts), with their webhook events and audit rows.
-import { markCompromisedCredentials } from '../../applications/compromised.js';
+// and for one application when it is enabled or changed (the admin actions call it), the passkeys of the
+// models an application's FIDO metadata reports compromised are marked (applications/compromised.ts), with
+// their webhook events and audit rows.
+import { markStoredApplications } from '../../applications/compromised.js';
 import type { OperatorFeature } from '../feature-types.js';
 
 export const compromisedAuthenticatorsFeature: OperatorFeature = {
@@ -12,26 +13,10 @@ export const compromisedAuthenticatorsFeature: OperatorFeature = {
   provides: ['markCompromised'],
   setup(context) {
     const { runtime, log } = context.input;
-    const [applicationStore, directory] = [context.need('applicationStore'), context.need('applications')];
+    const [store, directory] = [context.need('applicationStore'), context.need('applications')];
     const [credentials, audit] = [context.need('credentials'), context.need('audit')];
-    /** Marks the passkeys of models the applications' metadata reports compromised; never rejects. */
-    const markCompromised = async (): Promise<number> => {
-      try {
-        const withMetadata = (await applicationStore.list())
-          .filter((record) => record.config.attestation.metadata !== null)
-          .map((record) => record.config.clientId);
-        return await markCompromisedCredentials({ directory, credentials, runtime, log, audit }, withMetadata);
-      } catch (error) {
-        log.error(
-          {
-            event: 'authenticator_status_marking_failed',
-            error: error instanceof Error ? error.message : String(error),
-          },
-          'the passkeys of compromised authenticator models could not be marked; the next metadata reload tries again',
-        );
-        return 0;
-      }
-    };
+    const deps = { directory, store, credentials, runtime, log, audit };
+    const markCompromised = (clientIds?: readonly string[]) => markStoredApplications(deps, clientIds);
     context.provide('markCompromised', markCompromised);
     return { start: () => void markCompromised() };
   },
