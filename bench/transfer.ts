@@ -156,18 +156,19 @@ try {
     await writeRecords(file, size);
     files.set(size, file);
   }
-  const rows: Row[] = [];
-  for (const backend of backends)
-    for (const size of sizes) rows.push(await measure(backend, size, dir, files.get(size)!));
+  // Each row as soon as it is measured: a long PostgreSQL run stopped early keeps the SQLite figures.
   console.log(
     '\n| backend | records | import records/s | import peak RSS MiB | export records/s | export peak RSS MiB |',
   );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
-  for (const row of rows) {
-    console.log(
-      `| ${row.backend} | ${row.records} | ${Math.round(row.importPerSecond)} | ${row.importPeakMiB.toFixed(0)} | ` +
-        `${Math.round(row.exportPerSecond)} | ${row.exportPeakMiB.toFixed(0)} |`,
-    );
+  for (const backend of backends) {
+    for (const size of sizes) {
+      const row = await measure(backend, size, dir, files.get(size)!);
+      console.log(
+        `| ${row.backend} | ${row.records} | ${Math.round(row.importPerSecond)} | ${row.importPeakMiB.toFixed(0)} | ` +
+          `${Math.round(row.exportPerSecond)} | ${row.exportPeakMiB.toFixed(0)} |`,
+      );
+    }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

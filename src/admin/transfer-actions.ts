@@ -72,6 +72,8 @@ export class TransferActions {
           ...counts,
         });
         if (messages.length > 0) await this.scope.deps.credentials.outbox.enqueue(messages);
+        // Imported passkeys of a model the metadata reports compromised are marked now, not at the next reload.
+        if (report.imported > 0) await this.scope.deps.markCompromised?.(clientId);
       }
       return report;
     });

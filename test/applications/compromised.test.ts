@@ -1,7 +1,7 @@
 // Issue 35 item 5 (the whole service over its sockets, on SQLite and on PostgreSQL): passkeys are marked as
 // a metadata reload marks them (applications/compromised.ts) also when their application is enabled (a
 // reload while it was disabled skipped it) and when its metadata changes, through the admin API, through the
-// CLI, or through a config file the CLI seeds. The mark is then what the application's
+// CLI, or through a config file the CLI seeds, and when passkeys are imported. The mark is then what the application's
 // `compromisedAuthenticators: "refuse"` decides the next sign-in by (enforceStatusAtAuthentication is off).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { FileAdminTokenStore } from '../../src/admin/tokens.js';
 import { startService, type RunningService } from '../../src/main.js';
 import { systemRuntime } from '../../src/util/runtime.js';
-import { CLIENT_ID } from '../scale/support/service.js';
+import { CLIENT_ID, DOMAIN } from '../scale/support/service.js';
 import { freshSchema, POSTGRES_URL } from '../scale/support/backends.js';
 import { runCliCommand } from '../support/cli-process.js';
 import { adminCaller, type AdminCall } from '../support/admin-call.js';
 import { tempDir, writeFile } from '../config/support.js';
 import { eventually, metadataFixture, MODEL_AAGUID, ModelUser, outcome } from '../e2e/metadata-support.js';
+import { exportedPasskey, jsonLines } from '../support/imported-sign-in.js';
 
 const STATUS = 'USER_KEY_REMOTE_COMPROMISE';
 const MARKED = `/admin/applications/${CLIENT_ID}/marked-credentials`;
@@ -159,6 +160,15 @@ for (const [name, open] of Object.entries(BACKENDS)) {
       assert.deepEqual(await marked(setup.admin), []);
       await setup.cli('admin', 'app', 'enable', CLIENT_ID);
       await expectMarked(setup, alice);
+    });
+
+    it('import: an imported passkey of a model the metadata reports compromised is marked at once', async () => {
+      const setup = await setUp(await open(), true);
+      await setup.compromiseAndReload();
+      const file = join(setup.dir, 'passkeys.jsonl');
+      writeFileSync(file, jsonLines([{ ...exportedPasskey('mallory', -7).line, aaguid: MODEL_AAGUID }]));
+      await setup.cli('admin', 'credential', 'import', CLIENT_ID, '--from', 'passkey-server', file);
+      assert.deepEqual(await marked(setup.admin), [[`mallory#${DOMAIN}`, STATUS]]);
     });
 
     it('config file: the metadata a changed file gives the application marks when the CLI seeds it', async () => {
