@@ -15,6 +15,7 @@ import type { CredentialRecord } from '../../src/stores/types.js';
 import { applicationConfig, CLIENT_ID, expectOk, PATHS, START, username } from '../support/harness.js';
 import { SocketHarness } from '../support/socket-harness.js';
 import { BACKENDS, type BackendStores } from '../support/backends.js';
+import { credential } from '../support/admin-fixtures.js';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
@@ -32,28 +33,17 @@ function heapUsed(): number {
 
 /** A stored passkey of the victim, as the store would hold a registered one (its key is never verified here). */
 function passkey(userHandle: string, i: number): CredentialRecord {
-  return {
+  return credential({
     clientId: CLIENT_ID,
     credentialId: randomBytes(32).toString('base64url'),
     userHandle,
     username: VICTIM,
     publicKey: randomBytes(77),
-    algorithm: -7,
-    signCount: 0,
     transports: ['hybrid', 'internal'],
     aaguid: '00000000-0000-0000-0000-000000000000',
-    attestationFormat: 'none',
-    attestationType: 'none',
-    attestationTrusted: false,
-    backupEligible: true,
-    backupState: true,
-    userVerified: true,
-    residentKey: true,
-    cloneWarning: false,
     createdAt: START + i,
-    lastUsedAt: null,
     displayName: 'Victim',
-  };
+  });
 }
 
 describe("the review's load: 700 passkeys under one name, thousands of options calls (SQLite, real socket)", () => {
