@@ -49,7 +49,7 @@ export const ADMIN_USAGE = `passkey-server admin <command> [--config <file.json>
   credential import <clientId> --from <format> <file|-> [--dry-run]
                                       formats: passkey-server, simplewebauthn, keycloak, hanko, line-fido2-server;
                                       the report on standard output; exit 1 when a record was refused
-  credential export <clientId> [--to passkey-server|hanko] [--output <file>]   JSON Lines (standard output by default)
+  credential export <clientId> [--to passkey-server|hanko] [--output <file>]   JSON Lines, or Hanko's JSON list (standard output by default)
 
 ${RELAY_SECRET_USAGE}
   audit list|export [--since <time>] [--until <time>] [--client-id <id>] [--action <a>] [--result ok|failed] [--limit <n>]
