@@ -50,6 +50,9 @@ describe('PreciseTimers', () => {
 
   it('fires no earlier than its delay, timers of several delays in deadline order', async () => {
     const timers = new PreciseTimers();
+    // Started ahead, as the service starts it: spawning the thread inside the first timer's start would sit
+    // between the four starts, and on a loaded machine move the later deadlines past the first one's.
+    await timers.startThread();
     const fired: number[] = [];
     const started = nowMs();
     const all = [30, 10, 20, 10].map((ms, i) =>
