@@ -16,6 +16,7 @@ import type {
 } from '../types.js';
 import { inTransaction, PostgresOutbox, PostgresWebhookStore, type Queryable } from './webhooks.js';
 import { guarded } from './connection.js';
+import { BEFORE_EVERY_ID } from '../credential-order.js';
 import { lockUser } from './user-lock.js';
 
 import { COLUMNS, fromRow, rowValues, type CredentialRow } from './rows.js';
@@ -78,7 +79,7 @@ export class PostgresCredentialStore implements CredentialStore {
                   WHERE client_id = $1 AND credential_id = $2 AND sign_count = $3
                     AND authenticator_status IS NOT DISTINCT FROM $10::text AND created_at = $11`,
       // Keyset pagination on the primary key: stable under concurrent inserts, no OFFSET scans.
-      listByApplication: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND ($2::text IS NULL OR credential_id > $2)
+      listByApplication: `SELECT ${COLUMNS} FROM ${table} WHERE client_id = $1 AND credential_id > $2
                           ORDER BY credential_id LIMIT $3`,
       delete: `DELETE FROM ${table} WHERE client_id = $1 AND credential_id = $2`,
       rename: `UPDATE ${table} SET nickname = $3 WHERE client_id = $1 AND credential_id = $2`,
@@ -184,7 +185,7 @@ export class PostgresCredentialStore implements CredentialStore {
     const limit = Math.max(0, Math.min(MAX_PAGE, Math.floor(page.limit)));
     if (limit === 0) return [];
     const result = await guarded('credential admin list', () =>
-      this.#pool.query<CredentialRow>(this.#sql.listByApplication, [clientId, page.after ?? null, limit]),
+      this.#pool.query<CredentialRow>(this.#sql.listByApplication, [clientId, page.after ?? BEFORE_EVERY_ID, limit]),
     );
     return result.rows.map(fromRow);
   }
@@ -250,8 +251,8 @@ export class PostgresCredentialStore implements CredentialStore {
     const result = await guarded('credential marked list', () =>
       this.#pool.query<CredentialRow>(
         `SELECT ${COLUMNS} FROM ${this.#table} WHERE client_id = $1 AND authenticator_status IS NOT NULL
-         AND ($2::text IS NULL OR credential_id > $2) ORDER BY credential_id LIMIT $3`,
-        [clientId, page.after ?? null, limit],
+         AND credential_id > $2 ORDER BY credential_id LIMIT $3`,
+        [clientId, page.after ?? BEFORE_EVERY_ID, limit],
       ),
     );
     return result.rows.map(fromRow);

@@ -18,7 +18,7 @@ import type {
   MarkRequest,
   OutboxMessage,
 } from '../types.js';
-import { byCreation } from '../credential-order.js';
+import { BEFORE_EVERY_ID, byCreation } from '../credential-order.js';
 import { CREDENTIAL_COLUMNS, runWrite, SQLITE_WRITES } from './writes.js';
 import { bit, fromRow, toRow, type CredentialValues } from './rows.js';
 import { enqueueFollowUps, SqliteOutbox, SqliteWebhookStore } from './webhooks.js';
@@ -89,7 +89,7 @@ export class SqliteCredentialStore implements CredentialStore {
     this.#recordUse = db.prepare(SQLITE_WRITES['credential.use']);
     this.#listByApplication = db
       .prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials
-      WHERE client_id = @clientId AND (@after IS NULL OR credential_id > @after) ORDER BY credential_id LIMIT @limit`)
+      WHERE client_id = @clientId AND credential_id > @after ORDER BY credential_id LIMIT @limit`)
       .raw();
     this.#delete = db.prepare('DELETE FROM credentials WHERE client_id = ? AND credential_id = ?');
     this.#rename = db.prepare('UPDATE credentials SET nickname = ? WHERE client_id = ? AND credential_id = ?');
@@ -173,7 +173,7 @@ export class SqliteCredentialStore implements CredentialStore {
     const limit = Math.max(0, Math.min(MAX_ADMIN_PAGE, Math.floor(page.limit)));
     if (limit === 0) return [];
     const rows = guarded('credential admin list', () =>
-      this.#listByApplication.all({ clientId, after: page.after ?? null, limit }),
+      this.#listByApplication.all({ clientId, after: page.after ?? BEFORE_EVERY_ID, limit }),
     ) as CredentialValues[];
     return rows.map(fromRow);
   }
@@ -241,9 +241,9 @@ export class SqliteCredentialStore implements CredentialStore {
     const rows = guarded('credential marked list', () =>
       this.#db
         .prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND authenticator_status IS NOT NULL
-          AND (? IS NULL OR credential_id > ?) ORDER BY credential_id LIMIT ?`)
+          AND credential_id > ? ORDER BY credential_id LIMIT ?`)
         .raw()
-        .all(clientId, page.after ?? null, page.after ?? null, limit),
+        .all(clientId, page.after ?? BEFORE_EVERY_ID, limit),
     ) as CredentialValues[];
     return rows.map(fromRow);
   }
