@@ -12,6 +12,11 @@ export interface ImportedUserHandle {
   readonly userHandle: string;
 }
 
+/** Who owns stored credentials under a user handle, and how many (the application's passkey limit). */
+export interface ImportOwner extends ImportedUserHandle {
+  readonly passkeys: number;
+}
+
 /** What an import reads before it decides on a batch (issue 34, importLookup). */
 export interface ImportLookupOf<Credential> {
   /** The stored credentials among the ids asked for. */
@@ -19,5 +24,5 @@ export interface ImportLookupOf<Credential> {
   /** The kept user handles whose user name or handle is among those asked for. */
   readonly handles: readonly ImportedUserHandle[];
   /** Who owns stored credentials under the handles asked for: one entry per (handle, user name). */
-  readonly owners: readonly ImportedUserHandle[];
+  readonly owners: readonly ImportOwner[];
 }

@@ -18,7 +18,7 @@ export type {
   WebhookOutbox,
   WebhookStore,
 } from '../webhooks/types.js';
-export type { ImportedUserHandle } from './import-types.js';
+export type { ImportedUserHandle, ImportOwner } from './import-types.js';
 export type {
   ApplicationRecord,
   ApplicationStore,

@@ -29,27 +29,23 @@ export function lookupQuery(batch: readonly CredentialRecord[], derive: (usernam
   };
 }
 
-/** The application's limit of passkeys per user, and how many each user handle of the batch has stored. */
-export interface PasskeyLimit {
-  readonly max: number;
-  readonly stored: ReadonlyMap<string, number>;
-}
-
 export function decideBatch(
   batch: readonly CredentialRecord[],
   lookup: ImportLookup,
   memory: FileMemory,
   derive: (username: string) => string,
-  limit?: PasskeyLimit,
+  maxPasskeysPerUser?: number,
 ): BatchPlan {
   const stored = new Map(lookup.credentials.map((c) => [c.credentialId, c]));
   const keptByUser = new Map(lookup.handles.map((h) => [h.username, h.userHandle]));
   const keptByHandle = new Map(lookup.handles.map((h) => [h.userHandle, h.username]));
   const owners = new Map<string, Set<string>>();
+  const storedPasskeys = new Map<string, number>();
   for (const owner of lookup.owners) {
     const users = owners.get(owner.userHandle) ?? new Set<string>();
     users.add(owner.username);
     owners.set(owner.userHandle, users);
+    storedPasskeys.set(owner.userHandle, (storedPasskeys.get(owner.userHandle) ?? 0) + owner.passkeys);
   }
   const decisions: Decision[] = [];
   const handles: ImportedUserHandle[] = [];
@@ -83,11 +79,11 @@ export function decideBatch(
       refuse('USER_HANDLE_CONFLICT', `${username} has passkeys registered here under the service's own user handle`);
       continue;
     }
-    const passkeys = memory.passkeysOf(userHandle) ?? limit?.stored.get(userHandle) ?? 0;
-    if (limit !== undefined && passkeys >= limit.max) {
+    const passkeys = memory.passkeysOf(userHandle) ?? storedPasskeys.get(userHandle) ?? 0;
+    if (maxPasskeysPerUser !== undefined && passkeys >= maxPasskeysPerUser) {
       refuse(
         'PASSKEY_LIMIT_REACHED',
-        `${username} already has ${passkeys} passkeys (the application allows ${limit.max})`,
+        `${username} already has ${passkeys} passkeys (the application allows ${maxPasskeysPerUser})`,
       );
       continue;
     }

@@ -5,7 +5,7 @@
 // bounded: one batch, the file memory (file-memory.ts) and at most MAX_LISTED_REFUSALS refusals.
 import type { CredentialRecord, CredentialStore } from '../stores/types.js';
 import { checkRecord, type ImportApplication } from './checks.js';
-import { decideBatch, lookupQuery, type PasskeyLimit } from './decide.js';
+import { decideBatch, lookupQuery } from './decide.js';
 import { DRY_RUN_MEMORY, FileMemory } from './file-memory.js';
 import type { ImportReport, RecordPlace, Refusal, SourceItem } from './record.js';
 
@@ -27,7 +27,7 @@ export interface ImportProgress {
 
 export interface ImportRun {
   readonly application: ImportApplication;
-  readonly credentials: Pick<CredentialStore, 'importLookup' | 'importBatch' | 'listByUser'>;
+  readonly credentials: Pick<CredentialStore, 'importLookup' | 'importBatch'>;
   /** The application's limit of passkeys per user (`maxPasskeysPerUser`); absent: none. */
   readonly maxPasskeysPerUser?: number;
   /** The user handle the service would derive for a user name (ceremonies/user-handle.ts). */
@@ -51,8 +51,9 @@ export async function runImport(items: AsyncIterable<SourceItem>, run: ImportRun
   const flush = async () => {
     if (batch.length === 0) return;
     const credentials = batch.map((b) => b.credential);
-    const lookup = await run.credentials.importLookup(run.application.clientId, lookupQuery(credentials, run.derive));
-    const plan = decideBatch(credentials, lookup, memory, run.derive, await passkeyLimit(run, credentials));
+    const derive = derivedOnce(run.derive);
+    const lookup = await run.credentials.importLookup(run.application.clientId, lookupQuery(credentials, derive));
+    const plan = decideBatch(credentials, lookup, memory, derive, run.maxPasskeysPerUser);
     plan.decisions.forEach((decision, index) => {
       if (decision.kind === 'skip') skipped++;
       else if (decision.kind === 'refuse') refusals.add(batch[index]!.at, decision.reason, decision.message);
@@ -85,14 +86,17 @@ export async function runImport(items: AsyncIterable<SourceItem>, run: ImportRun
   return { imported, skipped, refused: refusals.list(), dryRun: run.dryRun };
 }
 
-/** With a limit: how many passkeys each user handle of the batch has stored (one read per user, only then). */
-async function passkeyLimit(run: ImportRun, batch: readonly CredentialRecord[]): Promise<PasskeyLimit | undefined> {
-  const max = run.maxPasskeysPerUser;
-  if (max === undefined) return undefined;
-  const stored = new Map<string, number>();
-  for (const userHandle of new Set(batch.map((r) => r.userHandle)))
-    stored.set(userHandle, (await run.credentials.listByUser(run.application.clientId, userHandle)).length);
-  return { max, stored };
+/** `derive` for one batch, each name's handle computed once (an HMAC: the lookup and the decision both ask). */
+function derivedOnce(derive: (username: string) => string): (username: string) => string {
+  const handles = new Map<string, string>();
+  return (username) => {
+    let handle = handles.get(username);
+    if (handle === undefined) {
+      handle = derive(username);
+      handles.set(username, handle);
+    }
+    return handle;
+  };
 }
 
 /** The refusals of a report: the first `max` listed, the rest counted by reason in the last one's message. */

@@ -53,13 +53,15 @@ for (const kind of CREDENTIAL_STORES) {
       );
       assert.deepEqual(byName.handles, [{ username: 'ann#idp.example.test', userHandle }]);
       assert.deepEqual(byName.owners, []);
+      const another = credential({ clientId, userHandle, username: 'ann#idp.example.test' });
+      assert.equal(await store.importBatch(clientId, [], [another]), 1);
       const byHandle = await store.importLookup(clientId, {
         credentialIds: [],
         usernames: [],
-        userHandles: [userHandle],
+        userHandles: [userHandle, handle()],
       });
       assert.deepEqual(byHandle.handles, [{ username: 'ann#idp.example.test', userHandle }]);
-      assert.deepEqual(byHandle.owners, [{ username: 'ann#idp.example.test', userHandle }]);
+      assert.deepEqual(byHandle.owners, [{ username: 'ann#idp.example.test', userHandle, passkeys: 2 }]);
     });
 
     it('writes a batch once: an existing id is left as it is, and its events only when something was written', async () => {

@@ -7,6 +7,7 @@ import type {
   CredentialStore,
   CredentialUse,
   ImportedUserHandle,
+  ImportOwner,
   ImportLookup,
   MarkRequest,
   OutboxMessage,
@@ -110,11 +111,13 @@ export class MemoryCredentialStore implements CredentialStore {
       .map((id) => this.#byId.get(pairKey(clientId, id)))
       .filter((r): r is CredentialRecord => r !== undefined)
       .map(copyCredential);
-    const owners = new Map<string, ImportedUserHandle>();
+    const owners = new Map<string, ImportOwner>();
     for (const userHandle of query.userHandles) {
       for (const id of this.#byUser.get(pairKey(clientId, userHandle)) ?? []) {
         const username = this.#byId.get(pairKey(clientId, id))?.username;
-        if (username !== undefined) owners.set(`${userHandle}\u0000${username}`, { userHandle, username });
+        if (username === undefined) continue;
+        const key = `${userHandle}\u0000${username}`;
+        owners.set(key, { userHandle, username, passkeys: (owners.get(key)?.passkeys ?? 0) + 1 });
       }
     }
     const handles = this.#handles.matching(clientId, query.usernames, query.userHandles);

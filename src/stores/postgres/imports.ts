@@ -9,11 +9,21 @@ import { inTransaction, type PostgresOutbox, type Queryable } from './webhooks.j
 
 const COLUMN_COUNT = COLUMNS.split(',').length;
 
+/**
+ * An import ANALYZEs the tables it fills after this many rows, then after twice as many more, and so on:
+ * with the statistics of a table a tenth of its size, the planner read every credential of the application
+ * for each batch's lookup instead of seeking the ids (autovacuum re-reads them only about once a minute).
+ */
+const FIRST_ANALYZE = 5_000;
+
 export class PostgresImports {
   readonly #pool: pg.Pool;
   readonly #outbox: PostgresOutbox;
   readonly #handles: string;
   readonly #credentials: string;
+  /** Rows imported since PostgreSQL last re-read the tables' statistics, and how many call for the next time. */
+  #sinceAnalyze = 0;
+  #analyzeAfter = FIRST_ANALYZE;
 
   constructor(pool: pg.Pool, schema: string, outbox: PostgresOutbox) {
     this.#pool = pool;
@@ -43,13 +53,14 @@ export class PostgresImports {
           [clientId, [...query.credentialIds]],
         ),
         this.#pool.query<{ username: string; user_handle: string }>(
-          `SELECT username, user_handle FROM ${this.#handles}
-           WHERE client_id = $1 AND (username = ANY($2::text[]) OR user_handle = ANY($3::text[]))`,
+          // A UNION, not one OR of the two lists: each side seeks its own index (the OR read the whole table).
+          `SELECT username, user_handle FROM ${this.#handles} WHERE client_id = $1 AND username = ANY($2::text[])
+           UNION SELECT username, user_handle FROM ${this.#handles} WHERE client_id = $1 AND user_handle = ANY($3::text[])`,
           [clientId, [...query.usernames], [...query.userHandles]],
         ),
-        this.#pool.query<{ username: string; user_handle: string }>(
-          `SELECT DISTINCT username, user_handle FROM ${this.#credentials}
-           WHERE client_id = $1 AND user_handle = ANY($2::text[])`,
+        this.#pool.query<{ username: string; user_handle: string; passkeys: number }>(
+          `SELECT username, user_handle, count(*)::int AS passkeys FROM ${this.#credentials}
+           WHERE client_id = $1 AND user_handle = ANY($2::text[]) GROUP BY username, user_handle`,
           [clientId, [...query.userHandles]],
         ),
       ]),
@@ -61,7 +72,7 @@ export class PostgresImports {
     return {
       credentials: credentials.rows.map(fromRow),
       handles: handles.rows.map(pair),
-      owners: owners.rows.map(pair),
+      owners: owners.rows.map((row) => ({ ...pair(row), passkeys: row.passkeys })),
     };
   }
 
@@ -75,17 +86,14 @@ export class PostgresImports {
       if (handles.length > 0) {
         // A handle kept for another name fails on the unique index (the batch rolls back); a name kept with
         // another handle is checked below: its credentials must not go in under a handle it lacks.
-        await db.query(
+        const pairs = [clientId, handles.map((h) => h.username), handles.map((h) => h.userHandle)];
+        const inserted = await db.query(
           `INSERT INTO ${this.#handles} (client_id, username, user_handle)
            SELECT $1, * FROM unnest($2::text[], $3::text[]) ON CONFLICT (client_id, username) DO NOTHING`,
-          [clientId, handles.map((h) => h.username), handles.map((h) => h.userHandle)],
+          pairs,
         );
-        const kept = await db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM ${this.#handles} h JOIN unnest($2::text[], $3::text[]) AS w(username, user_handle)
-             ON h.username = w.username AND h.user_handle = w.user_handle WHERE h.client_id = $1`,
-          [clientId, handles.map((h) => h.username), handles.map((h) => h.userHandle)],
-        );
-        if (kept.rows[0]!.n !== handles.length) throw new Error('a user of this batch keeps another user handle');
+        // Every pair new, as the lookup found them: nothing to check. Otherwise, the names kept before.
+        if (inserted.rowCount !== handles.length) await this.#checkKept(db, pairs, handles.length);
       }
       if (records.length === 0) return 0;
       const values: unknown[] = [];
@@ -94,15 +102,38 @@ export class PostgresImports {
         const first = i * COLUMN_COUNT;
         return `(${Array.from({ length: COLUMN_COUNT }, (_, c) => `$${first + c + 1}`).join(', ')})`;
       });
-      const result = await db.query(
-        `INSERT INTO ${this.#credentials} (${COLUMNS}) VALUES ${rows.join(', ')}
+      // Named, so PostgreSQL parses the statement of a full batch once per connection, not once per batch.
+      const result = await db.query({
+        name: `import-credentials-${records.length}`,
+        text: `INSERT INTO ${this.#credentials} (${COLUMNS}) VALUES ${rows.join(', ')}
          ON CONFLICT (client_id, credential_id) DO NOTHING`,
         values,
-      );
+      });
       const written = result.rowCount ?? 0;
       if (written > 0) await this.#outbox.insertWith(db, events);
       return written;
+    }).then(async (written) => {
+      await this.#analyzeWhenGrown(written);
+      return written;
     });
+  }
+
+  /** Throws unless every (name, handle) pair of the batch is kept as it is: a name may keep another handle. */
+  async #checkKept(db: Queryable, pairs: readonly unknown[], count: number): Promise<void> {
+    const kept = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${this.#handles} h JOIN unnest($2::text[], $3::text[]) AS w(username, user_handle)
+         ON h.username = w.username AND h.user_handle = w.user_handle WHERE h.client_id = $1`,
+      [...pairs],
+    );
+    if (kept.rows[0]!.n !== count) throw new Error('a user of this batch keeps another user handle');
+  }
+
+  async #analyzeWhenGrown(written: number): Promise<void> {
+    this.#sinceAnalyze += written;
+    if (this.#sinceAnalyze < this.#analyzeAfter) return;
+    this.#sinceAnalyze = 0;
+    this.#analyzeAfter *= 2;
+    await guarded('import statistics', () => this.#pool.query(`ANALYZE ${this.#credentials}, ${this.#handles}`));
   }
 
   /** Inside deleteUser's transaction: the user goes, with the handle an import kept for it. */

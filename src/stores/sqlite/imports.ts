@@ -2,18 +2,22 @@
 // of credentials, one IMMEDIATE transaction per batch on the store's own connection (never through the
 // group-commit writer: a batch is already one commit for many rows).
 import type Database from 'better-sqlite3';
-import type { CredentialRecord, ImportedUserHandle, ImportLookup, OutboxMessage } from '../types.js';
+import type { CredentialRecord, ImportedUserHandle, ImportLookup, ImportOwner, OutboxMessage } from '../types.js';
 import { CREDENTIAL_COLUMNS, SQLITE_WRITES } from './writes.js';
 import { fromRow, toRow, type CredentialValues } from './rows.js';
 import { guarded } from './open.js';
 import type { SqliteOutbox } from './webhooks.js';
 
+/** One bound list: the values of a JSON array. */
+const EACH = '(SELECT value FROM json_each(?))';
+
 export class SqliteImports {
   readonly #db: Database.Database;
   readonly #outbox: SqliteOutbox;
   readonly #handleOf: Database.Statement;
-  readonly #nameOf: Database.Statement;
   readonly #find: Database.Statement;
+  readonly #handlesOfNames: Database.Statement;
+  readonly #namesOfHandles: Database.Statement;
   readonly #owners: Database.Statement;
   readonly #keep: Database.Statement;
   readonly #insert: Database.Statement;
@@ -22,13 +26,19 @@ export class SqliteImports {
     this.#db = db;
     this.#outbox = outbox;
     this.#handleOf = db.prepare('SELECT user_handle FROM user_handles WHERE client_id = ? AND username = ?').pluck();
-    this.#nameOf = db.prepare('SELECT username FROM user_handles WHERE client_id = ? AND user_handle = ?').pluck();
+    // A batch is read with one statement a question, each list bound as one JSON array: an IN over json_each
+    // seeks the index once a value, in the index's order, with no statement per record.
     this.#find = db
-      .prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND credential_id = ?`)
+      .prepare(`SELECT ${CREDENTIAL_COLUMNS} FROM credentials WHERE client_id = ? AND credential_id IN ${EACH}`)
       .raw();
-    this.#owners = db
-      .prepare('SELECT DISTINCT username FROM credentials WHERE client_id = ? AND user_handle = ?')
-      .pluck();
+    // Two statements, not one UNION: for the UNION SQLite scanned the application's every kept handle.
+    const kept = 'SELECT username, user_handle AS userHandle FROM user_handles WHERE client_id = ? AND';
+    this.#handlesOfNames = db.prepare(`${kept} username IN ${EACH}`);
+    this.#namesOfHandles = db.prepare(`${kept} user_handle IN ${EACH}`);
+    this.#owners = db.prepare(
+      `SELECT user_handle AS userHandle, username, count(*) AS passkeys FROM credentials
+       WHERE client_id = ? AND user_handle IN ${EACH} GROUP BY user_handle, username`,
+    );
     this.#keep = db.prepare(
       'INSERT INTO user_handles (client_id, username, user_handle) VALUES (?, ?, ?) ON CONFLICT (client_id, username) DO NOTHING',
     );
@@ -53,24 +63,18 @@ export class SqliteImports {
     query: { credentialIds: readonly string[]; usernames: readonly string[]; userHandles: readonly string[] },
   ): ImportLookup {
     return guarded('import lookup', () => {
-      const credentials: CredentialRecord[] = [];
-      for (const id of query.credentialIds) {
-        const row = this.#find.get(clientId, id) as CredentialValues | undefined;
-        if (row !== undefined) credentials.push(fromRow(row));
-      }
-      const handles = new Map<string, string>();
-      for (const username of query.usernames) {
-        const userHandle = this.#handleOf.get(clientId, username) as string | undefined;
-        if (userHandle !== undefined) handles.set(username, userHandle);
-      }
-      const owners: ImportedUserHandle[] = [];
-      for (const userHandle of query.userHandles) {
-        const username = this.#nameOf.get(clientId, userHandle) as string | undefined;
-        if (username !== undefined) handles.set(username, userHandle);
-        for (const owner of this.#owners.all(clientId, userHandle) as string[])
-          owners.push({ userHandle, username: owner });
-      }
-      return { credentials, handles: [...handles].map(([username, userHandle]) => ({ username, userHandle })), owners };
+      const userHandles = JSON.stringify(query.userHandles);
+      const kept = [
+        ...(this.#handlesOfNames.all(clientId, JSON.stringify(query.usernames)) as ImportedUserHandle[]),
+        ...(this.#namesOfHandles.all(clientId, userHandles) as ImportedUserHandle[]),
+      ];
+      // A kept pair found both ways is listed once.
+      const handles = new Map(kept.map(({ username, userHandle }) => [username, userHandle]));
+      return {
+        credentials: (this.#find.all(clientId, JSON.stringify(query.credentialIds)) as CredentialValues[]).map(fromRow),
+        handles: [...handles].map(([username, userHandle]) => ({ username, userHandle })),
+        owners: this.#owners.all(clientId, userHandles) as ImportOwner[],
+      };
     });
   }
 
