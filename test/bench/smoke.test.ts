@@ -66,6 +66,15 @@ describe('bench tools (smoke)', () => {
     assert.match(stdout, /B \/ A: median [\d.]+/);
   });
 
+  it('transfer.js: the CLI imports then exports on SQLite and PostgreSQL, a row per backend and size', async () => {
+    const { code, stdout, stderr } = await run('transfer.js', ['--records', '200', '--backends', 'sqlite,postgres']);
+    assert.equal(code, 0, stderr);
+    for (const backend of ['sqlite', 'postgres']) {
+      for (const size of [20, 200])
+        assert.match(stdout, new RegExp(`^\\| ${backend} \\| ${size} \\| \\d+ \\| \\d+ \\| \\d+ \\| \\d+ \\|$`, 'm'));
+    }
+  });
+
   it('enumeration.js: registered against unknown users, interleaved, with a KS statistic per row', async () => {
     const { code, stdout, stderr } = await run('enumeration.js', ['--n', '100', '--users', '5', '--max-seconds', '60']);
     assert.equal(code, 0, stderr);
