@@ -17,6 +17,17 @@ export interface ImportOwner extends ImportedUserHandle {
   readonly passkeys: number;
 }
 
+/** What importBatch did with a batch's credentials. */
+export interface ImportBatchResult {
+  /** How many it wrote. */
+  readonly written: number;
+  /**
+   * The ids it left out because their user had the application's limit of passkeys by then: a registration
+   * of the user committed between the batch's read and its write.
+   */
+  readonly overLimit: readonly string[];
+}
+
 /** What an import reads before it decides on a batch (issue 34, importLookup). */
 export interface ImportLookupOf<Credential> {
   /** The stored credentials among the ids asked for. */

@@ -5,7 +5,7 @@
 import type { UserVerification, Variant } from '../service-config.js';
 import type { AttestationType } from '../webauthn/types.js';
 import type { MarkRequest, OutboxMessage, WebhookOutbox, WebhookStore } from '../webhooks/types.js';
-import type { ImportedUserHandle, ImportLookupOf } from './import-types.js';
+import type { ImportBatchResult, ImportedUserHandle, ImportLookupOf } from './import-types.js';
 
 export type {
   MarkRequest,
@@ -18,7 +18,7 @@ export type {
   WebhookOutbox,
   WebhookStore,
 } from '../webhooks/types.js';
-export type { ImportedUserHandle, ImportOwner } from './import-types.js';
+export type { ImportBatchResult, ImportedUserHandle, ImportOwner } from './import-types.js';
 export type {
   ApplicationRecord,
   ApplicationStore,
@@ -261,15 +261,17 @@ export interface CredentialStore {
   ): Promise<ImportLookup>;
   /**
    * Writes one batch of an import in ONE transaction: the user handles to keep (one already kept for the
-   * same user name is left as it is), then the credentials (one whose id exists is left as it is), then
-   * `events` when a credential was written. Resolves to how many credentials it wrote.
+   * same user name is left as it is), then the credentials (one whose id exists is left as it is; one whose
+   * user has `maxPasskeysPerUser` passkeys by then is left out, as createCounted leaves it), then `events`
+   * when a credential was written.
    */
   importBatch(
     clientId: string,
     handles: readonly ImportedUserHandle[],
     records: readonly CredentialRecord[],
     events?: readonly OutboxMessage[],
-  ): Promise<number>;
+    maxPasskeysPerUser?: number,
+  ): Promise<ImportBatchResult>;
 
   // --- Administration (the admin API and CLI) ---
   /** Credentials of an application ordered by credentialId, the first `limit` after `after` (exclusive). */

@@ -60,10 +60,26 @@ export async function runImport(items: AsyncIterable<SourceItem>, run: ImportRun
     });
     if (run.dryRun) imported += plan.records.length;
     else if (plan.records.length > 0 || plan.handles.length > 0) {
-      const written = await run.credentials.importBatch(run.application.clientId, plan.handles, plan.records);
-      // A record another writer stored between the read and the write is left as it is: counted as skipped.
+      const { written, overLimit } = await run.credentials.importBatch(
+        run.application.clientId,
+        plan.handles,
+        plan.records,
+        [],
+        run.maxPasskeysPerUser,
+      );
+      // Between the read and the write, a registration may have brought a user to the limit (refused), and
+      // another writer stored a record's id (left as it is: counted as skipped).
+      const left = new Set(overLimit);
+      batch.forEach(({ at, credential }) => {
+        if (left.has(credential.credentialId))
+          refusals.add(
+            at,
+            'PASSKEY_LIMIT_REACHED',
+            `${credential.username} reached the application's limit of passkeys during the import`,
+          );
+      });
       imported += written;
-      skipped += plan.records.length - written;
+      skipped += plan.records.length - written - overLimit.length;
       memory.clear();
     }
     batch = [];

@@ -35,7 +35,7 @@ for (const kind of CREDENTIAL_STORES) {
       const record = credential({ clientId, userHandle, username: 'ann#idp.example.test' });
       assert.equal(await store.importedUserHandle(clientId, 'ann#idp.example.test'), undefined);
       const written = await store.importBatch(clientId, [{ username: 'ann#idp.example.test', userHandle }], [record]);
-      assert.equal(written, 1);
+      assert.deepEqual(written, { written: 1, overLimit: [] });
       assert.equal(await store.importedUserHandle(clientId, 'ann#idp.example.test'), userHandle);
       assert.equal(await store.importedUserHandle(freshClientId(), 'ann#idp.example.test'), undefined);
       assert.deepEqual(
@@ -54,7 +54,7 @@ for (const kind of CREDENTIAL_STORES) {
       assert.deepEqual(byName.handles, [{ username: 'ann#idp.example.test', userHandle }]);
       assert.deepEqual(byName.owners, []);
       const another = credential({ clientId, userHandle, username: 'ann#idp.example.test' });
-      assert.equal(await store.importBatch(clientId, [], [another]), 1);
+      assert.equal((await store.importBatch(clientId, [], [another])).written, 1);
       const byHandle = await store.importLookup(clientId, {
         credentialIds: [],
         usernames: [],
@@ -68,10 +68,47 @@ for (const kind of CREDENTIAL_STORES) {
       const { store } = opened;
       const clientId = freshClientId();
       const records = [credential({ clientId }), credential({ clientId })];
-      assert.equal(await store.importBatch(clientId, [], records, [message(clientId)]), 2);
-      assert.equal(await store.importBatch(clientId, [], records, [message(clientId)]), 0);
+      assert.equal((await store.importBatch(clientId, [], records, [message(clientId)])).written, 2);
+      assert.equal((await store.importBatch(clientId, [], records, [message(clientId)])).written, 0);
       const due = await store.outbox.lease('test', 1_800_000_000_000, 1000, 1000);
       assert.equal(due.filter((d) => d.clientId === clientId).length, 1);
+    });
+
+    it('leaves out a record whose user is at the limit by the write; a stored id neither counts nor is over it', async () => {
+      const { store } = opened;
+      const clientId = freshClientId();
+      const [ann, bob] = [handle(), handle()];
+      const of = (userHandle: string, username: string) => credential({ clientId, userHandle, username });
+      const stored = [of(ann, 'ann#idp.example.test'), of(ann, 'ann#idp.example.test')];
+      assert.equal((await store.importBatch(clientId, [], stored)).written, 2);
+      const [third, fourth, bobs] = [
+        of(ann, 'ann#idp.example.test'),
+        of(ann, 'ann#idp.example.test'),
+        of(bob, 'bob#idp.example.test'),
+      ];
+      const result = await store.importBatch(clientId, [], [stored[0]!, third, fourth, bobs], [message(clientId)], 3);
+      assert.deepEqual(result, { written: 2, overLimit: [fourth.credentialId] });
+      assert.deepEqual(
+        (await store.listByUser(clientId, ann)).map((c) => c.credentialId).sort(),
+        [...stored, third].map((c) => c.credentialId).sort(),
+      );
+      assert.equal((await store.listByUser(clientId, bob)).length, 1);
+    });
+
+    it('race: registrations and an import of one user at once never pass the limit together', async () => {
+      const { store } = opened;
+      const clientId = freshClientId();
+      const userHandle = handle();
+      const of = () => credential({ clientId, userHandle, username: 'ann#idp.example.test' });
+      const imported = Array.from({ length: 6 }, of);
+      const [batch, ...registrations] = await Promise.all([
+        store.importBatch(clientId, [], imported, [], 5),
+        ...Array.from({ length: 6 }, () => store.createCounted(of(), 5)),
+      ]);
+      const registered = registrations.filter((r) => typeof r === 'number').length;
+      assert.equal((await store.listByUser(clientId, userHandle)).length, 5);
+      assert.equal(batch.written + registered, 5);
+      assert.equal(batch.overLimit.length + registrations.filter((r) => r === 'limit').length, 7);
     });
 
     it('refuses a batch whose user keeps another handle, or whose handle another user keeps, writing nothing', async () => {

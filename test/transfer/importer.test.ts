@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { deriveUserHandle } from '../../src/ceremonies/user-handle.js';
-import { runImport, MAX_LISTED_REFUSALS } from '../../src/transfer/importer.js';
+import { runImport, MAX_LISTED_REFUSALS, type ImportRun } from '../../src/transfer/importer.js';
 import { readPasskeyServer } from '../../src/transfer/passkey-server.js';
 import type { SourceItem, SourceRecord } from '../../src/transfer/record.js';
 import { encodeCbor } from '../../src/webauthn/cbor-encode.js';
@@ -28,7 +28,7 @@ async function* chunked(text: string): AsyncIterable<Uint8Array> {
 }
 
 function run(
-  store: CredentialStore,
+  store: ImportRun['credentials'],
   clientId: string,
   items: AsyncIterable<SourceItem>,
   dryRun: boolean,
@@ -218,6 +218,35 @@ for (const kind of CREDENTIAL_STORES) {
       assert.equal(dry.imported, 3);
       assert.deepEqual(await importText(store, clientId, text, false, 3), { ...dry, dryRun: false });
       assert.equal((await store.listByUser(clientId, gus.held.userHandle)).length, 3);
+    });
+
+    it('refuses a passkey whose user a registration brought to the limit between the read and the write', async () => {
+      const { store } = opened;
+      const clientId = freshClientId();
+      const ivy = exportedPasskey('ivy', -7);
+      assert.equal((await importText(store, clientId, JSON.stringify(ivy.line), false, 2)).imported, 1);
+      // The batch is read with one passkey stored; before it is written, a registration takes the last place.
+      let registered = false;
+      const racing: ImportRun['credentials'] = {
+        importLookup: async (...args) => {
+          const lookup = await store.importLookup(...args);
+          if (!registered) {
+            registered = true;
+            const registration = credential({ clientId, userHandle: ivy.held.userHandle, username: `ivy#${DOMAIN}` });
+            assert.equal(await store.createCounted(registration, 2), 2);
+          }
+          return lookup;
+        },
+        importBatch: (...args) => store.importBatch(...args),
+      };
+      const another = with_(ivy.line, { credentialId: randomBytes(16).toString('base64url') });
+      const report = await run(racing, clientId, readPasskeyServer(chunked(JSON.stringify(another))), false, 2);
+      assert.deepEqual(
+        report.refused.map((r) => [r.line, r.reason]),
+        [[1, 'PASSKEY_LIMIT_REACHED']],
+      );
+      assert.deepEqual([report.imported, report.skipped], [0, 0]);
+      assert.equal((await store.listByUser(clientId, ivy.held.userHandle)).length, 2);
     });
   });
 }

@@ -6,6 +6,7 @@ import type {
   CredentialRecord,
   CredentialStore,
   CredentialUse,
+  ImportBatchResult,
   ImportedUserHandle,
   ImportOwner,
   ImportLookup,
@@ -129,16 +130,21 @@ export class MemoryCredentialStore implements CredentialStore {
     handles: readonly ImportedUserHandle[],
     records: readonly CredentialRecord[],
     events: readonly OutboxMessage[] = [],
-  ): Promise<number> {
+    maxPasskeysPerUser = Number.POSITIVE_INFINITY,
+  ): Promise<ImportBatchResult> {
     // Checked first, so that a refused batch changes nothing (one transaction on the other backends).
     if (!handles.every((h) => this.#handles.fits(clientId, h)))
       throw new Error('a user handle is kept for another user');
     for (const handle of handles) this.#handles.add(clientId, handle);
     let written = 0;
-    for (const record of records)
-      if (typeof this.#insert({ ...record, clientId }, Number.POSITIVE_INFINITY, []) === 'number') written++;
+    const overLimit: string[] = [];
+    for (const record of records) {
+      const inserted = this.#insert({ ...record, clientId }, maxPasskeysPerUser, []);
+      if (typeof inserted === 'number') written++;
+      else if (inserted === 'limit') overLimit.push(record.credentialId);
+    }
     if (written > 0) this.#outbox.add(events);
-    return written;
+    return { written, overLimit };
   }
 
   async listByApplication(

@@ -9,6 +9,7 @@ import type {
   CredentialRecord,
   CredentialStore,
   CredentialUse,
+  ImportBatchResult,
   ImportedUserHandle,
   ImportLookup,
   MarkRequest,
@@ -174,8 +175,9 @@ export class PostgresCredentialStore implements CredentialStore {
     handles: readonly ImportedUserHandle[],
     records: readonly CredentialRecord[],
     events: readonly OutboxMessage[] = [],
-  ): Promise<number> {
-    return this.#imports.write(clientId, handles, records, events);
+    maxPasskeysPerUser?: number,
+  ): Promise<ImportBatchResult> {
+    return this.#imports.write(clientId, handles, records, events, maxPasskeysPerUser);
   }
 
   async listByApplication(

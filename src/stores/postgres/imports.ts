@@ -2,9 +2,11 @@
 // batch of credentials, one transaction per batch. Each read and write of a batch is one statement, whatever
 // its size (arrays and a multi-row insert), so a batch costs a few round trips, not one per record.
 import type pg from 'pg';
-import type { CredentialRecord, ImportedUserHandle, ImportLookup, OutboxMessage } from '../types.js';
+import type { CredentialRecord, ImportBatchResult, ImportedUserHandle, ImportLookup, OutboxMessage } from '../types.js';
 import { guarded } from './connection.js';
 import { COLUMNS, fromRow, rowValues, type CredentialRow } from './rows.js';
+import { lockUsers } from './user-lock.js';
+import { type LimitedBatch, withinLimit } from '../import-limit.js';
 import { inTransaction, type PostgresOutbox, type Queryable } from './webhooks.js';
 
 const COLUMN_COUNT = COLUMNS.split(',').length;
@@ -81,7 +83,8 @@ export class PostgresImports {
     handles: readonly ImportedUserHandle[],
     records: readonly CredentialRecord[],
     events: readonly OutboxMessage[],
-  ): Promise<number> {
+    maxPasskeysPerUser?: number,
+  ): Promise<ImportBatchResult> {
     return inTransaction(this.#pool, 'import batch', async (db) => {
       if (handles.length > 0) {
         // A handle kept for another name fails on the unique index (the batch rolls back); a name kept with
@@ -95,27 +98,63 @@ export class PostgresImports {
         // Every pair new, as the lookup found them: nothing to check. Otherwise, the names kept before.
         if (inserted.rowCount !== handles.length) await this.#checkKept(db, pairs, handles.length);
       }
-      if (records.length === 0) return 0;
+      const { within, overLimit } =
+        maxPasskeysPerUser === undefined
+          ? { within: records, overLimit: [] }
+          : await this.#withinLimit(db, clientId, records, maxPasskeysPerUser);
+      if (within.length === 0) return { written: 0, overLimit };
       const values: unknown[] = [];
-      const rows = records.map((record, i) => {
+      const rows = within.map((record, i) => {
         values.push(...rowValues({ ...record, clientId }));
         const first = i * COLUMN_COUNT;
         return `(${Array.from({ length: COLUMN_COUNT }, (_, c) => `$${first + c + 1}`).join(', ')})`;
       });
       // Named, so PostgreSQL parses the statement of a full batch once per connection, not once per batch.
       const result = await db.query({
-        name: `import-credentials-${records.length}`,
+        name: `import-credentials-${within.length}`,
         text: `INSERT INTO ${this.#credentials} (${COLUMNS}) VALUES ${rows.join(', ')}
          ON CONFLICT (client_id, credential_id) DO NOTHING`,
         values,
       });
       const written = result.rowCount ?? 0;
       if (written > 0) await this.#outbox.insertWith(db, events);
-      return written;
-    }).then(async (written) => {
-      await this.#analyzeWhenGrown(written);
-      return written;
+      return { written, overLimit };
+    }).then(async (result) => {
+      await this.#analyzeWhenGrown(result.written);
+      return result;
     });
+  }
+
+  /**
+   * The batch split at the limit (import-limit.ts). The users' locks first (user-lock.ts), as a registration
+   * takes them: the counts then include every registration committed since the batch was read, and none
+   * commits before this transaction ends.
+   */
+  async #withinLimit(
+    db: Queryable,
+    clientId: string,
+    records: readonly CredentialRecord[],
+    max: number,
+  ): Promise<LimitedBatch> {
+    const userHandles = [...new Set(records.map((r) => r.userHandle))];
+    await lockUsers(db, clientId, userHandles);
+    const [counts, stored] = await Promise.all([
+      db.query<{ user_handle: string; n: number }>(
+        `SELECT user_handle, count(*)::int AS n FROM ${this.#credentials}
+         WHERE client_id = $1 AND user_handle = ANY($2::text[]) GROUP BY user_handle`,
+        [clientId, userHandles],
+      ),
+      db.query<{ credential_id: string }>(
+        `SELECT credential_id FROM ${this.#credentials} WHERE client_id = $1 AND credential_id = ANY($2::text[])`,
+        [clientId, records.map((r) => r.credentialId)],
+      ),
+    ]);
+    return withinLimit(
+      records,
+      max,
+      new Map(counts.rows.map((row) => [row.user_handle, row.n])),
+      new Set(stored.rows.map((row) => row.credential_id)),
+    );
   }
 
   /** Throws unless every (name, handle) pair of the batch is kept as it is: a name may keep another handle. */

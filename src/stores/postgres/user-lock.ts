@@ -1,8 +1,9 @@
 // The lock a user's registrations take in turn on PostgreSQL (docs/decisions.md "A user's passkey
-// limit"): each counts the user's credentials and inserts only under the application's maxPasskeysPerUser
-// (an import decides from its batch's read instead, src/transfer/importer.ts). Under READ COMMITTED two such transactions would
-// each count without the other's uncommitted row; a transaction-scoped advisory lock on (Client ID, user
-// handle) makes the second wait until the first committed, and its next statement then sees that row.
+// limit"): each counts the user's credentials and inserts only under the application's maxPasskeysPerUser,
+// and an import's batch takes the locks of all its users before it counts them (imports.ts). Under READ
+// COMMITTED two such transactions would each count without the other's uncommitted row; a
+// transaction-scoped advisory lock on (Client ID, user handle) makes the second wait until the first
+// committed, and its next statement then sees that row.
 // The key hashes "<Client ID> <user handle>" (a Client ID holds no space). Two users whose keys hash alike
 // only wait for each other, which is harmless.
 import type { Queryable } from './webhooks.js';

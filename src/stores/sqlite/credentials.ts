@@ -163,8 +163,8 @@ export class SqliteCredentialStore implements CredentialStore {
   importedUserHandle: CredentialStore['importedUserHandle'] = async (clientId, username) =>
     this.#imports.handleOf(clientId, username);
   importLookup: CredentialStore['importLookup'] = async (clientId, query) => this.#imports.lookup(clientId, query);
-  importBatch: CredentialStore['importBatch'] = async (clientId, handles, records, events = []) =>
-    this.#imports.write(clientId, handles, records, events);
+  importBatch: CredentialStore['importBatch'] = async (clientId, handles, records, events = [], maxPasskeysPerUser) =>
+    this.#imports.write(clientId, handles, records, events, maxPasskeysPerUser);
 
   async listByApplication(
     clientId: string,

@@ -2,8 +2,16 @@
 // of credentials, one IMMEDIATE transaction per batch on the store's own connection (never through the
 // group-commit writer: a batch is already one commit for many rows).
 import type Database from 'better-sqlite3';
-import type { CredentialRecord, ImportedUserHandle, ImportLookup, ImportOwner, OutboxMessage } from '../types.js';
+import type {
+  CredentialRecord,
+  ImportBatchResult,
+  ImportedUserHandle,
+  ImportLookup,
+  ImportOwner,
+  OutboxMessage,
+} from '../types.js';
 import { CREDENTIAL_COLUMNS, SQLITE_WRITES } from './writes.js';
+import { type LimitedBatch, withinLimit } from '../import-limit.js';
 import { fromRow, toRow, type CredentialValues } from './rows.js';
 import { guarded } from './open.js';
 import type { SqliteOutbox } from './webhooks.js';
@@ -21,6 +29,8 @@ export class SqliteImports {
   readonly #owners: Database.Statement;
   readonly #keep: Database.Statement;
   readonly #insert: Database.Statement;
+  readonly #counts: Database.Statement;
+  readonly #storedIds: Database.Statement;
 
   constructor(db: Database.Database, outbox: SqliteOutbox) {
     this.#db = db;
@@ -43,6 +53,22 @@ export class SqliteImports {
       'INSERT INTO user_handles (client_id, username, user_handle) VALUES (?, ?, ?) ON CONFLICT (client_id, username) DO NOTHING',
     );
     this.#insert = db.prepare(SQLITE_WRITES['credential.insert']);
+    this.#counts = db
+      .prepare(
+        `SELECT user_handle, count(*) FROM credentials WHERE client_id = ? AND user_handle IN ${EACH} GROUP BY user_handle`,
+      )
+      .raw();
+    this.#storedIds = db
+      .prepare(`SELECT credential_id FROM credentials WHERE client_id = ? AND credential_id IN ${EACH}`)
+      .pluck();
+  }
+
+  /** The batch split at the limit (import-limit.ts), from two reads of the batch's users and ids. */
+  #withinLimit(clientId: string, records: readonly CredentialRecord[], max: number): LimitedBatch {
+    const userHandles = JSON.stringify([...new Set(records.map((r) => r.userHandle))]);
+    const counts = this.#counts.all(clientId, userHandles) as [string, number][];
+    const stored = this.#storedIds.all(clientId, JSON.stringify(records.map((r) => r.credentialId))) as string[];
+    return withinLimit(records, max, new Map(counts), new Set(stored));
   }
 
   /** Inside deleteUser's transaction: the user goes, with the handle an import kept for it. */
@@ -83,7 +109,8 @@ export class SqliteImports {
     handles: readonly ImportedUserHandle[],
     records: readonly CredentialRecord[],
     events: readonly OutboxMessage[],
-  ): number {
+    maxPasskeysPerUser?: number,
+  ): ImportBatchResult {
     return guarded('import batch', () =>
       this.#db
         .transaction(() => {
@@ -94,10 +121,15 @@ export class SqliteImports {
             if (this.#handleOf.get(clientId, username) !== userHandle)
               throw new Error(`user ${JSON.stringify(username)} keeps another user handle`);
           }
+          // Under the write lock, the counts include every registration committed since the batch was read.
+          const { within, overLimit } =
+            maxPasskeysPerUser === undefined
+              ? { within: records, overLimit: [] }
+              : this.#withinLimit(clientId, records, maxPasskeysPerUser);
           let written = 0;
-          for (const record of records) written += this.#insert.run(toRow({ ...record, clientId })).changes;
+          for (const record of within) written += this.#insert.run(toRow({ ...record, clientId })).changes;
           if (written > 0) this.#outbox.insertNow(events);
-          return written;
+          return { written, overLimit };
         })
         .immediate(),
     );

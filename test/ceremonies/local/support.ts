@@ -99,7 +99,7 @@ export class SpyCredentialStore implements CredentialStore {
     return this.inner.importLookup(...args);
   }
 
-  importBatch(...args: Parameters<CredentialStore['importBatch']>): Promise<number> {
+  importBatch(...args: Parameters<CredentialStore['importBatch']>): ReturnType<CredentialStore['importBatch']> {
     this.calls.push('importBatch');
     return this.inner.importBatch(...args);
   }

@@ -36,7 +36,7 @@ describe('postgres import statistics', () => {
         credential({ clientId, username: `user${batch * 500 + i}#idp.example.test` }),
       );
       const handles = records.map(({ username, userHandle }) => ({ username, userHandle }));
-      assert.equal(await store.importBatch(clientId, handles, records), 500);
+      assert.equal((await store.importBatch(clientId, handles, records)).written, 500);
     }
     assert.equal(await plannedRows('credentials'), 5_000);
     assert.equal(await plannedRows('user_handles'), 5_000);
