@@ -63,14 +63,6 @@ export class SqliteImports {
       .pluck();
   }
 
-  /** The batch split at the limit (import-limit.ts), from two reads of the batch's users and ids. */
-  #withinLimit(clientId: string, records: readonly CredentialRecord[], max: number): LimitedBatch {
-    const userHandles = JSON.stringify([...new Set(records.map((r) => r.userHandle))]);
-    const counts = this.#counts.all(clientId, userHandles) as [string, number][];
-    const stored = this.#storedIds.all(clientId, JSON.stringify(records.map((r) => r.credentialId))) as string[];
-    return withinLimit(records, max, new Map(counts), new Set(stored));
-  }
-
   /** Inside deleteUser's transaction: the user goes, with the handle an import kept for it. */
   forgetUser(clientId: string, userHandle: string): void {
     this.#db.prepare('DELETE FROM user_handles WHERE client_id = ? AND user_handle = ?').run(clientId, userHandle);
@@ -133,5 +125,13 @@ export class SqliteImports {
         })
         .immediate(),
     );
+  }
+
+  /** The batch split at the limit (import-limit.ts), from two reads of the batch's users and ids. */
+  #withinLimit(clientId: string, records: readonly CredentialRecord[], max: number): LimitedBatch {
+    const userHandles = JSON.stringify([...new Set(records.map((r) => r.userHandle))]);
+    const counts = this.#counts.all(clientId, userHandles) as [string, number][];
+    const stored = this.#storedIds.all(clientId, JSON.stringify(records.map((r) => r.credentialId))) as string[];
+    return withinLimit(records, max, new Map(counts), new Set(stored));
   }
 }
