@@ -9,9 +9,6 @@ import type {
   CredentialRecord,
   CredentialStore,
   CredentialUse,
-  ImportBatchResult,
-  ImportedUserHandle,
-  ImportLookup,
   MarkRequest,
   OutboxMessage,
 } from '../types.js';
@@ -163,22 +160,10 @@ export class PostgresCredentialStore implements CredentialStore {
     return this.#imports.handleOf(clientId, username);
   }
 
-  importLookup(
-    clientId: string,
-    query: { credentialIds: readonly string[]; usernames: readonly string[]; userHandles: readonly string[] },
-  ): Promise<ImportLookup> {
-    return this.#imports.lookup(clientId, query);
-  }
+  importLookup: CredentialStore['importLookup'] = (clientId, query) => this.#imports.lookup(clientId, query);
 
-  importBatch(
-    clientId: string,
-    handles: readonly ImportedUserHandle[],
-    records: readonly CredentialRecord[],
-    events: readonly OutboxMessage[] = [],
-    maxPasskeysPerUser?: number,
-  ): Promise<ImportBatchResult> {
-    return this.#imports.write(clientId, handles, records, events, maxPasskeysPerUser);
-  }
+  importBatch: CredentialStore['importBatch'] = (clientId, handles, records, events = [], maxPasskeysPerUser) =>
+    this.#imports.write(clientId, handles, records, events, maxPasskeysPerUser);
 
   async listByApplication(
     clientId: string,
