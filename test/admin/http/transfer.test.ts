@@ -3,7 +3,8 @@
 // by name and without a name; refused records reported with their line and reason; the body never parsed as
 // JSON whatever its Content-Type; a body far above the JSON limit streamed, its first batches stored before
 // its last bytes are sent; the export streamed (chunked, no Content-Length) and imported back; bad
-// parameters, an unknown application, a local-only one and a declared body above the limit refused by name.
+// parameters, an unknown application, a local-only one and a declared body above the limit refused by name;
+// a client gone in the middle of its upload.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -18,6 +19,7 @@ const APPS = [
   minimalApp({ algorithms: [-7, -257, -8] }),
   minimalApp({ clientId: 'app-2', name: 'App Two' }),
   minimalApp({ clientId: 'local-only', name: 'Local', variants: ['local'], origins: [], localOrigins: [] }),
+  minimalApp({ clientId: 'app-3', name: 'App Three' }),
 ];
 
 describe('admin API: import and export passkeys over the socket', () => {
@@ -234,5 +236,31 @@ describe('admin API: import and export passkeys over the socket', () => {
     assert.equal(answer.status, 413);
     assert.equal(answer.connection, 'close');
     assert.equal((JSON.parse(answer.body) as { error: string }).error, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('a client gone in the middle of its upload: whole batches stay, and the same file again completes', async () => {
+    const passkeys = Array.from({ length: 700 }, (_, i) => exportedPasskey(`gone${i}`, -7));
+    const file = Buffer.from(jsonLines(passkeys.map((p) => p.line)));
+    const url = new URL('/admin/applications/app-3/credentials/import?from=passkey-server', running.adminUrl!);
+    const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const gone = new Promise<void>((resolve) => req.on('close', resolve));
+    req.on('error', () => {});
+    // The first 600 lines, then nothing until a batch (500) is stored; then the connection is cut.
+    req.write(file.subarray(0, file.indexOf('\n', file.length * (600 / 700)) + 1));
+    let stored = 0;
+    for (let attempt = 0; attempt < 200 && stored < 500; attempt++) {
+      stored = await count('app-3');
+      if (stored < 500) await new Promise((done) => setTimeout(done, 50));
+    }
+    req.destroy();
+    await gone;
+    assert.equal(stored, 500, 'one whole batch before the cut');
+    // The import ends with the stream: the 100 lines after the batch are never written.
+    await new Promise((done) => setTimeout(done, 300));
+    assert.equal(await count('app-3'), 500);
+    const again = await importFile('app-3', 'from=passkey-server', file);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.deepEqual(again.body, { imported: 200, skipped: 500, refused: [], dryRun: false });
+    assert.equal(await count('app-3'), 700);
   });
 });
