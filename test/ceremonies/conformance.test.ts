@@ -147,7 +147,7 @@ describe('§2.2 Server-ServerAuthenticatorAttestationResponse-Resp-1 (packed ful
     [
       'F-3: id as standard base64 with == padding',
       (c) => {
-        c.id = Buffer.from(c.id, 'base64url').toString('base64') + '==';
+        c.id = `${Buffer.from(c.id, 'base64url').toString('base64')}==`;
       },
       [undefined],
     ],
@@ -716,7 +716,7 @@ describe('§2.14 Server-ServerAuthenticatorAssertionResponse-Resp-1 (assertion s
     [
       'F-3: id as standard base64 with ==',
       (c) => {
-        c.id = Buffer.from(c.id, 'base64url').toString('base64') + '==';
+        c.id = `${Buffer.from(c.id, 'base64url').toString('base64')}==`;
       },
       [undefined],
     ],
@@ -793,7 +793,7 @@ describe('§2.14 Server-ServerAuthenticatorAssertionResponse-Resp-1 (assertion s
     [
       'F-14: authenticatorData as standard base64 with ==',
       (c) => {
-        c.response.authenticatorData = Buffer.from(c.response.authenticatorData, 'base64url').toString('base64') + '==';
+        c.response.authenticatorData = `${Buffer.from(c.response.authenticatorData, 'base64url').toString('base64')}==`;
       },
       [undefined],
     ],
@@ -821,7 +821,7 @@ describe('§2.14 Server-ServerAuthenticatorAssertionResponse-Resp-1 (assertion s
     [
       'F-18: signature as standard base64 with ==',
       (c) => {
-        c.response.signature = Buffer.from(c.response.signature, 'base64url').toString('base64') + '==';
+        c.response.signature = `${Buffer.from(c.response.signature, 'base64url').toString('base64')}==`;
       },
       [undefined],
     ],

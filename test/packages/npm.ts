@@ -108,7 +108,7 @@ export function satisfies(version: string, range: string): boolean {
         if (!match) throw new Error(`engines range not understood: ${range}`);
         const [, op = '', ...parts] = match;
         const numbers = parts.map((part) => (part === undefined || /^[*x]$/i.test(part) ? undefined : Number(part)));
-        const given = numbers.findIndex((n) => n === undefined);
+        const given = numbers.indexOf(undefined);
         const known = given === -1 ? 3 : given;
         if (known === 0) return true; // `*`
         const floor = [numbers[0] ?? 0, numbers[1] ?? 0, numbers[2] ?? 0] as const;

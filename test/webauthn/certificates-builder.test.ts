@@ -87,7 +87,7 @@ describe('X.509 builder', () => {
       const built = buildCertificate({
         publicKey: key.publicKey,
         signingKey: key.privateKey,
-        subject: { C: 'SE', O: 'Example', OU: 'Authenticator Attestation', CN: 'Example ' + kind },
+        subject: { C: 'SE', O: 'Example', OU: 'Authenticator Attestation', CN: `Example ${kind}` },
         serial: 0x1234n,
         notBefore: new Date('2024-01-01T00:00:00Z'),
         notAfter: new Date('2060-01-01T00:00:00Z'),
@@ -102,7 +102,7 @@ describe('X.509 builder', () => {
         C: 'SE',
         O: 'Example',
         OU: 'Authenticator Attestation',
-        CN: 'Example ' + kind,
+        CN: `Example ${kind}`,
       });
       assert.equal(certificateVersion(built.cert), 3);
       assert.equal(new X509Certificate(built.pem).fingerprint256, built.cert.fingerprint256);

@@ -59,7 +59,7 @@ describe('parseClientData (§7.1 steps 5-6, §7.2 steps 8-9)', () => {
     const good = encode(base);
     fails(`${good}==`, 'INVALID_FORMAT_CLIENT_DATA_JSON', /base64url/);
     fails(
-      Buffer.from(JSON.stringify(base)).toString('base64').replace(/[-_]/g, '+') + '/',
+      `${Buffer.from(JSON.stringify(base)).toString('base64').replace(/[-_]/g, '+')}/`,
       'INVALID_FORMAT_CLIENT_DATA_JSON',
     );
     fails('abcde', 'INVALID_FORMAT_CLIENT_DATA_JSON', /base64url/);

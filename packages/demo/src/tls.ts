@@ -125,7 +125,7 @@ async function createCa(permitted: readonly string[], now: Date): Promise<Pair> 
     },
     crypto,
   );
-  return { cert: cert.toString('pem') + '\n', key: await pemOf(keys.privateKey) };
+  return { cert: `${cert.toString('pem')}\n`, key: await pemOf(keys.privateKey) };
 }
 
 async function createServerCertificate(names: readonly string[], ca: Pair, now: Date): Promise<Pair> {
@@ -158,7 +158,7 @@ async function createServerCertificate(names: readonly string[], ca: Pair, now: 
     },
     crypto,
   );
-  return { cert: cert.toString('pem') + '\n', key: await pemOf(keys.privateKey) };
+  return { cert: `${cert.toString('pem')}\n`, key: await pemOf(keys.privateKey) };
 }
 
 /** `localhost` (which covers *.localhost) plus every configured hostname that is not under it. */

@@ -38,7 +38,7 @@ describe('apple anonymous attestation (§8.8)', () => {
       extra: { ...base, extensionValue: Buffer.from('3003020101', 'hex') },
     });
     rejects('APPLE_ANONYMOUS_ATTESTATION_DATA_DECODING_FAIL', apple, soft, {
-      extra: { ...base, extensionValue: Buffer.from('0420' + '00'.repeat(32), 'hex') },
+      extra: { ...base, extensionValue: Buffer.from(`0420${'00'.repeat(32)}`, 'hex') },
     });
   });
 
