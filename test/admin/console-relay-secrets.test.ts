@@ -4,6 +4,7 @@
 // appears after a relay call; Revoke asks first (Cancel keeps it), then the relay is refused with it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { consolePage, openApplication } from './console-support.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -63,17 +64,8 @@ describe("the console's relay secrets in Chromium", () => {
   });
 
   async function applicationPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-    });
-    await page.goto(`${running.adminUrl}/console/`);
-    await page.getByLabel('Admin token').fill(token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Applications' }).click();
-    await page.getByRole('link', { name: 'App One' }).click();
+    const page = await consolePage(browser, violations, { height: 900, timeoutMs: 10_000 });
+    await openApplication(page, running.adminUrl!, token, 'App One');
     await page.getByRole('heading', { name: 'Relay secrets' }).waitFor();
     return page;
   }

@@ -5,6 +5,7 @@
 // passkey in JSON Lines. The page raises no CSP violation.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { consolePage, openApplication } from './console-support.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -56,17 +57,8 @@ describe("the console's passkey import and export in Chromium", () => {
   it('imports a file (dry run, then for real) with its report, and downloads the export', async () => {
     const file = join(dir, 'passkeys.jsonl');
     writeFileSync(file, jsonLines([passkeys[0]!.line, 'not a record', passkeys[1]!.line]));
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, colorScheme: 'light' });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-    });
-    await page.goto(`${running.adminUrl}/console/`);
-    await page.getByLabel('Admin token').fill(token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Applications' }).click();
-    await page.getByRole('link', { name: 'App One' }).click();
+    const page = await consolePage(browser, violations, { height: 1000, timeoutMs: 15_000 });
+    await openApplication(page, running.adminUrl!, token, 'App One');
     await page.getByRole('heading', { name: 'Import passkeys' }).waitFor();
 
     const importButton = page.getByRole('button', { name: 'Import', exact: true });
@@ -113,7 +105,7 @@ describe("the console's passkey import and export in Chromium", () => {
       .map((line) => JSON.parse(line) as { credentialId: string; username: string });
     assert.deepEqual(lines.map((l) => l.credentialId).sort(), passkeys.map((p) => p.held.credentialId).sort());
     await page.getByText('Exported to app-1-passkeys.jsonl.').waitFor();
-    await context.close();
+    await page.context().close();
     assert.deepEqual(violations, [], 'no CSP violation');
   });
 });

@@ -6,6 +6,7 @@
 // violation. The screenshot of docs/admin.md is taken here (test-output/console/).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { consolePage, openApplication } from './console-support.js';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -85,17 +86,8 @@ describe('the console’s webhooks, dead letters and marked passkeys in Chromium
   const deadLetters = async () => (await adminGet('/admin/webhooks/dead-letters')).deadLetters as unknown[];
 
   it('adds, edits and deletes a webhook; sends a dead letter again; lists the marked passkey', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-    });
-    await page.goto(`${running.adminUrl}/console/`);
-    await page.getByLabel('Admin token').fill(token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Applications' }).click();
-    await page.getByRole('link', { name: 'Metadata reload test' }).click();
+    const page = await consolePage(browser, violations, { height: 800, timeoutMs: 10_000 });
+    await openApplication(page, running.adminUrl!, token, 'Metadata reload test');
 
     // Webhooks: the config file's, which the page does not offer to change.
     const hooks = page.locator('#webhooks');
@@ -159,7 +151,7 @@ describe('the console’s webhooks, dead letters and marked passkeys in Chromium
     await page.getByText('Webhook deleted.').waitFor();
     assert.equal((await adminGet(`/admin/applications/${CLIENT_ID}/webhooks`)).webhooks.length, 1);
     await page.waitForFunction(() => document.querySelectorAll('#webhooks tbody tr').length === 1);
-    await context.close();
+    await page.context().close();
     assert.deepEqual(violations, [], 'no CSP violation');
   });
 });

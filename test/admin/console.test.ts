@@ -6,6 +6,7 @@
 // The screenshots of docs/admin.md are taken here (test-output/console/).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { consolePage } from './console-support.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -74,12 +75,7 @@ describe('the admin console in Chromium', () => {
   });
 
   async function openConsole(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
-    });
+    const page = await consolePage(browser, violations, { height: 800, timeoutMs: 10_000 });
     const answer = await page.goto(`${adminUrl}/console/`);
     assert.equal(answer?.status(), 200);
     return page;

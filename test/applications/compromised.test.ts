@@ -7,13 +7,12 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FileAdminTokenStore } from '../../src/admin/tokens.js';
-import { startService, type RunningService } from '../../src/main.js';
-import { systemRuntime } from '../../src/util/runtime.js';
+import type { RunningService } from '../../src/main.js';
 import { CLIENT_ID, DOMAIN } from '../scale/support/service.js';
 import { freshSchema, POSTGRES_URL } from '../scale/support/backends.js';
 import { runCliCommand } from '../support/cli-process.js';
-import { adminCaller, type AdminCall } from '../support/admin-call.js';
+import type { AdminCall } from '../support/admin-call.js';
+import { startReloadingService } from '../support/reloading-service.js';
 import { tempDir, writeFile } from '../config/support.js';
 import { eventually, metadataFixture, MODEL_AAGUID, ModelUser, outcome } from '../e2e/metadata-support.js';
 import { exportedPasskey, jsonLines } from '../support/imported-sign-in.js';
@@ -65,24 +64,13 @@ async function setUp(database: string | undefined, metadata: boolean): Promise<S
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
   };
   if (database !== undefined) await cli('secrets', 'init', '--file', join(dir, 'data', 'secrets.json'));
-  const quiet = { write: () => true };
-  const running = await startService({
-    configFile: file,
-    env: { PASSKEY_METADATA_CHECK_INTERVAL_MS: '0' },
-    cwd: dir,
-    stdout: quiet,
-    stderr: quiet,
-  });
+  const { running, admin } = await startReloadingService(file, dir);
   after(() => running.close());
-  const { token } = await new FileAdminTokenStore(running.config.ops!.admin.tokensFile, systemRuntime).create('t');
   return {
     dir,
     file,
     running,
-    admin: adminCaller(
-      () => running.adminUrl!,
-      () => token,
-    ),
+    admin,
     withMetadata,
     compromisedBlob: () => fixture.writeBlob('compromised.jwt', 2, true),
     compromiseAndReload: async () => {

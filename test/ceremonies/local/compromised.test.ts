@@ -9,13 +9,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { FileAdminTokenStore } from '../../../src/admin/tokens.js';
-import { startService, type RunningService } from '../../../src/main.js';
-import { systemRuntime } from '../../../src/util/runtime.js';
+import type { RunningService } from '../../../src/main.js';
 import { errorName, post, type Answer } from '../../scale/support/client.js';
 import { CLIENT_ID } from '../../scale/support/service.js';
 import { tempDir, writeFile } from '../../config/support.js';
-import { adminCaller, type AdminCall } from '../../support/admin-call.js';
+import type { AdminCall } from '../../support/admin-call.js';
+import { startReloadingService } from '../../support/reloading-service.js';
 import { eventually, metadataFixture, MODEL_AAGUID } from '../../e2e/metadata-support.js';
 import {
   SoftAuthenticator,
@@ -100,21 +99,10 @@ async function start(policy: 'flag' | 'refuse', compromisedAtStart = false): Pro
       },
     ],
   });
-  const quiet = { write: () => true };
-  const running = await startService({
-    configFile: file,
-    env: { PASSKEY_METADATA_CHECK_INTERVAL_MS: '0' },
-    cwd: dir,
-    stdout: quiet,
-    stderr: quiet,
-  });
-  const { token } = await new FileAdminTokenStore(running.config.ops!.admin.tokensFile, systemRuntime).create('t');
+  const { running, admin } = await startReloadingService(file, dir);
   return {
     running,
-    admin: adminCaller(
-      () => running.adminUrl!,
-      () => token,
-    ),
+    admin,
     compromise: async () => {
       compromise();
       const report = await running.reloadMetadata();
